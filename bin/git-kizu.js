@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Tiny entry: hook handlers take a fast path that loads no CLI framework.
+if (process.argv[2] === 'hook') {
+  const { runHookCli } = await import('../dist/hooks/cli.js');
+  await runHookCli(process.argv.slice(3));
+} else {
+  const { main } = await import('../dist/cli.js');
+  await main(process.argv);
+}

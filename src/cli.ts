@@ -1,0 +1,129 @@
+/**
+ * The CLI layer: parses arguments with commander, calls the command functions, prints
+ * errors, and is the only place that sets the process exit code.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { KizuError, EXIT } from './errors.js';
+import { consoleReporter, pc } from './output.js';
+
+const pkg = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as {
+  version: string;
+};
+
+/** Prints a KizuError (or any error) in the standard two-line form and returns its exit code. */
+export function reportError(e: unknown): number {
+  if (e instanceof KizuError) {
+    process.stderr.write(`${pc.red('git-kizu: error:')} ${e.message}\n`);
+    if (e.hint) process.stderr.write(`${pc.dim('hint:')} ${e.hint}\n`);
+    return e.exitCode;
+  }
+  const err = e as Error;
+  process.stderr.write(`${pc.red('git-kizu: internal error:')} ${err?.stack ?? String(e)}\n`);
+  process.stderr.write(`${pc.dim('hint:')} this is a bug in git-kizu; please report it with the command you ran\n`);
+  return EXIT.ERROR;
+}
+
+/** Builds the commander program. `setCode` receives each command's exit code. */
+export function buildProgram(setCode: (code: number) => void): Command {
+  const cwd = process.cwd();
+  const reporter = consoleReporter;
+  const program = new Command();
+  program
+    .name('git kizu')
+    .description('Review what an AI agent changed: scars, review hooks for Claude Code, and a pre-commit guard.')
+    .version(pkg.version, '-V, --version', 'print the version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (str, write) => write(`${pc.red('git-kizu: error:')} ${str.replace(/^error: /, '')}`) })
+    .exitOverride();
+
+  program
+    .command('scar')
+    .description('write a scar comment above <path>:<line> so the agent sees it on its next read')
+    .argument('[target]', '<path>:<line>, line 1-based in the working-tree file')
+    .addOption(new Option('-k, --kind <kind>', 'scar kind').choices(['ask', 'reject', 'free']).default('ask'))
+    .option('-m, --message <body>', 'scar body (required for --kind free)')
+    .option('--undo', 'remove the last scar you wrote, if it is still exactly as written')
+    .action(async (target: string | undefined, o: { kind: string; message?: string; undo?: boolean }) => {
+      const { scarCommand } = await import('./commands/scar.js');
+      setCode(await scarCommand({ cwd, target, kind: o.kind, message: o.message, undo: !!o.undo, reporter }));
+    });
+
+  program
+    .command('unscar')
+    .description('remove scars: one at <path>:<line>, all in <path>, or --all in the repository')
+    .argument('[target]', '<path> or <path>:<line>')
+    .option('--all', 'remove every scar in the repository (tracked and untracked files)')
+    .action(async (target: string | undefined, o: { all?: boolean }) => {
+      const { unscarCommand } = await import('./commands/unscar.js');
+      setCode(await unscarCommand({ cwd, target, all: !!o.all, reporter }));
+    });
+
+  program
+    .command('scan')
+    .description('list scars (exit 0: none, 1: some, 2: error)')
+    .argument('[paths...]', 'limit to these paths (files or directories)')
+    .option('--all', 'every tracked and untracked (not ignored) file, not just changed ones')
+    .option('--staged', 'the staged blobs in the index instead of the working tree')
+    .option('--json', 'print a JSON array of {path, line, kind, body}')
+    .action(async (paths: string[], o: { all?: boolean; staged?: boolean; json?: boolean }) => {
+      if (o.all && o.staged) throw new KizuError('--all and --staged cannot be combined', { hint: 'pick one scope' });
+      const { scanCommand } = await import('./commands/scan.js');
+      setCode(await scanCommand({ cwd, mode: o.all ? 'all' : o.staged ? 'staged' : 'default', json: !!o.json, paths, reporter }));
+    });
+
+  program
+    .command('init')
+    .description('install the Claude Code hooks, the /kizu slash command and the git pre-commit hook')
+    .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
+    .option('--no-pre-commit', 'do not install the git pre-commit hook')
+    .action(async (o: { scope: 'project' | 'local' | 'user'; preCommit: boolean }) => {
+      const { initCommand } = await import('./commands/init.js');
+      setCode(await initCommand({ cwd, scope: o.scope, preCommit: o.preCommit, reporter }));
+    });
+
+  program
+    .command('teardown')
+    .description('remove exactly what init added (hooks, slash command, pre-commit hook)')
+    .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
+    .action(async (o: { scope: 'project' | 'local' | 'user' }) => {
+      const { teardownCommand } = await import('./commands/teardown.js');
+      setCode(await teardownCommand({ cwd, scope: o.scope, reporter }));
+    });
+
+  program
+    .command('hook')
+    .description('run a hook handler; reads the hook payload JSON on stdin (used by the generated hook scripts)')
+    .argument('<event>', 'stop | post-tool-use | pre-commit')
+    .action(async (event: string) => {
+      const { runHookCli } = await import('./hooks/cli.js');
+      await runHookCli([event]);
+    });
+
+  program
+    .command('demo')
+    .description('run the main loop in a throw-away repo and print each step')
+    .option('--keep', 'keep the temp repo and print its path')
+    .action(async (o: { keep?: boolean }) => {
+      const { demoCommand } = await import('./commands/demo.js');
+      setCode(await demoCommand({ keep: !!o.keep, reporter }));
+    });
+
+  return program;
+}
+
+/** Entry point used by bin/git-kizu.js. Sets process.exitCode; never throws. */
+export async function main(argv: string[]): Promise<void> {
+  let code = 0;
+  const program = buildProgram((c) => (code = c));
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      code = e.exitCode === 0 ? 0 : EXIT.ERROR;
+    } else code = reportError(e);
+  }
+  process.exitCode = code;
+}

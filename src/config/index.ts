@@ -1,0 +1,175 @@
+/**
+ * Configuration, loaded with cosmiconfig (module name `kizu`) from the repository root:
+ * the `kizu` key of package.json, `.kizurc`, `.kizurc.{json,yaml,yml,js,cjs,mjs,ts}`,
+ * `.config/kizurc*`, or `kizu.config.{js,cjs,mjs,ts}`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { KizuError } from '../errors.js';
+
+/** Effective configuration with every default filled in. */
+export interface KizuConfig {
+  stop: {
+    /** Consecutive Stop blocks without progress before the stop is allowed (integer >= 1, default 3). */
+    maxBlocks: number;
+    /** Whether SubagentStop events are blocked by review state too (default false). */
+    subagents: boolean;
+  };
+  scan: {
+    /** picomatch globs, relative to the repo root, of files the scan skips (default []). */
+    exclude: string[];
+    /** Files larger than this many bytes are skipped and reported (default 4 MiB). */
+    maxFileBytes: number;
+  };
+  scar: {
+    /** Canned bodies per kind (defaults: ask "explain this change", reject "revert this change"). */
+    bodies: { ask: string; reject: string };
+    /**
+     * Comment syntax overrides keyed by extension (`ts` or `.ts`) or exact basename
+     * (`Dockerfile`): `"//"`, `"#"`, `"/* *\/"`, `"<!-- -->"` (opener, optional closer,
+     * separated by a space) or `"none"` to refuse scars in such files.
+     */
+    syntax: Record<string, string>;
+  };
+  /** Absolute path of the file the config came from, or null for defaults. */
+  filepath: string | null;
+}
+
+/** The defaults used when no config file exists. */
+export function defaultConfig(): KizuConfig {
+  return {
+    stop: { maxBlocks: 3, subagents: false },
+    scan: { exclude: [], maxFileBytes: 4 * 1024 * 1024 },
+    scar: { bodies: { ask: 'explain this change', reject: 'revert this change' }, syntax: {} },
+    filepath: null,
+  };
+}
+
+const CONFIG_NAME = /^(\.kizurc(\..*)?|kizu\.config\..*)$/;
+
+/** Cheap check (one readdir, maybe one read of package.json) for any config source. */
+function mayHaveConfig(root: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return false;
+  }
+  if (names.some((n) => CONFIG_NAME.test(n))) return true;
+  if (names.includes('.config')) {
+    try {
+      if (readdirSync(path.join(root, '.config')).some((n) => n.startsWith('kizurc'))) return true;
+    } catch {
+      /* not a directory */
+    }
+  }
+  if (names.includes('package.json')) {
+    try {
+      return /"kizu"\s*:/.test(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+const SYNTAX_RE = /^(none|\S+( \S+)?)$/;
+
+/**
+ * Validates a raw config object and merges it over the defaults.
+ * @param raw the parsed config value (any JSON-like value).
+ * @param filepath where it came from, for messages.
+ * @throws KizuError (exit 2) listing every problem found, one per line.
+ */
+export function validateConfig(raw: unknown, filepath: string | null): KizuConfig {
+  const cfg = defaultConfig();
+  cfg.filepath = filepath;
+  const problems: string[] = [];
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const known: Record<string, string[]> = {
+    stop: ['maxBlocks', 'subagents'],
+    scan: ['exclude', 'maxFileBytes'],
+    scar: ['bodies', 'syntax'],
+  };
+  if (raw === null || raw === undefined) return cfg;
+  if (!isObj(raw)) {
+    problems.push('the config must be an object with keys stop, scan, scar');
+  } else {
+    for (const [k, v] of Object.entries(raw)) {
+      if (!(k in known)) {
+        problems.push(`unknown key "${k}" (known: ${Object.keys(known).join(', ')})`);
+        continue;
+      }
+      if (!isObj(v)) {
+        problems.push(`"${k}" must be an object`);
+        continue;
+      }
+      for (const sub of Object.keys(v)) {
+        if (!known[k].includes(sub)) problems.push(`unknown key "${k}.${sub}" (known: ${known[k].map((s) => `${k}.${s}`).join(', ')})`);
+      }
+    }
+    const stop = isObj(raw.stop) ? raw.stop : {};
+    const scan = isObj(raw.scan) ? raw.scan : {};
+    const scar = isObj(raw.scar) ? raw.scar : {};
+    if (stop.maxBlocks !== undefined) {
+      if (typeof stop.maxBlocks === 'number' && Number.isInteger(stop.maxBlocks) && stop.maxBlocks >= 1) cfg.stop.maxBlocks = stop.maxBlocks;
+      else problems.push(`"stop.maxBlocks" must be an integer >= 1, got ${JSON.stringify(stop.maxBlocks)}`);
+    }
+    if (stop.subagents !== undefined) {
+      if (typeof stop.subagents === 'boolean') cfg.stop.subagents = stop.subagents;
+      else problems.push(`"stop.subagents" must be true or false, got ${JSON.stringify(stop.subagents)}`);
+    }
+    if (scan.exclude !== undefined) {
+      if (Array.isArray(scan.exclude) && scan.exclude.every((g) => typeof g === 'string' && g.length > 0)) cfg.scan.exclude = scan.exclude as string[];
+      else problems.push(`"scan.exclude" must be an array of non-empty glob strings, got ${JSON.stringify(scan.exclude)}`);
+    }
+    if (scan.maxFileBytes !== undefined) {
+      if (typeof scan.maxFileBytes === 'number' && Number.isInteger(scan.maxFileBytes) && scan.maxFileBytes > 0) cfg.scan.maxFileBytes = scan.maxFileBytes;
+      else problems.push(`"scan.maxFileBytes" must be a positive integer (bytes), got ${JSON.stringify(scan.maxFileBytes)}`);
+    }
+    if (scar.bodies !== undefined) {
+      if (!isObj(scar.bodies)) problems.push('"scar.bodies" must be an object like {"ask": "...", "reject": "..."}');
+      else {
+        for (const [k, v] of Object.entries(scar.bodies)) {
+          if (k !== 'ask' && k !== 'reject') problems.push(`unknown key "scar.bodies.${k}" (known: scar.bodies.ask, scar.bodies.reject)`);
+          else if (typeof v !== 'string' || v.trim() === '') problems.push(`"scar.bodies.${k}" must be a non-empty string`);
+          else cfg.scar.bodies[k] = v;
+        }
+      }
+    }
+    if (scar.syntax !== undefined) {
+      if (!isObj(scar.syntax)) problems.push('"scar.syntax" must be an object like {"ts": "//", "tpl": "<!-- -->"}');
+      else {
+        for (const [k, v] of Object.entries(scar.syntax)) {
+          if (typeof v !== 'string' || !SYNTAX_RE.test(v)) {
+            problems.push(`"scar.syntax.${k}" must be "none" or an opener with an optional closer separated by one space (e.g. "//" or "/* */"), got ${JSON.stringify(v)}`);
+          } else cfg.scar.syntax[k.replace(/^\./, '')] = v;
+        }
+      }
+    }
+  }
+  if (problems.length) {
+    throw new KizuError(`invalid config${filepath ? ` in ${filepath}` : ''}:\n  - ${problems.join('\n  - ')}`, {
+      hint: 'fix the listed keys (see README "Config")',
+    });
+  }
+  return cfg;
+}
+
+/**
+ * Loads the config for the repository at `root` (only `root` itself is searched).
+ * Skips loading cosmiconfig entirely when no config source exists (hook hot path).
+ * @throws KizuError (exit 2) if a config file cannot be parsed or is invalid.
+ */
+export async function loadConfig(root: string): Promise<KizuConfig> {
+  if (!mayHaveConfig(root)) return defaultConfig();
+  const { cosmiconfig } = await import('cosmiconfig');
+  let result;
+  try {
+    result = await cosmiconfig('kizu').search(root);
+  } catch (e) {
+    throw new KizuError(`could not read config: ${(e as Error).message}`, { hint: 'fix the syntax of the config file' });
+  }
+  if (!result || result.isEmpty) return validateConfig(null, result?.filepath ?? null);
+  return validateConfig(result.config, result.filepath);
+}

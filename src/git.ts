@@ -1,0 +1,155 @@
+/**
+ * The one module that runs the git CLI. Every call uses an argument array (no shell),
+ * an explicit cwd, and `-z` output where git offers it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { KizuError } from './errors.js';
+
+/** Environment for git children: never page, never prompt, stable (C) messages. */
+function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...extra };
+}
+
+export interface GitResult {
+  /** Raw stdout bytes. */
+  stdout: Buffer;
+  /** stderr decoded as UTF-8. */
+  stderr: string;
+  /** Exit status (null if killed by a signal). */
+  status: number | null;
+}
+
+export interface GitOptions {
+  /** Working directory git runs in (required: no implicit process.cwd()). */
+  cwd: string;
+  /** Bytes or text written to git's stdin. */
+  input?: Buffer | string;
+  /** Exit statuses that are not errors (default [0]). */
+  okStatus?: number[];
+  /** Extra environment variables. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `git <args>` asynchronously and collects its output.
+ * @returns stdout bytes, stderr text and the exit status.
+ * @throws KizuError (exit 2) if git cannot be started or exits with a status not in `okStatus`;
+ *   the message carries git's own stderr.
+ */
+export function git(args: string[], opts: GitOptions): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd: opts.cwd, env: gitEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) =>
+      reject(new KizuError(`could not run git: ${e.message}`, { hint: 'install git and make sure it is on PATH' })),
+    );
+    child.on('close', (status) => {
+      const res: GitResult = { stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), status };
+      const ok = opts.okStatus ?? [0];
+      if (status === null || !ok.includes(status)) {
+        reject(
+          new KizuError(`git ${args[0]} failed (exit ${status}): ${res.stderr.trim() || '(no message)'}`, {
+            hint: `run \`git ${args.join(' ')}\` in ${opts.cwd} to see the problem`,
+          }),
+        );
+      } else resolve(res);
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/**
+ * Synchronous variant of {@link git} (same contract). Used where a command must not yield.
+ */
+export function gitSync(args: string[], opts: GitOptions): GitResult {
+  const r = spawnSync('git', args, { cwd: opts.cwd, env: gitEnv(opts.env), input: opts.input ?? '', maxBuffer: 1 << 30 });
+  if (r.error) throw new KizuError(`could not run git: ${r.error.message}`, { hint: 'install git and make sure it is on PATH' });
+  const res: GitResult = { stdout: r.stdout, stderr: r.stderr.toString('utf8'), status: r.status };
+  const ok = opts.okStatus ?? [0];
+  if (r.status === null || !ok.includes(r.status)) {
+    throw new KizuError(`git ${args[0]} failed (exit ${r.status}): ${res.stderr.trim() || '(no message)'}`, {
+      hint: `run \`git ${args.join(' ')}\` in ${opts.cwd} to see the problem`,
+    });
+  }
+  return res;
+}
+
+/** Splits NUL-terminated `-z` output into its non-empty records (UTF-8). */
+export function splitZ(buf: Buffer): string[] {
+  return buf.toString('utf8').split('\0').filter((s) => s.length > 0);
+}
+
+/** Stdout as trimmed text. */
+export async function gitText(args: string[], opts: GitOptions): Promise<string> {
+  return (await git(args, opts)).stdout.toString('utf8').trim();
+}
+
+export interface RepoInfo {
+  /** Absolute path of the working tree's top level (`git rev-parse --show-toplevel`). */
+  root: string;
+  /** Absolute path of this worktree's git dir (`--absolute-git-dir`). */
+  gitDir: string;
+}
+
+/**
+ * Locates the repository containing `cwd` via `git rev-parse`.
+ * @throws KizuError (exit 2) if `cwd` is not inside a git working tree (bare repos included).
+ */
+export async function repoInfo(cwd: string): Promise<RepoInfo> {
+  const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd, okStatus: [0, 128] }).catch(
+    (e: unknown) => {
+      throw e;
+    },
+  );
+  const lines = r.stdout.toString('utf8').split('\n').filter(Boolean);
+  if (r.status !== 0 || lines.length < 2) {
+    throw new KizuError(`not inside a git working tree: ${cwd}`, {
+      hint: 'run git kizu from inside a git repository (git init creates one)',
+    });
+  }
+  return { root: lines[0], gitDir: lines[1] };
+}
+
+/**
+ * Finds the working-tree top level without spawning git, by walking up from `start` to the
+ * first directory holding a `.git` entry (directory or gitfile). Used on hook hot paths.
+ * @returns the absolute directory, or null if none is found.
+ */
+export function findRootFast(start: string): string | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
+
+/**
+ * The git dir for a working-tree root without spawning git: `<root>/.git` if a directory,
+ * else the `gitdir:` target of a `.git` file (linked worktrees, submodules).
+ * @returns absolute path, or null if `.git` is neither.
+ */
+export function gitDirFast(root: string): string | null {
+  const dotgit = path.join(root, '.git');
+  try {
+    const st = statSync(dotgit);
+    if (st.isDirectory()) return dotgit;
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, 'utf8'));
+    return m ? path.resolve(root, m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True if HEAD points at a commit (false in a repo with no commits yet). */
+export async function hasHead(cwd: string): Promise<boolean> {
+  const r = await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd, okStatus: [0, 1, 128] });
+  return r.status === 0;
+}

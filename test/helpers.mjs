@@ -1,0 +1,106 @@
+// Shared test helpers: isolated real git repos in temp dirs and the real git-kizu bin,
+// reached as `git kizu` through a PATH entry (exactly how users run it).
+import { spawnSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BIN = path.join(ROOT, 'bin', 'git-kizu.js');
+
+const cleanups = [];
+process.on('exit', () => {
+  if (process.env.KIZU_KEEP_TMP) return;
+  for (const d of cleanups) rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * Creates an isolated sandbox: temp HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM=1, a PATH
+ * entry holding `git-kizu`, and (unless init:false) a git repo at sandbox.dir.
+ */
+export function sandbox({ init = true, commit = true, files = {} } = {}) {
+  const base = mkdtempSync(path.join(tmpdir(), 'kizu-test-'));
+  cleanups.push(base);
+  const home = path.join(base, 'home');
+  const binDir = path.join(base, 'bin');
+  const dir = path.join(base, 'repo');
+  mkdirSync(home);
+  mkdirSync(binDir);
+  mkdirSync(dir);
+  symlinkSync(BIN, path.join(binDir, 'git-kizu'));
+  const gitconfig = path.join(home, '.gitconfig');
+  writeFileSync(gitconfig, '[user]\n\tname = Kizu Test\n\temail = kizu@example.invalid\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n');
+  const env = {
+    PATH: `${binDir}${path.delimiter}${process.env.PATH}`,
+    HOME: home,
+    GIT_CONFIG_GLOBAL: gitconfig,
+    GIT_CONFIG_NOSYSTEM: '1',
+    NO_COLOR: '1',
+    LANG: 'C.UTF-8',
+    TMPDIR: process.env.TMPDIR ?? tmpdir(),
+  };
+  const sb = {
+    base,
+    home,
+    binDir,
+    dir,
+    env,
+    /** Runs a command synchronously; returns {status, stdout, stderr}. */
+    run(cmd, args, opts = {}) {
+      const r = spawnSync(cmd, args, {
+        cwd: opts.cwd ?? dir,
+        env: { ...env, ...(opts.env ?? {}) },
+        input: opts.input ?? '',
+        encoding: opts.encoding === 'buffer' ? undefined : 'utf8',
+        maxBuffer: 1 << 28,
+      });
+      if (r.error) throw r.error;
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    },
+    /** git <args>; throws on non-zero exit unless opts.allowFail. */
+    git(...args) {
+      let opts = {};
+      if (typeof args[args.length - 1] === 'object') opts = args.pop();
+      const r = sb.run('git', args, opts);
+      if (r.status !== 0 && !opts.allowFail) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+      return r.stdout;
+    },
+    /** `git kizu <args>` through PATH, like a user. Returns {status, stdout, stderr}. */
+    kizu(args, opts = {}) {
+      return sb.run('git', ['kizu', ...args], opts);
+    },
+    /** Writes files (relative path -> string|Buffer), creating directories. */
+    write(files) {
+      for (const [rel, content] of Object.entries(files)) {
+        const p = path.join(opts_dir(), rel);
+        mkdirSync(path.dirname(p), { recursive: true });
+        writeFileSync(p, content);
+      }
+    },
+    read(rel, enc = 'utf8') {
+      return readFileSync(path.join(dir, rel), enc === 'buffer' ? undefined : enc);
+    },
+    path(rel) {
+      return path.join(dir, rel);
+    },
+  };
+  const opts_dir = () => dir;
+  if (init) {
+    sb.git('init', '-q');
+    sb.write(files);
+    if (commit) {
+      sb.git('add', '-A');
+      sb.git('commit', '-q', '--allow-empty', '-m', 'initial');
+    }
+  }
+  return sb;
+}
+
+/** Runs the bin directly with a hook payload on stdin (what the generated scripts exec). */
+export function hook(sb, event, payload, opts = {}) {
+  const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  return sb.run(process.execPath, [BIN, 'hook', event], { input, ...opts });
+}
+
+export { spawn };
