@@ -1,0 +1,53 @@
+/**
+ * `git kizu hook <event>`: the hook entry point, loaded by bin/git-kizu.js without the CLI
+ * framework. Contract for Claude Code events: exactly one JSON object on stdout or nothing;
+ * a bad payload or an internal error exits 0 with one line on stderr (a hook must never
+ * trap the agent on git-kizu's own bug); only real review state blocks.
+ */
+import { parsePayload, readStdin, PayloadError } from './payload.js';
+
+const EVENTS = ['stop', 'post-tool-use', 'pre-commit'] as const;
+
+function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.replace(/\s*\n\s*/g, ' ').slice(0, 500);
+}
+
+/** Runs the handler for `args[0]`; sets process.exitCode. Never throws. */
+export async function runHookCli(args: string[]): Promise<void> {
+  const event = args[0];
+  if (!event || event === '--help' || event === '-h' || args.includes('--help') || args.includes('-h')) {
+    const { main } = await import('../cli.js');
+    await main([process.argv[0], process.argv[1], 'hook', '--help']);
+    return;
+  }
+  if (!(EVENTS as readonly string[]).includes(event)) {
+    process.stderr.write(`git-kizu: unknown hook event "${event}"; expected one of: ${EVENTS.join(', ')}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (event === 'pre-commit') {
+    try {
+      const { preCommit } = await import('./pre-commit.js');
+      const r = await preCommit(process.cwd(), process.env);
+      for (const l of r.stderr) process.stderr.write(l + '\n');
+      process.exitCode = r.code;
+    } catch (e) {
+      process.stderr.write(`git-kizu: pre-commit check skipped because of an internal error: ${oneLine(e)}\n`);
+      process.exitCode = 0;
+    }
+    return;
+  }
+  try {
+    const payload = parsePayload(await readStdin(), event === 'stop' ? ['Stop', 'SubagentStop'] : ['PostToolUse']);
+    const out =
+      event === 'stop'
+        ? await (await import('./stop.js')).stop(payload, process.env)
+        : await (await import('./post-tool-use.js')).postToolUse(payload, process.env);
+    if (out) process.stdout.write(JSON.stringify(out) + '\n');
+  } catch (e) {
+    const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'hook skipped because of an error';
+    process.stderr.write(`git-kizu: ${what}: ${oneLine(e)}\n`);
+  }
+  process.exitCode = 0;
+}

@@ -1,0 +1,30 @@
+/**
+ * git pre-commit handler (githooks(5): runs before the commit message is asked for; a
+ * non-zero exit aborts the commit). Refuses a commit whose staged blobs (added, copied,
+ * modified, renamed) hold scars. `KIZU_SKIP=1` skips it, as does `git commit --no-verify`.
+ */
+import { repoInfo } from '../git.js';
+import { loadConfig } from '../config/index.js';
+import { scanStagedForCommit } from '../scars/scan.js';
+
+/**
+ * @returns the exit code (0 allow, 1 refuse) and the lines for stderr.
+ * @throws only on internal errors (the caller warns and allows the commit).
+ */
+export async function preCommit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string[] }> {
+  if (env.KIZU_SKIP === '1') return { code: 0, stderr: [] };
+  const { root } = await repoInfo(cwd);
+  const config = await loadConfig(root);
+  const { scars } = await scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes);
+  if (!scars.length) return { code: 0, stderr: [] };
+  const n = scars.length;
+  return {
+    code: 1,
+    stderr: [
+      `git-kizu: commit refused: ${n} unresolved scar${n === 1 ? ' is' : 's are'} staged:`,
+      ...scars.map((s) => `  ${s.path}:${s.line}  [${s.kind}]  ${s.body}`),
+      'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.',
+      'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).',
+    ],
+  };
+}

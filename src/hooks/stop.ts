@@ -1,0 +1,91 @@
+/**
+ * Stop / SubagentStop handler: blocks the agent's stop while scars remain in the default
+ * scan scope (changed vs HEAD, staged, untracked-not-ignored).
+ * Output (Claude Code hooks reference, "Stop/SubagentStop decision control"):
+ * `{"decision":"block","reason":"..."}` to keep the agent working, `{"systemMessage":"..."}`
+ * to let it stop while telling the user what is left, or nothing.
+ *
+ * Bounded retries: the handler keeps blocking while the unresolved set changes (progress).
+ * After `stop.maxBlocks` consecutive blocks with the same unresolved set in one session it
+ * allows the stop. A stop with `stop_hook_active: false` starts a new count (a new turn).
+ * State: `<git-dir>/kizu/stop/<session_id>.json` = `{"key": <sha1 of the set>, "streak": n}`.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { findRootFast, gitDirFast } from '../git.js';
+import { loadConfig } from '../config/index.js';
+import { scanRepo } from '../scars/scan.js';
+import type { HookPayload } from './payload.js';
+import { scarLines, PROTOCOL } from './describe.js';
+
+interface StopState {
+  key: string;
+  streak: number;
+}
+
+function stateFile(gitDir: string, session: string): string {
+  return path.join(gitDir, 'kizu', 'stop', `${session.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128) || 'unknown'}.json`);
+}
+
+function readState(file: string): StopState | null {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as StopState;
+    return typeof v.key === 'string' && Number.isInteger(v.streak) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeState(file: string, s: StopState): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(s) + '\n');
+  renameSync(tmp, file);
+}
+
+/**
+ * @returns the JSON object to print, or null to print nothing (allow the stop silently).
+ * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
+ */
+export async function stop(p: HookPayload, env: NodeJS.ProcessEnv): Promise<object | null> {
+  const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
+  const root = findRootFast(base);
+  if (!root) throw new Error(`not inside a git repository: ${base}`);
+  const config = await loadConfig(root);
+  const isSubagent = p.hook_event_name === 'SubagentStop' || typeof p.agent_id === 'string';
+  if (isSubagent && !config.stop.subagents) return null;
+  const gitDir = gitDirFast(root) ?? path.join(root, '.git');
+  const session = typeof p.session_id === 'string' ? p.session_id : 'unknown';
+  const file = stateFile(gitDir, isSubagent ? `${session}-${p.agent_id ?? 'subagent'}` : session);
+
+  const { scars } = await scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes });
+  if (!scars.length) {
+    rmSync(file, { force: true });
+    return null;
+  }
+  const key = createHash('sha1')
+    .update(scars.map((s) => `${s.path}\0${s.kind}\0${s.body}`).sort().join('\n'))
+    .digest('hex');
+  const prev = p.stop_hook_active === true ? readState(file) : null;
+  const streak = prev && prev.key === key ? prev.streak + 1 : 1;
+  const n = scars.length;
+  const max = config.stop.maxBlocks;
+  if (streak > max) {
+    rmSync(file, { force: true });
+    return {
+      systemMessage:
+        `git-kizu: allowing the stop after ${max} block${max === 1 ? '' : 's'} without progress; ` +
+        `${n} scar${n === 1 ? '' : 's'} still unresolved:\n${scarLines(scars)}\n` +
+        'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.',
+    };
+  }
+  writeState(file, { key, streak });
+  return {
+    decision: 'block',
+    reason:
+      `git-kizu: a human reviewer left ${n} scar${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} still unresolved. ` +
+      `Resolve ${n === 1 ? 'it' : 'each one'} before you stop:\n${scarLines(scars)}\n${PROTOCOL}` +
+      (streak > 1 ? `\n(Block ${streak} of ${max} without progress; after that the stop is allowed and the user is told.)` : ''),
+  };
+}

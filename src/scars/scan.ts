@@ -1,0 +1,210 @@
+/**
+ * Finding scars: in one buffer ({@link scanBuffer}) and across a repository scope
+ * ({@link scanRepo}). File lists come from the git CLI (`diff`, `ls-files`, `grep`, `-z`);
+ * contents from the working tree or, for `staged`, from the index via `git cat-file --batch`.
+ */
+import { readFile, lstat } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { git, splitZ, hasHead } from '../git.js';
+import { KizuError } from '../errors.js';
+import { parseScarLine } from './format.js';
+import { isBinary } from './lines.js';
+
+/** One scar: `path` is relative to the repo root with `/` separators; `line` is 1-based. */
+export interface Scar {
+  path: string;
+  line: number;
+  kind: string;
+  body: string;
+}
+
+/** A file the scan did not read, and why (`too large (N bytes > M)`, ...). */
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+export interface ScanResult {
+  scars: Scar[];
+  skipped: Skipped[];
+}
+
+/** `default`: changed vs HEAD + untracked; `all`: tracked + untracked; `staged`: index blobs. */
+export type ScanMode = 'default' | 'all' | 'staged';
+
+const MARKER = Buffer.from('@kizu[');
+const MD_EXT = /\.(md|markdown|mdx|mdown|mkd)$/i;
+
+/**
+ * Scars in one file's bytes. Markdown files (by extension) ignore markers inside fenced
+ * code blocks (CommonMark 0.31 §4.5: ``` or ~~~ fences of 3+ characters, indented at most 3
+ * spaces, closed by a fence of the same character at least as long).
+ * @returns scars in line order (empty for binary content).
+ */
+export function scanBuffer(relPath: string, buf: Buffer): Scar[] {
+  if (!buf.includes(MARKER) || isBinary(buf)) return [];
+  const text = buf.toString('utf8');
+  const lines = text.split('\n');
+  const md = MD_EXT.test(relPath);
+  const out: Scar[] = [];
+  let fence: { ch: string; len: number } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (md) {
+      const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line.replace(/\r$/, ''));
+      if (fence) {
+        if (m && m[1][0] === fence.ch && m[1].length >= fence.len && m[2].trim() === '') fence = null;
+        continue;
+      }
+      if (m && !(m[1][0] === '`' && m[2].includes('`'))) {
+        fence = { ch: m[1][0], len: m[1].length };
+        continue;
+      }
+    }
+    const s = parseScarLine(line);
+    if (s) out.push({ path: relPath, line: i + 1, kind: s.kind, body: s.body });
+  }
+  return out;
+}
+
+export interface ScanOptions {
+  /** Absolute repo root (working-tree top level). */
+  root: string;
+  mode: ScanMode;
+  /** Root-relative paths or directories to limit to (empty: whole scope). */
+  paths?: string[];
+  /** picomatch globs (root-relative) to skip. */
+  exclude: string[];
+  /** Skip files larger than this (bytes). */
+  maxFileBytes: number;
+}
+
+/** Lists the root-relative files of a scope (working tree modes). */
+export async function scopeFiles(root: string, mode: 'default' | 'all', paths: string[] = []): Promise<string[]> {
+  const spec = paths.length ? ['--', ...paths] : [];
+  const untracked = git(['ls-files', '-z', '-o', '--exclude-standard', '--full-name', ...spec], { cwd: root });
+  const listTracked = () => git(['ls-files', '-z', '--full-name', ...spec], { cwd: root });
+  const tracked =
+    mode === 'all'
+      ? listTracked()
+      : git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', 'HEAD', ...spec], { cwd: root, okStatus: [0, 128] }).then(
+          async (r) => (r.status === 0 ? r : (await hasHead(root)) ? Promise.reject(new KizuError(`git diff HEAD failed: ${r.stderr.trim()}`)) : listTracked()),
+        );
+  const [t, u] = await Promise.all([tracked, untracked]);
+  return [...new Set([...splitZ(t.stdout), ...splitZ(u.stdout)])];
+}
+
+/**
+ * Scans a scope of the repository for scars.
+ * - `default`: files changed against HEAD (`git diff --name-only HEAD`, staged and unstaged)
+ *   plus untracked files not ignored (`git ls-files -o --exclude-standard`); in a repo with
+ *   no commits, every file in the index plus untracked ones.
+ * - `all`: candidates from `git grep -l -I -F --untracked '@kizu['` (tracked and untracked,
+ *   not ignored), then each read and parsed.
+ * - `staged`: candidates from `git grep --cached`, contents from the index blobs.
+ * Binary files are skipped silently; files over `maxFileBytes` are reported in `skipped`;
+ * files matching `exclude` are not read.
+ * @throws KizuError (exit 2) if a git command fails.
+ */
+export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
+  const isExcluded = o.exclude.length ? picomatch(o.exclude, { dot: true }) : () => false;
+  const skipped: Skipped[] = [];
+  const scars: Scar[] = [];
+  const spec = o.paths?.length ? ['--', ...o.paths] : [];
+  if (o.mode === 'staged') {
+    const r = await git(['grep', '--cached', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1] });
+    const files = splitZ(r.stdout).filter((p) => !isExcluded(p));
+    const blobs = await readIndexBlobs(o.root, files, o.maxFileBytes, skipped);
+    for (const [p, buf] of blobs) scars.push(...scanBuffer(p, buf));
+  } else {
+    let files: string[];
+    if (o.mode === 'all') {
+      const r = await git(['grep', '--untracked', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1] });
+      files = splitZ(r.stdout);
+    } else {
+      files = await scopeFiles(o.root, 'default', o.paths);
+    }
+    files = files.filter((p) => !isExcluded(p));
+    const results = await mapLimit(files, 32, async (p) => {
+      const abs = path.join(o.root, p);
+      let st;
+      try {
+        st = await lstat(abs);
+      } catch {
+        return []; // deleted in the working tree
+      }
+      if (!st.isFile()) return [];
+      if (st.size > o.maxFileBytes) {
+        skipped.push({ path: p, reason: `too large (${st.size} bytes > scan.maxFileBytes ${o.maxFileBytes})` });
+        return [];
+      }
+      return scanBuffer(p, await readFile(abs));
+    });
+    for (const r of results) scars.push(...r);
+  }
+  scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+  skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
+  return { scars, skipped };
+}
+
+/**
+ * Reads index (stage 0) blobs for `files` with one `git cat-file --batch` call.
+ * Paths containing a newline cannot be named in batch input and are reported as skipped.
+ * @returns map of path → bytes for files within `maxBytes`.
+ */
+export async function readIndexBlobs(root: string, files: string[], maxBytes: number, skipped: Skipped[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const names = files.filter((p) => {
+    if (p.includes('\n')) {
+      skipped.push({ path: p, reason: 'path contains a newline; cannot read its staged blob' });
+      return false;
+    }
+    return true;
+  });
+  if (!names.length) return out;
+  const r = await git(['cat-file', '--batch'], { cwd: root, input: names.map((p) => `:${p}\n`).join('') });
+  const buf = r.stdout;
+  let pos = 0;
+  for (const p of names) {
+    const nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) throw new KizuError('unexpected output from git cat-file --batch', { hint: 'check the repository with git fsck' });
+    const header = buf.toString('utf8', pos, nl);
+    pos = nl + 1;
+    const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+    if (!m) continue; // "<name> missing"
+    const size = Number(m[2]);
+    const content = buf.subarray(pos, pos + size);
+    pos += size + 1;
+    if (size > maxBytes) skipped.push({ path: p, reason: `too large (${size} bytes > scan.maxFileBytes ${maxBytes})` });
+    else out.set(p, content);
+  }
+  return out;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results keep input order. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Scars in the staged blobs of added, copied, modified or renamed files
+ * (`git diff --cached --diff-filter=ACMR`), as the pre-commit hook sees them.
+ */
+export async function scanStagedForCommit(root: string, exclude: string[], maxFileBytes: number): Promise<ScanResult> {
+  const [changed, res] = await Promise.all([
+    git(['diff', '--cached', '--name-only', '-z', '--diff-filter=ACMR', '--no-ext-diff'], { cwd: root }),
+    scanRepo({ root, mode: 'staged', exclude, maxFileBytes }),
+  ]);
+  const set = new Set(splitZ(changed.stdout));
+  return { scars: res.scars.filter((s) => set.has(s.path)), skipped: res.skipped.filter((s) => set.has(s.path)) };
+}

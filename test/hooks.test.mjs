@@ -1,0 +1,243 @@
+// Hook handlers through the real bin: `git-kizu hook <event>` with payloads on stdin.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { sandbox, hook } from './helpers.mjs';
+
+const PROTOCOL =
+  'Protocol: ask → answer the question in your reply, then delete the scar line; reject → undo that change, then delete the scar line; free → do what it says, then delete the scar line. Delete a scar line by editing the file or with `git kizu unscar <path>:<line>`.';
+
+function scarredRepo() {
+  const sb = sandbox({ files: { 'src/app.js': 'const a = 1;\nconst b = 2;\n', 'README.md': '# x\n' } });
+  sb.write({ 'src/app.js': 'const a = 1;\n// @kizu[ask]: explain this change\nconst b = 3;\n' });
+  return sb;
+}
+
+test('post-tool-use: edited file with a scar → exact additionalContext JSON', () => {
+  const sb = scarredRepo();
+  const r = hook(sb, 'post-tool-use', { session_id: 's', cwd: sb.dir, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(sb.dir, 'src/app.js') } });
+  assert.equal(r.status, 0);
+  assert.equal(r.stderr, '');
+  assert.deepEqual(JSON.parse(r.stdout), {
+    hookSpecificOutput: {
+      hookEventName: 'PostToolUse',
+      additionalContext:
+        'git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n' +
+        '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        PROTOCOL +
+        ' Resolve it before you finish your turn.',
+    },
+  });
+  assert.equal(r.stdout.trim().split('\n').length, 1);
+});
+
+test('post-tool-use: relative path resolves against payload cwd; notebook_path and legacy edits[] are read', () => {
+  const sb = scarredRepo();
+  sb.write({ 'nb.py': '# @kizu[free]: split this cell\nx = 1\n' });
+  const rel = hook(sb, 'post-tool-use', { cwd: path.join(sb.dir, 'src'), tool_name: 'Write', tool_input: { file_path: 'app.js' } });
+  assert.match(JSON.parse(rel.stdout).hookSpecificOutput.additionalContext, /^git-kizu: the file you just edited holds 1 review scar[^]*- src\/app\.js:2 \[ask\] explain this change/);
+  const nb = hook(sb, 'post-tool-use', { cwd: sb.dir, tool_name: 'NotebookEdit', tool_input: { notebook_path: 'nb.py' } });
+  assert.match(JSON.parse(nb.stdout).hookSpecificOutput.additionalContext, /- nb\.py:1 \[free\] split this cell → do what it says, then delete the scar line/);
+  const multi = hook(sb, 'post-tool-use', { cwd: sb.dir, tool_name: 'MultiEdit', tool_input: { edits: [{ file_path: 'nb.py' }, { file_path: 'src/app.js' }] } });
+  const ctx = JSON.parse(multi.stdout).hookSpecificOutput.additionalContext;
+  assert.match(ctx, /holds 2 review scars/);
+  assert.match(ctx, /- nb\.py:1 \[free\]/);
+  assert.match(ctx, /- src\/app\.js:2 \[ask\]/);
+});
+
+test('post-tool-use: file without scars, missing file, path outside the repo → nothing on stdout', () => {
+  const sb = scarredRepo();
+  const outside = path.join(sb.base, 'outside.js');
+  writeFileSync(outside, '// @kizu[ask]: not ours\n');
+  for (const file_path of [path.join(sb.dir, 'README.md'), path.join(sb.dir, 'gone.js'), outside, '../outside.js']) {
+    const r = hook(sb, 'post-tool-use', { cwd: sb.dir, tool_name: 'Edit', tool_input: { file_path } });
+    assert.equal(r.status, 0, file_path);
+    assert.equal(r.stdout, '', file_path);
+    assert.equal(r.stderr, '', file_path);
+  }
+});
+
+test('bad payloads (garbage, empty, array, wrong types) → exit 0, no stdout, exactly one stderr line', () => {
+  const sb = scarredRepo();
+  const payloads = ['not json', '', '[1,2]', '"str"', '{"tool_input": 5, "cwd": 7}', '{"cwd": "/nonexistent/dir/x"}', '{"hook_event_name": "UserPromptSubmit"}', '{"stop_hook_active": "yes"}'];
+  for (const event of ['stop', 'post-tool-use']) {
+    for (const p of payloads) {
+      const r = hook(sb, event, p);
+      assert.equal(r.status, 0, `${event} ${p}`);
+      assert.equal(r.stdout, '', `${event} ${p}`);
+      if (event === 'post-tool-use' && p === '{"cwd": "/nonexistent/dir/x"}') {
+        assert.equal(r.stderr, '', `${event} ${p}`); // valid JSON object with nothing to read: silent
+      } else {
+        assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, `${event} ${p}: ${r.stderr}`);
+        assert.match(r.stderr, /^git-kizu: /);
+      }
+    }
+  }
+});
+
+test('stop: cwd outside any git repository → exit 0, one stderr line', () => {
+  const sb = sandbox({ init: false });
+  const r = hook(sb, 'stop', { session_id: 's', cwd: sb.dir, stop_hook_active: false });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, `git-kizu: hook skipped because of an error: not inside a git repository: ${sb.dir}\n`);
+});
+
+const stopPayload = (sb, active, session = 'sess-1') => ({ session_id: session, cwd: sb.dir, hook_event_name: 'Stop', stop_hook_active: active, last_assistant_message: 'done' });
+
+test('stop: scar in a changed file blocks with the exact reason; no scars → nothing', () => {
+  const sb = scarredRepo();
+  const r = hook(sb, 'stop', stopPayload(sb, false));
+  assert.equal(r.status, 0);
+  assert.equal(r.stderr, '');
+  assert.deepEqual(JSON.parse(r.stdout), {
+    decision: 'block',
+    reason:
+      'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
+      '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+      PROTOCOL,
+  });
+  sb.write({ 'src/app.js': 'const a = 1;\nconst b = 3;\n' });
+  const ok = hook(sb, 'stop', stopPayload(sb, true));
+  assert.equal(ok.status, 0);
+  assert.equal(ok.stdout, '');
+  assert.equal(ok.stderr, '');
+});
+
+test('stop: scars in untracked new files are found; ignored files and unchanged tracked files are not', () => {
+  const sb = sandbox({ files: { '.gitignore': 'build/\n', 'old.py': '# @kizu[ask]: committed long ago\n' } });
+  sb.write({ 'build/out.js': '// @kizu[ask]: ignored\n' });
+  assert.equal(hook(sb, 'stop', stopPayload(sb, false)).stdout, '');
+  sb.write({ 'new/thing.rb': "puts 1\n  # @kizu[reject]: revert this change\n" });
+  const r = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
+  assert.equal(r.decision, 'block');
+  assert.match(r.reason, /^git-kizu: a human reviewer left 1 scar that is still unresolved\. Resolve it before you stop:\n- new\/thing\.rb:2 \[reject\] revert this change → undo that change, then delete the scar line\n/);
+});
+
+test('stop: bounded retries — maxBlocks blocks without progress, then allowed with a systemMessage', () => {
+  const sb = scarredRepo();
+  const reasons = [];
+  for (let i = 0; i < 3; i++) {
+    const r = JSON.parse(hook(sb, 'stop', stopPayload(sb, i > 0)).stdout);
+    assert.equal(r.decision, 'block', `block ${i + 1}`);
+    reasons.push(r.reason);
+  }
+  assert.ok(!reasons[0].includes('(Block'));
+  assert.ok(reasons[1].endsWith('\n(Block 2 of 3 without progress; after that the stop is allowed and the user is told.)'));
+  assert.ok(reasons[2].endsWith('\n(Block 3 of 3 without progress; after that the stop is allowed and the user is told.)'));
+  const fourth = hook(sb, 'stop', stopPayload(sb, true));
+  assert.equal(fourth.status, 0);
+  assert.deepEqual(JSON.parse(fourth.stdout), {
+    systemMessage:
+      'git-kizu: allowing the stop after 3 blocks without progress; 1 scar still unresolved:\n' +
+      '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+      'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.',
+  });
+  // The next turn (stop_hook_active false) starts counting again.
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout).decision, 'block');
+});
+
+test('stop: progress (the unresolved set changes) keeps blocking past maxBlocks; sessions are counted apart', () => {
+  const sb = sandbox({ files: { 'a.js': 'x\n' } });
+  const scars = Array.from({ length: 6 }, (_, i) => `// @kizu[free]: task ${i}\n`);
+  sb.write({ 'a.js': scars.join('') + 'x\n' });
+  for (let i = 0; i < 6; i++) {
+    sb.write({ 'a.js': scars.slice(i).join('') + 'x\n' }); // one scar resolved per round
+    const r = JSON.parse(hook(sb, 'stop', stopPayload(sb, i > 0)).stdout);
+    assert.equal(r.decision, 'block', `round ${i}`);
+    assert.ok(!r.reason.includes('(Block'), `round ${i} counts as progress`);
+  }
+  // Another session starts at block 1 even though sess-1 has a streak going.
+  hook(sb, 'stop', stopPayload(sb, true));
+  const other = JSON.parse(hook(sb, 'stop', stopPayload(sb, true, 'sess-2')).stdout);
+  assert.ok(!other.reason.includes('(Block'));
+});
+
+test('stop: config stop.maxBlocks is honoured', () => {
+  const sb = scarredRepo();
+  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"maxBlocks": 1}}\n');
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout).decision, 'block');
+  assert.match(JSON.parse(hook(sb, 'stop', stopPayload(sb, true)).stdout).systemMessage, /^git-kizu: allowing the stop after 1 block without progress; 1 scar still unresolved:/);
+});
+
+test('stop: SubagentStop is allowed by default; stop.subagents: true opts in', () => {
+  const sb = scarredRepo();
+  const sub = { session_id: 's', cwd: sb.dir, hook_event_name: 'SubagentStop', agent_id: 'a1', stop_hook_active: false };
+  const r = hook(sb, 'stop', sub);
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, '');
+  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"subagents": true}}\n');
+  assert.equal(JSON.parse(hook(sb, 'stop', sub).stdout).decision, 'block');
+});
+
+test('stop: scan.exclude keeps fixtures with literal scars from blocking', () => {
+  const sb = sandbox({ files: { 'a.js': 'x\n' } });
+  sb.write({ 'test/fixtures/scarred.js': '// @kizu[ask]: fixture\n', '.kizurc.json': '{"scan": {"exclude": ["test/fixtures/**"]}}\n' });
+  const r = hook(sb, 'stop', stopPayload(sb, false));
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, '');
+});
+
+test('stop: invalid config → exit 0, one stderr line naming the problem, no block', () => {
+  const sb = scarredRepo();
+  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"maxBlocks": 0}}\n');
+  const r = hook(sb, 'stop', stopPayload(sb, false));
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr.split('\n').filter(Boolean).length, 1);
+  assert.match(r.stderr, /^git-kizu: hook skipped because of an error: invalid config in .*\.kizurc\.json: - "stop\.maxBlocks" must be an integer >= 1, got 0\n$/);
+});
+
+test('stop: state lives under the git dir, never in the working tree', () => {
+  const sb = scarredRepo();
+  hook(sb, 'stop', stopPayload(sb, false));
+  assert.deepEqual(readdirSync(sb.path('.git/kizu/stop')), ['sess-1.json']);
+  assert.equal(sb.git('status', '--porcelain'), ' M src/app.js\n');
+});
+
+test('pre-commit handler: staged blob decides, not the working tree; KIZU_SKIP=1 skips', () => {
+  const sb = sandbox({ files: { 'a.js': 'x\n', 'b.js': 'y\n' } });
+  sb.write({ 'a.js': '// @kizu[ask]: explain this change\nx\n' });
+  sb.git('add', 'a.js');
+  sb.write({ 'a.js': 'x\n' }); // working tree clean again, index still scarred
+  sb.write({ 'b.js': '// @kizu[ask]: only in the working tree\ny\n' });
+  const r = sb.run(process.execPath, [path.join(sb.base, 'bin', 'git-kizu'), 'hook', 'pre-commit']);
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '');
+  assert.equal(
+    r.stderr,
+    'git-kizu: commit refused: 1 unresolved scar is staged:\n' +
+      '  a.js:1  [ask]  explain this change\n' +
+      'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.\n' +
+      'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).\n',
+  );
+  const skip = sb.run(process.execPath, [path.join(sb.base, 'bin', 'git-kizu'), 'hook', 'pre-commit'], { env: { KIZU_SKIP: '1' } });
+  assert.equal(skip.status, 0);
+  assert.equal(skip.stderr, '');
+  sb.git('add', 'a.js');
+  const clean = sb.run(process.execPath, [path.join(sb.base, 'bin', 'git-kizu'), 'hook', 'pre-commit']);
+  assert.equal(clean.status, 0);
+  assert.equal(clean.stderr, '');
+});
+
+test('pre-commit handler: deleted files with scars in HEAD do not block; unborn HEAD works', () => {
+  const sb = sandbox({ files: { 'old.js': '// @kizu[ask]: old\n' } });
+  sb.git('rm', '-q', 'old.js');
+  const bin = path.join(sb.base, 'bin', 'git-kizu');
+  assert.equal(sb.run(process.execPath, [bin, 'hook', 'pre-commit']).status, 0);
+  const fresh = sandbox({ commit: false });
+  fresh.write({ 'n.sh': '# @kizu[reject]: revert this change\n' });
+  fresh.git('add', 'n.sh');
+  const r = fresh.run(process.execPath, [bin, 'hook', 'pre-commit']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^git-kizu: commit refused: 1 unresolved scar is staged:\n  n\.sh:1  \[reject\]  revert this change\n/);
+});
+
+test('hook: unknown event → exit 2 with the list of events', () => {
+  const sb = scarredRepo();
+  const r = hook(sb, 'nope', '{}');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'git-kizu: unknown hook event "nope"; expected one of: stop, post-tool-use, pre-commit\n');
+});
