@@ -4,6 +4,7 @@
  * a bad payload or an internal error exits 0 with one line on stderr (a hook must never
  * trap the agent on git-kizu's own bug); only real review state blocks.
  */
+import { writeSync } from 'node:fs';
 import { parsePayload, readStdin, PayloadError } from './payload.js';
 
 const EVENTS = ['stop', 'post-tool-use', 'pre-commit'] as const;
@@ -39,15 +40,28 @@ export async function runHookCli(args: string[]): Promise<void> {
     return;
   }
   try {
-    const payload = parsePayload(await readStdin(), event === 'stop' ? ['Stop', 'SubagentStop'] : ['PostToolUse']);
+    const payload = parsePayload(readStdin(), event === 'stop' ? ['Stop', 'SubagentStop'] : ['PostToolUse']);
     const out =
       event === 'stop'
         ? await (await import('./stop.js')).stop(payload, process.env)
         : await (await import('./post-tool-use.js')).postToolUse(payload, process.env);
-    if (out) process.stdout.write(JSON.stringify(out) + '\n');
+    if (out) writeAll(1, JSON.stringify(out) + '\n');
   } catch (e) {
     const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'hook skipped because of an error';
-    process.stderr.write(`git-kizu: ${what}: ${oneLine(e)}\n`);
+    writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);
   }
   process.exitCode = 0;
+}
+
+/** Writes all of `text` to a file descriptor synchronously (no stream set-up cost). */
+function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+    }
+  }
 }

@@ -5,6 +5,7 @@
  * `tool_name`, `tool_input`, `tool_response`; Stop adds `stop_hook_active`,
  * `last_assistant_message`; SubagentStop adds `agent_id`.
  */
+import { readFileSync } from 'node:fs';
 
 export interface HookPayload {
   session_id?: string;
@@ -72,10 +73,17 @@ export function editedPaths(p: HookPayload): string[] {
   return [...new Set(out)];
 }
 
-/** Reads all of stdin as UTF-8 (empty string if stdin is a TTY). */
-export async function readStdin(): Promise<string> {
+/**
+ * Reads all of stdin as UTF-8, synchronously (cheaper to start than a stream).
+ * @returns '' if stdin is a TTY or closed.
+ */
+export function readStdin(): string {
   if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') throw new PayloadError('stdin is non-blocking and empty; expected the hook payload');
+    if ((e as NodeJS.ErrnoException).code === 'EOF' || (e as NodeJS.ErrnoException).code === 'EBADF') return '';
+    throw e;
+  }
 }

@@ -6,10 +6,9 @@
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
-import { findRootFast } from '../git.js';
+import { findRootFast } from '../gitdir.js';
 import { loadConfig } from '../config/index.js';
-import { scanBuffer, type Scar } from '../scars/scan.js';
+import { scanBuffer, type Scar } from '../scars/parse.js';
 import { editedPaths, type HookPayload } from './payload.js';
 import { scarLines, PROTOCOL } from './describe.js';
 
@@ -31,7 +30,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv): Promi
     if (rel.startsWith('..') || rel === '.git' || rel.startsWith('.git/')) continue;
     let cfg = configs.get(root);
     if (!cfg) configs.set(root, (cfg = await loadConfig(root)));
-    if (cfg.scan.exclude.length && picomatch(cfg.scan.exclude, { dot: true })(rel)) continue;
+    if (cfg.scan.exclude.length && (await import('picomatch')).default(cfg.scan.exclude, { dot: true })(rel)) continue;
     let st;
     try {
       st = await lstat(abs);

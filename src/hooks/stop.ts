@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { findRootFast, gitDirFast } from '../git.js';
+import { findRootFast, gitDirFast } from '../gitdir.js';
 import { loadConfig } from '../config/index.js';
 import { scanRepo } from '../scars/scan.js';
 import type { HookPayload } from './payload.js';

@@ -3,21 +3,14 @@
  * ({@link scanRepo}). File lists come from the git CLI (`diff`, `ls-files`, `grep`, `-z`);
  * contents from the working tree or, for `staged`, from the index via `git cat-file --batch`.
  */
-import { readFile, lstat } from 'node:fs/promises';
+import { readFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { git, splitZ, hasHead } from '../git.js';
 import { KizuError } from '../errors.js';
-import { parseScarLine } from './format.js';
-import { isBinary } from './lines.js';
+import { scanBuffer } from './parse.js';
+import type { Scar } from './parse.js';
 
-/** One scar: `path` is relative to the repo root with `/` separators; `line` is 1-based. */
-export interface Scar {
-  path: string;
-  line: number;
-  kind: string;
-  body: string;
-}
+export type { Scar };
 
 /** A file the scan did not read, and why (`too large (N bytes > M)`, ...). */
 export interface Skipped {
@@ -33,40 +26,7 @@ export interface ScanResult {
 /** `default`: changed vs HEAD + untracked; `all`: tracked + untracked; `staged`: index blobs. */
 export type ScanMode = 'default' | 'all' | 'staged';
 
-const MARKER = Buffer.from('@kizu[');
-const MD_EXT = /\.(md|markdown|mdx|mdown|mkd)$/i;
-
-/**
- * Scars in one file's bytes. Markdown files (by extension) ignore markers inside fenced
- * code blocks (CommonMark 0.31 §4.5: ``` or ~~~ fences of 3+ characters, indented at most 3
- * spaces, closed by a fence of the same character at least as long).
- * @returns scars in line order (empty for binary content).
- */
-export function scanBuffer(relPath: string, buf: Buffer): Scar[] {
-  if (!buf.includes(MARKER) || isBinary(buf)) return [];
-  const text = buf.toString('utf8');
-  const lines = text.split('\n');
-  const md = MD_EXT.test(relPath);
-  const out: Scar[] = [];
-  let fence: { ch: string; len: number } | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (md) {
-      const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line.replace(/\r$/, ''));
-      if (fence) {
-        if (m && m[1][0] === fence.ch && m[1].length >= fence.len && m[2].trim() === '') fence = null;
-        continue;
-      }
-      if (m && !(m[1][0] === '`' && m[2].includes('`'))) {
-        fence = { ch: m[1][0], len: m[1].length };
-        continue;
-      }
-    }
-    const s = parseScarLine(line);
-    if (s) out.push({ path: relPath, line: i + 1, kind: s.kind, body: s.body });
-  }
-  return out;
-}
+export { scanBuffer };
 
 export interface ScanOptions {
   /** Absolute repo root (working-tree top level). */
@@ -108,7 +68,7 @@ export async function scopeFiles(root: string, mode: 'default' | 'all', paths: s
  * @throws KizuError (exit 2) if a git command fails.
  */
 export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
-  const isExcluded = o.exclude.length ? picomatch(o.exclude, { dot: true }) : () => false;
+  const isExcluded = o.exclude.length ? (await import('picomatch')).default(o.exclude, { dot: true }) : () => false;
   const skipped: Skipped[] = [];
   const scars: Scar[] = [];
   const spec = o.paths?.length ? ['--', ...o.paths] : [];
@@ -126,11 +86,13 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
       files = await scopeFiles(o.root, 'default', o.paths);
     }
     files = files.filter((p) => !isExcluded(p));
-    const results = await mapLimit(files, 32, async (p) => {
+    // Synchronous reads: for the many small files of a scope they cost far less than
+    // promise-based reads through the thread pool (measured in bench/).
+    const results = files.map((p) => {
       const abs = path.join(o.root, p);
       let st;
       try {
-        st = await lstat(abs);
+        st = lstatSync(abs);
       } catch {
         return []; // deleted in the working tree
       }
@@ -139,7 +101,13 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
         skipped.push({ path: p, reason: `too large (${st.size} bytes > scan.maxFileBytes ${o.maxFileBytes})` });
         return [];
       }
-      return scanBuffer(p, await readFile(abs));
+      try {
+        return scanBuffer(p, readFileSync(abs));
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
+        return [];
+      }
     });
     for (const r of results) scars.push(...r);
   }

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// Benchmarks for git-kizu's hot paths. Each figure is a median ratio against a floor
+// measured in the same run, with runs interleaved so machine noise hits both sides alike.
+// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N])
+// Prints one line per benchmark; never fails on a slow figure (timing is not a test).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'git-kizu.js');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const RUNS = arg('--runs', 21);
+const FILES = arg('--files', 20000);
+const CHANGED = 250;
+
+const base = mkdtempSync(path.join(tmpdir(), 'kizu-bench-'));
+const binDir = path.join(base, 'bin');
+mkdirSync(binDir);
+symlinkSync(BIN, path.join(binDir, 'git-kizu'));
+const gitconfig = path.join(base, 'gitconfig');
+writeFileSync(gitconfig, '[user]\n\tname = Bench\n\temail = bench@example.invalid\n[init]\n\tdefaultBranch = main\n');
+const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}`, GIT_CONFIG_GLOBAL: gitconfig, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
+
+function run(cmd, args, cwd, input = '') {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd, env, input, maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) throw r.error;
+  return { ms, status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Interleaves subject and floor runs; returns medians and ratio. */
+function compare(name, subject, floor, target) {
+  subject();
+  floor(); // warm caches
+  const a = [];
+  const b = [];
+  for (let i = 0; i < RUNS; i++) {
+    a.push(subject());
+    b.push(floor());
+  }
+  const ma = median(a);
+  const mb = median(b);
+  const ratio = ma / mb;
+  console.log(
+    `${name}: median ${ma.toFixed(1)} ms vs floor ${mb.toFixed(1)} ms → ratio ${ratio.toFixed(2)} (target ≤ ${target}${ratio <= target ? ', met' : ', NOT met'}; ${RUNS} runs each)`,
+  );
+  return ratio;
+}
+
+function git(cwd, ...args) {
+  const r = run('git', args, cwd);
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+try {
+  // 1. PostToolUse on one edited file that holds scars.
+  const small = path.join(base, 'small');
+  mkdirSync(path.join(small, 'src'), { recursive: true });
+  git(small, 'init', '-q');
+  const lines = Array.from({ length: 400 }, (_, i) => (i % 50 === 0 ? `// @kizu[ask]: explain line ${i}\n` : `export const v${i} = ${i};\n`));
+  writeFileSync(path.join(small, 'src/app.ts'), lines.join(''));
+  const ptu = JSON.stringify({ session_id: 'bench', cwd: small, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(small, 'src/app.ts') } });
+  const check = run('git', ['kizu', 'hook', 'post-tool-use'], small, ptu);
+  if (!check.stdout.includes('additionalContext')) throw new Error(`post-tool-use produced no context: ${check.stdout}${check.stderr}`);
+  compare('hook post-tool-use (1 file, 8 scars) vs node -e 0', () => run('git', ['kizu', 'hook', 'post-tool-use'], small, ptu).ms, () => run(process.execPath, ['-e', '0'], small).ms, 1.5);
+
+  // 2. Stop and scan --all on a generated repo of FILES files with CHANGED changed/untracked.
+  const big = path.join(base, 'big');
+  mkdirSync(big);
+  git(big, 'init', '-q');
+  process.stderr.write(`generating a repo of ${FILES} files...\n`);
+  for (let i = 0; i < FILES; i++) {
+    const dir = path.join(big, `pkg${i % 100}`, `mod${Math.floor(i / 100) % 20}`);
+    if (i < 2000) mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `file${i}.js`), `// file ${i}\nexport const value${i} = ${i};\nexport function f${i}(x) {\n  return x + ${i};\n}\n`);
+  }
+  git(big, 'add', '-A');
+  git(big, 'commit', '-q', '-m', 'generated');
+  for (let i = 0; i < CHANGED; i++) {
+    if (i < 200) {
+      const p = path.join(big, `pkg${i % 100}`, `mod${Math.floor(i / 100) % 20}`, `file${i}.js`);
+      writeFileSync(p, `// file ${i}\n${i % 20 === 0 ? '// @kizu[ask]: explain this change\n' : ''}export const value${i} = ${i * 2};\n`);
+    } else {
+      writeFileSync(path.join(big, `pkg0`, `new${i}.js`), `${i % 10 === 0 ? '// @kizu[free]: add a test\n' : ''}export const n${i} = ${i};\n`);
+    }
+  }
+  const stopPayload = JSON.stringify({ session_id: 'bench', cwd: big, hook_event_name: 'Stop', stop_hook_active: false });
+  const s = run('git', ['kizu', 'hook', 'stop'], big, stopPayload);
+  if (!s.stdout.includes('"decision":"block"')) throw new Error(`stop hook did not block: ${s.stdout}${s.stderr}`);
+  compare(
+    `hook stop (${FILES} files, ${CHANGED} changed/untracked) vs node -e 0 + git diff + git ls-files -o`,
+    () => run('git', ['kizu', 'hook', 'stop'], big, stopPayload).ms,
+    () => run('sh', ['-c', 'node -e 0; git diff --name-only -z HEAD >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
+    1.5,
+  );
+  const sc = run('git', ['kizu', 'scan', '--all', '--json'], big);
+  if (sc.status !== 1) throw new Error(`scan --all exit ${sc.status}: ${sc.stderr}`);
+  compare(
+    `scan --all (${FILES} files) vs git grep -n -I "@kizu\\[" + untracked listing`,
+    () => run('git', ['kizu', 'scan', '--all'], big).ms,
+    () => run('sh', ['-c', 'git grep -n -I "@kizu\\[" >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
+    2,
+  );
+} finally {
+  rmSync(base, { recursive: true, force: true });
+}
