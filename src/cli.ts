@@ -74,6 +74,59 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await scanCommand({ cwd, mode: o.all ? 'all' : o.staged ? 'staged' : 'default', json: !!o.json, paths, reporter }));
     });
 
+  const queue = program.command('queue').description(`review notes for the agent, as GFM task items in .claude/review-queue.md`);
+  queue
+    .command('add')
+    .description('append an unchecked item and print its id')
+    .argument('<text...>', 'what the agent should do or answer')
+    .option('--at <path:line>', 'the place the item is about')
+    .addOption(new Option('-k, --kind <kind>', 'item kind').choices(['ask', 'reject', 'free']))
+    .action(async (text: string[], o: { at?: string; kind?: string }) => {
+      const { queueAdd } = await import('./commands/queue.js');
+      setCode(await queueAdd({ cwd, text: text.join(' '), at: o.at, kind: o.kind, reporter }));
+    });
+  queue
+    .command('list')
+    .description('list open items (all with --all)')
+    .option('--all', 'include done items')
+    .option('--json', 'print a JSON array of {id, checked, kind, path, line, text, queueLine}')
+    .action(async (o: { all?: boolean; json?: boolean }) => {
+      const { queueList } = await import('./commands/queue.js');
+      setCode(await queueList({ cwd, all: !!o.all, json: !!o.json, reporter }));
+    });
+  queue
+    .command('done')
+    .description('tick items: [x]')
+    .argument('<id...>', 'item ids (see queue list)')
+    .action(async (ids: string[]) => {
+      const { queueCheck } = await import('./commands/queue.js');
+      setCode(await queueCheck({ cwd, ids, checked: true, reporter }));
+    });
+  queue
+    .command('reopen')
+    .description('untick items: [ ]')
+    .argument('<id...>', 'item ids (see queue list --all)')
+    .action(async (ids: string[]) => {
+      const { queueCheck } = await import('./commands/queue.js');
+      setCode(await queueCheck({ cwd, ids, checked: false, reporter }));
+    });
+  queue
+    .command('rm')
+    .description('remove items')
+    .argument('<id...>', 'item ids (see queue list --all)')
+    .action(async (ids: string[]) => {
+      const { queueRemove } = await import('./commands/queue.js');
+      setCode(await queueRemove({ cwd, ids, reporter }));
+    });
+  queue
+    .command('clear')
+    .description('remove done items (requires --done)')
+    .option('--done', 'remove every checked item')
+    .action(async (o: { done?: boolean }) => {
+      const { queueClear } = await import('./commands/queue.js');
+      setCode(await queueClear({ cwd, done: !!o.done, reporter }));
+    });
+
   program
     .command('init')
     .description('install the Claude Code hooks, the /kizu slash command and the git pre-commit hook')

@@ -43,8 +43,8 @@ export async function runHookCli(args: string[]): Promise<void> {
     const payload = parsePayload(readStdin(), event === 'stop' ? ['Stop', 'SubagentStop'] : ['PostToolUse']);
     const out =
       event === 'stop'
-        ? await (await import('./stop.js')).stop(payload, process.env)
-        : await (await import('./post-tool-use.js')).postToolUse(payload, process.env);
+        ? await (await import('./stop.js')).stop(payload, process.env, (l) => writeAll(2, l + '\n'))
+        : await (await import('./post-tool-use.js')).postToolUse(payload, process.env, (l) => writeAll(2, l + '\n'));
     if (out) writeAll(1, JSON.stringify(out) + '\n');
   } catch (e) {
     const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'hook skipped because of an error';

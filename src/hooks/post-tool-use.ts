@@ -6,21 +6,25 @@
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findRootFast } from '../gitdir.js';
+import { readFileSync } from 'node:fs';
+import { findRootFast, gitDirFast } from '../gitdir.js';
+import { QUEUE_FILE } from '../queue/paths.js';
+import type { QueueItem } from '../queue/item.js';
 import { loadConfig } from '../config/index.js';
 import { scanBuffer, type Scar } from '../scars/parse.js';
 import { editedPaths, type HookPayload } from './payload.js';
-import { scarLines, PROTOCOL } from './describe.js';
+import { scarLines, itemLines, PROTOCOL } from './describe.js';
 
 /**
  * @returns the JSON object to print, or null to print nothing.
  * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
  */
-export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv): Promise<object | null> {
+export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): Promise<object | null> {
   const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
   const files = editedPaths(p);
   if (!files.length) return null;
   const found: Scar[] = [];
+  const queued: QueueItem[] = [];
   const configs = new Map<string, Awaited<ReturnType<typeof loadConfig>>>();
   for (const f of files) {
     const abs = path.resolve(base, f);
@@ -28,6 +32,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv): Promi
     if (!root) continue;
     const rel = path.relative(root, abs).split(path.sep).join('/');
     if (rel.startsWith('..') || rel === '.git' || rel.startsWith('.git/')) continue;
+    queued.push(...(await queueItemsFor(root, rel, warn)));
     let cfg = configs.get(root);
     if (!cfg) configs.set(root, (cfg = await loadConfig(root)));
     if (cfg.scan.exclude.length && (await import('picomatch')).default(cfg.scan.exclude, { dot: true })(rel)) continue;
@@ -40,10 +45,43 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv): Promi
     if (!st.isFile() || st.size > cfg.scan.maxFileBytes) continue;
     found.push(...scanBuffer(rel, await readFile(abs)));
   }
-  if (!found.length) return null;
+  if (!found.length && !queued.length) return null;
+  const parts: string[] = [];
   const n = found.length;
-  const text =
-    `git-kizu: the file you just edited holds ${n} review scar${n === 1 ? '' : 's'} left by a human reviewer:\n` +
-    `${scarLines(found)}\n${PROTOCOL} Resolve ${n === 1 ? 'it' : 'them'} before you finish your turn.`;
-  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: text } };
+  if (n) {
+    parts.push(
+      `git-kizu: the file you just edited holds ${n} review scar${n === 1 ? '' : 's'} left by a human reviewer:\n` +
+        `${scarLines(found)}\n${PROTOCOL} Resolve ${n === 1 ? 'it' : 'them'} before you finish your turn.`,
+    );
+  }
+  if (queued.length) {
+    const m = queued.length;
+    parts.push(
+      `git-kizu: ${m} open review item${m === 1 ? '' : 's'} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n` +
+        `${itemLines(queued)}`,
+    );
+  }
+  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: parts.join('\n\n') } };
+}
+
+/**
+ * Open queue items anchored at `rel`. The queue file is only parsed (or its cache read) if
+ * its text mentions `rel` at all, so edits to other files cost one small read.
+ */
+async function queueItemsFor(root: string, rel: string, warn: (line: string) => void): Promise<QueueItem[]> {
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, QUEUE_FILE), 'utf8');
+  } catch {
+    return [];
+  }
+  if (!text.includes(`\`${rel}:`)) return [];
+  try {
+    const { itemsOf } = await import('../queue/store.js');
+    const items = await itemsOf(text, gitDirFast(root) ?? path.join(root, '.git'));
+    return items.filter((i) => !i.checked && i.anchor?.path === rel);
+  } catch (e) {
+    warn(`git-kizu: review queue not read: ${(e as Error).message.split('\n')[0]}`);
+    return [];
+  }
 }

@@ -17,7 +17,9 @@ import { findRootFast, gitDirFast } from '../gitdir.js';
 import { loadConfig } from '../config/index.js';
 import { scanRepo } from '../scars/scan.js';
 import type { HookPayload } from './payload.js';
-import { scarLines, PROTOCOL } from './describe.js';
+import { scarLines, itemLines, PROTOCOL } from './describe.js';
+import type { QueueItem } from '../queue/item.js';
+import { QUEUE_FILE } from '../queue/paths.js';
 
 interface StopState {
   key: string;
@@ -48,7 +50,7 @@ function writeState(file: string, s: StopState): void {
  * @returns the JSON object to print, or null to print nothing (allow the stop silently).
  * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
  */
-export async function stop(p: HookPayload, env: NodeJS.ProcessEnv): Promise<object | null> {
+export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): Promise<object | null> {
   const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
   const root = findRootFast(base);
   if (!root) throw new Error(`not inside a git repository: ${base}`);
@@ -59,33 +61,58 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv): Promise<obje
   const session = typeof p.session_id === 'string' ? p.session_id : 'unknown';
   const file = stateFile(gitDir, isSubagent ? `${session}-${p.agent_id ?? 'subagent'}` : session);
 
-  const { scars } = await scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes });
-  if (!scars.length) {
+  const [{ scars }, items] = await Promise.all([
+    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
+    openQueueItems(root, gitDir, warn),
+  ]);
+  if (!scars.length && !items.length) {
     rmSync(file, { force: true });
     return null;
   }
   const key = createHash('sha1')
-    .update(scars.map((s) => `${s.path}\0${s.kind}\0${s.body}`).sort().join('\n'))
+    .update([...scars.map((s) => `s\0${s.path}\0${s.kind}\0${s.body}`), ...items.map((i) => `q\0${i.id}`)].sort().join('\n'))
     .digest('hex');
   const prev = p.stop_hook_active === true ? readState(file) : null;
   const streak = prev && prev.key === key ? prev.streak + 1 : 1;
-  const n = scars.length;
   const max = config.stop.maxBlocks;
+  const left = [scars.length ? count(scars.length, 'scar') : '', items.length ? count(items.length, 'queue item') : ''].filter(Boolean).join(' and ');
+  const listing = [scars.length ? scarLines(scars) : '', items.length ? itemLines(items) : ''].filter(Boolean).join('\n');
   if (streak > max) {
     rmSync(file, { force: true });
     return {
       systemMessage:
         `git-kizu: allowing the stop after ${max} block${max === 1 ? '' : 's'} without progress; ` +
-        `${n} scar${n === 1 ? '' : 's'} still unresolved:\n${scarLines(scars)}\n` +
-        'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.',
+        `${left} still unresolved:\n${listing}\n` +
+        (scars.length ? 'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.' : `Run \`git kizu queue list\` to see them.`),
     };
   }
   writeState(file, { key, streak });
+  const n = scars.length;
+  const head = n
+    ? `git-kizu: a human reviewer left ${n} scar${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} still unresolved` +
+      (items.length ? ` and ${count(items.length, 'open item')} in ${QUEUE_FILE}` : '')
+    : `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`;
+  const total = scars.length + items.length;
   return {
     decision: 'block',
     reason:
-      `git-kizu: a human reviewer left ${n} scar${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} still unresolved. ` +
-      `Resolve ${n === 1 ? 'it' : 'each one'} before you stop:\n${scarLines(scars)}\n${PROTOCOL}` +
+      `${head}. Resolve ${total === 1 ? 'it' : 'each one'} before you stop:\n${listing}` +
+      (n ? `\n${PROTOCOL}` : '') +
       (streak > 1 ? `\n(Block ${streak} of ${max} without progress; after that the stop is allowed and the user is told.)` : ''),
   };
+}
+
+function count(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? '' : 's'}`;
+}
+
+/** Unchecked queue items; a queue that cannot be read is reported and treated as empty. */
+async function openQueueItems(root: string, gitDir: string, warn: (line: string) => void): Promise<QueueItem[]> {
+  try {
+    const { readQueue } = await import('../queue/store.js');
+    return (await readQueue(root, gitDir)).items.filter((i) => !i.checked);
+  } catch (e) {
+    warn(`git-kizu: review queue not read: ${(e as Error).message.split('\n')[0]}`);
+    return [];
+  }
 }

@@ -1,0 +1,94 @@
+/**
+ * The review-queue item format: a GFM task list item (GFM spec 0.29, "Task list items
+ * (extension)") whose text may start with a kind and an anchor and ends with an id:
+ *
+ *   - [ ] (ask) `src/app.ts:42` why did you pick this library? <!-- kizu:q7f2 -->
+ *
+ * Kind `(ask|reject|free)` and anchor `` `path:line` `` are optional. The id sits in an HTML
+ * comment, invisible when GitHub renders the file. Items written by hand without an id get
+ * a derived id (`h` + 5 hex digits of a SHA-1 of their text), stable while the text is.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Kinds a queue item may carry. */
+export const QUEUE_KINDS = ['ask', 'reject', 'free'] as const;
+
+/** One task item of the queue file. Offsets are UTF-16 string offsets into the file text. */
+export interface QueueItem {
+  /** Short id: explicit (`<!-- kizu:ID -->`) or derived from the text. */
+  id: string;
+  /** True if the id is written in the file. */
+  explicitId: boolean;
+  /** `[x]` / `[X]` (true) or `[ ]` (false). */
+  checked: boolean;
+  /** ask | reject | free, or null when the item names none. */
+  kind: string | null;
+  /** `path:line` the item is about (path relative to the repo root), or null. */
+  anchor: { path: string; line: number } | null;
+  /** The item's text without kind, anchor and id (whitespace collapsed). */
+  text: string;
+  /** 1-based line of the item in the queue file. */
+  line: number;
+  /** Offset where the list item starts (its bullet). */
+  start: number;
+  /** Offset just past the list item's last character. */
+  end: number;
+  /** Offset of the character between the checkbox brackets. */
+  box: number;
+}
+
+const ID_RE = /<!--\s*kizu:([a-z0-9-]{1,32})\s*-->/;
+const KIND_RE = /^\((ask|reject|free)\)\s*/;
+const ANCHOR_RE = /^`([^`\n]+?):(\d+)`\s*/;
+
+/** Splits an item's raw text (after the checkbox) into its parts. */
+export function parseItemText(raw: string): { id: string | null; kind: string | null; anchor: QueueItem['anchor']; text: string } {
+  let s = raw.replace(/\s+/g, ' ').trim();
+  const idm = ID_RE.exec(s);
+  const id = idm ? idm[1] : null;
+  if (idm) s = (s.slice(0, idm.index) + s.slice(idm.index + idm[0].length)).trim();
+  const km = KIND_RE.exec(s);
+  const kind = km ? km[1] : null;
+  if (km) s = s.slice(km[0].length);
+  const am = ANCHOR_RE.exec(s);
+  const anchor = am ? { path: am[1], line: Number(am[2]) } : null;
+  if (am) s = s.slice(am[0].length);
+  return { id, kind, anchor, text: s.trim() };
+}
+
+/** The derived id of an item without one: `h` + first 5 hex digits of SHA-1(text). */
+export function derivedId(rawText: string): string {
+  return 'h' + createHash('sha1').update(rawText.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 5);
+}
+
+/** A fresh random id (4 base-36 characters) not in `taken`. */
+export function newId(taken: Set<string>): string {
+  for (;;) {
+    const id = Array.from(randomBytes(4), (b) => '0123456789abcdefghijklmnopqrstuvwxyz'[b % 36]).join('');
+    if (!taken.has(id) && !/^h[0-9a-f]/.test(id)) return id;
+  }
+}
+
+/**
+ * Makes `text` safe as one line of item text: newlines fold to spaces, and HTML comment
+ * delimiters (`<!--`, `-->`) are broken so the id comment stays the only one.
+ */
+export function cleanItemText(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, ' ').replace(/[ \t]+/g, ' ').trim().replace(/<!--/g, '< !--').replace(/--(!?)>/g, '--$1 >');
+}
+
+/** Renders a new unchecked item line (no line ending). `text` must already be clean. */
+export function renderItem(id: string, text: string, kind: string | null, anchor: QueueItem['anchor']): string {
+  const k = kind ? `(${kind}) ` : '';
+  const a = anchor ? `\`${anchor.path}:${anchor.line}\` ` : '';
+  return `- [ ] ${k}${a}${text} <!-- kizu:${id} -->`;
+}
+
+/** One line describing an item for people and agents: `[id] path:line (kind) text`. */
+export function describeItem(i: QueueItem): string {
+  const parts = [`[${i.id}]`];
+  if (i.anchor) parts.push(`${i.anchor.path}:${i.anchor.line}`);
+  if (i.kind) parts.push(`(${i.kind})`);
+  parts.push(i.text || '(no text)');
+  return parts.join(' ');
+}

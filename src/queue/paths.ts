@@ -1,0 +1,2 @@
+/** The queue file, relative to the repository root. */
+export const QUEUE_FILE = '.claude/review-queue.md';
