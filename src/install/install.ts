@@ -1,0 +1,382 @@
+/**
+ * `git kizu init` and `git kizu teardown`: install / remove, for one Claude Code settings
+ * scope, the Claude Code hook scripts and their settings entries, the `/kizu` slash command
+ * and the git pre-commit hook.
+ *
+ * Both work in two phases: first everything is read and checked (settings JSON, hook
+ * conflicts) so that bad input throws before anything is written; then files are written
+ * atomically (scripts first, settings last, so the settings never reference a missing
+ * script).
+ *
+ * Install records (state.ts) say what init created; teardown removes exactly that. When two
+ * scopes share a file (project and local both use `<root>/.claude/hooks/`, every scope uses
+ * the repository's one pre-commit hook), teardown of one scope leaves it in place and hands
+ * it over to the other scope's record.
+ */
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, chmodSync } from 'node:fs';
+import path from 'node:path';
+import { EXIT } from '../errors.js';
+import type { Reporter } from '../output.js';
+import { writeFileAtomic } from '../fsutil.js';
+import {
+  displayPath,
+  hookCommand,
+  recordFileFor,
+  resolveTargets,
+  SCOPES,
+  type InstallTargets,
+  type Scope,
+} from './targets.js';
+import { recordedBinPath, renderHookScript, renderSlashCommand, SCRIPT_MARKER } from './scripts.js';
+import { hasKizuHooks, kizuEntries, mergeKizuHooks, removeKizuHooks, type RemoveOptions } from './settings.js';
+import {
+  checkPreCommit,
+  effectiveHooksDir,
+  inspectPreCommit,
+  installPreCommit,
+  isOurPreCommit,
+  removePreCommit,
+  CHAINED_NAME,
+} from './precommit.js';
+import { deleteRecord, readRecord, sha256, writeRecord, type InstallRecord } from './state.js';
+
+/** Options of {@link runInit}. */
+export interface InitOptions {
+  /** Directory the command runs in (finds the repository). */
+  cwd: string;
+  scope: Scope;
+  /** Install the git pre-commit hook (default true; `--no-pre-commit` gives false). */
+  preCommit: boolean;
+  reporter: Reporter;
+  /** Home directory for user scope (default: the HOME environment variable). */
+  home?: string;
+}
+
+/** Options of {@link runTeardown}. */
+export interface TeardownOptions {
+  cwd: string;
+  scope: Scope;
+  reporter: Reporter;
+  /** Home directory for user scope (default: the HOME environment variable). */
+  home?: string;
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** mkdir -p that returns the directories it created, outermost first. */
+function mkdirs(dir: string): string[] {
+  const missing: string[] = [];
+  let d = dir;
+  while (!existsSync(d)) {
+    missing.unshift(d);
+    const up = path.dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  if (missing.length) mkdirSync(dir, { recursive: true });
+  return missing;
+}
+
+type WriteAction = 'created' | 'updated' | 'unchanged';
+
+/** Writes `text` unless the file already holds exactly it (and, with `mode`, has that mode). */
+async function writeIfChanged(file: string, text: string, mode?: number): Promise<WriteAction> {
+  const before = readText(file);
+  if (before === text) {
+    if (mode !== undefined && (statSync(file).mode & 0o777) !== mode) {
+      chmodSync(file, mode);
+      return 'updated';
+    }
+    return 'unchanged';
+  }
+  await writeFileAtomic(file, text, mode !== undefined ? { mode } : {});
+  return before === null ? 'created' : 'updated';
+}
+
+/**
+ * Installs git-kizu for `o.scope` and prints one line per file plus the next step.
+ * Files: `<claude>/hooks/kizu-stop.sh` and `kizu-post-tool-use.sh` (0755), the scope's
+ * settings file (Stop + SubagentStop → kizu-stop.sh, timeout 30 s; PostToolUse with matcher
+ * `^(Write|Edit|MultiEdit|NotebookEdit)$` → kizu-post-tool-use.sh, timeout 10 s),
+ * `<claude>/commands/kizu.md`, and unless `preCommit` is false the git pre-commit hook
+ * (skipped with a note for user scope outside a repository). Idempotent: a second run
+ * changes no byte.
+ * @returns exit code 0.
+ * @throws KizuError (exit 2, nothing written) outside a git repository for project/local
+ *   scope, for a settings file that is not valid JSON or has the wrong shape, or when an
+ *   existing pre-commit hook cannot be chained; fs errors while writing.
+ */
+export async function runInit(o: InitOptions): Promise<number> {
+  const t = await resolveTargets(o.cwd, o.scope, o.home);
+  const r = o.reporter;
+  const bin = recordedBinPath();
+  const vars = { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd };
+  const scripts = [
+    { file: t.stopScript, text: renderHookScript('kizu-stop.sh', vars) },
+    { file: t.postToolUseScript, text: renderHookScript('kizu-post-tool-use.sh', vars) },
+  ];
+  const command = renderSlashCommand();
+  const old = readRecord(t.recordFile);
+
+  // Phase 1: read and check everything.
+  const settingsBefore = readText(t.settingsFile);
+  const merge = mergeKizuHooks(
+    t.settingsFile,
+    settingsBefore,
+    kizuEntries(hookCommand(t, t.stopScript), hookCommand(t, t.postToolUseScript)),
+  );
+  let pre: ReturnType<typeof inspectPreCommit> | null = null;
+  if (o.preCommit && t.repo) {
+    pre = inspectPreCommit(await effectiveHooksDir(o.cwd));
+    checkPreCommit(pre);
+  }
+  const commandBefore = readText(t.commandFile);
+  const oldCommand = old?.files[t.commandFile];
+  const keepUserCommand =
+    commandBefore !== null && commandBefore !== command && !(oldCommand?.created && oldCommand.sha256 === sha256(commandBefore));
+
+  // Phase 2: write.
+  const rec: InstallRecord = {
+    version: 1,
+    scope: t.scope,
+    files: { ...(old?.files ?? {}) },
+    dirs: [...(old?.dirs ?? [])],
+    settings: old?.settings ?? null,
+    preCommit: old?.preCommit ?? null,
+  };
+  const addDirs = (ds: string[]) => {
+    for (const d of ds) if (!rec.dirs.includes(d)) rec.dirs.push(d);
+  };
+  const noteFile = (file: string, text: string, existed: boolean) => {
+    rec.files[file] = { created: (rec.files[file]?.created ?? false) || !existed, sha256: sha256(text) };
+  };
+
+  addDirs(mkdirs(t.hooksDir));
+  for (const s of scripts) {
+    const existed = existsSync(s.file);
+    const a = await writeIfChanged(s.file, s.text, 0o755);
+    noteFile(s.file, s.text, existed);
+    r.log(`${a} ${displayPath(t, s.file)}`);
+  }
+
+  if (keepUserCommand) {
+    r.warn(`kept ${displayPath(t, t.commandFile)}: it differs from git-kizu's /kizu command (edited by you?); delete it and run \`${t.initCmd}\` again to get ours`);
+  } else {
+    addDirs(mkdirs(t.commandsDir));
+    const a = await writeIfChanged(t.commandFile, command);
+    noteFile(t.commandFile, command, commandBefore !== null);
+    r.log(`${a} ${displayPath(t, t.commandFile)}`);
+  }
+
+  if (pre) {
+    addDirs(mkdirs(pre.hooksDir));
+    const text = renderHookScript('pre-commit', { bin, initCmd: 'git kizu init', teardownCmd: 'git kizu teardown' });
+    const a = await installPreCommit(pre, text);
+    const prevRec = rec.preCommit && rec.preCommit.hook === pre.hook ? rec.preCommit : null;
+    rec.preCommit = {
+      hook: pre.hook,
+      chained: a === 'chained' ? pre.chained : prevRec?.chained ?? (pre.chainedExists ? pre.chained : null),
+      created: a === 'created' || a === 'chained' || (prevRec?.created ?? false),
+    };
+    const shown = displayPath(t, pre.hook);
+    if (a === 'chained') r.log(`created ${shown} (the hook that was there moved to ${CHAINED_NAME} and runs first)`);
+    else r.log(`${a} ${shown}`);
+  } else if (o.preCommit && !t.repo) {
+    r.log(`skipped the git pre-commit hook: ${o.cwd} is not in a git repository (run \`${t.initCmd}\` inside one to add it there)`);
+  }
+
+  if (merge.changed) {
+    addDirs(mkdirs(path.dirname(t.settingsFile)));
+    await writeFileAtomic(t.settingsFile, merge.text);
+  }
+  const s = rec.settings && rec.settings.file === t.settingsFile ? rec.settings : null;
+  const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
+  rec.settings = {
+    file: t.settingsFile,
+    createdFile: (s?.createdFile ?? false) || merge.createdFile,
+    createdHooksKey: (s?.createdHooksKey ?? false) || merge.createdHooksKey,
+    createdEvents: union(s?.createdEvents ?? [], merge.createdEvents),
+    addedEvents: union(s?.addedEvents ?? [], merge.addedEvents),
+  };
+  const shownSettings = displayPath(t, t.settingsFile);
+  if (!merge.changed) r.log(`unchanged ${shownSettings}`);
+  else {
+    const what = merge.addedEvents.length ? `added hooks: ${merge.addedEvents.join(', ')}` : 'updated the git-kizu hooks';
+    r.log(`${merge.createdFile ? 'created' : 'updated'} ${shownSettings} (${what})`);
+  }
+
+  addDirs(mkdirs(path.dirname(t.recordFile)));
+  await writeRecord(t.recordFile, rec);
+  r.log(`next: scar a change with \`git kizu scar path:line\`; the agent has to resolve it before it stops (or run /kizu in Claude Code). Restart running Claude Code sessions to load the hooks.`);
+  return EXIT.OK;
+}
+
+interface Sibling {
+  file: string;
+  rec: InstallRecord;
+  dirty: boolean;
+}
+
+function siblingRecords(t: InstallTargets): Sibling[] {
+  const out: Sibling[] = [];
+  for (const s of SCOPES) {
+    if (s === t.scope) continue;
+    const file = recordFileFor(s, t.home, t.repo);
+    if (!file) continue;
+    const rec = readRecord(file);
+    if (rec) out.push({ file, rec, dirty: false });
+  }
+  return out;
+}
+
+/**
+ * Removes what {@link runInit} installed for `o.scope` and prints one line per file. With an
+ * install record: scripts, slash command, settings file / `hooks` key / event arrays and
+ * directories are removed only if init created them (the slash command also only if
+ * unmodified since, else it is kept with a warning); the pre-commit hook is removed and a
+ * chained hook renamed back. Without a record (lost, or never installed): git-kizu's handlers
+ * in the settings file, scripts carrying the generated header and a pre-commit hook carrying
+ * our marker are removed, containers only if the removal emptied them; the slash command
+ * too if identical to ours. Files another scope's record also lists are kept and handed over.
+ * @returns exit code 0 (also when nothing was installed, which is reported).
+ * @throws KizuError (exit 2, nothing changed) outside a git repository for project/local
+ *   scope or for a settings file that is not valid JSON; fs errors while removing.
+ */
+export async function runTeardown(o: TeardownOptions): Promise<number> {
+  const t = await resolveTargets(o.cwd, o.scope, o.home);
+  const r = o.reporter;
+  const rec = readRecord(t.recordFile);
+  const siblings = siblingRecords(t);
+  const show = (p: string) => displayPath(t, p);
+
+  // Phase 1: read and check.
+  const settingsText = readText(t.settingsFile);
+  let settingsPlan: ReturnType<typeof removeKizuHooks> | null = null;
+  let deleteSettings = false;
+  if (settingsText !== null) {
+    const sr = rec?.settings && rec.settings.file === t.settingsFile ? rec.settings : null;
+    const opts: RemoveOptions = sr
+      ? { events: sr.addedEvents, dropEvents: sr.createdEvents, dropHooksKey: sr.createdHooksKey }
+      : { events: null, dropEvents: 'emptied', dropHooksKey: 'emptied' };
+    if (sr || hasKizuHooks(t.settingsFile, settingsText)) {
+      settingsPlan = removeKizuHooks(t.settingsFile, settingsText, opts);
+      deleteSettings = settingsPlan.empty && (sr ? sr.createdFile : settingsPlan.changed);
+    }
+  }
+  const hookPath = rec
+    ? (rec.preCommit?.hook ?? null)
+    : t.repo
+      ? path.join(await effectiveHooksDir(o.cwd), 'pre-commit')
+      : null;
+
+  // Phase 2: remove.
+  let did = 0;
+  const ownedBySibling = (pred: (s: InstallRecord) => boolean): Sibling | undefined => siblings.find((s) => pred(s.rec));
+
+  for (const file of [t.stopScript, t.postToolUseScript]) {
+    if (!existsSync(file)) continue;
+    const fr = rec?.files[file];
+    const ours = rec ? !!fr?.created : (readText(file) ?? '').includes(SCRIPT_MARKER);
+    if (!ours) {
+      if (rec && fr) r.log(`kept ${show(file)} (it existed before init)`);
+      continue;
+    }
+    const sib = ownedBySibling((s) => !!s.files[file]);
+    if (sib) {
+      sib.rec.files[file].created = true;
+      sib.dirty = true;
+      r.log(`kept ${show(file)} (still used by the --scope ${sib.rec.scope} install)`);
+      did++;
+      continue;
+    }
+    rmSync(file, { force: true });
+    r.log(`removed ${show(file)}`);
+    did++;
+  }
+
+  if (settingsPlan) {
+    if (deleteSettings) {
+      rmSync(t.settingsFile, { force: true });
+      r.log(`removed ${show(t.settingsFile)}`);
+      did++;
+    } else if (settingsPlan.changed) {
+      await writeFileAtomic(t.settingsFile, settingsPlan.text);
+      r.log(`updated ${show(t.settingsFile)} (removed git-kizu hooks: ${settingsPlan.removedFrom.join(', ') || 'none'})`);
+      did++;
+    }
+  }
+
+  const command = renderSlashCommand();
+  const cur = readText(t.commandFile);
+  if (cur !== null) {
+    const fr = rec?.files[t.commandFile];
+    // Without a record, only an install that left other traces counts as ours.
+    const installedHere = rec ? !!fr?.created : did > 0 || (hookPath !== null && isOurPreCommit(hookPath));
+    if (installedHere) {
+      const unmodified = cur === command || (fr !== undefined && fr.sha256 === sha256(cur));
+      const sib = ownedBySibling((s) => !!s.files[t.commandFile]);
+      if (!unmodified) {
+        r.warn(`kept ${show(t.commandFile)}: it was modified after \`git kizu init\`; delete it yourself if you no longer want it`);
+      } else if (sib) {
+        sib.rec.files[t.commandFile].created = true;
+        sib.dirty = true;
+        r.log(`kept ${show(t.commandFile)} (still used by the --scope ${sib.rec.scope} install)`);
+      } else {
+        rmSync(t.commandFile, { force: true });
+        r.log(`removed ${show(t.commandFile)}`);
+      }
+      did++;
+    } else if (rec && fr) r.log(`kept ${show(t.commandFile)} (it existed before init)`);
+  }
+
+  if (hookPath) {
+    const chained = path.join(path.dirname(hookPath), CHAINED_NAME);
+    if (isOurPreCommit(hookPath) || existsSync(chained)) {
+      const sib = ownedBySibling((s) => s.preCommit?.hook === hookPath);
+      if (sib && isOurPreCommit(hookPath)) {
+        sib.rec.preCommit!.created = true;
+        sib.dirty = true;
+        r.log(`kept ${show(hookPath)} (still used by the --scope ${sib.rec.scope} install)`);
+      } else {
+        const res = removePreCommit(hookPath);
+        if (res.foreign) r.warn(`left ${show(hookPath)} alone: it is no longer git-kizu's hook${existsSync(chained) ? `; your earlier hook is still in ${show(chained)}` : ''}`);
+        else if (res.restored) r.log(`restored ${show(hookPath)} (the hook git-kizu had chained)`);
+        else if (res.removed) r.log(`removed ${show(hookPath)}`);
+      }
+      did++;
+    }
+  }
+
+  if (rec) {
+    deleteRecord(t.recordFile);
+    for (const d of [...rec.dirs].sort((a, b) => b.length - a.length)) {
+      const sib = ownedBySibling((s) => s.dirs.includes(d));
+      if (sib) continue;
+      try {
+        rmdirSync(d);
+      } catch {
+        // Not empty (or gone): hand it to a sibling that still has files in it.
+        const heir = siblings.find((s) => [s.file, ...Object.keys(s.rec.files)].some((f) => f.startsWith(d + path.sep)));
+        if (heir && existsSync(d)) {
+          heir.rec.dirs.push(d);
+          heir.dirty = true;
+        }
+      }
+    }
+  }
+  for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
+
+  if (!rec && did === 0) {
+    r.log(`nothing to tear down: git-kizu is not installed for --scope ${t.scope} here (no install record, hook scripts, settings entries or pre-commit hook found)`);
+  } else {
+    r.log(`git-kizu is uninstalled for --scope ${t.scope}; scars already in files stay until you remove them (git kizu unscar --all)`);
+  }
+  return EXIT.OK;
+}

@@ -1,0 +1,95 @@
+/**
+ * Install records: what `git kizu init` created for one scope, so that `teardown` removes
+ * exactly that and leaves everything that existed before init alone.
+ *
+ * Location: `<git-dir>/kizu/install-<scope>.json` for project/local scope (this worktree's
+ * git dir), `~/.claude/kizu/install-user.json` for user scope (see targets.ts). Format
+ * (version 1, JSON, 2-space indent):
+ * ```json
+ * {"version": 1, "scope": "project",
+ *  "files": {"<abs path>": {"created": true, "sha256": "<hex of the content init wrote>"}},
+ *  "dirs": ["<abs dir init created>", ...],
+ *  "settings": {"file": "<abs>", "createdFile": false, "createdHooksKey": true,
+ *               "createdEvents": ["Stop"], "addedEvents": ["Stop", "SubagentStop", "PostToolUse"]},
+ *  "preCommit": {"hook": "<abs>", "chained": "<abs>" | null, "created": true} | null}
+ * ```
+ * Re-running init merges into an existing record: a "created" fact is never forgotten.
+ * Without a record, teardown falls back to recognising git-kizu's files by name and marker.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fsutil.js';
+
+/** One file init wrote. */
+export interface FileRecord {
+  /** True if the file did not exist before the first init (teardown may delete it). */
+  created: boolean;
+  /** sha256 (hex) of the bytes init last wrote or found identical. */
+  sha256: string;
+}
+
+/** What init did to the settings file. */
+export interface SettingsRecord {
+  file: string;
+  createdFile: boolean;
+  createdHooksKey: boolean;
+  /** Event arrays init created. */
+  createdEvents: string[];
+  /** Events where init added our group (it was not there before). */
+  addedEvents: string[];
+}
+
+/** What init did in the git hooks directory. */
+export interface PreCommitRecord {
+  /** Absolute path of our pre-commit hook. */
+  hook: string;
+  /** Where the user's previous hook was moved, or null if there was none. */
+  chained: string | null;
+  /** True if this scope's init installed the hook (false: it was already ours). */
+  created: boolean;
+}
+
+/** A whole install record (version 1). */
+export interface InstallRecord {
+  version: 1;
+  scope: string;
+  files: Record<string, FileRecord>;
+  dirs: string[];
+  settings: SettingsRecord | null;
+  preCommit: PreCommitRecord | null;
+}
+
+/** sha256 hex of a string or bytes. */
+export function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Reads a record.
+ * @returns the record, or null if the file is missing or unreadable/invalid (an invalid
+ *   record is treated as absent: teardown then decides from file contents).
+ */
+export function readRecord(file: string): InstallRecord | null {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as InstallRecord;
+    if (v?.version !== 1 || typeof v.files !== 'object' || !Array.isArray(v.dirs)) return null;
+    return v;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes a record atomically, creating its directory.
+ * @throws the fs error (EACCES, ...).
+ */
+export async function writeRecord(file: string, rec: InstallRecord): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, JSON.stringify(rec, null, 2) + '\n');
+}
+
+/** Deletes a record file (its directory is removed with the other directories init created). Never throws. */
+export function deleteRecord(file: string): void {
+  rmSync(file, { force: true });
+}
