@@ -76,7 +76,32 @@ try {
   if (!check.stdout.includes('additionalContext')) throw new Error(`post-tool-use produced no context: ${check.stdout}${check.stderr}`);
   compare('hook post-tool-use (1 file, 8 scars) vs node -e 0', () => run('git', ['kizu', 'hook', 'post-tool-use'], small, ptu).ms, () => run(process.execPath, ['-e', '0'], small).ms, 1.5);
 
-  // 2. Stop and scan --all on a generated repo of FILES files with CHANGED changed/untracked.
+  // 2. Stop with a 500-item review queue against the same hook with an empty queue.
+  const qEmpty = path.join(base, 'queue-empty');
+  const qFull = path.join(base, 'queue-full');
+  const tmpl = (await import('node:fs')).readFileSync(path.join(ROOT, 'templates', 'review-queue.md'), 'utf8');
+  for (const [dir, n] of [[qEmpty, 0], [qFull, 500]]) {
+    mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    git(dir, 'init', '-q');
+    writeFileSync(path.join(dir, 'a.js'), 'x\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'i');
+    let q = tmpl;
+    for (let i = 0; i < n; i++) q += `- [ ] (ask) \`a.js:1\` question number ${i} about this change <!-- kizu:b${i.toString(36).padStart(3, '0')} -->\n`;
+    writeFileSync(path.join(dir, '.claude', 'review-queue.md'), q);
+  }
+  const qp = (dir) => JSON.stringify({ session_id: 'bench', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
+  const full = run('git', ['kizu', 'hook', 'stop'], qFull, qp(qFull));
+  if (!full.stdout.includes('500 open items')) throw new Error(`stop hook did not report 500 items: ${full.stdout.slice(0, 300)}${full.stderr}`);
+  if (run('git', ['kizu', 'hook', 'stop'], qEmpty, qp(qEmpty)).stdout !== '') throw new Error('stop hook blocked on an empty queue');
+  compare(
+    'hook stop with a 500-item queue vs the same hook with an empty queue',
+    () => run('git', ['kizu', 'hook', 'stop'], qFull, qp(qFull)).ms,
+    () => run('git', ['kizu', 'hook', 'stop'], qEmpty, qp(qEmpty)).ms,
+    1.2,
+  );
+
+  // 3. Stop and scan --all on a generated repo of FILES files with CHANGED changed/untracked.
   const big = path.join(base, 'big');
   mkdirSync(big);
   git(big, 'init', '-q');

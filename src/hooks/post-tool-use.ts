@@ -77,7 +77,7 @@ async function queueItemsFor(root: string, rel: string, warn: (line: string) => 
   }
   if (!text.includes(`\`${rel}:`)) return [];
   try {
-    const { itemsOf } = await import('../queue/store.js');
+    const { itemsOf } = await import('../queue/read.js');
     const items = await itemsOf(text, gitDirFast(root) ?? path.join(root, '.git'));
     return items.filter((i) => !i.checked && i.anchor?.path === rel);
   } catch (e) {

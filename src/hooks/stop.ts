@@ -109,7 +109,7 @@ function count(n: number, what: string): string {
 /** Unchecked queue items; a queue that cannot be read is reported and treated as empty. */
 async function openQueueItems(root: string, gitDir: string, warn: (line: string) => void): Promise<QueueItem[]> {
   try {
-    const { readQueue } = await import('../queue/store.js');
+    const { readQueue } = await import('../queue/read.js');
     return (await readQueue(root, gitDir)).items.filter((i) => !i.checked);
   } catch (e) {
     warn(`git-kizu: review queue not read: ${(e as Error).message.split('\n')[0]}`);
