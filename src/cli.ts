@@ -127,6 +127,100 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await queueClear({ cwd, done: !!o.done, reporter }));
     });
 
+  // --- hunks, baseline, revert (src/hunks) ---
+  program
+    .command('hunks')
+    .description('list the hunks of the working tree against the baseline (HEAD or git kizu baseline set)')
+    .argument('[paths...]', 'limit to these paths (files or directories)')
+    .option('--json', 'print a JSON array of {id, shortId, path, kind, range, oldStart, oldCount, newStart, newCount, added, removed, mark}')
+    .action(async (paths: string[], o: { json?: boolean }) => {
+      const { hunksCommand } = await import('./commands/hunks.js');
+      setCode(await hunksCommand({ cwd, json: !!o.json, paths, reporter }));
+    });
+  const baseline = program
+    .command('baseline')
+    .description('show the commit hunks are computed against (refs/kizu/baseline if set, else HEAD)')
+    .action(async () => {
+      const { baselineCommand } = await import('./commands/baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'show', reporter }));
+    });
+  baseline
+    .command('show')
+    .description('print the baseline: <rev> <commit>')
+    .action(async () => {
+      const { baselineCommand } = await import('./commands/baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'show', reporter }));
+    });
+  baseline
+    .command('set')
+    .description('record a commit in refs/kizu/baseline')
+    .argument('[rev]', 'any revision naming a commit', 'HEAD')
+    .action(async (rev: string) => {
+      const { baselineCommand } = await import('./commands/baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'set', rev, reporter }));
+    });
+  baseline
+    .command('reset')
+    .description('drop refs/kizu/baseline (back to HEAD)')
+    .action(async () => {
+      const { baselineCommand } = await import('./commands/baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'reset', reporter }));
+    });
+  program
+    .command('revert')
+    .description('put one hunk back to the baseline (what it discards is saved in refs/kizu/trash)')
+    .argument('[hunk]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
+    .option('-m, --message <reason>', 'also write a scar "reverted: <reason>" above the reverted spot, in the same write')
+    .addOption(new Option('-k, --kind <kind>', 'kind of that scar or queue item (default reject)').choices(['ask', 'reject', 'free']))
+    .option('--queue', 'file the reason in the review queue instead of a scar')
+    .option('--restore <trash-id>', 'put back what a revert saved (the id it printed)')
+    .action(async (hunk: string | undefined, o: { message?: string; kind?: string; queue?: boolean; restore?: string }) => {
+      const { revertCommand } = await import('./commands/revert.js');
+      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, reporter }));
+    });
+
+  // --- marks (tap/reject/untap, refs/kizu/marks) ---
+  for (const [verb, what] of [
+    ['tap', 'mark hunks as reviewed and OK'],
+    ['reject', 'mark hunks as reviewed and not OK'],
+    ['untap', 'clear the mark on hunks (back to unreviewed)'],
+  ] as const) {
+    program
+      .command(verb)
+      .description(`${what} (stored in refs/kizu/marks)`)
+      .argument('[hunks...]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
+      .option('--all', 'every current hunk')
+      .action(async (specs: string[], o: { all?: boolean }) => {
+        const { markCommand } = await import('./commands/marks.js');
+        setCode(await markCommand({ cwd, verb, specs, all: !!o.all, reporter }));
+      });
+  }
+  const marks = program.command('marks').description('review marks in refs/kizu/marks: list, share through a git remote');
+  marks
+    .command('list')
+    .description('list tapped and rejected hunks')
+    .option('--json', 'print the stored map {<hunk id>: {state, time, by, path, range}} (untap tombstones included)')
+    .action(async (o: { json?: boolean }) => {
+      const { marksList } = await import('./commands/marks.js');
+      setCode(await marksList({ cwd, json: !!o.json, reporter }));
+    });
+  marks
+    .command('push')
+    .description("merge the remote's marks, then push refs/kizu/marks to it")
+    .argument('[remote]', 'remote name, URL or path', 'origin')
+    .action(async (remote: string) => {
+      const { marksPush } = await import('./commands/marks.js');
+      setCode(await marksPush({ cwd, remote, reporter }));
+    });
+  marks
+    .command('pull')
+    .description("fetch the remote's refs/kizu/marks and merge it into yours")
+    .argument('[remote]', 'remote name, URL or path', 'origin')
+    .action(async (remote: string) => {
+      const { marksPull } = await import('./commands/marks.js');
+      setCode(await marksPull({ cwd, remote, reporter }));
+    });
+
   program
     .command('init')
     .description('install the Claude Code hooks, the /kizu slash command and the git pre-commit hook')

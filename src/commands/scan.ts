@@ -1,5 +1,7 @@
 /** `git kizu scan [--all | --staged] [--json] [paths...]`. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { git, splitZ } from '../git.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
@@ -18,16 +20,30 @@ export interface ScanCommandInput {
 /**
  * Prints scars as `path:line  [kind]  body` grouped by file (sorted by path, then line), or
  * with `json` a JSON array of `{path, line, kind, body}`. Skipped files go to stderr.
+ * `paths` are relative to `cwd`, matched literally (no globs or pathspec magic).
  * @returns 0 if no scars, 1 if some.
- * @throws KizuError (exit 2) outside a repo, for paths outside it, or on git failure.
+ * @throws KizuError (exit 2) outside a repo, for paths outside it or naming nothing in the
+ *   working tree or the index, or on git failure.
  */
 export async function scanCommand(i: ScanCommandInput): Promise<number> {
   const ctx = await repoContext(i.cwd);
   const paths = i.paths.map((p) => {
     const rel = path.relative(ctx.root, path.resolve(i.cwd, p));
-    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new KizuError(`${p}: path is outside the repository ${ctx.root}`, { hint: 'name paths inside the working tree' });
+    if (rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) throw new KizuError(`${p}: path is outside the repository ${ctx.root}`, { hint: 'name paths inside the working tree' });
     return rel === '' ? '.' : rel.split(path.sep).join('/');
   });
+  // A path that names nothing (a typo) would otherwise scan nothing and exit 0.
+  const missing = paths.filter((p) => !existsSync(path.join(ctx.root, p)));
+  if (missing.length) {
+    const known = new Set(
+      splitZ((await git(['ls-files', '-z', '--full-name', '--', ...missing], { cwd: ctx.root, env: { GIT_LITERAL_PATHSPECS: '1' } })).stdout),
+    );
+    const unknown = missing.filter((p) => ![...known].some((k) => k === p || k.startsWith(p + '/')));
+    if (unknown.length) {
+      const given = unknown.map((p) => i.paths[paths.indexOf(p)]);
+      throw new KizuError(`no such path in the working tree or the index: ${given.join(', ')}`, { hint: 'paths are relative to the current directory' });
+    }
+  }
   const res = await scanRepo({ root: ctx.root, mode: i.mode, paths, exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });
   for (const s of res.skipped) i.reporter.warn(`skipped ${s.path}: ${s.reason}`);
   if (i.json) {

@@ -1,7 +1,11 @@
 /** `git kizu scar <path>:<line> [--kind] [-m]` and `git kizu scar --undo`. */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoContext } from '../context.js';
+import { git } from '../git.js';
+import type { KizuConfig } from '../config/index.js';
 import { KINDS } from '../scars/format.js';
 import { parseLocation, writeScar, recordScar, undoLastScar } from '../scars/insert.js';
 
@@ -18,10 +22,14 @@ export interface ScarCommandInput {
 }
 
 /**
- * Writes one scar (or undoes the last one) and reports it.
+ * Writes one scar (or undoes the last one) and reports it: `scarred <path>:<line>  <scar>`,
+ * `unchanged: <path>:<line> already holds this scar`, or `removed scar <path>:<line>  <scar>`.
+ * Warns (stderr) when the scar is written where `git kizu scan` will not report it: the
+ * file is ignored by git, matches `scan.exclude`, or is larger than `scan.maxFileBytes`.
  * @returns exit code 0.
- * @throws KizuError: exit 2 for bad input (unknown kind, free without -m, empty body,
- *   target refusals from writeScar); exit 1 when --undo is refused.
+ * @throws KizuError: exit 2 for bad input (unknown kind, free without -m, empty body, a
+ *   file name without `:<line>`, target refusals from writeScar); exit 1 when --undo is
+ *   refused.
  */
 export async function scarCommand(i: ScarCommandInput): Promise<number> {
   if (i.undo) {
@@ -36,7 +44,12 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   if (!(KINDS as readonly string[]).includes(kind)) {
     throw new KizuError(`unknown scar kind "${kind}"`, { hint: `use one of: ${KINDS.join(', ')}` });
   }
+  const named = (p: string) => existsSync(path.resolve(i.cwd, p));
   const { file, line } = parseLocation(i.target);
+  // `a:3` where no `a` exists but a file named `a:3` does: the line is what is missing.
+  if (!named(file) && named(i.target)) {
+    throw new KizuError(`${i.target}: names a file, but no line (${file} does not exist)`, { hint: `add the line after the name: git kizu scar ${i.target}:<line>` });
+  }
   const ctx = await repoContext(i.cwd);
   let body: string;
   if (i.message !== undefined) body = i.message;
@@ -45,6 +58,8 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   if (body.replace(/\s+/g, '') === '') throw new KizuError('the scar body is empty', { hint: 'give a body with -m "<text>"' });
   const r = await writeScar({ root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
   if (r.warning) i.reporter.warn(r.warning);
+  const unseen = await unseenReason(ctx.root, r.realRel, ctx.config);
+  if (unseen) i.reporter.warn(`${r.realRel}: git kizu scan will not report this scar (${unseen})`);
   if (r.noop) {
     i.reporter.log(`unchanged: ${r.rel}:${r.scarLine} already holds this scar`);
     return EXIT.OK;
@@ -52,4 +67,21 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   await recordScar(ctx.gitDir, { rel: r.rel, line: r.scarLine, text: r.text, time: new Date().toISOString() });
   i.reporter.log(`scarred ${r.rel}:${r.scarLine}  ${r.text.trim()}`);
   return EXIT.OK;
+}
+
+/**
+ * Why `git kizu scan` would not read root-relative `rel`, or null if it would: ignored by
+ * git (`git check-ignore`, tracked files are never ignored), matching `scan.exclude`, or
+ * larger than `scan.maxFileBytes`.
+ */
+async function unseenReason(root: string, rel: string, config: KizuConfig): Promise<string | null> {
+  const ign = await git(['check-ignore', '-q', '--', rel], { cwd: root, okStatus: [0, 1, 128] });
+  if (ign.status === 0) return 'the file is ignored by git';
+  if (config.scan.exclude.length) {
+    const picomatch = (await import('picomatch')).default;
+    if (picomatch(config.scan.exclude, { dot: true })(rel)) return 'the file matches scan.exclude';
+  }
+  const size = statSync(path.join(root, rel)).size;
+  if (size > config.scan.maxFileBytes) return `the file is ${size} bytes, over scan.maxFileBytes ${config.scan.maxFileBytes}`;
+  return null;
 }

@@ -1,4 +1,5 @@
 /** `git kizu unscar <path>[:<line>]` and `git kizu unscar --all`. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
@@ -16,7 +17,9 @@ export interface UnscarCommandInput {
 }
 
 /**
- * Removes scars and reports each removed line.
+ * Removes scars and reports each removed line (`removed <path>:<line>  <scar>`). A target
+ * `a:3` is line 3 of `a`, or the file `a:3` when no `a` exists. With `all`, files the scan
+ * skips (over `scan.maxFileBytes`) are reported on stderr.
  * @returns 0 (also when there was nothing to remove, which is reported).
  * @throws KizuError: exit 2 for bad input or file refusals; exit 1 when `path:line` names no scar.
  */
@@ -27,9 +30,15 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
   let jobs: { file: string; line: number | null; cwd: string }[];
   if (i.all) {
     const res = await scanRepo({ root: ctx.root, mode: 'all', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });
+    for (const s of res.skipped) i.reporter.warn(`skipped ${s.path}: ${s.reason}`);
     jobs = [...new Set(res.scars.map((s) => s.path))].map((p) => ({ file: p, line: null, cwd: ctx.root }));
   } else {
-    const { file, line } = parseLocation(i.target!, { lineOptional: true });
+    let { file, line } = parseLocation(i.target!, { lineOptional: true });
+    // A file named like `a:3` (and no file `a`): the whole argument is the path.
+    if (line !== null && !existsSync(path.resolve(i.cwd, file)) && existsSync(path.resolve(i.cwd, i.target!))) {
+      file = i.target!;
+      line = null;
+    }
     jobs = [{ file, line, cwd: i.cwd }];
   }
   let total = 0;

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
+import { isRecognisedSyntax } from '../scars/format.js';
 
 /** Effective configuration with every default filled in. */
 export interface KizuConfig {
@@ -14,6 +15,8 @@ export interface KizuConfig {
     maxBlocks: number;
     /** Whether SubagentStop events are blocked by review state too (default false). */
     subagents: boolean;
+    /** Whether hunks nobody has tapped or rejected block the stop too (default false). */
+    requireReview: boolean;
   };
   scan: {
     /** picomatch globs, relative to the repo root, of files the scan skips (default []). */
@@ -25,9 +28,11 @@ export interface KizuConfig {
     /** Canned bodies per kind (defaults: ask "explain this change", reject "revert this change"). */
     bodies: { ask: string; reject: string };
     /**
-     * Comment syntax overrides keyed by extension (`ts` or `.ts`) or exact basename
-     * (`Dockerfile`): `"//"`, `"#"`, `"/* *\/"`, `"<!-- -->"` (opener, optional closer,
-     * separated by a space) or `"none"` to refuse scars in such files.
+     * Comment syntax overrides keyed by extension (`ts` or `.ts`, stored without the dot)
+     * or exact basename (`Dockerfile`): a line opener `"//"`, `"#"`, `"--"`, `"%"`, `";"`
+     * (each possibly repeated), one of `"/* *\/"`, `"<!-- -->"`, `"{/* *\/}"` (opener and
+     * closer separated by a space), or `"none"` to refuse scars in such files. Only
+     * syntaxes the scanner recognises are accepted, so every scar written is found.
      */
     syntax: Record<string, string>;
   };
@@ -38,7 +43,7 @@ export interface KizuConfig {
 /** The defaults used when no config file exists. */
 export function defaultConfig(): KizuConfig {
   return {
-    stop: { maxBlocks: 3, subagents: false },
+    stop: { maxBlocks: 3, subagents: false, requireReview: false },
     scan: { exclude: [], maxFileBytes: 4 * 1024 * 1024 },
     scar: { bodies: { ask: 'explain this change', reject: 'revert this change' }, syntax: {} },
     filepath: null,
@@ -73,7 +78,21 @@ function mayHaveConfig(root: string): boolean {
   return false;
 }
 
-const SYNTAX_RE = /^(none|\S+( \S+)?)$/;
+/**
+ * True if `v` is a valid `scar.syntax` value: `"none"`, or an opener and optional closer
+ * separated by one space that the scanner recognises (see isRecognisedSyntax), so that
+ * scars written with it are found by `git kizu scan` and the hooks.
+ */
+function validSyntaxValue(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  if (v === 'none') return true;
+  const parts = v.split(' ');
+  if (parts.length > 2 || parts.some((p) => p === '')) return false;
+  return isRecognisedSyntax({ open: parts[0], close: parts[1] ?? '' });
+}
+
+const SYNTAX_HELP =
+  '"none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///") or one of "/* */", "<!-- -->", "{/* */}"';
 
 /**
  * Validates a raw config object and merges it over the defaults.
@@ -87,7 +106,7 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
   const problems: string[] = [];
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const known: Record<string, string[]> = {
-    stop: ['maxBlocks', 'subagents'],
+    stop: ['maxBlocks', 'subagents', 'requireReview'],
     scan: ['exclude', 'maxFileBytes'],
     scar: ['bodies', 'syntax'],
   };
@@ -96,7 +115,7 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
     problems.push('the config must be an object with keys stop, scan, scar');
   } else {
     for (const [k, v] of Object.entries(raw)) {
-      if (!(k in known)) {
+      if (!Object.hasOwn(known, k)) {
         problems.push(`unknown key "${k}" (known: ${Object.keys(known).join(', ')})`);
         continue;
       }
@@ -118,6 +137,10 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
     if (stop.subagents !== undefined) {
       if (typeof stop.subagents === 'boolean') cfg.stop.subagents = stop.subagents;
       else problems.push(`"stop.subagents" must be true or false, got ${JSON.stringify(stop.subagents)}`);
+    }
+    if (stop.requireReview !== undefined) {
+      if (typeof stop.requireReview === 'boolean') cfg.stop.requireReview = stop.requireReview;
+      else problems.push(`"stop.requireReview" must be true or false, got ${JSON.stringify(stop.requireReview)}`);
     }
     if (scan.exclude !== undefined) {
       if (Array.isArray(scan.exclude) && scan.exclude.every((g) => typeof g === 'string' && g.length > 0)) cfg.scan.exclude = scan.exclude as string[];
@@ -141,9 +164,9 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
       if (!isObj(scar.syntax)) problems.push('"scar.syntax" must be an object like {"ts": "//", "tpl": "<!-- -->"}');
       else {
         for (const [k, v] of Object.entries(scar.syntax)) {
-          if (typeof v !== 'string' || !SYNTAX_RE.test(v)) {
-            problems.push(`"scar.syntax.${k}" must be "none" or an opener with an optional closer separated by one space (e.g. "//" or "/* */"), got ${JSON.stringify(v)}`);
-          } else cfg.scar.syntax[k.replace(/^\./, '')] = v;
+          if (!validSyntaxValue(v)) {
+            problems.push(`"scar.syntax.${k}" must be ${SYNTAX_HELP}, got ${JSON.stringify(v)}`);
+          } else cfg.scar.syntax[k.replace(/^\./, '')] = v as string;
         }
       }
     }

@@ -19,10 +19,11 @@ export const PROTOCOL =
 /** What the agent must do for a queue item of `kind` (null: do what it says). */
 export function queueProtocolFor(i: QueueItem): string {
   const first = i.kind === 'ask' ? 'answer it in your reply' : i.kind === 'reject' ? 'undo that change' : 'do what it says';
-  return `${first}, then run \`git kizu queue done ${i.id}\` (or tick its box)`;
+  return `${first}, then run \`git kizu queue done ${i.id}\``;
 }
 
 /** One line per queue item: `- [id] path:line (kind) text → what to do`. */
 export function itemLines(items: QueueItem[]): string {
   return items.map((i) => `- ${describeItem(i)} → ${queueProtocolFor(i)}`).join('\n');
 }
+

@@ -25,6 +25,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warn: 
   if (!files.length) return null;
   const found: Scar[] = [];
   const queued: QueueItem[] = [];
+  const rejected: string[] = [];
   const configs = new Map<string, Awaited<ReturnType<typeof loadConfig>>>();
   for (const f of files) {
     const abs = path.resolve(base, f);
@@ -33,6 +34,8 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warn: 
     const rel = path.relative(root, abs).split(path.sep).join('/');
     if (rel.startsWith('..') || rel === '.git' || rel.startsWith('.git/')) continue;
     queued.push(...(await queueItemsFor(root, rel, warn)));
+    const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
+    if (review.rejectedText) rejected.push(review.rejectedText);
     let cfg = configs.get(root);
     if (!cfg) configs.set(root, (cfg = await loadConfig(root)));
     if (cfg.scan.exclude.length && (await import('picomatch')).default(cfg.scan.exclude, { dot: true })(rel)) continue;
@@ -45,7 +48,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warn: 
     if (!st.isFile() || st.size > cfg.scan.maxFileBytes) continue;
     found.push(...scanBuffer(rel, await readFile(abs)));
   }
-  if (!found.length && !queued.length) return null;
+  if (!found.length && !queued.length && !rejected.length) return null;
   const parts: string[] = [];
   const n = found.length;
   if (n) {
@@ -60,6 +63,9 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warn: 
       `git-kizu: ${m} open review item${m === 1 ? '' : 's'} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n` +
         `${itemLines(queued)}`,
     );
+  }
+  if (rejected.length) {
+    parts.push(`git-kizu: a reviewer rejected ${rejected.length === 1 && !rejected[0].includes('\n') ? 'a change' : 'changes'} in the file you just edited:\n${rejected.join('\n')}`);
   }
   return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: parts.join('\n\n') } };
 }

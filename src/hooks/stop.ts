@@ -18,6 +18,7 @@ import { loadConfig } from '../config/index.js';
 import { scanRepo } from '../scars/scan.js';
 import type { HookPayload } from './payload.js';
 import { scarLines, itemLines, PROTOCOL } from './describe.js';
+import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 
@@ -61,38 +62,71 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   const session = typeof p.session_id === 'string' ? p.session_id : 'unknown';
   const file = stateFile(gitDir, isSubagent ? `${session}-${p.agent_id ?? 'subagent'}` : session);
 
-  const [{ scars }, items] = await Promise.all([
+  const [{ scars }, items, review] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
     openQueueItems(root, gitDir, warn),
+    hunkReviewOrNone(root, config.stop.requireReview, warn),
   ]);
-  if (!scars.length && !items.length) {
+  const { rejected, unreviewed } = review;
+  if (!scars.length && !items.length && !rejected.length && !unreviewed.length) {
     rmSync(file, { force: true });
     return null;
   }
   const key = createHash('sha1')
-    .update([...scars.map((s) => `s\0${s.path}\0${s.kind}\0${s.body}`), ...items.map((i) => `q\0${i.id}`)].sort().join('\n'))
+    .update(
+      [
+        ...scars.map((s) => `s\0${s.path}\0${s.kind}\0${s.body}`),
+        ...items.map((i) => `q\0${i.id}`),
+        ...rejected.map((h) => `r\0${h.id}`),
+        ...unreviewed.map((h) => `u\0${h.id}`),
+      ]
+        .sort()
+        .join('\n'),
+    )
     .digest('hex');
   const prev = p.stop_hook_active === true ? readState(file) : null;
   const streak = prev && prev.key === key ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
-  const left = [scars.length ? count(scars.length, 'scar') : '', items.length ? count(items.length, 'queue item') : ''].filter(Boolean).join(' and ');
-  const listing = [scars.length ? scarLines(scars) : '', items.length ? itemLines(items) : ''].filter(Boolean).join('\n');
+  const parts: [number, string][] = [
+    [scars.length, 'scar'],
+    [items.length, 'queue item'],
+    [rejected.length, 'rejected hunk'],
+    [unreviewed.length, 'unreviewed hunk'],
+  ];
+  const left = parts.filter(([n]) => n).map(([n, w]) => count(n, w)).join(' and ');
+  const listing = [
+    scars.length ? scarLines(scars) : '',
+    items.length ? itemLines(items) : '',
+    review.rejectedText,
+    review.unreviewedText,
+  ]
+    .filter(Boolean)
+    .join('\n');
   if (streak > max) {
     rmSync(file, { force: true });
     return {
       systemMessage:
         `git-kizu: allowing the stop after ${max} block${max === 1 ? '' : 's'} without progress; ` +
         `${left} still unresolved:\n${listing}\n` +
-        (scars.length ? 'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.' : `Run \`git kizu queue list\` to see them.`),
+        (scars.length
+          ? 'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.'
+          : items.length
+            ? 'Run `git kizu queue list` to see them.'
+            : 'Run `git kizu hunks` to see them.'),
     };
   }
   writeState(file, { key, streak });
   const n = scars.length;
-  const head = n
-    ? `git-kizu: a human reviewer left ${n} scar${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} still unresolved` +
-      (items.length ? ` and ${count(items.length, 'open item')} in ${QUEUE_FILE}` : '')
-    : `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`;
-  const total = scars.length + items.length;
+  const what: string[] = [];
+  if (n) what.push(`${n} scar${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} still unresolved`);
+  if (items.length) what.push(`${count(items.length, 'open item')} in ${QUEUE_FILE}`);
+  if (rejected.length) what.push(`rejected ${count(rejected.length, 'change')}`);
+  if (unreviewed.length) what.push(`${count(unreviewed.length, 'change')} not reviewed yet`);
+  const head =
+    !n && items.length && !rejected.length && !unreviewed.length
+      ? `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`
+      : `git-kizu: a human reviewer left ${joinAnd(what)}`;
+  const total = scars.length + items.length + rejected.length + unreviewed.length;
   return {
     decision: 'block',
     reason:
@@ -100,6 +134,10 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
       (n ? `\n${PROTOCOL}` : '') +
       (streak > 1 ? `\n(Block ${streak} of ${max} without progress; after that the stop is allowed and the user is told.)` : ''),
   };
+}
+
+function joinAnd(xs: string[]): string {
+  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
 }
 
 function count(n: number, what: string): string {

@@ -37,26 +37,40 @@ export interface QueueItem {
   box: number;
 }
 
-const ID_RE = /<!--\s*kizu:([a-z0-9-]{1,32})\s*-->/;
+/** An id comment. Ids start with a letter or digit, so `git kizu queue done <id>` never reads one as an option. */
+const ID_RE = /<!--\s*kizu:([a-z0-9][a-z0-9-]{0,31})\s*-->/;
 const KIND_RE = /^\((ask|reject|free)\)\s*/;
 const ANCHOR_RE = /^`([^`\n]+?):(\d+)`\s*/;
 
-/** Splits an item's raw text (after the checkbox) into its parts. */
+/**
+ * Splits an item's raw text (after the checkbox) into its parts. Whitespace runs (line
+ * endings of a multi-line item included) collapse to one space. A backslash before what
+ * would otherwise be read as the kind or the anchor (`\(ask) ...`, `` \`a.ts:1` ... ``, the
+ * Markdown escape) keeps it as text, without the backslash.
+ * @returns the id written in the item (null if none), kind, anchor and the remaining text.
+ */
 export function parseItemText(raw: string): { id: string | null; kind: string | null; anchor: QueueItem['anchor']; text: string } {
   let s = raw.replace(/\s+/g, ' ').trim();
   const idm = ID_RE.exec(s);
   const id = idm ? idm[1] : null;
-  if (idm) s = (s.slice(0, idm.index) + s.slice(idm.index + idm[0].length)).trim();
+  if (idm) s = (s.slice(0, idm.index) + s.slice(idm.index + idm[0].length)).replace(/\s+/g, ' ').trim();
   const km = KIND_RE.exec(s);
   const kind = km ? km[1] : null;
   if (km) s = s.slice(km[0].length);
   const am = ANCHOR_RE.exec(s);
   const anchor = am ? { path: am[1], line: Number(am[2]) } : null;
   if (am) s = s.slice(am[0].length);
-  return { id, kind, anchor, text: s.trim() };
+  s = s.trim();
+  if (s.startsWith('\\') && ((!kind && !anchor && KIND_RE.test(s.slice(1))) || (!anchor && ANCHOR_RE.test(s.slice(1))))) s = s.slice(1);
+  return { id, kind, anchor, text: s };
 }
 
-/** The derived id of an item without one: `h` + first 5 hex digits of SHA-1(text). */
+/**
+ * The derived id of an item without one: `h` + the first 5 hex digits of the SHA-1 of its
+ * raw text (everything after the checkbox, kind and anchor included; whitespace runs
+ * collapsed to one space, trimmed). Stable while the text is; ticking the box keeps it.
+ * parseQueue adds `-2`, `-3`, ... to keep ids unique.
+ */
 export function derivedId(rawText: string): string {
   return 'h' + createHash('sha1').update(rawText.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 5);
 }
@@ -70,18 +84,27 @@ export function newId(taken: Set<string>): string {
 }
 
 /**
- * Makes `text` safe as one line of item text: newlines fold to spaces, and HTML comment
- * delimiters (`<!--`, `-->`) are broken so the id comment stays the only one.
+ * Makes `text` safe as one line of item text: every whitespace run (line endings included,
+ * the same runs {@link parseItemText} collapses) folds to one space, and HTML comment
+ * delimiters (`<!--`, `-->`, `--!>`) are broken so the id comment stays the only one.
+ * @returns the cleaned text ('' if `text` is only whitespace).
  */
 export function cleanItemText(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, ' ').replace(/[ \t]+/g, ' ').trim().replace(/<!--/g, '< !--').replace(/--(!?)>/g, '--$1 >');
+  return text.replace(/\s+/g, ' ').trim().replace(/<!--/g, '< !--').replace(/--(!?)>/g, '--$1 >');
 }
 
-/** Renders a new unchecked item line (no line ending). `text` must already be clean. */
+/**
+ * Renders a new unchecked item line (no line ending):
+ * ``- [ ] (kind) `path:line` text <!-- kizu:id -->``. `text` must already be clean
+ * ({@link cleanItemText}). Text that would read back as a kind or an anchor (it starts with
+ * `(ask)` while no kind is given, or with `` `a.ts:3` `` while no anchor is given) is
+ * written with a Markdown escape (`\(ask)`), which {@link parseItemText} undoes.
+ */
 export function renderItem(id: string, text: string, kind: string | null, anchor: QueueItem['anchor']): string {
   const k = kind ? `(${kind}) ` : '';
   const a = anchor ? `\`${anchor.path}:${anchor.line}\` ` : '';
-  return `- [ ] ${k}${a}${text} <!-- kizu:${id} -->`;
+  const escape = (!kind && !anchor && KIND_RE.test(text)) || (!anchor && ANCHOR_RE.test(text));
+  return `- [ ] ${k}${a}${escape ? '\\' : ''}${text} <!-- kizu:${id} -->`;
 }
 
 /** One line describing an item for people and agents: `[id] path:line (kind) text`. */

@@ -14,42 +14,85 @@ interface MdNode {
 }
 
 /**
- * Finds every GFM task list item in `text` (any depth, any bullet or ordered marker,
- * `[ ]`, `[x]`, `[X]`), in document order.
+ * The list marker, then (possibly over line breaks and blockquote markers) the checkbox:
+ * `[`, one whitespace character or `x`/`X` (a CRLF counts as one), `]` — what
+ * micromark-extension-gfm-task-list-item accepts.
+ */
+const BOX_RE = /^(?:[*+-]|\d{1,9}[.)])[ \t\r\n>]*\[(\r\n|[ \t\r\nxX])\]/;
+
+/**
+ * Parses `text` to an mdast tree.
+ * @returns the tree and `shift`, the number of UTF-16 units to add to mdast offsets to get
+ *   offsets into `text` (1 when `text` starts with a BOM, which micromark drops, else 0).
+ */
+async function tree(text: string): Promise<{ root: MdNode; shift: number }> {
+  const [{ unified }, remarkParse, remarkGfm] = await Promise.all([import('unified'), import('remark-parse'), import('remark-gfm')]);
+  const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  return { root: unified().use(remarkParse.default).use(remarkGfm.default).parse(shift ? text.slice(1) : text) as MdNode, shift };
+}
+
+/**
+ * Finds every GFM task list item in `text` (GFM spec 0.29, "Task list items (extension)":
+ * any depth, any bullet or ordered marker, `[ ]`, `[x]`, `[X]`; none in code blocks or HTML),
+ * in document order. A leading BOM is allowed (offsets still index `text`).
+ * Ids are unique: an id written in the file is kept by its first item; a derived id
+ * (`h` + 5 hex), or an id already taken (a copied line, a written id equal to another item's
+ * derived id), gets `-2`, `-3`, ... in document order.
+ * @returns the items; offsets are UTF-16 offsets into `text`.
  * @throws KizuError (exit 2) naming the line if an item's checkbox cannot be located in the
  *   source (the file would not be safe to edit).
  */
 export async function parseQueue(text: string): Promise<QueueItem[]> {
-  const [{ unified }, remarkParse, remarkGfm] = await Promise.all([import('unified'), import('remark-parse'), import('remark-gfm')]);
-  const tree = unified().use(remarkParse.default).use(remarkGfm.default).parse(text) as MdNode;
+  const { root, shift } = await tree(text);
   const items: QueueItem[] = [];
-  const seen = new Map<string, number>();
   const walk = (n: MdNode) => {
     if (n.type === 'listItem' && typeof n.checked === 'boolean' && n.position) {
-      const start = n.position.start.offset!;
-      const end = n.position.end.offset!;
-      const m = /^(?:[*+-]|\d{1,9}[.)])[ \t]+\[([ xX])\]/.exec(text.slice(start, end));
-      if (!m) {
+      const start = n.position.start.offset! + shift;
+      const end = n.position.end.offset! + shift;
+      const m = BOX_RE.exec(text.slice(start, end));
+      if (!m || /[xX]/.test(m[1]) !== n.checked) {
         throw new KizuError(`review queue line ${n.position.start.line}: cannot find this task item's checkbox in the source`, {
           hint: 'write the item as "- [ ] text" on one line, or fix that line by hand',
         });
       }
-      const box = start + m[0].length - 2;
+      const box = start + m[0].length - 1 - m[1].length;
       const para = n.children?.[0];
-      const paraEnd = para?.type === 'paragraph' && para.position ? para.position.end.offset! : end;
-      const raw = text.slice(box + 2, Math.max(box + 2, paraEnd));
+      const paraEnd = para?.type === 'paragraph' && para.position ? para.position.end.offset! + shift : end;
+      const raw = text.slice(box + m[1].length + 1, Math.max(box + m[1].length + 1, paraEnd));
       const p = parseItemText(raw);
-      let id = p.id;
-      if (!id) {
-        const d = derivedId(raw);
-        const k = (seen.get(d) ?? 0) + 1;
-        seen.set(d, k);
-        id = k === 1 ? d : `${d}-${k}`;
-      }
-      items.push({ id, explicitId: !!p.id, checked: m[1] !== ' ', kind: p.kind, anchor: p.anchor, text: p.text, line: n.position.start.line, start, end, box });
+      items.push({ id: p.id ?? derivedId(raw), explicitId: !!p.id, checked: n.checked, kind: p.kind, anchor: p.anchor, text: p.text, line: n.position.start.line, start, end, box });
     }
     for (const c of n.children ?? []) walk(c);
   };
-  walk(tree);
+  walk(root);
+  // Unique ids: written ids first (first occurrence wins), then the rest in order.
+  const bases = new Set(items.map((i) => i.id));
+  const taken = new Set<string>();
+  const owner = new Map<string, QueueItem>();
+  for (const i of items) if (i.explicitId && !owner.has(i.id)) owner.set(i.id, i);
+  for (const i of owner.values()) taken.add(i.id);
+  for (const i of items) {
+    if (owner.get(i.id) === i) continue;
+    let id = i.id;
+    // A suffixed id never equals any item's own id, so it cannot steal one met later.
+    for (let k = 2; taken.has(id) || (id !== i.id && bases.has(id)); k++) id = `${i.id}-${k}`;
+    taken.add(id);
+    i.id = id;
+  }
   return items;
+}
+
+/**
+ * The top-level block of `text` (as parsed by {@link parseQueue}) that contains `offset`,
+ * for error messages that name the construct a line ended up inside.
+ * @returns its mdast type (`code`, `html`, `list`, `paragraph`, ...) and 1-based first line,
+ *   or null if `offset` is in no block.
+ */
+export async function blockAt(text: string, offset: number): Promise<{ type: string; line: number } | null> {
+  const { root, shift } = await tree(text);
+  for (const c of root.children ?? []) {
+    const p = c.position;
+    if (p && p.start.offset! + shift <= offset && offset < p.end.offset! + shift) return { type: c.type, line: p.start.line };
+  }
+  return null;
 }

@@ -10,8 +10,10 @@ import { KizuError } from '../errors.js';
 import { QUEUE_FILE } from './paths.js';
 import type { QueueItem } from './item.js';
 
-const CACHE_VERSION = 1;
+/** Bumped whenever parsing gives different items for the same text (old caches are then ignored). */
+const CACHE_VERSION = 2;
 
+/** The queue file as read: its path, whether it exists, its text and its items. */
 export interface QueueState {
   /** Absolute path of the queue file. */
   file: string;
@@ -31,34 +33,66 @@ function sha1(s: string | Buffer): string {
 }
 
 /**
- * Reads and parses the queue of the repository at `root` (cache first).
- * @throws KizuError (exit 2) if the file is not valid UTF-8 or an item cannot be located.
+ * Reads and parses the queue of the repository at `root`.
+ * @param opts.fresh parse the file even if the cache has its items (edits use this: they
+ *   must not trust a file under the git dir that anything may have written).
+ * @returns the state; a missing file is `{exists: false, text: '', items: []}`.
+ * @throws KizuError (exit 2) if the file cannot be read (a directory, no permission), is not
+ *   valid UTF-8, or an item cannot be located.
  */
-export async function readQueue(root: string, gitDir: string): Promise<QueueState> {
+export async function readQueue(root: string, gitDir: string, opts: { fresh?: boolean } = {}): Promise<QueueState> {
   const file = path.join(root, QUEUE_FILE);
   let buf: Buffer;
   try {
     buf = readFileSync(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { file, exists: false, text: '', items: [] };
-    throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { file, exists: false, text: '', items: [] };
+    throw new KizuError(`${QUEUE_FILE} cannot be read (${code ?? (e as Error).message})`, { hint: `make ${QUEUE_FILE} a readable regular file, or move it aside` });
   }
   const text = buf.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(buf)) {
     throw new KizuError(`${QUEUE_FILE} is not valid UTF-8`, { hint: 'save the file as UTF-8, or move it aside and let git kizu queue add create a new one' });
   }
+  if (opts.fresh) {
+    const { parseQueue } = await import('./parse.js');
+    return { file, exists: true, text, items: await parseQueue(text) };
+  }
   return { file, exists: true, text, items: await itemsOf(text, gitDir) };
 }
 
-/** Items of `text`, from the cache when its hash matches, else parsed (and cached). */
+/** True if `x` has the shape of a {@link QueueItem} (cache entries are checked before use). */
+function isItem(x: unknown): x is QueueItem {
+  const i = x as QueueItem;
+  return (
+    !!i &&
+    typeof i === 'object' &&
+    typeof i.id === 'string' &&
+    typeof i.explicitId === 'boolean' &&
+    typeof i.checked === 'boolean' &&
+    (i.kind === null || typeof i.kind === 'string') &&
+    (i.anchor === null || (!!i.anchor && typeof i.anchor === 'object' && typeof i.anchor.path === 'string' && Number.isInteger(i.anchor.line))) &&
+    typeof i.text === 'string' &&
+    [i.line, i.start, i.end, i.box].every((n) => Number.isInteger(n))
+  );
+}
+
+/**
+ * Items of the queue file text `text`, from `<git-dir>/kizu/queue-cache.json` when its
+ * version and SHA-1 of the text match (a cache file that is unreadable, not JSON or not of
+ * the expected shape is ignored), else parsed, and the cache rewritten atomically (failing
+ * to write it is ignored).
+ * @throws KizuError (exit 2) if an item cannot be located (see parseQueue).
+ */
 export async function itemsOf(text: string, gitDir: string): Promise<QueueItem[]> {
-  // Cheap answer for a queue with no task items at all (no parser needed).
-  if (!/\[[ xX]\]/.test(text)) return [];
+  // Cheap answer for a queue with no task items at all (no parser needed): every checkbox
+  // micromark accepts holds one space, tab, line ending (CRLF too), x or X.
+  if (!/\[(?:[ \t\r\nxX]|\r\n)\]/.test(text)) return [];
   const hash = sha1(text);
   const cp = cachePath(gitDir);
   try {
-    const c = JSON.parse(readFileSync(cp, 'utf8')) as { v: number; hash: string; items: QueueItem[] };
-    if (c.v === CACHE_VERSION && c.hash === hash && Array.isArray(c.items)) return c.items;
+    const c = JSON.parse(readFileSync(cp, 'utf8')) as { v: unknown; hash: unknown; items: unknown };
+    if (c && c.v === CACHE_VERSION && c.hash === hash && Array.isArray(c.items) && c.items.every(isItem)) return c.items;
   } catch {
     /* no cache */
   }
@@ -74,4 +108,3 @@ export async function itemsOf(text: string, gitDir: string): Promise<QueueItem[]
   }
   return items;
 }
-

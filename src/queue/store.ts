@@ -5,7 +5,8 @@
  * atomically. Parse results are cached in `<git-dir>/kizu/queue-cache.json` keyed by a
  * SHA-1 of the file, so hooks parse a hand-edited file once, not on every stop.
  */
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KizuError } from '../errors.js';
@@ -18,23 +19,54 @@ import { readQueue, itemsOf, type QueueState } from './read.js';
 export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
 const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'review-queue.md');
 
+/** True if the lock file's content names a process on this host that no longer runs. */
+function lockOwnerGone(lock: string): boolean {
+  try {
+    const [pid, host] = readFileSync(lock, 'utf8').trim().split(' ');
+    if (host !== hostname() || !/^\d+$/.test(pid)) return false;
+    try {
+      process.kill(Number(pid), 0);
+      return false;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Runs `fn` while holding `<git-dir>/kizu/queue.lock` (O_EXCL lock file; a lock older than
- * 30 s is taken to be left over from a crashed process and removed).
- * @throws KizuError (exit 2) if the lock cannot be taken within 10 s.
+ * Runs `fn` while holding `<git-dir>/kizu/queue.lock` (an O_EXCL lock file holding
+ * `<pid> <hostname>`). A lock whose process is gone (same host, no such pid: a `queue`
+ * command killed by Ctrl-C) or older than 30 s is taken to be left over and removed.
+ * @throws KizuError (exit 2) if the lock cannot be taken within 10 s, or cannot be created
+ *   at all (the git dir is not writable, `kizu` there is not a directory).
  */
 export async function withQueueLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
   const lock = path.join(gitDir, 'kizu', 'queue.lock');
-  mkdirSync(path.dirname(lock), { recursive: true });
+  const cannot = (e: unknown) =>
+    new KizuError(`cannot take the review queue lock ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+      hint: `make ${path.dirname(lock)} a writable directory`,
+    });
+  try {
+    mkdirSync(path.dirname(lock), { recursive: true });
+  } catch (e) {
+    throw cannot(e);
+  }
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      closeSync(openSync(lock, 'wx'));
+      const fd = openSync(lock, 'wx');
+      try {
+        writeSync(fd, `${process.pid} ${hostname()}\n`);
+      } finally {
+        closeSync(fd);
+      }
       break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannot(e);
       try {
-        if (Date.now() - statSync(lock).mtimeMs > 30_000) rmSync(lock, { force: true });
+        if (Date.now() - statSync(lock).mtimeMs > 30_000 || lockOwnerGone(lock)) rmSync(lock, { force: true });
       } catch {
         /* gone already */
       }
@@ -52,9 +84,12 @@ export async function withQueueLock<T>(gitDir: string, fn: () => Promise<T>): Pr
 }
 
 /**
- * Reads the queue under the lock, lets `edit` compute the new text, and writes it
- * atomically if it changed (creating `.claude/` and the file from the template if needed).
+ * Reads the queue under the lock (parsed afresh, not from the cache), lets `edit` compute
+ * the new text, and writes it atomically if it changed (creating `.claude/` if needed).
+ * Nothing is written if `edit` throws.
  * @returns whatever `edit` returns alongside the new text.
+ * @throws KizuError (exit 2) from readQueue, from `edit`, if the lock cannot be taken, or if
+ *   the file cannot be written.
  */
 export async function modifyQueue<T>(
   root: string,
@@ -62,59 +97,96 @@ export async function modifyQueue<T>(
   edit: (q: QueueState) => Promise<{ text: string; result: T }> | { text: string; result: T },
 ): Promise<T> {
   return withQueueLock(gitDir, async () => {
-    const q = await readQueue(root, gitDir);
+    const q = await readQueue(root, gitDir, { fresh: true });
     const { text, result } = await edit(q);
     if (q.exists ? text !== q.text : text !== '') {
-      mkdirSync(path.dirname(q.file), { recursive: true });
-      await writeFileAtomic(q.file, text);
-      await itemsOf(text, gitDir); // refresh the cache for the hooks
+      try {
+        mkdirSync(path.dirname(q.file), { recursive: true });
+        await writeFileAtomic(q.file, text);
+      } catch (e) {
+        throw new KizuError(`cannot write ${QUEUE_FILE} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+          hint: `make ${path.dirname(QUEUE_FILE)} a writable directory`,
+        });
+      }
+      await itemsOf(text, gitDir).catch(() => []); // refresh the cache for the hooks
     }
     return result;
   });
 }
 
-/** The template a new queue file starts from. */
+/** The template a new queue file starts from (templates/review-queue.md; a heading if it is missing). */
 export function queueTemplate(): string {
   return existsSync(TEMPLATE) ? readFileSync(TEMPLATE, 'utf8') : '# Review queue\n\n';
 }
 
-/** The line ending the file uses (its first one), `\n` if none. */
+/** The line ending the file uses (its first one: `\r\n`, `\r` or `\n`), `\n` if none. */
 export function eolOf(text: string): string {
-  const i = text.indexOf('\n');
-  return i > 0 && text[i - 1] === '\r' ? '\r\n' : '\n';
+  const m = /\r\n|\r|\n/.exec(text);
+  return m ? m[0] : '\n';
 }
 
-/** `text` with `line` (no line ending) appended as a new list item line. */
+/** Offset of the start of the line holding offset `off` (line endings CRLF, CR, LF). */
+function lineStart(text: string, off: number): number {
+  return Math.max(text.lastIndexOf('\n', off - 1), text.lastIndexOf('\r', off - 1)) + 1;
+}
+
+/** The first line ending at or after `off`: [its offset, its length], or null if none. */
+function lineEndAt(text: string, off: number): [number, number] | null {
+  const re = /\r\n|\r|\n/g;
+  re.lastIndex = off;
+  const m = re.exec(text);
+  return m ? [m.index, m[0].length] : null;
+}
+
+/**
+ * `text` with `line` (no line ending) appended as a new list item line, using the file's
+ * line ending ({@link eolOf}). A blank line goes before it unless the last non-blank line is
+ * a list item line or the file already ends with a blank line. A non-empty file that ends
+ * without a line ending still does afterwards.
+ */
 export function appendItem(text: string, line: string): string {
   const eol = eolOf(text);
+  const finalEol = text.replace(/^\uFEFF/, '') === '' || /[\r\n]$/.test(text);
   let t = text;
-  if (t.length && !t.endsWith('\n')) t += eol;
-  const lines = t.split(/\r?\n/);
-  lines.pop(); // after the final newline
+  if (!finalEol) t += eol;
+  const lines = t.split(/\r\n|\r|\n/);
+  lines.pop(); // after the final line ending
   let last = '';
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i].trim() !== '') { last = lines[i]; break; }
   if (last && !/^\s*(?:[*+-]|\d{1,9}[.)])\s/.test(last) && lines[lines.length - 1]?.trim() !== '') t += eol;
-  return t + line + eol;
+  return t + line + (finalEol ? eol : '');
 }
 
-/** `text` with item `i`'s checkbox set to `checked` (an existing `X` stays as written). */
+/**
+ * `text` with item `i`'s checkbox set to `checked`: the character between the brackets
+ * becomes `x` or a space (a CRLF between them counts as one character). An item already in
+ * that state is left as written (`[X]` stays `[X]`, `[\t]` stays `[\t]`).
+ */
 export function setChecked(text: string, i: QueueItem, checked: boolean): string {
-  const cur = text[i.box];
-  if ((cur !== ' ') === checked) return text;
-  return text.slice(0, i.box) + (checked ? 'x' : ' ') + text.slice(i.box + 1);
+  if (i.checked === checked) return text;
+  const len = text.startsWith('\r\n', i.box) ? 2 : 1;
+  return text.slice(0, i.box) + (checked ? 'x' : ' ') + text.slice(i.box + len);
 }
 
 /**
  * `text` without the lines of the given items (each from its first line's start through
- * its last line's ending). A file without a final newline still ends without one.
- * Items nested in another removed item go with it.
+ * its last line's ending; CRLF, CR and LF endings). A file without a final line ending
+ * still ends without one. Items nested in another removed item go with it.
+ * @throws KizuError (exit 2) naming the line if an item shares a line with other text
+ *   (`1. - [ ] x`: the outer item's marker), which removing whole lines would lose.
  */
 export function removeItems(text: string, items: QueueItem[]): string {
   const ranges = items
-    .map((i) => {
-      const s = text.lastIndexOf('\n', i.start - 1) + 1;
-      const nl = text.indexOf('\n', Math.max(i.end - 1, i.start));
-      return nl === -1 ? [s, text.length, 1] : [s, nl + 1, 0];
+    .map((i): [number, number, boolean] => {
+      const s = lineStart(text, i.start);
+      const le = lineEndAt(text, Math.max(i.end - 1, i.start));
+      const e = le ? le[0] : text.length;
+      if (!/^[ \t>]*$/.test(text.slice(s, i.start)) || text.slice(Math.max(i.end, s), e).trim() !== '') {
+        throw new KizuError(`review queue line ${i.line}: item ${i.id} shares its line with other text, which removing the item's lines would lose`, {
+          hint: 'put the item on a line of its own by hand, or tick it instead (git kizu queue done)',
+        });
+      }
+      return le ? [s, le[0] + le[1], false] : [s, text.length, true];
     })
     .sort((a, b) => a[0] - b[0]);
   let out = '';
@@ -127,6 +199,46 @@ export function removeItems(text: string, items: QueueItem[]): string {
     if (toEnd) cutToEnd = true;
   }
   out += text.slice(pos);
-  if (cutToEnd && out.length && !text.endsWith('\n')) out = out.replace(/\r?\n$/, '');
+  if (cutToEnd && out.length && !/[\r\n]$/.test(text)) out = out.replace(/(?:\r\n|\r|\n)$/, '');
   return out;
+}
+
+/**
+ * What must stay the same about an item across an edit: checked state, kind, anchor, text,
+ * and whether an id is written (ids themselves aside: derived ids of duplicates may shift).
+ * @returns a string equal for equal items.
+ */
+export function itemSignature(i: Pick<QueueItem, 'checked' | 'kind' | 'anchor' | 'text' | 'explicitId'>): string {
+  return JSON.stringify([i.checked, i.kind, i.anchor?.path ?? null, i.anchor?.line ?? null, i.text, i.explicitId]);
+}
+
+/**
+ * Parses the edited text `after` and checks that its items are exactly `expected` (by
+ * {@link itemSignature}, in order): the guard that keeps an edit from changing any item it
+ * did not mean to (an appended line swallowed by an unclosed code block or HTML comment, a
+ * removal that merges blocks).
+ * @param what the edit, for the message ("add the item").
+ * @param focus offset in `after` of the edited place, for the message.
+ * @returns the items of `after`.
+ * @throws KizuError (exit 2) naming the line that confused it, if they differ or `after`
+ *   does not parse.
+ */
+export async function verifyEdit(after: string, expected: string[], what: string, focus: number): Promise<QueueItem[]> {
+  const { parseQueue, blockAt } = await import('./parse.js');
+  const hint = `nothing was written; fix ${QUEUE_FILE} by hand around that line, then retry`;
+  let items: QueueItem[];
+  try {
+    items = await parseQueue(after);
+  } catch (e) {
+    throw new KizuError(`refusing to ${what}: after the edit, ${(e as Error).message}`, { hint });
+  }
+  const got = items.map(itemSignature);
+  if (got.length === expected.length && got.every((g, k) => g === expected[k])) return items;
+  const b = await blockAt(after, focus);
+  const line = after.slice(0, focus).split(/\r\n|\r|\n/).length;
+  const where =
+    b && (b.type === 'code' || b.type === 'html') && b.line < line
+      ? `line ${b.line} opens ${b.type === 'code' ? 'a fenced code block' : 'an HTML block or comment'} that is never closed, so the new line ${line} would be part of it`
+      : `after the edit, the items near line ${line} would read differently`;
+  throw new KizuError(`refusing to ${what}: ${where}`, { hint });
 }

@@ -9,6 +9,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { writeFileAtomic } from '../fsutil.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
+import { scanBuffer } from './parse.js';
 import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, type LineFile } from './lines.js';
 
 /** A validated working-tree file inside the repository. */
@@ -22,16 +23,24 @@ export interface FileTarget {
 }
 
 /**
- * Splits `<path>:<line>` into its parts.
- * @throws KizuError (exit 2) if there is no `:<line>` suffix or the line is not a positive integer.
+ * Splits `<path>:<line>` into its parts at the last `:` followed only by digits (so
+ * `a:3:5` is line 5 of the file `a:3`). `line` is 1-based.
+ * @param opts.lineOptional if true, a spec without a `:<digits>` suffix is a bare path
+ *   (`line: null`) instead of an error.
+ * @throws KizuError (exit 2) if there is no `:<line>` suffix (unless lineOptional), the path
+ *   before it is empty, or the line is 0, negative, or larger than 2^53-1.
  */
 export function parseLocation(spec: string, opts: { lineOptional?: boolean } = {}): { file: string; line: number | null } {
   const m = /^(.*):(-?\d+)$/.exec(spec);
   if (!m) {
-    if (opts.lineOptional) return { file: spec, line: null };
+    if (opts.lineOptional && spec !== '') return { file: spec, line: null };
     throw new KizuError(`expected <path>:<line>, got "${spec}"`, { hint: 'name the line, e.g. git kizu scar src/app.ts:42' });
   }
+  if (m[1] === '') throw new KizuError(`expected <path>:<line>, got "${spec}" (the path is missing)`, { hint: 'name the file before the line, e.g. src/app.ts:42' });
   const line = Number(m[2]);
+  if (line >= 1 && !Number.isSafeInteger(line)) {
+    throw new KizuError(`line ${m[2]} in "${spec}" is too large (the largest line number is ${Number.MAX_SAFE_INTEGER})`, { hint: 'name a line that exists in the file' });
+  }
   if (!Number.isSafeInteger(line) || line < 1) {
     throw new KizuError(`line must be a positive integer (1-based), got ${m[2]} in "${spec}"`, { hint: 'lines are numbered from 1' });
   }
@@ -43,10 +52,20 @@ function inside(root: string, p: string): boolean {
   return rel !== '' && !rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel);
 }
 
+/** True if root-relative `rel` (`/`-separated) is, or is inside, a `.git` directory at any depth. */
+function inGitDir(rel: string): boolean {
+  return rel.split('/').includes('.git');
+}
+
 /**
  * Resolves `file` (relative to `cwd`, or absolute) to a regular text file inside the repo.
- * @throws KizuError (exit 2): path outside the repo or inside .git, missing file, directory,
- *   symlink pointing outside the repo, or not a regular file.
+ * The parent directory is resolved through symlinks; a symlinked file is followed, and its
+ * target must also be inside the repository.
+ * @returns `abs` (as named, parent resolved), `rel` (root-relative, `/`-separated) and
+ *   `real` (the file that is read and written).
+ * @throws KizuError (exit 2): path outside the repo; inside a `.git` directory (at any
+ *   depth, also through a symlink); missing file; directory (the repo root included);
+ *   symlink pointing outside the repo or to a missing file; not a regular file.
  */
 export async function resolveFile(root: string, cwd: string, file: string): Promise<FileTarget> {
   const realRoot = await realpath(root);
@@ -58,11 +77,12 @@ export async function resolveFile(root: string, cwd: string, file: string): Prom
   } catch {
     /* parent missing: reported below */
   }
+  if (abs === realRoot) throw new KizuError(`${file}: is a directory (the repository root)`, { hint: 'name a file and a line, e.g. src/app.ts:1' });
   if (!inside(realRoot, abs)) {
     throw new KizuError(`${file}: path is outside the repository ${realRoot}`, { hint: 'name a file inside the working tree' });
   }
   const rel = path.relative(realRoot, abs).split(path.sep).join('/');
-  if (rel === '.git' || rel.startsWith('.git/')) {
+  if (inGitDir(rel)) {
     throw new KizuError(`${file}: refusing to write inside the .git directory`, { hint: 'name a file in the working tree' });
   }
   let st;
@@ -81,6 +101,9 @@ export async function resolveFile(root: string, cwd: string, file: string): Prom
     if (!inside(realRoot, real)) {
       throw new KizuError(`${rel}: symlink points outside the repository (${real})`, { hint: 'scar a file inside the working tree' });
     }
+    if (inGitDir(path.relative(realRoot, real).split(path.sep).join('/'))) {
+      throw new KizuError(`${rel}: symlink points inside the .git directory (${real})`, { hint: 'scar a file in the working tree' });
+    }
     st = await stat(real);
   }
   if (st.isDirectory()) throw new KizuError(`${rel}: is a directory`, { hint: 'name a file and a line, e.g. ' + rel + '/index.ts:1' });
@@ -88,12 +111,16 @@ export async function resolveFile(root: string, cwd: string, file: string): Prom
   return { abs, rel, real };
 }
 
-/** Reads a target file's bytes and refuses binary content. */
-async function readText(t: FileTarget): Promise<LineFile> {
-  const buf = await readFile(t.real);
+/** Reads a target file's bytes and refuses binary content (`line` is used in the hint). */
+async function readText(t: FileTarget, line?: number | null): Promise<LineFile> {
+  return textLines(t.rel, await readFile(t.real), line);
+}
+
+/** `buf` as lines; refuses binary content (`rel` and `line` are used in the message and hint). */
+function textLines(rel: string, buf: Buffer, line?: number | null): LineFile {
   if (isBinary(buf)) {
-    throw new KizuError(`${t.rel}: binary file (NUL byte in the first 8 KiB); scars go into text files`, {
-      hint: `queue the remark instead: git kizu queue add --at ${t.rel}:<line> "<text>"`,
+    throw new KizuError(`${rel}: binary file (NUL byte in the first 8 KiB); scars go into text files`, {
+      hint: `queue the remark instead: git kizu queue add --at ${rel}:${line ?? '<line>'} "<text>"`,
     });
   }
   return toLines(buf);
@@ -121,20 +148,67 @@ export interface WriteScarResult {
   text: string;
   /** True if the same scar already stood directly above the target (nothing written). */
   noop: boolean;
+  /** Root-relative path of the file actually written (differs from `rel` for a symlink). */
+  realRel: string;
   warning?: string;
 }
 
 /**
- * Inserts a scar above `line` of `file`. Indent is copied from the target line; for a blank
- * target from the next non-blank line, else the previous one. CRLF files get a CRLF scar
- * line; a BOM stays first; a missing final newline stays missing; the mode is kept.
- * Idempotent: if the same scar stands directly above the target, nothing is written.
+ * Inserts a scar above `line` of `file` (1-based; lineCount+1 appends). Indent is copied
+ * from the target line; for a blank target from the next non-blank line, else the previous
+ * one. The scar takes the target line's ending (CRLF or LF); a BOM stays first; a missing
+ * final newline stays missing; every other byte is kept; written atomically with the mode
+ * kept (a symlink's target is written, the link kept). Syntax per {@link chooseSyntax}.
+ * Idempotent: if the same scar (kind and body) stands directly above the target, or is the
+ * target line itself, nothing is written (`noop`).
  * @throws KizuError (exit 2) for every refusal of {@link resolveFile}, binary files, a line
- *   beyond end+1, and file types without comment syntax.
+ *   beyond end+1, and every refusal of {@link chooseSyntax} (no comment syntax, inside a
+ *   string/template, code fence, continued line or block comment).
  */
 export async function writeScar(i: WriteScarInput): Promise<WriteScarResult> {
   const t = await resolveFile(i.root, i.cwd, i.file);
-  const f = await readText(t);
+  const e = await scarIntoBuffer({ rel: t.rel, buf: await readFile(t.real), line: i.line, kind: i.kind, body: i.body, syntaxOverrides: i.syntaxOverrides });
+  const realRel = path.relative(await realpath(i.root), t.real).split(path.sep).join('/');
+  if (!e.noop) await writeFileAtomic(t.real, e.buf);
+  return { rel: t.rel, realRel, scarLine: e.scarLine, text: e.text, noop: e.noop, warning: e.warning };
+}
+
+export interface ScarIntoBufferInput {
+  /** Root-relative path (chooses the comment syntax; used in messages). */
+  rel: string;
+  /** The file's current bytes. */
+  buf: Buffer;
+  /** Target line, 1-based; lineCount+1 means "after the last line". */
+  line: number;
+  kind: string;
+  /** The body (already chosen). */
+  body: string;
+  /** `scar.syntax` overrides from config. */
+  syntaxOverrides: Record<string, string>;
+}
+
+export interface ScarEdit {
+  /** The new file bytes (`buf` itself when `noop`). */
+  buf: Buffer;
+  /** 1-based line number of the scar line in the new bytes. */
+  scarLine: number;
+  /** The scar line (indent included, no line ending). */
+  text: string;
+  /** True if the same scar already stood directly above the target (nothing changed). */
+  noop: boolean;
+  warning?: string;
+}
+
+/**
+ * The pure part of {@link writeScar}: computes the bytes of `buf` with a scar inserted above
+ * `line`, without touching any file. Same rules (indent, line ending, BOM, final newline,
+ * syntax choice, idempotence) and same refusals as writeScar, with `rel` in the messages.
+ * @throws KizuError (exit 2) for binary content, a line beyond end+1, and every refusal of
+ *   {@link chooseSyntax}.
+ */
+export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> {
+  const t = { rel: i.rel };
+  const f = textLines(i.rel, i.buf, i.line);
   const count = lineCount(f);
   if (i.line > count + 1) {
     throw new KizuError(`${t.rel}:${i.line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, {
@@ -167,36 +241,38 @@ export async function writeScar(i: WriteScarInput): Promise<WriteScarResult> {
   const text = indent + formatScar(i.kind, i.body, choice.syntax);
   // Idempotent: the same scar directly above the target, or the target line itself being
   // that scar (the same command run twice names the line the first run inserted).
-  const want = parseScarLine(text)!;
-  for (const n of [i.line - 1, i.line]) {
+  const want = parseScarLine(text);
+  for (const n of want ? [i.line - 1, i.line] : []) {
     if (n < 1 || n > count) continue;
     const have = parseScarLine(lineText(f, n));
-    if (have && have.kind === want.kind && have.body === want.body) {
-      return { rel: t.rel, scarLine: n, text: lineText(f, n).replace(/\r$/, ''), noop: true, warning: choice.warning };
+    if (have && have.kind === want!.kind && have.body === want!.body) {
+      return { buf: f.buf, scarLine: n, text: lineText(f, n).replace(/\r$/, ''), noop: true, warning: choice.warning };
     }
   }
-  await writeFileAtomic(t.real, insertLine(f, i.line, text, eol));
   const scarLine = i.line <= count || count === 0 || f.finalNewline ? i.line : count + 1;
-  return { rel: t.rel, scarLine, text, noop: false, warning: choice.warning };
+  return { buf: insertLine(f, i.line, text, eol), scarLine, text, noop: false, warning: choice.warning };
 }
 
 /**
  * Removes scar lines from one file: the scar at `line` (the scar's own line, or the line it
- * stands above), or every scar in the file when `line` is null.
- * @returns the removed scars' original line numbers and texts.
- * @throws KizuError (exit 1) if `line` names no scar; (exit 2) for resolveFile refusals.
+ * stands above), or every scar in the file when `line` is null. What counts as a scar is
+ * exactly what {@link scanBuffer} reports (so markers in Markdown code fences stay).
+ * @returns the removed scars' original line numbers (1-based) and texts (no line ending).
+ * @throws KizuError (exit 1) if `line` names no scar; (exit 2) for resolveFile refusals,
+ *   binary files, and a line beyond the end of the file.
  */
 export async function removeScars(root: string, cwd: string, file: string, line: number | null): Promise<{ rel: string; removed: { line: number; text: string }[] }> {
   const t = await resolveFile(root, cwd, file);
-  const f = await readText(t);
+  const f = await readText(t, line);
   const count = lineCount(f);
+  const scarLines = new Set(scanBuffer(t.rel, f.buf).map((s) => s.line));
   let targets: number[] = [];
   if (line === null) {
-    for (let n = 1; n <= count; n++) if (parseScarLine(lineText(f, n))) targets.push(n);
+    targets = [...scarLines].sort((a, b) => a - b);
   } else {
-    if (line > count) throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} lines)`, { hint: 'use git kizu scan to list scars with their lines' });
-    if (parseScarLine(lineText(f, line))) targets = [line];
-    else if (line >= 2 && parseScarLine(lineText(f, line - 1))) targets = [line - 1];
+    if (line > count) throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, { hint: 'use git kizu scan to list scars with their lines' });
+    if (scarLines.has(line)) targets = [line];
+    else if (scarLines.has(line - 1)) targets = [line - 1];
     else {
       throw new KizuError(`${t.rel}:${line}: no scar on this line or directly above it`, {
         hint: 'use git kizu scan to list scars with their lines',

@@ -16,35 +16,85 @@ export interface Scar {
 const MARKER = Buffer.from('@kizu[');
 const MD_EXT = /\.(md|markdown|mdx|mdown|mkd)$/i;
 
+/** True if `relPath` is a Markdown file by extension (md, markdown, mdx, mdown, mkd). */
+export function isMarkdownPath(relPath: string): boolean {
+  return MD_EXT.test(relPath);
+}
+
+/** An open fenced code block: its character, length and 1-based opening line. */
+interface Fence {
+  ch: string;
+  len: number;
+  line: number;
+}
+
 /**
- * Scars in one file's bytes. Markdown files (by extension) ignore markers inside fenced
- * code blocks (CommonMark 0.31 §4.5: ``` or ~~~ fences of 3+ characters, indented at most 3
- * spaces, closed by a fence of the same character at least as long).
- * @returns scars in line order (empty for binary content).
+ * Advances the fenced-code-block state over one Markdown line (CommonMark 0.31 §4.5:
+ * ``` or ~~~ fences of 3+ characters indented at most 3 spaces; a backtick fence's info
+ * string has no backtick; closed by a fence of the same character at least as long with
+ * only spaces/tabs after it).
+ * @param line the line text (a trailing CR is ignored); `n` its 1-based number.
+ * @returns the state after the line, and whether the line is a fence line or inside a block.
+ */
+function fenceStep(fence: Fence | null, line: string, n: number): { fence: Fence | null; code: boolean } {
+  const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line.endsWith('\r') ? line.slice(0, -1) : line);
+  if (fence) {
+    if (m && m[1][0] === fence.ch && m[1].length >= fence.len && m[2].trim() === '') return { fence: null, code: true };
+    return { fence, code: true };
+  }
+  if (m && !(m[1][0] === '`' && m[2].includes('`'))) return { fence: { ch: m[1][0], len: m[1].length, line: n }, code: true };
+  return { fence: null, code: false };
+}
+
+/**
+ * For a Markdown text split into lines (`\n`, BOM removed): the 1-based line of the fence
+ * that is still open after the first `count` lines, i.e. the fence a line inserted before
+ * line `count + 1` would be inside of; null when that point is outside any fenced block.
+ */
+export function openFenceAfter(lines: string[], count: number): number | null {
+  let fence: Fence | null = null;
+  for (let i = 0; i < count && i < lines.length; i++) fence = fenceStep(fence, lines[i], i + 1).fence;
+  return fence ? fence.line : null;
+}
+
+/**
+ * For Markdown lines (`\n`-split, BOM removed): per line, true if it is a fence line or
+ * inside a fenced code block (same rules as {@link openFenceAfter}).
+ */
+export function fencedLines(lines: string[]): boolean[] {
+  const out: boolean[] = new Array(lines.length);
+  let fence: Fence | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const step = fenceStep(fence, lines[i], i + 1);
+    fence = step.fence;
+    out[i] = step.code;
+  }
+  return out;
+}
+
+/**
+ * Scars in one file's bytes, decoded as UTF-8 with a leading BOM ignored; lines split on LF
+ * (a CR before it is ignored), numbered from 1. Markdown files (by extension) ignore markers
+ * in fenced code blocks (see {@link openFenceAfter}).
+ * @returns scars in line order (empty for binary content: a NUL in the first 8 KiB).
  */
 export function scanBuffer(relPath: string, buf: Buffer): Scar[] {
   if (!buf.includes(MARKER) || isBinary(buf)) return [];
-  const text = buf.toString('utf8');
+  let text = buf.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = text.split('\n');
-  const md = MD_EXT.test(relPath);
+  const md = isMarkdownPath(relPath);
   const out: Scar[] = [];
-  let fence: { ch: string; len: number } | null = null;
+  let fence: Fence | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (md) {
-      const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line.replace(/\r$/, ''));
-      if (fence) {
-        if (m && m[1][0] === fence.ch && m[1].length >= fence.len && m[2].trim() === '') fence = null;
-        continue;
-      }
-      if (m && !(m[1][0] === '`' && m[2].includes('`'))) {
-        fence = { ch: m[1][0], len: m[1].length };
-        continue;
-      }
+      const step = fenceStep(fence, line, i + 1);
+      fence = step.fence;
+      if (step.code) continue;
     }
     const s = parseScarLine(line);
     if (s) out.push({ path: relPath, line: i + 1, kind: s.kind, body: s.body });
   }
   return out;
 }
-

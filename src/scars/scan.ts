@@ -40,15 +40,25 @@ export interface ScanOptions {
   maxFileBytes: number;
 }
 
-/** Lists the root-relative files of a scope (working tree modes). */
+/**
+ * Environment for git commands given user paths: pathspecs are literal (GIT_LITERAL_PATHSPECS,
+ * git-scm.com/docs/git "--literal-pathspecs"), so names holding `*`, `?`, `[` or starting with
+ * `:` (pathspec magic) match only themselves.
+ */
+const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
+
+/**
+ * Lists the root-relative files of a scope (working tree modes). `paths` are root-relative
+ * files or directories, matched literally.
+ */
 export async function scopeFiles(root: string, mode: 'default' | 'all', paths: string[] = []): Promise<string[]> {
   const spec = paths.length ? ['--', ...paths] : [];
-  const untracked = git(['ls-files', '-z', '-o', '--exclude-standard', '--full-name', ...spec], { cwd: root });
-  const listTracked = () => git(['ls-files', '-z', '--full-name', ...spec], { cwd: root });
+  const untracked = git(['ls-files', '-z', '-o', '--exclude-standard', '--full-name', ...spec], { cwd: root, env: LITERAL });
+  const listTracked = () => git(['ls-files', '-z', '--full-name', ...spec], { cwd: root, env: LITERAL });
   const tracked =
     mode === 'all'
       ? listTracked()
-      : git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', 'HEAD', ...spec], { cwd: root, okStatus: [0, 128] }).then(
+      : git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', 'HEAD', ...spec], { cwd: root, okStatus: [0, 128], env: LITERAL }).then(
           async (r) => (r.status === 0 ? r : (await hasHead(root)) ? Promise.reject(new KizuError(`git diff HEAD failed: ${r.stderr.trim()}`)) : listTracked()),
         );
   const [t, u] = await Promise.all([tracked, untracked]);
@@ -56,7 +66,8 @@ export async function scopeFiles(root: string, mode: 'default' | 'all', paths: s
 }
 
 /**
- * Scans a scope of the repository for scars.
+ * Scans a scope of the repository for scars. `paths` (root-relative files or directories)
+ * are literal pathspecs.
  * - `default`: files changed against HEAD (`git diff --name-only HEAD`, staged and unstaged)
  *   plus untracked files not ignored (`git ls-files -o --exclude-standard`); in a repo with
  *   no commits, every file in the index plus untracked ones.
@@ -73,14 +84,14 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   const scars: Scar[] = [];
   const spec = o.paths?.length ? ['--', ...o.paths] : [];
   if (o.mode === 'staged') {
-    const r = await git(['grep', '--cached', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1] });
+    const r = await git(['grep', '--cached', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
     const files = splitZ(r.stdout).filter((p) => !isExcluded(p));
     const blobs = await readIndexBlobs(o.root, files, o.maxFileBytes, skipped);
     for (const [p, buf] of blobs) scars.push(...scanBuffer(p, buf));
   } else {
     let files: string[];
     if (o.mode === 'all') {
-      const r = await git(['grep', '--untracked', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1] });
+      const r = await git(['grep', '--untracked', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
       files = splitZ(r.stdout);
     } else {
       files = await scopeFiles(o.root, 'default', o.paths);
@@ -117,30 +128,36 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
 }
 
 /**
- * Reads index (stage 0) blobs for `files` with one `git cat-file --batch` call.
- * Paths containing a newline cannot be named in batch input and are reported as skipped.
- * @returns map of path → bytes for files within `maxBytes`.
+ * Reads the index (stage 0) blobs of `files` (root-relative paths): object ids from
+ * `git ls-files --stage -z`, contents from one `git cat-file --batch` call fed object ids,
+ * so any path (newlines, a leading `<digit>:` that would read as a stage number) works.
+ * Paths without a stage-0 blob entry (conflicted, submodules, not in the index) are left out.
+ * @returns map of path → bytes for files within `maxBytes`; larger ones are appended to
+ *   `skipped` as `too large (N bytes > scan.maxFileBytes M)`.
+ * @throws KizuError (exit 2) if git fails or its output cannot be parsed.
  */
 export async function readIndexBlobs(root: string, files: string[], maxBytes: number, skipped: Skipped[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  const names = files.filter((p) => {
-    if (p.includes('\n')) {
-      skipped.push({ path: p, reason: 'path contains a newline; cannot read its staged blob' });
-      return false;
-    }
-    return true;
-  });
-  if (!names.length) return out;
-  const r = await git(['cat-file', '--batch'], { cwd: root, input: names.map((p) => `:${p}\n`).join('') });
+  if (!files.length) return out;
+  const wanted = new Set(files);
+  const ls = await git(['ls-files', '--stage', '-z', '--full-name'], { cwd: root });
+  const ids: [string, string][] = [];
+  for (const rec of splitZ(ls.stdout)) {
+    // <mode> SP <oid> SP <stage> TAB <path>
+    const m = /^(\d+) ([0-9a-f]+) (\d)\t([^]*)$/.exec(rec);
+    if (m && m[3] === '0' && m[1] !== '160000' && wanted.has(m[4])) ids.push([m[4], m[2]]);
+  }
+  if (!ids.length) return out;
+  const r = await git(['cat-file', '--batch'], { cwd: root, input: ids.map(([, oid]) => `${oid}\n`).join('') });
   const buf = r.stdout;
   let pos = 0;
-  for (const p of names) {
+  for (const [p] of ids) {
     const nl = buf.indexOf(0x0a, pos);
     if (nl === -1) throw new KizuError('unexpected output from git cat-file --batch', { hint: 'check the repository with git fsck' });
     const header = buf.toString('utf8', pos, nl);
     pos = nl + 1;
     const m = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
-    if (!m) continue; // "<name> missing"
+    if (!m) continue; // "<oid> missing"
     const size = Number(m[2]);
     const content = buf.subarray(pos, pos + size);
     pos += size + 1;

@@ -1,0 +1,208 @@
+/**
+ * Reverting one hunk in the working tree, byte-exactly: the hunk's working-tree lines are
+ * replaced by its baseline lines (git-diff(1) unified format: ' ' lines are on both sides,
+ * '-' only on the baseline side, '+' only on the working-tree side; `\ No newline at end of
+ * file` marks that the line before it has no '\n'). Nothing outside the hunk changes.
+ * Planning is pure (bytes in, bytes out); {@link commitPlan} does the one write.
+ */
+import { lstat, readFile, readlink, unlink, mkdir, symlink, rename } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { KizuError, EXIT } from '../errors.js';
+import { git } from '../git.js';
+import { writeFileAtomic } from '../fsutil.js';
+import { hunkDetail, hunkRange, shortId, hunkSpot, type Hunk, type HunkDetail } from './index.js';
+import type { SavedFile } from './trash.js';
+
+/**
+ * The bytes of one side of a hunk: 'old' takes ' ' and '-' lines, 'new' takes ' ' and '+'
+ * lines; each line gets a '\n' unless the next body line is a `\` (no newline) marker.
+ */
+export function sideBytes(raw: Buffer[], side: 'old' | 'new'): Buffer {
+  const skip = side === 'old' ? 0x2b : 0x2d;
+  const parts: Buffer[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const o = raw[i][0];
+    if (o === 0x5c || o === skip) continue;
+    parts.push(raw[i].subarray(1));
+    if (raw[i + 1]?.[0] !== 0x5c) parts.push(Buffer.from('\n'));
+  }
+  return Buffer.concat(parts);
+}
+
+/** Byte offset where 1-based line `n` starts in `buf` (buf.length past the last line). */
+function lineOffset(buf: Buffer, n: number): number {
+  let pos = 0;
+  for (let k = 1; k < n; k++) {
+    const nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) return buf.length + (k < n ? 1 : 0);
+    pos = nl + 1;
+  }
+  return pos;
+}
+
+/**
+ * `buf` (the working-tree file) with hunk `h` reverted: its working-tree-side lines, starting
+ * at line `newStart` (after line `newStart` when `newCount` is 0), replaced by its
+ * baseline-side lines.
+ * @throws KizuError (exit 1) if the bytes at that place are not exactly the hunk's
+ *   working-tree side (the file changed since the hunk was listed).
+ */
+export function revertBuffer(buf: Buffer, h: Hunk, raw: Buffer[]): Buffer {
+  const first = h.newCount === 0 ? h.newStart + 1 : h.newStart;
+  const at = lineOffset(buf, first);
+  const want = sideBytes(raw, 'new');
+  const endsWithoutNewline = want.length > 0 && want[want.length - 1] !== 0x0a;
+  if (at > buf.length || !buf.subarray(at, at + want.length).equals(want) || (endsWithoutNewline && at + want.length !== buf.length)) {
+    throw changedError(h);
+  }
+  return Buffer.concat([buf.subarray(0, at), sideBytes(raw, 'old'), buf.subarray(at + want.length)]);
+}
+
+function changedError(h: Hunk): KizuError {
+  return new KizuError(`${h.path} changed since hunk ${shortId(h)} was listed; nothing was reverted`, {
+    hint: 'list the hunks again with git kizu hunks and use the new id',
+    exitCode: EXIT.FOUND,
+  });
+}
+
+/** The current state of a working-tree path, as trash would save it. */
+export async function readPathState(abs: string, rel: string): Promise<SavedFile> {
+  let st;
+  try {
+    st = await lstat(abs);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      return { path: rel, type: 'absent', content: null, mode: null };
+    }
+    throw e;
+  }
+  if (st.isSymbolicLink()) return { path: rel, type: 'symlink', content: Buffer.from(await readlink(abs, { encoding: 'buffer' })), mode: null };
+  if (!st.isFile()) {
+    throw new KizuError(`${rel}: not a regular file (a directory or special file stands there)`, { hint: 'move it away first' });
+  }
+  return { path: rel, type: 'file', content: await readFile(abs), mode: st.mode & 0o7777 };
+}
+
+/** True if two states are the same (type, bytes and mode). */
+export function sameState(a: SavedFile, b: SavedFile): boolean {
+  if (a.type !== b.type) return false;
+  if (a.type === 'absent') return true;
+  return a.content!.equals(b.content!) && (a.type !== 'file' || a.mode === b.mode);
+}
+
+/** A revert computed in memory: what the path holds now and what it will hold. */
+export interface RevertPlan {
+  hunk: Hunk;
+  /** Absolute path of the file. */
+  abs: string;
+  /** The path's state as read (verified to be what the hunk was listed from). */
+  before: SavedFile;
+  /** The path's state after the revert ('absent': the file is removed). */
+  after: SavedFile;
+  /** Working-tree line of the reverted spot (1-based; see hunkSpot); null when the file goes away. */
+  spot: number | null;
+}
+
+async function gitHash(root: string, buf: Buffer, rel?: string): Promise<string> {
+  const args = rel === undefined ? ['hash-object', '--no-filters', '--stdin'] : ['hash-object', `--path=${rel}`, '--stdin'];
+  return (await git(args, { cwd: root, input: buf })).stdout.toString('utf8').trim();
+}
+
+/**
+ * Checks that `buf` is exactly the working-tree content git diffed (object id `newOid`).
+ * @throws KizuError exit 1 if the file changed; exit 2 if git converts this file when
+ *   reading it (core.autocrlf, .gitattributes text/eol, clean filters), because then the
+ *   diff's bytes are not the file's bytes and a byte-exact revert is impossible.
+ */
+async function verifyOid(root: string, h: Hunk, d: HunkDetail, buf: Buffer, baselineOid: string): Promise<void> {
+  if (!d.newOid || /^0+$/.test(d.newOid)) return;
+  if ((await gitHash(root, buf)) === d.newOid) return;
+  if ((await gitHash(root, buf, h.path)) === d.newOid) {
+    throw new KizuError(`${h.path}: git converts this file when reading it (core.autocrlf, .gitattributes text/eol or a clean filter), so its hunks cannot be reverted byte-exactly`, {
+      hint: `restore the whole file with git restore --source=${baselineOid} -- ${h.path}, or edit it by hand`,
+    });
+  }
+  throw changedError(h);
+}
+
+/** The baseline blob as git would check it out at `rel` (smudge and eol conversion applied). */
+async function baselineBytes(root: string, rel: string, oid: string): Promise<Buffer> {
+  return (await git(['cat-file', '--filters', `--path=${rel}`, oid], { cwd: root })).stdout;
+}
+
+function gitModeBits(mode: string): number {
+  return mode === '100755' ? 0o755 : 0o644;
+}
+
+/**
+ * Computes the revert of `h` in memory (reads the file, writes nothing).
+ * - modified text file: the hunk's lines go back to the baseline ({@link revertBuffer});
+ * - modified binary file: the whole file goes back to the baseline blob;
+ * - added or untracked file (its only hunk): the file is removed;
+ * - deleted file: restored from the baseline blob with its baseline mode (644 or 755).
+ * @throws KizuError exit 1 if the file no longer holds what the hunk was listed from; exit 2
+ *   for symlink changes (not reverted by hunk), files git converts (see verifyOid), or a
+ *   hunk that did not come from listHunks.
+ */
+export async function planRevert(root: string, h: Hunk, baselineOid: string): Promise<RevertPlan> {
+  const d = hunkDetail(h);
+  if (!d) throw new KizuError(`hunk ${shortId(h)} has no diff detail`, { hint: 'this is a bug in git-kizu; hunks must come from listHunks' });
+  const abs = path.join(root, ...h.path.split('/'));
+  const before = await readPathState(abs, h.path);
+  const absent: SavedFile = { path: h.path, type: 'absent', content: null, mode: null };
+  if (h.kind === 'untracked') {
+    const want = d.symlink ? 'symlink' : 'file';
+    if (before.type !== want) throw changedError(h);
+    if (d.contentSha !== undefined) {
+      if (createHash('sha256').update(before.content!).digest('hex') !== d.contentSha) throw changedError(h);
+    } else if (!before.content!.equals(sideBytes(d.raw, 'new'))) throw changedError(h);
+    return { hunk: h, abs, before, after: absent, spot: null };
+  }
+  if (d.symlink) {
+    throw new KizuError(`${hunkRange(h)}: symbolic link changes are not reverted by hunk`, {
+      hint: `restore the link with git restore --source=${baselineOid} -- ${h.path}`,
+    });
+  }
+  if (h.kind === 'deleted') {
+    if (before.type !== 'absent') throw changedError(h);
+    const content = await baselineBytes(root, h.path, d.oldOid);
+    return { hunk: h, abs, before, after: { path: h.path, type: 'file', content, mode: gitModeBits(d.oldMode) }, spot: hunkSpot(h) };
+  }
+  if (before.type !== 'file') throw changedError(h);
+  await verifyOid(root, h, d, before.content!, baselineOid);
+  if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null };
+  const content = d.binary ? await baselineBytes(root, h.path, d.oldOid) : revertBuffer(before.content!, h, d.raw);
+  return { hunk: h, abs, before, after: { ...before, content }, spot: hunkSpot(h) };
+}
+
+/**
+ * Writes a planned state to the path, once: re-reads the path first and refuses if it no
+ * longer matches `before`; a file is written atomically (temp file + rename) with `mode`
+ * when given (an existing file's mode is kept otherwise), a symlink is created under a temp
+ * name and renamed over, 'absent' unlinks. Missing parent directories are created.
+ * @throws KizuError (exit 1) if the path changed since it was read.
+ */
+export async function commitState(abs: string, before: SavedFile, after: SavedFile, onChanged: () => KizuError): Promise<void> {
+  const now = await readPathState(abs, before.path);
+  if (!sameState(now, before)) throw onChanged();
+  if (after.type === 'absent') {
+    if (now.type !== 'absent') await unlink(abs);
+    return;
+  }
+  await mkdir(path.dirname(abs), { recursive: true });
+  if (after.type === 'symlink') {
+    const tmp = `${abs}.kizu-${randomBytes(4).toString('hex')}`;
+    await symlink(after.content!, tmp);
+    await rename(tmp, abs);
+    return;
+  }
+  if (now.type === 'symlink') await unlink(abs); // replace the link itself, not its target
+  const keep = now.type === 'file' && now.mode === after.mode;
+  await writeFileAtomic(abs, after.content!, keep || after.mode === null ? {} : { mode: after.mode });
+}
+
+/** {@link commitState} for a plan, with `after` possibly replaced (e.g. by the scarred bytes). */
+export async function commitPlan(plan: RevertPlan, after: SavedFile = plan.after): Promise<void> {
+  await commitState(plan.abs, plan.before, after, () => changedError(plan.hunk));
+}
