@@ -222,6 +222,15 @@ export function buildProgram(setCode: (code: number) => void): Command {
     });
 
   program
+    .command('status')
+    .description('baseline, hunks by review state, scars, queue items, hooks (exit 1 while anything blocks the agent)')
+    .option('--json', 'print one JSON object (see README)')
+    .action(async (o: { json?: boolean }) => {
+      const { statusCommand } = await import('./commands/status.js');
+      setCode(await statusCommand({ cwd, json: !!o.json, reporter }));
+    });
+
+  program
     .command('init')
     .description('install the Claude Code hooks, the /kizu slash command and the git pre-commit hook')
     .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
@@ -263,6 +272,13 @@ export function buildProgram(setCode: (code: number) => void): Command {
 
 /** Entry point used by bin/git-kizu.js. Sets process.exitCode; never throws. */
 export async function main(argv: string[]): Promise<void> {
+  // A closed pipe (`git kizu status | head`) ends output quietly, like git does.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
   let code = 0;
   const program = buildProgram((c) => (code = c));
   try {

@@ -6,6 +6,7 @@ import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
 import { repoInfo } from '../git.js';
 import { listHunks, shortId, hunkRange, type Hunk } from '../hunks/index.js';
+import { readMarks, markOf } from '../marks/index.js';
 
 /** Review mark of a hunk; 'unreviewed' unless a mark lookup says otherwise. */
 export type MarkOf = (h: Hunk) => string | Promise<string>;
@@ -27,7 +28,7 @@ export interface HunkJson {
   newCount: number;
   added: number;
   removed: number;
-  /** Review mark (from the optional lookup; 'unreviewed' without one). */
+  /** Review mark: unreviewed, tapped or rejected. */
   mark: string;
 }
 
@@ -77,7 +78,7 @@ export interface HunksCommandInput {
   /** Limit to these paths (relative to cwd). */
   paths: string[];
   reporter: Reporter;
-  /** Optional review-mark lookup: the single place marks enter the output. */
+  /** Review-mark lookup; default: the marks in refs/kizu/marks. */
   markOf?: MarkOf;
 }
 
@@ -94,7 +95,12 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
   const rootPaths = toRootPaths(root, i.cwd, i.paths).filter((p) => p !== '');
   const wantAll = i.paths.length > 0 && rootPaths.length < i.paths.length; // the root itself was named
   const { baseline, hunks } = await listHunks(root, { paths: wantAll ? [] : rootPaths });
-  const marks = await Promise.all(hunks.map((h) => (i.markOf ? i.markOf(h) : 'unreviewed')));
+  let lookup = i.markOf;
+  if (!lookup) {
+    const stored = await readMarks(root);
+    lookup = (h) => markOf(stored, h.id);
+  }
+  const marks = await Promise.all(hunks.map((h) => lookup!(h)));
   if (i.json) {
     i.reporter.log(JSON.stringify(hunks.map((h, k) => hunkJson(h, marks[k]))));
     return EXIT.OK;

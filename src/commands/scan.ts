@@ -7,6 +7,9 @@ import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
 import { repoContext } from '../context.js';
 import { scanRepo, type ScanMode } from '../scars/scan.js';
+import { readQueue } from '../queue/read.js';
+import { QUEUE_FILE } from '../queue/paths.js';
+import type { QueueItem } from '../queue/item.js';
 
 export interface ScanCommandInput {
   cwd: string;
@@ -18,10 +21,13 @@ export interface ScanCommandInput {
 }
 
 /**
- * Prints scars as `path:line  [kind]  body` grouped by file (sorted by path, then line), or
- * with `json` a JSON array of `{path, line, kind, body}`. Skipped files go to stderr.
+ * Prints scars as `path:line  [kind]  body` grouped by file (sorted by path, then line), then
+ * open review-queue items (`[id]  path:line  (kind)  text`, not with `staged`); or with `json`
+ * one JSON array: scars as `{path, line, kind, body}`, then queue items as
+ * `{path, line, kind, body, queue}` (`queue` = the item id; `path`, `line`, `kind` may be
+ * null). Skipped files go to stderr.
  * `paths` are relative to `cwd`, matched literally (no globs or pathspec magic).
- * @returns 0 if no scars, 1 if some.
+ * @returns 0 if no scars and no open items, 1 if some.
  * @throws KizuError (exit 2) outside a repo, for paths outside it or naming nothing in the
  *   working tree or the index, or on git failure.
  */
@@ -46,8 +52,20 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
   }
   const res = await scanRepo({ root: ctx.root, mode: i.mode, paths, exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });
   for (const s of res.skipped) i.reporter.warn(`skipped ${s.path}: ${s.reason}`);
+  // Open review-queue items are part of the review state too (not for --staged: the index
+  // holds no queue). With paths, only items anchored inside them.
+  let items: QueueItem[] = [];
+  if (i.mode !== 'staged') {
+    const inside = (p: string) => !paths.length || paths.some((q) => q === '.' || p === q || p.startsWith(q + '/'));
+    items = (await readQueue(ctx.root, ctx.gitDir)).items.filter((x) => !x.checked && (paths.length ? !!x.anchor && inside(x.anchor.path) : true));
+  }
   if (i.json) {
-    i.reporter.log(JSON.stringify(res.scars.map((s) => ({ path: s.path, line: s.line, kind: s.kind, body: s.body }))));
+    i.reporter.log(
+      JSON.stringify([
+        ...res.scars.map((s) => ({ path: s.path, line: s.line, kind: s.kind, body: s.body })),
+        ...items.map((x) => ({ path: x.anchor?.path ?? null, line: x.anchor?.line ?? null, kind: x.kind, body: x.text, queue: x.id })),
+      ]),
+    );
   } else {
     let last = '';
     for (const s of res.scars) {
@@ -55,6 +73,11 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
       last = s.path;
       i.reporter.log(`${pc.bold(`${s.path}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${s.body}`);
     }
+    if (items.length) {
+      if (res.scars.length) i.reporter.log('');
+      i.reporter.log(pc.bold(`queue (${QUEUE_FILE}):`));
+      for (const x of items) i.reporter.log(`${pc.bold(`[${x.id}]`)}${x.anchor ? `  ${x.anchor.path}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${x.text}`);
+    }
   }
-  return res.scars.length ? EXIT.FOUND : EXIT.OK;
+  return res.scars.length || items.length ? EXIT.FOUND : EXIT.OK;
 }

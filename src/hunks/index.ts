@@ -14,6 +14,7 @@
  *
  * Identity is content, not position (see {@link Hunk.id}).
  */
+import { QUEUE_FILE } from '../queue/paths.js';
 import { createHash } from 'node:crypto';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -231,8 +232,9 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
     git([...DIFF_ARGS, baseline.oid, '--', ...specs], { cwd: root }),
     git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root }),
   ]);
-  const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile);
-  const untracked = splitZ(others.stdout).filter((p) => !p.endsWith('/'));
+  // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
+  const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
+  const untracked = splitZ(others.stdout).filter((p) => !p.endsWith('/') && p !== QUEUE_FILE);
   for (const d of await Promise.all(untracked.map((rel) => untrackedDraft(root, rel)))) if (d) drafts.push(d);
   const order = drafts.map((d, i) => ({ d, i, key: Buffer.from(d.path, 'utf8') }));
   order.sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i);
