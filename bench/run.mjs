@@ -76,6 +76,15 @@ try {
   if (!check.stdout.includes('additionalContext')) throw new Error(`post-tool-use produced no context: ${check.stdout}${check.stderr}`);
   compare('hook post-tool-use (1 file, 8 scars) vs node -e 0', () => run('git', ['kizu', 'hook', 'post-tool-use'], small, ptu).ms, () => run(process.execPath, ['-e', '0'], small).ms, 1.5);
 
+  // Tap of one hunk (marks commit chain written with isomorphic-git + git update-ref).
+  git(small, 'add', '-A');
+  git(small, 'commit', '-q', '-m', 'base');
+  writeFileSync(path.join(small, 'src/app.ts'), lines.join('').replace('export const v3 = 3;', 'export const v3 = 333;'));
+  const hid = JSON.parse(run('git', ['kizu', 'hunks', '--json'], small).stdout)[0].shortId;
+  const t = run('git', ['kizu', 'tap', hid], small);
+  if (t.status !== 0) throw new Error(`tap failed: ${t.stderr}`);
+  compare('tap of one hunk vs node -e 0', () => run('git', ['kizu', 'tap', hid], small).ms, () => run(process.execPath, ['-e', '0'], small).ms, 2);
+
   // 2. Stop with a 500-item review queue against the same hook with an empty queue.
   const qEmpty = path.join(base, 'queue-empty');
   const qFull = path.join(base, 'queue-full');
@@ -129,6 +138,12 @@ try {
     () => run('git', ['kizu', 'hook', 'stop'], big, stopPayload).ms,
     () => run('sh', ['-c', 'node -e 0; git diff --name-only -z HEAD >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
     1.5,
+  );
+  compare(
+    `hunks (${FILES} files, ${CHANGED} changed/untracked) vs git diff HEAD + untracked listing`,
+    () => run('git', ['kizu', 'hunks'], big).ms,
+    () => run('sh', ['-c', 'git diff HEAD >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
+    2,
   );
   const sc = run('git', ['kizu', 'scan', '--all', '--json'], big);
   if (sc.status !== 1) throw new Error(`scan --all exit ${sc.status}: ${sc.stderr}`);
