@@ -44,13 +44,20 @@ export async function hunkReview(root: string, requireReview: boolean, paths?: s
       .map(
         (h) =>
           `- ${hunkRange(h)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
-          `(\`git diff ${base} -- ${h.path}\`), work out what is wrong, and rework or revert it`,
+          // `git diff <commit>` shows nothing for an untracked file, so say what the baseline lacks instead.
+          (h.kind === 'untracked' ? `(${h.path} is a new file: the baseline ${base} does not have it)` : `(\`git diff ${base} -- ${shellQuote(h.path)}\`)`) +
+          ', work out what is wrong, and rework or revert it',
       )
       .join('\n'),
     unreviewedText: unreviewed
       .map((h) => `- ${hunkRange(h)} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`)
       .join('\n'),
   };
+}
+
+/** `p` as one POSIX shell word: as is when it holds only safe characters, else single-quoted. */
+function shellQuote(p: string): string {
+  return /^[A-Za-z0-9._\/@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /** {@link hunkReview}, but a failure (corrupt marks ref, git error) is reported through `warn` and treated as no review state. */

@@ -19,7 +19,13 @@ import { scarLines, itemLines, PROTOCOL } from './describe.js';
  * @returns the JSON object to print, or null to print nothing.
  * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
  */
-export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): Promise<object | null> {
+export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLine: (line: string) => void = () => {}): Promise<object | null> {
+  // Each file is checked on its own; a repository-wide problem (corrupt marks ref, unreadable
+  // queue) would otherwise be reported once per edited file. One line per distinct problem.
+  const warned = new Set<string>();
+  const warn = (line: string) => {
+    if (!warned.has(line)) (warned.add(line), warnLine(line));
+  };
   const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
   const files = editedPaths(p);
   if (!files.length) return null;

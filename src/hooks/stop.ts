@@ -120,7 +120,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   const what: string[] = [];
   if (n) what.push(`${n} scar${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} still unresolved`);
   if (items.length) what.push(`${count(items.length, 'open item')} in ${QUEUE_FILE}`);
-  if (rejected.length) what.push(`rejected ${count(rejected.length, 'change')}`);
+  if (rejected.length) what.push(count(rejected.length, 'rejected change'));
   if (unreviewed.length) what.push(`${count(unreviewed.length, 'change')} not reviewed yet`);
   const head =
     !n && items.length && !rejected.length && !unreviewed.length
