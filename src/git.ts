@@ -7,9 +7,13 @@ import { KizuError } from './errors.js';
 
 export { findRootFast, gitDirFast } from './gitdir.js';
 
-/** Environment for git children: never page, never prompt, stable (C) messages. */
+/**
+ * Environment for git children: never page, never prompt, stable (C) messages, and no
+ * optional locks (git(1) GIT_OPTIONAL_LOCKS=0: `git status` does not refresh and rewrite
+ * the index). Note: `git diff` in git 2.39 still refreshes the index opportunistically.
+ */
 function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', ...extra };
+  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', ...extra };
 }
 
 export interface GitResult {
