@@ -7,7 +7,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { findRootFast, gitDirFast } from '../gitdir.js';
+import { findRootFast, gitDirFast, commonDirFast, refFast } from '../gitdir.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { QueueItem } from '../queue/item.js';
 import { loadConfig } from '../config/index.js';
@@ -40,8 +40,12 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
     const rel = path.relative(root, abs).split(path.sep).join('/');
     if (rel.startsWith('..') || rel === '.git' || rel.startsWith('.git/')) continue;
     queued.push(...(await queueItemsFor(root, rel, warn)));
-    const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
-    if (review.rejectedText) rejected.push(review.rejectedText);
+    // Rejected hunks need refs/kizu/marks: without it (the common case) load nothing more.
+    const common = commonDirFast(root);
+    if (!common || refFast(common, 'refs/kizu/marks') !== null) {
+      const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
+      if (review.rejectedText) rejected.push(review.rejectedText);
+    }
     let cfg = configs.get(root);
     if (!cfg) configs.set(root, (cfg = await loadConfig(root)));
     if (cfg.scan.exclude.length && (await import('picomatch')).default(cfg.scan.exclude, { dot: true })(rel)) continue;

@@ -5,54 +5,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gitDirFast } from '../gitdir.js';
+import { gitDirFast, commonDirFast, refFast } from '../gitdir.js';
+
+export { commonDirFast, refFast };
 import { MARKS_REF, type MarkEntry, type MarkState } from './format.js';
 
 export { MARKS_REF, MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry } from './format.js';
 export type { MarkEntry, MarkState, Marks } from './format.js';
-
-/**
- * The common git dir for a working-tree root without spawning git: the `.git` dir, or for a
- * linked worktree the target of its `commondir` file (gitrepository-layout(5)).
- * @returns absolute path, or null if `<root>/.git` is neither a directory nor a gitfile.
- */
-export function commonDirFast(root: string): string | null {
-  const gd = gitDirFast(root);
-  if (!gd) return null;
-  try {
-    return path.resolve(gd, readFileSync(path.join(gd, 'commondir'), 'utf8').trim());
-  } catch {
-    return gd;
-  }
-}
-
-/**
- * Reads a ref's value from the files backend without spawning git: the loose file
- * `<common>/<ref>`, else its line in `<common>/packed-refs` (gitrepository-layout(5)).
- * @returns the object id; null if the ref exists in neither; undefined if it cannot tell
- *   (reftable backend, a symbolic ref, an unreadable file): ask git then.
- */
-export function refFast(common: string, ref: string): string | null | undefined {
-  if (existsSync(path.join(common, 'reftable'))) return undefined;
-  try {
-    const s = readFileSync(path.join(common, ref), 'utf8').trim();
-    return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(s) ? s : undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') return undefined;
-  }
-  let packed: string;
-  try {
-    packed = readFileSync(path.join(common, 'packed-refs'), 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-  for (const line of packed.split('\n')) {
-    const sp = line.indexOf(' ');
-    if (sp > 0 && line[0] !== '#' && line[0] !== '^' && line.slice(sp + 1).trimEnd() === ref) return line.slice(0, sp);
-  }
-  return null;
-}
 
 /**
  * All marks of the repository whose working-tree top level is `root`, from `refs/kizu/marks`
