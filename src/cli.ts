@@ -230,6 +230,17 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await statusCommand({ cwd, json: !!o.json, reporter }));
     });
 
+  // --- review (interactive, src/review) ---
+  program
+    .command('review')
+    .description('go through the hunks one by one in the terminal, one key each (like git add -p): tap, reject, scar, revert; ? lists the keys')
+    .argument('[paths...]', 'limit to these paths (files or directories)')
+    .option('--all', 'also show hunks that are already tapped')
+    .action(async (paths: string[], o: { all?: boolean }) => {
+      const { reviewCommand } = await import('./commands/review.js');
+      setCode(await reviewCommand({ cwd, paths, all: !!o.all }));
+    });
+
   program
     .command('init')
     .description('install the Claude Code hooks, the /kizu slash command and the git pre-commit hook')

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { isRecognisedSyntax } from '../scars/format.js';
+import { DEFAULT_REVIEW_KEYS, validateReviewKeys, type ReviewAction } from '../review/keys.js';
 
 /** Effective configuration with every default filled in. */
 export interface KizuConfig {
@@ -36,6 +37,14 @@ export interface KizuConfig {
      */
     syntax: Record<string, string>;
   };
+  review: {
+    /**
+     * Key per `git kizu review` action (one printable character each, no two alike):
+     * tap " ", reject "!", ask "a", rejectScar "r", free "c", revert "x", revertScar "X",
+     * skip "s", quit "q", help "?" (see src/review/keys.ts).
+     */
+    keys: Record<ReviewAction, string>;
+  };
   /** Absolute path of the file the config came from, or null for defaults. */
   filepath: string | null;
 }
@@ -46,6 +55,7 @@ export function defaultConfig(): KizuConfig {
     stop: { maxBlocks: 3, subagents: false, requireReview: false },
     scan: { exclude: [], maxFileBytes: 4 * 1024 * 1024 },
     scar: { bodies: { ask: 'explain this change', reject: 'revert this change' }, syntax: {} },
+    review: { keys: { ...DEFAULT_REVIEW_KEYS } },
     filepath: null,
   };
 }
@@ -109,10 +119,11 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
     stop: ['maxBlocks', 'subagents', 'requireReview'],
     scan: ['exclude', 'maxFileBytes'],
     scar: ['bodies', 'syntax'],
+    review: ['keys'],
   };
   if (raw === null || raw === undefined) return cfg;
   if (!isObj(raw)) {
-    problems.push('the config must be an object with keys stop, scan, scar');
+    problems.push('the config must be an object with keys stop, scan, scar, review');
   } else {
     for (const [k, v] of Object.entries(raw)) {
       if (!Object.hasOwn(known, k)) {
@@ -130,6 +141,7 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
     const stop = isObj(raw.stop) ? raw.stop : {};
     const scan = isObj(raw.scan) ? raw.scan : {};
     const scar = isObj(raw.scar) ? raw.scar : {};
+    const review = isObj(raw.review) ? raw.review : {};
     if (stop.maxBlocks !== undefined) {
       if (typeof stop.maxBlocks === 'number' && Number.isInteger(stop.maxBlocks) && stop.maxBlocks >= 1) cfg.stop.maxBlocks = stop.maxBlocks;
       else problems.push(`"stop.maxBlocks" must be an integer >= 1, got ${JSON.stringify(stop.maxBlocks)}`);
@@ -170,6 +182,7 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
         }
       }
     }
+    if (review.keys !== undefined) cfg.review.keys = validateReviewKeys(review.keys, problems);
   }
   if (problems.length) {
     throw new KizuError(`invalid config${filepath ? ` in ${filepath}` : ''}:\n  - ${problems.join('\n  - ')}`, {
