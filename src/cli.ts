@@ -168,7 +168,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     });
   program
     .command('revert')
-    .description('put one hunk back to the baseline (what it discards is saved in refs/kizu/trash)')
+    .description('put one hunk back to the baseline (what it discards is saved in refs/kizu/reverts)')
     .argument('[hunk]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
     .option('-m, --message <reason>', 'also write a scar "reverted: <reason>" above the reverted spot, in the same write')
     .addOption(new Option('-k, --kind <kind>', 'kind of that scar or queue item (default reject)').choices(['ask', 'reject', 'free']))

@@ -1,6 +1,6 @@
 // `git kizu revert` (plain, with a scar, with --queue) and `git kizu revert --restore`
 // through the real bin in real temp repos: exact bytes after, modes, exact output, exit
-// codes, and the saved copy in refs/kizu/trash reproducing the pre-revert bytes.
+// codes, and the saved copy in refs/kizu/reverts reproducing the pre-revert bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync, chmodSync, unlinkSync, existsSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -26,13 +26,13 @@ function hunks(sb) {
 
 const bytes = (sb, rel) => readFileSync(sb.path(rel));
 const mode = (sb, rel) => statSync(sb.path(rel)).mode & 0o777;
-const trashHead = (sb) => sb.git('rev-parse', '--verify', '-q', 'refs/kizu/trash', { allowFail: true }).trim();
+const trashHead = (sb) => sb.git('rev-parse', '--verify', '-q', 'refs/kizu/reverts', { allowFail: true }).trim();
 
 /** The two lines revert prints about the saved copy of `rel` (newest trash entry). */
 function savedLines(sb, rel) {
   const c = trashHead(sb);
   const blob = sb.git('rev-parse', `${c}:${rel}`).trim();
-  return `saved the previous ${rel} in refs/kizu/trash; restore it with: git kizu revert --restore ${c.slice(0, 12)}\n  (or: git cat-file -p ${blob} > ${rel})\n`;
+  return `saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}\n  (or: git cat-file -p ${blob} > ${rel})\n`;
 }
 
 /** Runs the printed `git cat-file -p <blob> > <path>` line in a shell and returns the bytes it writes. */
@@ -84,7 +84,7 @@ test('revert: one hunk of a modified file goes back byte-exactly, the other hunk
   // The restore saved what it replaced: restoring that entry undoes the restore.
   expectSaved(sb, ['revert', '--restore', restoreId(rr.stdout)], `restored run.sh from ${restoreId(rr.stdout)}\n`, 'run.sh');
   assert.equal(sb.read('run.sh'), text(want));
-  assert.equal(sb.git('log', '--format=%s', 'refs/kizu/trash'), 'kizu trash: run.sh\nkizu trash: run.sh\nkizu trash: run.sh\n');
+  assert.equal(sb.git('log', '--format=%s', 'refs/kizu/reverts'), 'kizu trash: run.sh\nkizu trash: run.sh\nkizu trash: run.sh\n');
 });
 
 test('revert by path:line (relative to the current directory), also a pure deletion at the line where it was', () => {
@@ -272,11 +272,11 @@ test('revert: unknown, ambiguous and missing hunk specs', () => {
   expectRun(sb, ['revert', h1.shortId, '-m', ' '], { status: 2, stderr: err('the reason is empty', 'give a reason with -m "<text>"') });
   expectRun(sb, ['revert', '--restore', 'deadbeef'], {
     status: 1,
-    stderr: err('deadbeef: not a git kizu trash entry', 'trash entries are the commits of refs/kizu/trash; list them with git log --oneline refs/kizu/trash'),
+    stderr: err('deadbeef: not a git kizu trash entry', 'trash entries are the commits of refs/kizu/reverts; list them with git log --oneline refs/kizu/reverts'),
   });
   expectRun(sb, ['revert', '--restore', sb.git('rev-parse', 'HEAD').trim().slice(0, 12)], {
     status: 1,
-    stderr: err(`${sb.git('rev-parse', 'HEAD').trim().slice(0, 12)}: not a git kizu trash entry`, 'trash entries are the commits of refs/kizu/trash; list them with git log --oneline refs/kizu/trash'),
+    stderr: err(`${sb.git('rev-parse', 'HEAD').trim().slice(0, 12)}: not a git kizu trash entry`, 'trash entries are the commits of refs/kizu/reverts; list them with git log --oneline refs/kizu/reverts'),
   });
   assert.deepEqual(bytes(sb, 'a.txt'), Buffer.from(text(mod)));
 });

@@ -24,7 +24,7 @@ const HELP = [
   'a     - ask scar: write the canned ask scar above the first changed line',
   'r     - reject scar: write the canned reject scar above the first changed line',
   'c     - free scar: type the scar text (Enter writes it, Esc cancels)',
-  'x     - revert this hunk (the file is saved in refs/kizu/trash first)',
+  'x     - revert this hunk (the file is saved in refs/kizu/reverts first)',
   'X     - revert this hunk and write a scar "reverted: <reason>" (type the reason)',
   's     - skip: leave this hunk as it is and go to the next one',
   'q     - quit: stop here and list the hunks not tapped yet',
@@ -116,9 +116,9 @@ function marks(sb) {
 
 /** The two lines revert prints about the saved copy of `rel` (newest trash entry). */
 function savedLines(sb, rel) {
-  const c = sb.git('rev-parse', 'refs/kizu/trash').trim();
+  const c = sb.git('rev-parse', 'refs/kizu/reverts').trim();
   const blob = sb.git('rev-parse', `${c}:${rel}`).trim();
-  return [`saved the previous ${rel} in refs/kizu/trash; restore it with: git kizu revert --restore ${c.slice(0, 12)}`, `  (or: git cat-file -p ${blob} > ${rel})`];
+  return [`saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}`, `  (or: git cat-file -p ${blob} > ${rel})`];
 }
 
 const listLine = (h, mark = h.mark) => `  ${h.shortId}  ${h.range}  +${h.added} -${h.removed}  ${h.kind}${mark !== 'unreviewed' ? `  [${mark}]` : ''}`;
@@ -151,7 +151,7 @@ test('review: ask scar, revert + scar, tap and reject in one session leave exact
   assert.equal(sb.read('a.py'), text(reverted));
   const saved = savedLines(sb, 'a.py');
   // The trash holds a.py as it was before the revert (ask scar in, L15 still there).
-  assert.equal(sb.git('cat-file', '-p', `refs/kizu/trash:a.py`), text(scarred));
+  assert.equal(sb.git('cat-file', '-p', `refs/kizu/reverts:a.py`), text(scarred));
 
   s.type(' ');
   await s.waitFor(`(4/4) ${PROMPT}`);
@@ -368,7 +368,7 @@ test('review: Ctrl-C at the key prompt and Ctrl-D in the reason prompt quit clea
       ...TAIL,
     ]);
     assert.equal(sb.read('a.sh'), text(['l1', 'L2', 'l3', 'l4', 'l5']));
-    assert.equal(sb.git('rev-parse', '--verify', '-q', 'refs/kizu/trash', { allowFail: true }), '');
+    assert.equal(sb.git('rev-parse', '--verify', '-q', 'refs/kizu/reverts', { allowFail: true }), '');
     assert.deepEqual(marks(sb), {});
   }
 });
@@ -627,7 +627,7 @@ test('review: a failed action prints the error and shows the hunk at that place 
   s.type('q');
   const screen = await s.done();
   assert.equal(sb.read('t.txt'), 'A\nB\n');
-  assert.equal(sb.git('rev-parse', '--verify', '-q', 'refs/kizu/trash', { allowFail: true }), '');
+  assert.equal(sb.git('rev-parse', '--verify', '-q', 'refs/kizu/reverts', { allowFail: true }), '');
   const binHead = [head(hbin), 'Binary files a/bin.dat and b/bin.dat differ'];
   assert.deepEqual(screen, [
     ...binHead,

@@ -57,7 +57,7 @@ function normaliseSpec(root: string, cwd: string, spec: string): string {
 
 /**
  * Reverts one hunk in the working tree (see planRevert for each file kind), after saving
- * the file's current content to refs/kizu/trash. With `message`, the revert and a scar
+ * the file's current content to refs/kizu/reverts. With `message`, the revert and a scar
  * `reverted: <reason>` above the reverted spot (kind default reject) are computed in memory
  * and written in one atomic write: both or neither. With `queue`, the reason goes to the
  * review queue as an item anchored at the reverted spot instead (no anchor when the file is

@@ -1,9 +1,9 @@
 /**
  * The trash: what `git kizu revert` (and `revert --restore`) discards is saved first, as a
- * commit on `refs/kizu/trash`. Each commit's tree holds the one saved file at its path
+ * commit on `refs/kizu/reverts`. Each commit's tree holds the one saved file at its path
  * (mode 100644, 100755 or 120000), or is empty when the file did not exist; its message
  * records the path (JSON), the type, the exact mode bits and why it was saved. Commits chain
- * (each has the previous trash commit as parent), so `git log refs/kizu/trash` lists them
+ * (each has the previous trash commit as parent), so `git log refs/kizu/reverts` lists them
  * and they stay reachable (not garbage-collected). The ref is moved with
  * `git update-ref <ref> <new> <old>` (compare-and-swap; retried when another process
  * moved it first).
@@ -12,7 +12,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git.js';
 
 /** The ref holding the trash chain. */
-export const TRASH_REF = 'refs/kizu/trash';
+export const TRASH_REF = 'refs/kizu/reverts';
 
 const IDENT = {
   GIT_AUTHOR_NAME: 'git-kizu',
@@ -60,7 +60,7 @@ async function treeFor(root: string, path: string, mode: string, blob: string): 
 }
 
 /**
- * Saves `f` as a new commit on refs/kizu/trash.
+ * Saves `f` as a new commit on refs/kizu/reverts.
  * @param reason recorded in the commit message (one line).
  * @returns the entry with its commit and blob ids.
  * @throws KizuError (exit 2) if git cannot write the objects or the ref (after 5 attempts
@@ -97,7 +97,7 @@ export async function saveToTrash(root: string, f: SavedFile, reason: string): P
 
 /**
  * Reads a trash entry.
- * @param spec a commit id (or prefix) on refs/kizu/trash, as printed by revert.
+ * @param spec a commit id (or prefix) on refs/kizu/reverts, as printed by revert.
  * @throws KizuError (exit 1) if `spec` is not a commit of the trash chain.
  */
 export async function readTrash(root: string, spec: string): Promise<TrashEntry> {

@@ -29,7 +29,7 @@ export const ACTION_HELP: Readonly<Record<ReviewAction, string>> = {
   ask: 'ask scar: write the canned ask scar above the first changed line',
   rejectScar: 'reject scar: write the canned reject scar above the first changed line',
   free: 'free scar: type the scar text (Enter writes it, Esc cancels)',
-  revert: 'revert this hunk (the file is saved in refs/kizu/trash first)',
+  revert: 'revert this hunk (the file is saved in refs/kizu/reverts first)',
   revertScar: 'revert this hunk and write a scar "reverted: <reason>" (type the reason)',
   skip: 'skip: leave this hunk as it is and go to the next one',
   quit: 'quit: stop here and list the hunks not tapped yet',
