@@ -20,6 +20,7 @@ import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { git, splitZ } from '../git.js';
+import { commonDirFast, refFast } from '../gitdir.js';
 import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, type FileDiff } from './diff.js';
 
 export { DIFF_ARGS, DIFF_OPTIONS_ID };
@@ -96,7 +97,10 @@ export function hunkDetail(h: Hunk): HunkDetail | undefined {
  *   no commit yet (unborn branch) and no baseline is set.
  */
 export async function getBaseline(root: string): Promise<Baseline> {
-  const ref = await git(['rev-parse', '--verify', '-q', BASELINE_REF], { cwd: root, okStatus: [0, 1, 128] });
+  // Usually no baseline is set: find that out from the ref files without a git process.
+  const common = commonDirFast(root);
+  const known = common ? refFast(common, BASELINE_REF) : undefined;
+  const ref = known === null ? { status: 1 } : await git(['rev-parse', '--verify', '-q', BASELINE_REF], { cwd: root, okStatus: [0, 1, 128] });
   if (ref.status === 0) {
     const c = await git(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
     if (c.status !== 0) {
@@ -226,12 +230,12 @@ async function untrackedDraft(root: string, rel: string): Promise<Draft | null> 
  *   that is not a unified diff.
  */
 export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
-  const baseline = await getBaseline(root);
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
-  const [diff, others] = await Promise.all([
-    git([...DIFF_ARGS, baseline.oid, '--', ...specs], { cwd: root }),
-    git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root }),
-  ]);
+  // The untracked listing does not depend on the baseline: start it first.
+  const othersP = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
+  othersP.catch(() => {}); // awaited below; avoid an unhandled rejection if the baseline fails first
+  const baseline = await getBaseline(root);
+  const [diff, others] = await Promise.all([git([...DIFF_ARGS, baseline.oid, '--', ...specs], { cwd: root }), othersP]);
   // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
   const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
   const untracked = splitZ(others.stdout).filter((p) => !p.endsWith('/') && p !== QUEUE_FILE);
