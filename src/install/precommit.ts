@@ -12,7 +12,7 @@
  * `pre-commit.kizu-chained` (same directory, bytes, mode and inode), and our hook runs it
  * first; teardown renames it back. Our hook is recognised by {@link PRE_COMMIT_MARKER}.
  */
-import { lstatSync, readFileSync, renameSync, rmSync, chmodSync, statSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync, renameSync, rmSync, chmodSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../git.js';
 import { KizuError } from '../errors.js';
@@ -103,7 +103,21 @@ export async function installPreCommit(s: PreCommitState, content: string): Prom
     else await writeFileAtomic(s.hook, content, { mode: 0o755 });
     return 'updated';
   }
-  if (s.state === 'foreign') renameSync(s.hook, s.chained);
+  if (s.state === 'foreign') {
+    // Another `git kizu init` may have run since `s` was read: never chain our own hook
+    // (it would run itself forever), and never overwrite a chained hook. linkSync fails
+    // with EEXIST instead of replacing, and keeps the user's file (same inode) while ours is
+    // renamed over the pre-commit name.
+    if (isOurPreCommit(s.hook)) return installPreCommit({ ...s, state: 'ours' }, content);
+    try {
+      linkSync(s.hook, s.chained);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') checkPreCommit({ ...s, chainedExists: true });
+      if (code === 'ENOENT') return installPreCommit(inspectPreCommit(s.hooksDir), content);
+      throw e;
+    }
+  }
   await writeFileAtomic(s.hook, content, { mode: 0o755 });
   return s.state === 'foreign' ? 'chained' : 'created';
 }
