@@ -197,11 +197,15 @@ test('scar --undo removes the last scar written; refused (exit 1, file untouched
   expectRefused(sb, ['scar', '--undo'], 'b.ts', {
     status: 1,
     stderr: err(
-      'cannot undo the last scar: b.ts:1 is no longer exactly "// @kizu[ask]: why x" (it was edited or removed)',
-      'remove it by hand or with git kizu unscar b.ts:<line>',
+      'cannot undo the last scar: b.ts:1 is no longer exactly "// @kizu[ask]: why x" (it was edited or removed); it is dropped from the undo record',
+      'if an edited scar is still there, remove it with git kizu unscar b.ts:<line>. Run git kizu scar --undo again to undo the scar written before it.',
     ),
   });
   assert.equal(sb.read('a.ts'), `// ${ASK}\na;\nb;\n`);
+  // The stale record no longer blocks: the next --undo removes the scar written before it.
+  expectRun(sb, ['scar', '--undo'], { status: 0, stdout: `removed scar a.ts:1  // ${ASK}\n` });
+  assert.equal(sb.read('a.ts'), 'a;\nb;\n');
+  assert.equal(sb.read('b.ts'), '// @kizu[ask]: why x, and why here?\nx;\n');
   expectRefused(sb, ['scar', 'a.ts:1', '--undo'], 'a.ts', { stderr: err('--undo takes no <path>:<line>', 'run git kizu scar --undo alone') });
 });
 

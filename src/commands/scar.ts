@@ -8,6 +8,7 @@ import { git } from '../git.js';
 import type { KizuConfig } from '../config/index.js';
 import { KINDS } from '../scars/format.js';
 import { parseLocation, writeScar, recordScar, undoLastScar } from '../scars/insert.js';
+import { withLock } from '../lock.js';
 
 export interface ScarCommandInput {
   cwd: string;
@@ -35,7 +36,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   if (i.undo) {
     if (i.target) throw new KizuError('--undo takes no <path>:<line>', { hint: 'run git kizu scar --undo alone' });
     const ctx = await repoContext(i.cwd);
-    const r = await undoLastScar(ctx.root, ctx.gitDir);
+    const r = await withLock(ctx.gitDir, 'scars', 'scarred files', () => undoLastScar(ctx.root, ctx.gitDir));
     i.reporter.log(`removed scar ${r.rel}:${r.line}  ${r.text.trim()}`);
     return EXIT.OK;
   }
@@ -56,7 +57,12 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   else if (kind === 'free') throw new KizuError('a free scar needs a body', { hint: 'add -m "<what the agent should do>"' });
   else body = ctx.config.scar.bodies[kind as 'ask' | 'reject'];
   if (body.replace(/\s+/g, '') === '') throw new KizuError('the scar body is empty', { hint: 'give a body with -m "<text>"' });
-  const r = await writeScar({ root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
+  // Serialised with other scar writers: concurrent `scar` calls on one file all land.
+  const r = await withLock(ctx.gitDir, 'scars', 'scarred files', async () => {
+    const w = await writeScar({ root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
+    if (!w.noop) await recordScar(ctx.gitDir, { rel: w.rel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
+    return w;
+  });
   if (r.warning) i.reporter.warn(r.warning);
   const unseen = await unseenReason(ctx.root, r.realRel, ctx.config);
   if (unseen) i.reporter.warn(`${r.realRel}: git kizu scan will not report this scar (${unseen})`);
@@ -64,7 +70,6 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
     i.reporter.log(`unchanged: ${r.rel}:${r.scarLine} already holds this scar`);
     return EXIT.OK;
   }
-  await recordScar(ctx.gitDir, { rel: r.rel, line: r.scarLine, text: r.text, time: new Date().toISOString() });
   i.reporter.log(`scarred ${r.rel}:${r.scarLine}  ${r.text.trim()}`);
   return EXIT.OK;
 }

@@ -1,4 +1,5 @@
 /** `git kizu unscar <path>[:<line>]` and `git kizu unscar --all`. */
+import { withLock } from '../lock.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
@@ -42,11 +43,13 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
     jobs = [{ file, line, cwd: i.cwd }];
   }
   let total = 0;
-  for (const j of jobs) {
-    const r = await removeScars(ctx.root, j.cwd, j.file, j.line);
-    for (const x of r.removed) i.reporter.log(`removed ${r.rel}:${x.line}  ${x.text.trim()}`);
-    total += r.removed.length;
-  }
+  await withLock(ctx.gitDir, 'scars', 'scarred files', async () => {
+    for (const j of jobs) {
+      const r = await removeScars(ctx.root, j.cwd, j.file, j.line);
+      for (const x of r.removed) i.reporter.log(`removed ${r.rel}:${x.line}  ${x.text.trim()}`);
+      total += r.removed.length;
+    }
+  });
   if (total === 0) i.reporter.log(i.all ? 'no scars found' : `no scars in ${path.normalize(i.target!)}`);
   return EXIT.OK;
 }

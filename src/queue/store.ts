@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KizuError } from '../errors.js';
+import { withLock } from '../lock.js';
 import { writeFileAtomic } from '../fsutil.js';
 import type { QueueItem } from './item.js';
 
@@ -19,68 +20,12 @@ import { readQueue, itemsOf, type QueueState } from './read.js';
 export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
 const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'review-queue.md');
 
-/** True if the lock file's content names a process on this host that no longer runs. */
-function lockOwnerGone(lock: string): boolean {
-  try {
-    const [pid, host] = readFileSync(lock, 'utf8').trim().split(' ');
-    if (host !== hostname() || !/^\d+$/.test(pid)) return false;
-    try {
-      process.kill(Number(pid), 0);
-      return false;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'ESRCH';
-    }
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Runs `fn` while holding `<git-dir>/kizu/queue.lock` (an O_EXCL lock file holding
- * `<pid> <hostname>`). A lock whose process is gone (same host, no such pid: a `queue`
- * command killed by Ctrl-C) or older than 30 s is taken to be left over and removed.
- * @throws KizuError (exit 2) if the lock cannot be taken within 10 s, or cannot be created
- *   at all (the git dir is not writable, `kizu` there is not a directory).
+ * Runs `fn` while holding `<git-dir>/kizu/queue.lock` (see {@link withLock}).
+ * @throws KizuError (exit 2) if the lock cannot be taken.
  */
 export async function withQueueLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
-  const lock = path.join(gitDir, 'kizu', 'queue.lock');
-  const cannot = (e: unknown) =>
-    new KizuError(`cannot take the review queue lock ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
-      hint: `make ${path.dirname(lock)} a writable directory`,
-    });
-  try {
-    mkdirSync(path.dirname(lock), { recursive: true });
-  } catch (e) {
-    throw cannot(e);
-  }
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const fd = openSync(lock, 'wx');
-      try {
-        writeSync(fd, `${process.pid} ${hostname()}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannot(e);
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 30_000 || lockOwnerGone(lock)) rmSync(lock, { force: true });
-      } catch {
-        /* gone already */
-      }
-      if (Date.now() > deadline) {
-        throw new KizuError(`the review queue is locked by another git kizu process (${lock})`, { hint: `wait and retry; if no git kizu is running, delete ${lock}` });
-      }
-      await new Promise((r) => setTimeout(r, 15 + Math.random() * 30));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    rmSync(lock, { force: true });
-  }
+  return withLock(gitDir, 'queue', 'the review queue', fn);
 }
 
 /**

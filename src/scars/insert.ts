@@ -329,11 +329,19 @@ export async function undoLastScar(root: string, gitDir: string): Promise<ScarRe
   const list = readRecords(gitDir);
   const last = list[list.length - 1];
   if (!last) throw new KizuError('no scar to undo: none was written with git kizu scar in this repository', { hint: 'use git kizu unscar <path>:<line> to remove a scar', exitCode: EXIT.FOUND });
+  // A record that can no longer be undone is dropped as the refusal is reported, so it
+  // does not block `--undo` for the scars written before it.
+  const dropStale = async () => {
+    list.pop();
+    await writeFileAtomic(recordFile(gitDir), JSON.stringify(list, null, 2) + '\n');
+  };
+  const next = list.length > 1 ? ' Run git kizu scar --undo again to undo the scar written before it.' : '';
   let t: FileTarget;
   try {
     t = await resolveFile(root, root, last.rel);
   } catch {
-    throw new KizuError(`cannot undo the last scar: ${last.rel} no longer exists`, { hint: 'nothing to remove; it went with the file', exitCode: EXIT.FOUND });
+    await dropStale();
+    throw new KizuError(`cannot undo the last scar: ${last.rel} no longer exists`, { hint: `nothing to remove; it went with the file.${next}`, exitCode: EXIT.FOUND });
   }
   const f = await readText(t);
   const count = lineCount(f);
@@ -345,8 +353,9 @@ export async function undoLastScar(root: string, gitDir: string): Promise<ScarRe
     if (hits.length === 1) n = hits[0];
   }
   if (n === -1) {
-    throw new KizuError(`cannot undo the last scar: ${last.rel}:${last.line} is no longer exactly "${last.text.trim()}" (it was edited or removed)`, {
-      hint: `remove it by hand or with git kizu unscar ${last.rel}:<line>`,
+    await dropStale();
+    throw new KizuError(`cannot undo the last scar: ${last.rel}:${last.line} is no longer exactly "${last.text.trim()}" (it was edited or removed); it is dropped from the undo record`, {
+      hint: `if an edited scar is still there, remove it with git kizu unscar ${last.rel}:<line>.${next}`,
       exitCode: EXIT.FOUND,
     });
   }
