@@ -34,7 +34,7 @@ function lockOwnerGone(lock: string): boolean {
 export async function withLock<T>(gitDir: string, name: string, what: string, fn: () => Promise<T>): Promise<T> {
   const lock = path.join(gitDir, 'kizu', `${name}.lock`);
   const cannot = (e: unknown) =>
-    new KizuError(`cannot take the lock for ${what} ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+    new KizuError(`cannot take ${what} lock ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
       hint: `make ${path.dirname(lock)} a writable directory`,
     });
   try {

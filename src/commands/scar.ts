@@ -36,7 +36,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   if (i.undo) {
     if (i.target) throw new KizuError('--undo takes no <path>:<line>', { hint: 'run git kizu scar --undo alone' });
     const ctx = await repoContext(i.cwd);
-    const r = await withLock(ctx.gitDir, 'scars', 'scarred files', () => undoLastScar(ctx.root, ctx.gitDir));
+    const r = await withLock(ctx.gitDir, 'scars', 'the scars', () => undoLastScar(ctx.root, ctx.gitDir));
     i.reporter.log(`removed scar ${r.rel}:${r.line}  ${r.text.trim()}`);
     return EXIT.OK;
   }
@@ -58,7 +58,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   else body = ctx.config.scar.bodies[kind as 'ask' | 'reject'];
   if (body.replace(/\s+/g, '') === '') throw new KizuError('the scar body is empty', { hint: 'give a body with -m "<text>"' });
   // Serialised with other scar writers: concurrent `scar` calls on one file all land.
-  const r = await withLock(ctx.gitDir, 'scars', 'scarred files', async () => {
+  const r = await withLock(ctx.gitDir, 'scars', 'the scars', async () => {
     const w = await writeScar({ root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
     if (!w.noop) await recordScar(ctx.gitDir, { rel: w.rel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
     return w;

@@ -43,7 +43,7 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
     jobs = [{ file, line, cwd: i.cwd }];
   }
   let total = 0;
-  await withLock(ctx.gitDir, 'scars', 'scarred files', async () => {
+  await withLock(ctx.gitDir, 'scars', 'the scars', async () => {
     for (const j of jobs) {
       const r = await removeScars(ctx.root, j.cwd, j.file, j.line);
       for (const x of r.removed) i.reporter.log(`removed ${r.rel}:${x.line}  ${x.text.trim()}`);
