@@ -1,10 +1,10 @@
 /** `git kizu hunks [--json] [paths...]`: the working tree's hunks against the baseline. */
 import path from 'node:path';
-import { realpathSync } from 'node:fs';
+import { realpathSync, existsSync } from 'node:fs';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
-import { repoInfo } from '../git.js';
+import { repoInfo, git } from '../git.js';
 import { listHunks, shortId, hunkRange, type Hunk } from '../hunks/index.js';
 import { readMarks, markOf } from '../marks/index.js';
 
@@ -95,6 +95,14 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
   const rootPaths = toRootPaths(root, i.cwd, i.paths).filter((p) => p !== '');
   const wantAll = i.paths.length > 0 && rootPaths.length < i.paths.length; // the root itself was named
   const { baseline, hunks } = await listHunks(root, { paths: wantAll ? [] : rootPaths });
+  // A path that names nothing (a typo) would otherwise look like "no changes".
+  for (const [k, p] of rootPaths.entries()) {
+    if (existsSync(path.join(root, p)) || hunks.some((h) => h.path === p || h.path.startsWith(p + '/'))) continue;
+    const inBase = await git(['ls-tree', '--name-only', baseline.oid, '--', p], { cwd: root, env: { GIT_LITERAL_PATHSPECS: '1' } });
+    if (inBase.stdout.length === 0) {
+      throw new KizuError(`no such path in the working tree or the baseline: ${i.paths.filter((x) => x !== '')[k] ?? p}`, { hint: 'paths are relative to the current directory' });
+    }
+  }
   let lookup = i.markOf;
   if (!lookup) {
     const stored = await readMarks(root);
@@ -114,4 +122,21 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
     i.reporter.log(`${pc.bold(shortId(h))}  ${hunkRange(h)}  ${pc.green(`+${h.added}`)} ${pc.red(`-${h.removed}`)}  ${h.kind}${mark}`);
   }
   return EXIT.OK;
+}
+
+/**
+ * Converts a user hunk spec's path part (relative to `cwd`) to a repo-root-relative one, so
+ * `path:line` means the same file in every command run from a subdirectory. Id prefixes
+ * (4+ hex digits) pass through; a spec naming a path outside the repository passes through
+ * unchanged (resolution then reports it).
+ */
+export function normaliseHunkSpec(root: string, cwd: string, spec: string): string {
+  if (/^[0-9a-fA-F]{4,}$/.test(spec)) return spec;
+  const m = /^(.*):(\d+)$/.exec(spec);
+  try {
+    if (m && m[1] !== '') return `${toRootPaths(root, cwd, [m[1]])[0]}:${m[2]}`;
+    return toRootPaths(root, cwd, [spec])[0];
+  } catch {
+    return spec;
+  }
 }

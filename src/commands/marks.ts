@@ -2,6 +2,7 @@
  * `git kizu tap|reject|untap <hunk>...|--all` and `git kizu marks list|push|pull`: review marks
  * on hunks, stored in `refs/kizu/marks` (src/marks).
  */
+import { normaliseHunkSpec } from './hunks.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoInfo } from '../git.js';
@@ -40,7 +41,7 @@ export async function markCommand(i: MarkInput): Promise<number> {
   const { root } = await repoInfo(i.cwd);
   const { listHunks, resolveHunks, shortId, hunkRange } = await import('../hunks/index.js');
   const { hunks } = await listHunks(root);
-  const picked = i.all ? hunks : resolveHunks(i.specs, hunks);
+  const picked = i.all ? hunks : resolveHunks(i.specs.map((x) => normaliseHunkSpec(root, i.cwd, x)), hunks);
   const seen = new Set<string>();
   const chosen: Hunk[] = [];
   for (const h of picked) if (!seen.has(h.id)) (seen.add(h.id), chosen.push(h));

@@ -12,7 +12,7 @@ import { scarIntoBuffer, recordScar } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/index.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
 import { saveToTrash, readTrash, TRASH_REF, type TrashEntry, type SavedFile } from '../hunks/trash.js';
-import { toRootPaths } from './hunks.js';
+import { normaliseHunkSpec } from './hunks.js';
 
 export interface RevertCommandInput {
   cwd: string;
@@ -43,17 +43,6 @@ function restoreHint(t: TrashEntry, what: string): string[] {
   return lines;
 }
 
-/** Converts a user hunk spec's path part (relative to cwd) to a repo-root-relative one. */
-function normaliseSpec(root: string, cwd: string, spec: string): string {
-  if (/^[0-9a-fA-F]{4,}$/.test(spec)) return spec;
-  const m = /^(.*):(\d+)$/.exec(spec);
-  try {
-    if (m && m[1] !== '') return `${toRootPaths(root, cwd, [m[1]])[0]}:${m[2]}`;
-    return toRootPaths(root, cwd, [spec])[0];
-  } catch {
-    return spec;
-  }
-}
 
 /**
  * Reverts one hunk in the working tree (see planRevert for each file kind), after saving
@@ -89,7 +78,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   }
   const ctx = await repoContext(i.cwd);
   const { baseline, hunks } = await listHunks(ctx.root);
-  const [h] = resolveHunks([normaliseSpec(ctx.root, i.cwd, i.hunk)], hunks);
+  const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk)], hunks);
   const plan = await planRevert(ctx.root, h, baseline.oid);
   const body = i.message !== undefined ? `reverted: ${i.message}` : '';
   const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;

@@ -6,7 +6,7 @@ import { describeItem } from '../queue/item.js';
 
 /** One line per scar: `- path:line [kind] body → what to do`. */
 export function scarLines(scars: Scar[]): string {
-  return scars.map((s) => `- ${s.path}:${s.line} [${s.kind}] ${s.body} → ${protocolFor(s.kind)}`).join('\n');
+  return scars.map((s) => `- ${s.path}:${s.line} [${s.kind}] ${s.body} → ${protocolFor(s.kind, s.body)}`).join('\n');
 }
 
 /** The resolution protocol, one sentence per kind. */
@@ -18,7 +18,13 @@ export const PROTOCOL =
 
 /** What the agent must do for a queue item of `kind` (null: do what it says). */
 export function queueProtocolFor(i: QueueItem): string {
-  const first = i.kind === 'ask' ? 'answer it in your reply' : i.kind === 'reject' ? 'undo that change' : 'do what it says';
+  const first = /^reverted:/.test(i.text)
+    ? 'the reviewer already reverted this change: do not redo it; take the reason into account'
+    : i.kind === 'ask'
+      ? 'answer it in your reply'
+      : i.kind === 'reject'
+        ? 'undo that change'
+        : 'do what it says';
   return `${first}, then run \`git kizu queue done ${i.id}\``;
 }
 

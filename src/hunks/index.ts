@@ -409,7 +409,8 @@ export function resolveHunks(specs: string[], hunks: Hunk[]): Hunk[] {
         exitCode: EXIT.FOUND,
       });
     }
-    throw new KizuError(`no hunk matches "${spec}" (the file may have changed since it was listed)`, {
+    const tooShort = /^[0-9a-fA-F]{1,3}$/.test(spec);
+    throw new KizuError(tooShort ? `"${spec}" is too short for a hunk id: use at least 4 hex digits` : `no hunk matches "${spec}" (the file may have changed since it was listed)`, {
       hint: `current hunks${pool !== hunks ? ` in ${pool[0].path}` : ''} (git kizu hunks lists them all):\n${candidates(pool)}`,
       exitCode: EXIT.FOUND,
     });

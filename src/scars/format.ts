@@ -107,8 +107,11 @@ export function parseScarLine(line: string): ParsedScar | null {
   return { kind: m[2], body, open: m[1] };
 }
 
-/** What the agent must do for a scar of `kind` (the protocol shared by hooks and /kizu). */
-export function protocolFor(kind: string): string {
+/** What the agent must do for a scar of `kind` with `body` (the protocol shared by hooks and /kizu). */
+export function protocolFor(kind: string, body = ''): string {
+  // `git kizu revert -m` already undid the change and left its reason: the agent must not
+  // be told to undo it again.
+  if (/^reverted:/.test(body)) return 'the reviewer already reverted this change: do not redo it; take the reason into account, then delete the scar line';
   switch (kind) {
     case 'ask':
       return 'answer the question in your reply, then delete the scar line';

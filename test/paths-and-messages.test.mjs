@@ -1,0 +1,51 @@
+// Paths mean the same thing in every command run from a subdirectory; clear messages for
+// short ids, missing paths, and scars that record a revert.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { sandbox, hook } from './helpers.mjs';
+
+test('tap/reject/untap resolve path:line relative to the current directory, like revert and scar', () => {
+  const sb = sandbox({ files: { 'src/app.ts': 'a;\nb;\nc;\n' } });
+  sb.write({ 'src/app.ts': 'a;\nB;\nc;\n' });
+  const cwd = path.join(sb.dir, 'src');
+  const r = sb.kizu(['tap', 'app.ts:2'], { cwd });
+  assert.equal(r.status, 0, r.stderr);
+  const [h] = JSON.parse(sb.kizu(['hunks', '--json']).stdout);
+  assert.equal(r.stdout, `tapped ${h.shortId} src/app.ts:2\n`);
+  assert.equal(h.mark, 'tapped');
+  assert.equal(sb.kizu(['reject', 'app.ts:2'], { cwd }).status, 0);
+  assert.equal(JSON.parse(sb.kizu(['hunks', '--json']).stdout)[0].mark, 'rejected');
+  assert.equal(sb.kizu(['untap', 'app.ts:2'], { cwd }).status, 0);
+  assert.equal(JSON.parse(sb.kizu(['hunks', '--json']).stdout)[0].mark, 'unreviewed');
+});
+
+test('a hunk id shorter than 4 hex digits gets its own message (exit 1)', () => {
+  const sb = sandbox({ files: { 'a.js': 'a\n' } });
+  sb.write({ 'a.js': 'b\n' });
+  const r = sb.kizu(['tap', '9']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^git-kizu: error: "9" is too short for a hunk id: use at least 4 hex digits\n/);
+});
+
+test('hunks with a path that names nothing: exit 2; a deleted file is still a valid path', () => {
+  const sb = sandbox({ files: { 'a.js': 'a\n', 'gone.js': 'g\n' } });
+  const r = sb.kizu(['hunks', 'nothere']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'git-kizu: error: no such path in the working tree or the baseline: nothere\nhint: paths are relative to the current directory\n');
+  sb.run('rm', ['gone.js']);
+  const d = sb.kizu(['hunks', '--json', 'gone.js']);
+  assert.equal(d.status, 0, d.stderr);
+  assert.deepEqual(JSON.parse(d.stdout).map((h) => [h.range, h.kind]), [['gone.js (deleted file)', 'deleted']]);
+});
+
+test('a scar left by revert -m tells the agent the change is already undone', () => {
+  const sb = sandbox({ files: { 'a.js': 'one;\ntwo;\n' } });
+  sb.write({ 'a.js': 'one;\nTWO;\n' });
+  assert.equal(sb.kizu(['revert', 'a.js:2', '-m', 'keep the old name']).status, 0);
+  const r = hook(sb, 'stop', { session_id: 's', cwd: sb.dir, hook_event_name: 'Stop', stop_hook_active: false });
+  assert.match(
+    JSON.parse(r.stdout).reason,
+    /\n- a\.js:2 \[reject\] reverted: keep the old name → the reviewer already reverted this change: do not redo it; take the reason into account, then delete the scar line\n/,
+  );
+});
