@@ -238,7 +238,7 @@ test('store + bin: a corrupt or unknown-version marks ref is refused (exit 2, na
   const w = store(sb, `await M.setMarks(root, ${JSON.stringify([upd('x', 'tapped')])});`);
   assert.deepEqual(
     { status: w.status, stdout: w.stdout, stderr: w.stderr },
-    { status: 2, stdout: '', stderr: `error: ${REF} has marks format version 2; this git-kizu reads version 1\nhint: upgrade git-kizu (npm install -g git-kizu@latest); nothing was changed\n` },
+    { status: 2, stdout: '', stderr: `error: ${REF} has marks format version 2; this git-kizu reads version 1\nhint: upgrade git-kizu to a version that reads this format (pull and run npm ci && npm link in its clone); nothing was changed\n` },
   );
   assert.equal(rev(sb), v2);
 });

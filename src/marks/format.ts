@@ -86,7 +86,7 @@ export function parseMarksJson(bytes: Uint8Array, ref: string): Marks {
   if (o.version !== FORMAT_VERSION) {
     if (typeof o.version === 'number' && Number.isInteger(o.version)) {
       throw new KizuError(`${ref} has marks format version ${o.version}; this git-kizu reads version ${FORMAT_VERSION}`, {
-        hint: o.version > FORMAT_VERSION ? 'upgrade git-kizu (npm install -g git-kizu@latest); nothing was changed' : corruptHint(ref),
+        hint: o.version > FORMAT_VERSION ? 'upgrade git-kizu to a version that reads this format (pull and run npm ci && npm link in its clone); nothing was changed' : corruptHint(ref),
       });
     }
     throw corrupt(ref, `${MARKS_FILE} has no integer "version"`);

@@ -12,6 +12,6 @@ if command -v git-kizu >/dev/null 2>&1; then
 elif [ -x "$kizu_recorded" ]; then
   exec "$kizu_recorded" hook post-tool-use
 fi
-echo "git-kizu: PostToolUse hook skipped: git-kizu is not on PATH and not at $kizu_recorded; install it (npm install -g git-kizu) and run \`{{INIT}}\` again to record its path" >&2
+echo "git-kizu: PostToolUse hook skipped: git-kizu is not on PATH and not at $kizu_recorded; install it (in a clone of git-kizu: npm ci && npm link) and run \`{{INIT}}\` again to record its path" >&2
 [ -t 0 ] || cat >/dev/null # drain the payload so Claude Code's write does not fail
 exit 0
