@@ -101,3 +101,20 @@ test('scan lists open queue items after scars (text and --json); --staged and pa
   sb.write({ 'a.js': 'a\n' });
   assert.equal(ok(sb.kizu(['scan', '--json'])).stdout, '[]\n');
 });
+
+test('status in a repository with no commits yet: no baseline, scars and queue still listed', () => {
+  const sb = sandbox({ commit: false });
+  sb.write({ 'a.py': '# @kizu[ask]: explain this change\nx = 1\n' });
+  const r = sb.kizu(['status']);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(
+    r.stdout,
+    'baseline  none (no commits yet)\n' +
+      'hunks     0: 0 unreviewed, 0 tapped, 0 rejected\n' +
+      'scars     1\n' +
+      '  a.py:1  [ask]  explain this change\n' +
+      'queue     0 open, 0 done (.claude/review-queue.md)\n' +
+      'hooks     Claude Code: not installed (git kizu init); pre-commit: not installed\n' +
+      "not done: the agent's Stop hook blocks until these are resolved\n",
+  );
+});

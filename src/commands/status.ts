@@ -9,7 +9,9 @@ import path from 'node:path';
 import { EXIT } from '../errors.js';
 import { pc, type Reporter } from '../output.js';
 import { repoContext } from '../context.js';
-import { listHunks, hunkRange, shortId } from '../hunks/index.js';
+import { listHunks, hunkRange, shortId, BASELINE_REF } from '../hunks/index.js';
+import { hasHead } from '../git.js';
+import { commonDirFast, refFast } from '../gitdir.js';
 import { readMarks, markOf } from '../marks/index.js';
 import { scanRepo, type Scar } from '../scars/scan.js';
 import { readQueue } from '../queue/read.js';
@@ -52,7 +54,12 @@ function settingsHas(file: string): boolean | null {
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir()): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
   const [{ baseline, hunks }, marks, scan, queue, hooksDir] = await Promise.all([
-    listHunks(ctx.root),
+    // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
+    hasHead(ctx.root).then((head) =>
+      head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
+        ? listHunks(ctx.root)
+        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [] },
+    ),
     readMarks(ctx.root),
     scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
     readQueue(ctx.root, ctx.gitDir),
@@ -93,7 +100,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     return blocking ? EXIT.FOUND : EXIT.OK;
   }
   const log = (l: string) => i.reporter.log(l);
-  log(`${pc.bold('baseline')}  ${s.baseline.rev} ${s.baseline.oid.slice(0, 12)}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
+  log(`${pc.bold('baseline')}  ${s.baseline.rev}${s.baseline.oid ? ' ' + s.baseline.oid.slice(0, 12) : ''}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
   log(`${pc.bold('hunks')}     ${s.hunks.total}: ${s.hunks.unreviewed} unreviewed, ${s.hunks.tapped} tapped, ${s.hunks.rejected} rejected`);
   for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) log(`  ${pc.red('rejected')}  ${h.shortId}  ${h.range}`);
   log(`${pc.bold('scars')}     ${s.scars.length}`);
