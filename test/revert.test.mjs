@@ -39,7 +39,7 @@ function savedLines(sb, rel) {
 function catFileRoute(sb, stdout) {
   const m = /\(or: git cat-file -p ([0-9a-f]+) > (\S+)\)/.exec(stdout);
   assert.ok(m, stdout);
-  const out = path.join(mkdtempSync(path.join(tmpdir(), 'kizu-cat-')), 'f');
+  const out = path.join(mkdtempSync(path.join(sb.base, 'cat-')), 'f'); // removed with the sandbox
   const r = sb.run('sh', ['-c', `git cat-file -p ${m[1]} > "$1"`, 'sh', out]);
   assert.equal(r.status, 0, r.stderr);
   return readFileSync(out);
