@@ -153,6 +153,66 @@ try {
     () => run('sh', ['-c', 'git grep -n -I "@kizu\\[" >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
     2,
   );
+
+  // ---------------------------------------------------------------------------------------
+  // 4. Snapshots (src/rollback) on the same generated repo (FILES files, CHANGED changed or
+  //    untracked). A "first" snapshot starts from no private index each run (the whole
+  //    <git-dir>/kizu/snapshot directory is removed before the timed run): by default the
+  //    private index is seeded from the user's index; KIZU_SNAPSHOT_NO_SEED=1 times a cold
+  //    start that hashes every file, like the floor does.
+  {
+    const { rmSync: rm, writeFileSync: write } = await import('node:fs');
+    const store = path.join(big, '.git', 'kizu', 'snapshot');
+    const tmpIndex = path.join(base, 'floor-index');
+    const check = run('git', ['kizu', 'snapshot', '--json'], big);
+    if (check.status !== 0 || JSON.parse(check.stdout).files !== FILES + CHANGED - 200) throw new Error(`snapshot failed: ${check.stdout}${check.stderr}`);
+    const floorAddA = () => {
+      rm(tmpIndex, { force: true });
+      return run('sh', ['-c', `GIT_INDEX_FILE='${tmpIndex}' git add -A && GIT_INDEX_FILE='${tmpIndex}' git write-tree >/dev/null`], big).ms;
+    };
+    const first = (extraEnv) => () => {
+      rm(store, { recursive: true, force: true });
+      const saved = { ...env };
+      Object.assign(env, extraEnv);
+      try {
+        const r = run('git', ['kizu', 'snapshot'], big);
+        if (r.status !== 0) throw new Error(r.stderr);
+        return r.ms;
+      } finally {
+        for (const k of Object.keys(extraEnv)) if (k in saved) env[k] = saved[k];
+        else delete env[k];
+      }
+    };
+    compare(`first snapshot, seeded from the user's index (${FILES} files, ${CHANGED} changed) vs git add -A into a new index + write-tree`, first({}), floorAddA, 1.5);
+    compare(`first snapshot, cold (KIZU_SNAPSHOT_NO_SEED=1) (${FILES} files) vs git add -A into a new index + write-tree`, first({ KIZU_SNAPSHOT_NO_SEED: '1' }), floorAddA, 1.5);
+
+    let flip = 0;
+    const touchOne = () => write(path.join(big, 'pkg50', 'mod0', 'file50.js'), `// touched ${flip++}\n`);
+    run('git', ['kizu', 'snapshot'], big);
+    compare(
+      `second snapshot after one file changed (${FILES} files) vs git status --porcelain`,
+      () => {
+        touchOne();
+        const r = run('git', ['kizu', 'snapshot'], big);
+        if (r.status !== 0) throw new Error(r.stderr);
+        return r.ms;
+      },
+      () => run('git', ['status', '--porcelain'], big).ms,
+      2,
+    );
+    const ups = (n) => JSON.stringify({ session_id: 'bench', transcript_path: '/dev/null', cwd: big, hook_event_name: 'UserPromptSubmit', prompt: `prompt ${n}` });
+    compare(
+      `hook user-prompt-submit after one file changed (${FILES} files) vs node -e 0 + git status --porcelain`,
+      () => {
+        touchOne();
+        const r = run('git', ['kizu', 'hook', 'user-prompt-submit'], big, ups(flip));
+        if (r.status !== 0 || r.stdout !== '' || r.stderr !== '') throw new Error(`hook: ${r.status} ${r.stdout} ${r.stderr}`);
+        return r.ms;
+      },
+      () => run('sh', ['-c', 'node -e 0; git status --porcelain >/dev/null'], big).ms,
+      1.5,
+    );
+  }
 } finally {
   rmSync(base, { recursive: true, force: true });
 }

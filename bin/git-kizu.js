@@ -3,6 +3,9 @@
 if (process.argv[2] === 'hook') {
   const { runHookCli } = await import('../dist/hooks/cli.js');
   await runHookCli(process.argv.slice(3));
+} else if (process.argv[2] === 'snapshot' && (await import('../dist/commands/snapshot.js')).snapshotFast(process.argv.slice(3))) {
+  // `git kizu snapshot [-m <msg>] [--json]` without the CLI framework (src/commands/snapshot.ts).
+  await (await import('../dist/commands/snapshot.js')).snapshotFastRun(process.argv.slice(3));
 } else {
   const { main } = await import('../dist/cli.js');
   await main(process.argv);

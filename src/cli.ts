@@ -230,6 +230,58 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await statusCommand({ cwd, json: !!o.json, reporter }));
     });
 
+  // --- tasks (branch level, src/rollback/task.ts) ---
+  const task = program.command('task').description('a branch kizu/<name> per task, optionally in its own worktree: start, list, land');
+  task
+    .command('start')
+    .description('create branch kizu/<name> at HEAD (or the baseline) and switch to it, or put it in a new worktree')
+    .argument('<name>', 'task name (git branch-name rules)')
+    .option('--worktree [path]', 'check it out in a new linked worktree (default ../<repo>-<name>) instead of switching')
+    .action(async (name: string, o: { worktree?: boolean | string }) => {
+      const { taskStart } = await import('./commands/task.js');
+      setCode(await taskStart({ cwd, name, worktree: o.worktree, reporter }));
+    });
+  task
+    .command('list')
+    .description('list tasks: name, branch, base, commits ahead, clean/dirty, worktree')
+    .option('--json', 'print a JSON array of {name, branch, tip, base, from, worktree, ahead, dirty}')
+    .action(async (o: { json?: boolean }) => {
+      const { taskList } = await import('./commands/task.js');
+      setCode(await taskList({ cwd, json: !!o.json, reporter }));
+    });
+  task
+    .command('land')
+    .description('merge kizu/<name> into the branch it started from (fast-forward when possible); refuses on conflicts, changing nothing')
+    .argument('<name>', 'task name')
+    .option('--remove', "afterwards remove the task's worktree, branch and record")
+    .action(async (name: string, o: { remove?: boolean }) => {
+      const { taskLand } = await import('./commands/task.js');
+      setCode(await taskLand({ cwd, name, remove: !!o.remove, reporter }));
+    });
+
+  // --- edit journal and strict patches (patch level, src/rollback/journal.ts, patch-*.ts) ---
+  program
+    .command('journal')
+    .description("list the edit journal (refs/kizu/journal): the agent's Write/Edit/NotebookEdit changes and applied patches, oldest first")
+    .option('--session <id>', 'only entries of this Claude Code session (an id prefix is enough)')
+    .option('--json', 'print a JSON array of {id, shortId, time, tool, session, toolUseId, files, rollbackOf, rolledBackBy}')
+    .action(async (o: { session?: string; json?: boolean }) => {
+      const { journalCommand } = await import('./commands/journal.js');
+      setCode(await journalCommand({ cwd, session: o.session, json: !!o.json, reporter }));
+    });
+  const patch = program.command('patch').description('strict unified-diff patches, recorded in the edit journal');
+  patch
+    .command('apply')
+    .description('apply a unified diff exactly (every context and removed line byte-exact), all files or none; exit 2: malformed, 1: does not fit')
+    .argument('<file>', 'the patch file, or - for stdin')
+    .option('--dry-run', 'check it and print each hunk before and after; write nothing')
+    .option('-p <n>', 'strip <n> leading path components from file names (git apply -p)', '1')
+    .action(async (file: string, o: { dryRun?: boolean; p: string }) => {
+      const { patchApply } = await import('./commands/patch.js');
+      if (!/^\d+$/.test(o.p)) throw new KizuError(`-p takes a whole number >= 0, got "${o.p}"`, { hint: 'use -p1 for a/ b/ prefixes (the default), -p0 for none' });
+      setCode(await patchApply({ cwd, file, dryRun: !!o.dryRun, strip: Number(o.p), reporter }));
+    });
+
   // --- review (interactive, src/review) ---
   program
     .command('review')
@@ -239,6 +291,87 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .action(async (paths: string[], o: { all?: boolean }) => {
       const { reviewCommand } = await import('./commands/review.js');
       setCode(await reviewCommand({ cwd, paths, all: !!o.all }));
+    });
+
+  // --- snapshot, rollback, undo (src/rollback) ---
+  const snapshot = program
+    .command('snapshot')
+    .description('record the whole working tree (tracked, untracked, snapshot.include) in refs/kizu/snapshots; index, HEAD and files untouched')
+    .option('-m, --message <msg>', 'what the snapshot is for')
+    .option('--json', 'print {id, ref, name, files, hashed, skipped, dropped, reused}')
+    .action(async (o: { message?: string; json?: boolean }) => {
+      const { snapshotTake } = await import('./commands/snapshot.js');
+      setCode(await snapshotTake({ cwd, message: o.message, json: !!o.json, reporter }));
+    });
+  snapshot
+    .command('list')
+    .description('list snapshots, newest first')
+    .option('--json', 'print a JSON array of {id, ref, name, time, kind, message, files, skipped, head, worktree}')
+    .action(async (o: { json?: boolean }) => {
+      const { snapshotList } = await import('./commands/snapshot.js');
+      // commander gives a --json after the subcommand to the parent (it has one too).
+      setCode(await snapshotList({ cwd, json: !!(o.json || snapshot.opts().json), reporter }));
+    });
+  snapshot
+    .command('show')
+    .description('diff of a snapshot against the working tree')
+    .argument('<id>', 'snapshot name (see snapshot list) or commit id prefix')
+    .option('--json', 'print {snapshot, changes} (changes: what a rollback to it would do)')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const { snapshotShow } = await import('./commands/snapshot.js');
+      setCode(await snapshotShow({ cwd, id, json: !!(o.json || snapshot.opts().json), reporter }));
+    });
+  snapshot
+    .command('drop')
+    .description('delete snapshots (not one the undo log still needs, unless --force)')
+    .argument('<id...>', 'snapshot names or commit id prefixes')
+    .option('--force', 'also drop a safety snapshot git kizu undo would need')
+    .action(async (ids: string[], o: { force?: boolean }) => {
+      const { snapshotDrop } = await import('./commands/snapshot.js');
+      setCode(await snapshotDrop({ cwd, ids, force: !!o.force, reporter }));
+    });
+  // `rollback` is a group: each level is a subcommand (rollback.command('<level>')).
+  const rollback = program.command('rollback').description('put the working tree back (every rollback is recorded; git kizu undo reverses the last)');
+  rollback
+    .command('snapshot')
+    .description('make the working tree equal to a snapshot (a safety snapshot of the current state is taken first)')
+    .argument('<id>', 'snapshot name (see snapshot list) or commit id prefix')
+    .option('--dry-run', 'only print the per-file plan')
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .option('--json', 'print the plan / result as JSON')
+    .action(async (id: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+      const { rollbackSnapshotCommand } = await import('./commands/rollback.js');
+      setCode(await rollbackSnapshotCommand({ cwd, id, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
+    });
+  rollback
+    .command('branch')
+    .description("discard task <name>: save its commits and worktree files in refs/kizu/trash/<name>/<time>, then remove its worktree and branch")
+    .argument('<name>', 'task name (see git kizu task list)')
+    .option('--dry-run', 'only print what it would do')
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .action(async (name: string, o: { dryRun?: boolean; yes?: boolean }) => {
+      const { rollbackBranchCommand } = await import('./commands/rollback-branch.js');
+      setCode(await rollbackBranchCommand({ cwd, name, dryRun: !!o.dryRun, yes: !!o.yes, reporter }));
+    });
+  rollback
+    .command('patch')
+    .description('undo journal entries (git kizu journal): exactly when the file is unchanged since, else by reversing their hunks or a three-way merge; refuses on conflicts')
+    .argument('<id...>', 'journal entry ids (at least 4 hex digits)')
+    .option('--cascade', 'also undo the later entries whose changes overlap, newest first')
+    .option('--dry-run', 'say what would happen; write nothing')
+    .action(async (ids: string[], o: { cascade?: boolean; dryRun?: boolean }) => {
+      const { rollbackPatchCommand } = await import('./commands/rollback-patch.js');
+      setCode(await rollbackPatchCommand({ cwd, ids, cascade: !!o.cascade, dryRun: !!o.dryRun, reporter }));
+    });
+  program
+    .command('undo')
+    .description('reverse the last rollback (restores its safety snapshot; recreates a discarded branch)')
+    .option('--dry-run', 'only print what it would do')
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .option('--json', 'print the result as JSON')
+    .action(async (o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+      const { undoCommand } = await import('./commands/undo.js');
+      setCode(await undoCommand({ cwd, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
     });
 
   program
@@ -263,7 +396,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
   program
     .command('hook')
     .description('run a hook handler; reads the hook payload JSON on stdin (used by the generated hook scripts)')
-    .argument('<event>', 'stop | post-tool-use | pre-commit')
+    .argument('<event>', 'stop | post-tool-use | journal | user-prompt-submit | pre-commit')
     .action(async (event: string) => {
       const { runHookCli } = await import('./hooks/cli.js');
       await runHookCli([event]);

@@ -22,18 +22,27 @@ const NEXT =
 const UNINSTALLED = (scope) =>
   `git-kizu is uninstalled for --scope ${scope}; scars already in files stay until you remove them (git kizu unscar --all)`;
 
-/** The exact settings JSON init writes; `stop`/`post` are the command strings. */
-function expectedHooks(stop, post) {
+/**
+ * The exact settings JSON init writes; `stop`/`post`/`journal`/`ups` are the command strings.
+ * The journal hook is its own PostToolUse group, run async (Claude Code hooks: `"async": true`).
+ */
+function expectedHooks(stop, post, journal, ups) {
   return {
     Stop: [{ hooks: [{ type: 'command', command: stop, timeout: 30 }] }],
     SubagentStop: [{ hooks: [{ type: 'command', command: stop, timeout: 30 }] }],
     PostToolUse: [
       { matcher: '^(Write|Edit|MultiEdit|NotebookEdit)$', hooks: [{ type: 'command', command: post, timeout: 10 }] },
+      { matcher: '^(Write|Edit|MultiEdit|NotebookEdit)$', hooks: [{ type: 'command', command: journal, async: true, timeout: 30 }] },
     ],
+    UserPromptSubmit: [{ hooks: [{ type: 'command', command: ups, timeout: 30 }] }],
   };
 }
 const PROJECT_STOP = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-stop.sh';
 const PROJECT_POST = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-post-tool-use.sh';
+const PROJECT_JOURNAL = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-journal.sh';
+const PROJECT_UPS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-user-prompt-submit.sh';
+const PROJECT_HOOKS = () => expectedHooks(PROJECT_STOP, PROJECT_POST, PROJECT_JOURNAL, PROJECT_UPS);
+const ADDED = '(added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)';
 
 const mode = (p) => statSync(p).mode & 0o777;
 const lines = (s) => s.split('\n').filter(Boolean);
@@ -73,9 +82,11 @@ test('init writes both scripts (0755, header), the exact settings JSON, /kizu an
   assert.deepEqual(lines(r.stdout), [
     'created .claude/hooks/kizu-stop.sh',
     'created .claude/hooks/kizu-post-tool-use.sh',
+    'created .claude/hooks/kizu-journal.sh',
+    'created .claude/hooks/kizu-user-prompt-submit.sh',
     'created .claude/commands/kizu.md',
     'created .git/hooks/pre-commit',
-    'created .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse)',
+    `created .claude/settings.json ${ADDED}`,
     NEXT,
   ]);
   assert.equal(r.stderr, '');
@@ -83,6 +94,8 @@ test('init writes both scripts (0755, header), the exact settings JSON, /kizu an
   for (const [name, event, sub] of [
     ['kizu-stop.sh', 'Claude Code Stop and SubagentStop hook', 'stop'],
     ['kizu-post-tool-use.sh', 'Claude Code PostToolUse hook (Write, Edit, MultiEdit, NotebookEdit)', 'post-tool-use'],
+    ['kizu-journal.sh', 'Claude Code PostToolUse hook, run async (Write, Edit, MultiEdit, NotebookEdit)', 'journal'],
+    ['kizu-user-prompt-submit.sh', 'Claude Code UserPromptSubmit hook', 'user-prompt-submit'],
   ]) {
     const p = sb.path(`.claude/hooks/${name}`);
     assert.equal(mode(p), 0o755, name);
@@ -98,7 +111,7 @@ test('init writes both scripts (0755, header), the exact settings JSON, /kizu an
   }
 
   const settingsText = sb.read('.claude/settings.json');
-  const expected = { hooks: expectedHooks(PROJECT_STOP, PROJECT_POST) };
+  const expected = { hooks: PROJECT_HOOKS() };
   assert.equal(settingsText, JSON.stringify(expected, null, 2) + '\n');
   // The example shipped in this repository is exactly what init writes for project scope.
   assert.equal(settingsText, readFileSync(path.join(ROOT, '.claude/examples/settings.hooks.json'), 'utf8'));
@@ -117,8 +130,8 @@ test('init writes both scripts (0755, header), the exact settings JSON, /kizu an
     file: sb.path('.claude/settings.json'),
     createdFile: true,
     createdHooksKey: true,
-    createdEvents: ['Stop', 'SubagentStop', 'PostToolUse'],
-    addedEvents: ['Stop', 'SubagentStop', 'PostToolUse'],
+    createdEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'],
+    addedEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'],
   });
   assert.deepEqual(rec.preCommit, { hook: sb.path('.git/hooks/pre-commit'), chained: null, created: true });
 });
@@ -133,6 +146,8 @@ test('init twice leaves identical bytes and modes; init + teardown leaves the re
   assert.deepEqual(lines(r.stdout), [
     'unchanged .claude/hooks/kizu-stop.sh',
     'unchanged .claude/hooks/kizu-post-tool-use.sh',
+    'unchanged .claude/hooks/kizu-journal.sh',
+    'unchanged .claude/hooks/kizu-user-prompt-submit.sh',
     'unchanged .claude/commands/kizu.md',
     'unchanged .git/hooks/pre-commit',
     'unchanged .claude/settings.json',
@@ -142,6 +157,8 @@ test('init twice leaves identical bytes and modes; init + teardown leaves the re
   assert.deepEqual(lines(t.stdout), [
     'removed .claude/hooks/kizu-stop.sh',
     'removed .claude/hooks/kizu-post-tool-use.sh',
+    'removed .claude/hooks/kizu-journal.sh',
+    'removed .claude/hooks/kizu-user-prompt-submit.sh',
     'removed .claude/settings.json',
     'removed .claude/commands/kizu.md',
     'removed .git/hooks/pre-commit',
@@ -166,14 +183,15 @@ test('a settings.json with user hooks, a custom key, 4-space indent and CRLF: pr
     '}\r\n';
   const sb = sandbox({ files: { '.claude/settings.json': user } });
   const r = ok(sb.kizu(['init', '--no-pre-commit']), 'init');
-  assert.ok(r.stdout.includes('updated .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse)\n'), r.stdout);
+  assert.ok(r.stdout.includes(`updated .claude/settings.json ${ADDED}\n`), r.stdout);
   const after = sb.read('.claude/settings.json');
-  const ourGroup = (cmd, timeout, matcher) =>
+  const ourGroup = (cmd, timeout, matcher, async = false) =>
     (matcher ? `{\r\n                "matcher": "${matcher}",\r\n` : '{\r\n') +
     '                "hooks": [\r\n' +
     '                    {\r\n' +
     '                        "type": "command",\r\n' +
     `                        "command": ${JSON.stringify(cmd)},\r\n` +
+    (async ? '                        "async": true,\r\n' : '') +
     `                        "timeout": ${timeout}\r\n` +
     '                    }\r\n' +
     '                ]\r\n' +
@@ -188,13 +206,17 @@ test('a settings.json with user hooks, a custom key, 4-space indent and CRLF: pr
       '                "matcher": "Bash",\r\n' +
       '                "hooks": [{"type": "command", "command": "echo user-hook"}]\r\n' +
       '            },\r\n' +
-      `            ${ourGroup(PROJECT_POST, 10, '^(Write|Edit|MultiEdit|NotebookEdit)$')}\r\n` +
+      `            ${ourGroup(PROJECT_POST, 10, '^(Write|Edit|MultiEdit|NotebookEdit)$')},\r\n` +
+      `            ${ourGroup(PROJECT_JOURNAL, 30, '^(Write|Edit|MultiEdit|NotebookEdit)$', true)}\r\n` +
       '        ],\r\n' +
       '        "Stop": [\r\n' +
       `            ${ourGroup(PROJECT_STOP, 30)}\r\n` +
       '        ],\r\n' +
       '        "SubagentStop": [\r\n' +
       `            ${ourGroup(PROJECT_STOP, 30)}\r\n` +
+      '        ],\r\n' +
+      '        "UserPromptSubmit": [\r\n' +
+      `            ${ourGroup(PROJECT_UPS, 30)}\r\n` +
       '        ]\r\n' +
       '    },\r\n' +
       '    "custom": {"keep": [1, 2, 3]}\r\n' +
@@ -209,7 +231,7 @@ test('a settings.json with user hooks, a custom key, 4-space indent and CRLF: pr
   assert.equal(sb.read('.claude/settings.json'), after);
 
   const t = ok(sb.kizu(['teardown']), 'teardown');
-  assert.ok(t.stdout.includes('updated .claude/settings.json (removed git-kizu hooks: PostToolUse, Stop, SubagentStop)\n'), t.stdout);
+  assert.ok(t.stdout.includes('updated .claude/settings.json (removed git-kizu hooks: PostToolUse, Stop, SubagentStop, UserPromptSubmit)\n'), t.stdout);
   assert.equal(sb.read('.claude/settings.json'), user);
   assert.deepEqual(readdirSync(sb.path('.claude')), ['settings.json']);
 });
@@ -225,7 +247,7 @@ test('re-running init replaces a changed kizu entry in place instead of adding a
   const r = ok(sb.kizu(['init', '--no-pre-commit']));
   assert.ok(r.stdout.includes('updated .claude/settings.json (updated the git-kizu hooks)\n'), r.stdout);
   const hooks = JSON.parse(sb.read('.claude/settings.json')).hooks;
-  const want = expectedHooks(PROJECT_STOP, PROJECT_POST);
+  const want = PROJECT_HOOKS();
   assert.deepEqual(hooks.Stop, [{ hooks: [{ type: 'command', command: 'echo mine' }] }, ...want.Stop]);
   assert.deepEqual(hooks.SubagentStop, want.SubagentStop);
   assert.deepEqual(hooks.PostToolUse, want.PostToolUse);
@@ -421,13 +443,15 @@ test('--scope local: settings.local.json, project settings untouched', () => {
   assert.deepEqual(lines(r.stdout), [
     'created .claude/hooks/kizu-stop.sh',
     'created .claude/hooks/kizu-post-tool-use.sh',
+    'created .claude/hooks/kizu-journal.sh',
+    'created .claude/hooks/kizu-user-prompt-submit.sh',
     'created .claude/commands/kizu.md',
     'created .git/hooks/pre-commit',
-    'created .claude/settings.local.json (added hooks: Stop, SubagentStop, PostToolUse)',
+    'created .claude/settings.local.json ' + ADDED,
     NEXT,
   ]);
   assert.equal(sb.read('.claude/settings.json'), '{\n  "model": "x"\n}\n');
-  assert.deepEqual(JSON.parse(sb.read('.claude/settings.local.json')), { hooks: expectedHooks(PROJECT_STOP, PROJECT_POST) });
+  assert.deepEqual(JSON.parse(sb.read('.claude/settings.local.json')), { hooks: PROJECT_HOOKS() });
   assert.ok(
     sb.read('.claude/hooks/kizu-stop.sh').includes('# Regenerate it with `git kizu init --scope local`; remove it with `git kizu teardown --scope local`.\n'),
   );
@@ -446,6 +470,8 @@ test('project and local installs share the scripts: tearing one down keeps what 
   assert.deepEqual(lines(t.stdout), [
     'kept .claude/hooks/kizu-stop.sh (still used by the --scope local install)',
     'kept .claude/hooks/kizu-post-tool-use.sh (still used by the --scope local install)',
+    'kept .claude/hooks/kizu-journal.sh (still used by the --scope local install)',
+    'kept .claude/hooks/kizu-user-prompt-submit.sh (still used by the --scope local install)',
     'removed .claude/settings.json',
     'kept .claude/commands/kizu.md (still used by the --scope local install)',
     'kept .git/hooks/pre-commit (still used by the --scope local install)',
@@ -464,18 +490,22 @@ test('--scope user: scripts, settings and /kizu under $HOME/.claude with absolut
   assert.deepEqual(lines(r.stdout), [
     'created ~/.claude/hooks/kizu-stop.sh',
     'created ~/.claude/hooks/kizu-post-tool-use.sh',
+    'created ~/.claude/hooks/kizu-journal.sh',
+    'created ~/.claude/hooks/kizu-user-prompt-submit.sh',
     'created ~/.claude/commands/kizu.md',
     'created .git/hooks/pre-commit',
-    'created ~/.claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse)',
+    'created ~/.claude/settings.json ' + ADDED,
     NEXT,
   ]);
   const stop = path.join(home, '.claude/hooks/kizu-stop.sh');
   const post = path.join(home, '.claude/hooks/kizu-post-tool-use.sh');
+  const journal = path.join(home, '.claude/hooks/kizu-journal.sh');
+  const ups = path.join(home, '.claude/hooks/kizu-user-prompt-submit.sh');
   assert.equal(mode(stop), 0o755);
   assert.equal(mode(post), 0o755);
   assert.equal(
     readFileSync(path.join(home, '.claude/settings.json'), 'utf8'),
-    JSON.stringify({ hooks: expectedHooks(stop, post) }, null, 2) + '\n',
+    JSON.stringify({ hooks: expectedHooks(stop, post, journal, ups) }, null, 2) + '\n',
   );
   assert.equal(readFileSync(path.join(home, '.claude/commands/kizu.md'), 'utf8'), TEMPLATE_COMMAND);
   assert.ok(existsSync(path.join(home, '.claude/kizu/install-user.json')));
@@ -491,6 +521,8 @@ test('--scope user: scripts, settings and /kizu under $HOME/.claude with absolut
   assert.deepEqual(lines(t.stdout), [
     'removed ~/.claude/hooks/kizu-stop.sh',
     'removed ~/.claude/hooks/kizu-post-tool-use.sh',
+    'removed ~/.claude/hooks/kizu-journal.sh',
+    'removed ~/.claude/hooks/kizu-user-prompt-submit.sh',
     'removed ~/.claude/settings.json',
     'removed ~/.claude/commands/kizu.md',
     'removed .git/hooks/pre-commit',
@@ -602,6 +634,8 @@ test('generated scripts: PATH first, then the recorded path, else exit 0 with on
   for (const [name, label] of [
     ['kizu-stop.sh', 'Stop hook'],
     ['kizu-post-tool-use.sh', 'PostToolUse hook'],
+    ['kizu-journal.sh', 'PostToolUse journal hook'],
+    ['kizu-user-prompt-submit.sh', 'UserPromptSubmit hook'],
   ]) {
     const missing = path.join(sb.base, `missing-${name}`);
     writeFileSync(missing, readFileSync(sb.path(`.claude/hooks/${name}`), 'utf8').replace(line, `kizu_recorded=/nonexistent/git-kizu.js\n`), { mode: 0o755 });
@@ -610,7 +644,7 @@ test('generated scripts: PATH first, then the recorded path, else exit 0 with on
     assert.equal(r.stdout, '', name);
     assert.equal(
       r.stderr,
-      `git-kizu: ${label} skipped: git-kizu is not on PATH and not at /nonexistent/git-kizu.js; install it (npm install -g git-kizu) and run \`git kizu init\` again to record its path\n`,
+      `git-kizu: ${label} skipped: git-kizu is not on PATH and not at /nonexistent/git-kizu.js; install it (in a clone of git-kizu: npm ci && npm link) and run \`git kizu init\` again to record its path\n`,
     );
   }
 
@@ -621,7 +655,7 @@ test('generated scripts: PATH first, then the recorded path, else exit 0 with on
   assert.equal(c.status, 0, c.stderr);
   assert.equal(
     c.stderr,
-    'git-kizu: pre-commit scar check skipped: git-kizu is not on PATH and not at /nonexistent/git-kizu.js; install it (npm install -g git-kizu) and run `git kizu init` again to record its path\n',
+    'git-kizu: pre-commit scar check skipped: git-kizu is not on PATH and not at /nonexistent/git-kizu.js; install it (in a clone of git-kizu: npm ci && npm link) and run `git kizu init` again to record its path\n',
   );
 });
 

@@ -45,6 +45,18 @@ export interface KizuConfig {
      */
     keys: Record<ReviewAction, string>;
   };
+  snapshot: {
+    /**
+     * Paths to record in snapshots even when git ignores them (e.g. `.env`): git pathspecs
+     * with glob magic (gitglossary(7) "pathspec", `:(glob)`), relative to the repository
+     * root: `*` stays within a directory, `**` crosses directories (default []).
+     */
+    include: string[];
+    /** Files larger than this many bytes are left out of snapshots and listed (default 50 MiB). */
+    maxFileBytes: number;
+    /** Snapshots kept; the oldest are dropped after a new one is taken (integer >= 1, default 100). */
+    keep: number;
+  };
   /** Absolute path of the file the config came from, or null for defaults. */
   filepath: string | null;
 }
@@ -56,6 +68,7 @@ export function defaultConfig(): KizuConfig {
     scan: { exclude: [], maxFileBytes: 4 * 1024 * 1024 },
     scar: { bodies: { ask: 'explain this change', reject: 'revert this change' }, syntax: {} },
     review: { keys: { ...DEFAULT_REVIEW_KEYS } },
+    snapshot: { include: [], maxFileBytes: 50 * 1024 * 1024, keep: 100 },
     filepath: null,
   };
 }
@@ -120,10 +133,11 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
     scan: ['exclude', 'maxFileBytes'],
     scar: ['bodies', 'syntax'],
     review: ['keys'],
+    snapshot: ['include', 'maxFileBytes', 'keep'],
   };
   if (raw === null || raw === undefined) return cfg;
   if (!isObj(raw)) {
-    problems.push('the config must be an object with keys stop, scan, scar, review');
+    problems.push(`the config must be an object with keys ${Object.keys(known).join(', ')}`);
   } else {
     for (const [k, v] of Object.entries(raw)) {
       if (!Object.hasOwn(known, k)) {
@@ -142,6 +156,7 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
     const scan = isObj(raw.scan) ? raw.scan : {};
     const scar = isObj(raw.scar) ? raw.scar : {};
     const review = isObj(raw.review) ? raw.review : {};
+    const snapshot = isObj(raw.snapshot) ? raw.snapshot : {};
     if (stop.maxBlocks !== undefined) {
       if (typeof stop.maxBlocks === 'number' && Number.isInteger(stop.maxBlocks) && stop.maxBlocks >= 1) cfg.stop.maxBlocks = stop.maxBlocks;
       else problems.push(`"stop.maxBlocks" must be an integer >= 1, got ${JSON.stringify(stop.maxBlocks)}`);
@@ -183,6 +198,19 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
       }
     }
     if (review.keys !== undefined) cfg.review.keys = validateReviewKeys(review.keys, problems);
+    if (snapshot.include !== undefined) {
+      if (Array.isArray(snapshot.include) && snapshot.include.every((g) => typeof g === 'string' && g.length > 0 && !g.startsWith(':') && !g.includes('\0'))) {
+        cfg.snapshot.include = snapshot.include as string[];
+      } else problems.push(`"snapshot.include" must be an array of non-empty glob strings relative to the repository root (no leading ":"), got ${JSON.stringify(snapshot.include)}`);
+    }
+    if (snapshot.maxFileBytes !== undefined) {
+      if (typeof snapshot.maxFileBytes === 'number' && Number.isInteger(snapshot.maxFileBytes) && snapshot.maxFileBytes > 0) cfg.snapshot.maxFileBytes = snapshot.maxFileBytes;
+      else problems.push(`"snapshot.maxFileBytes" must be a positive integer (bytes), got ${JSON.stringify(snapshot.maxFileBytes)}`);
+    }
+    if (snapshot.keep !== undefined) {
+      if (typeof snapshot.keep === 'number' && Number.isInteger(snapshot.keep) && snapshot.keep >= 1) cfg.snapshot.keep = snapshot.keep;
+      else problems.push(`"snapshot.keep" must be an integer >= 1, got ${JSON.stringify(snapshot.keep)}`);
+    }
   }
   if (problems.length) {
     throw new KizuError(`invalid config${filepath ? ` in ${filepath}` : ''}:\n  - ${problems.join('\n  - ')}`, {

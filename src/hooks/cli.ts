@@ -7,7 +7,7 @@
 import { writeSync } from 'node:fs';
 import { parsePayload, readStdin, PayloadError } from './payload.js';
 
-const EVENTS = ['stop', 'post-tool-use', 'pre-commit'] as const;
+const EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit', 'pre-commit'] as const;
 
 function oneLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
@@ -39,8 +39,31 @@ export async function runHookCli(args: string[]): Promise<void> {
     }
     return;
   }
+  if (event === 'user-prompt-submit') {
+    // UserPromptSubmit (src/hooks/user-prompt-submit.ts): snapshot only; stdout must stay empty
+    // (Claude Code adds it to the model's context), errors are one stderr line and exit 0.
+    try {
+      const payload = parsePayload(readStdin(), ['UserPromptSubmit']);
+      await (await import('./user-prompt-submit.js')).userPromptSubmit(payload, process.env);
+    } catch (e) {
+      const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'snapshot skipped because of an error';
+      writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);
+    }
+    process.exitCode = 0;
+    return;
+  }
   try {
     const payload = parsePayload(readStdin(), event === 'stop' ? ['Stop', 'SubagentStop'] : ['PostToolUse']);
+    if (event === 'journal') {
+      // Async PostToolUse hook (src/hooks/journal.ts): records the edit, prints nothing on stdout.
+      // Claude Code sends SIGTERM to async hooks still running when the session ends; the
+      // record is a few hundred milliseconds of work, so it is finished rather than lost.
+      for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => {});
+      const started = new Date();
+      await (await import('./journal.js')).journalHook(payload, process.env, started);
+      process.exitCode = 0;
+      return;
+    }
     const out =
       event === 'stop'
         ? await (await import('./stop.js')).stop(payload, process.env, (l) => writeAll(2, l + '\n'))

@@ -102,9 +102,11 @@ async function writeIfChanged(file: string, text: string, mode?: number): Promis
 
 /**
  * Installs git-kizu for `o.scope` and prints one line per file plus the next step.
- * Files: `<claude>/hooks/kizu-stop.sh` and `kizu-post-tool-use.sh` (0755), the scope's
- * settings file (Stop + SubagentStop → kizu-stop.sh, timeout 30 s; PostToolUse with matcher
- * `^(Write|Edit|MultiEdit|NotebookEdit)$` → kizu-post-tool-use.sh, timeout 10 s),
+ * Files: `<claude>/hooks/kizu-stop.sh`, `kizu-post-tool-use.sh` and `kizu-journal.sh`
+ * (0755), the scope's settings file (Stop + SubagentStop → kizu-stop.sh, timeout 30 s;
+ * PostToolUse with matcher `^(Write|Edit|MultiEdit|NotebookEdit)$` → kizu-post-tool-use.sh,
+ * timeout 10 s, and in a second group with the same matcher → kizu-journal.sh with
+ * `"async": true`, timeout 30 s; UserPromptSubmit → kizu-user-prompt-submit.sh, timeout 30 s),
  * `<claude>/commands/kizu.md`, and unless `preCommit` is false the git pre-commit hook
  * (skipped with a note for user scope outside a repository). Idempotent: a second run
  * changes no byte.
@@ -121,6 +123,8 @@ export async function runInit(o: InitOptions): Promise<number> {
   const scripts = [
     { file: t.stopScript, text: renderHookScript('kizu-stop.sh', vars) },
     { file: t.postToolUseScript, text: renderHookScript('kizu-post-tool-use.sh', vars) },
+    { file: t.journalScript, text: renderHookScript('kizu-journal.sh', vars) },
+    { file: t.userPromptSubmitScript, text: renderHookScript('kizu-user-prompt-submit.sh', vars) },
   ];
   const command = renderSlashCommand();
   const old = readRecord(t.recordFile);
@@ -130,7 +134,12 @@ export async function runInit(o: InitOptions): Promise<number> {
   const merge = mergeKizuHooks(
     t.settingsFile,
     settingsBefore,
-    kizuEntries(hookCommand(t, t.stopScript), hookCommand(t, t.postToolUseScript)),
+    kizuEntries(
+      hookCommand(t, t.stopScript),
+      hookCommand(t, t.postToolUseScript),
+      hookCommand(t, t.journalScript),
+      hookCommand(t, t.userPromptSubmitScript),
+    ),
   );
   let pre: ReturnType<typeof inspectPreCommit> | null = null;
   if (o.preCommit && t.repo) {
@@ -280,7 +289,7 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
   let did = 0;
   const ownedBySibling = (pred: (s: InstallRecord) => boolean): Sibling | undefined => siblings.find((s) => pred(s.rec));
 
-  for (const file of [t.stopScript, t.postToolUseScript]) {
+  for (const file of [t.stopScript, t.postToolUseScript, t.journalScript, t.userPromptSubmitScript]) {
     if (!existsSync(file)) continue;
     const fr = rec?.files[file];
     const ours = rec ? !!fr?.created : (readText(file) ?? '').includes(SCRIPT_MARKER);

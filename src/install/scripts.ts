@@ -1,6 +1,6 @@
 /**
  * Renders the files `git kizu init` installs from `templates/` (shipped with the package):
- * the two Claude Code hook scripts, the git pre-commit hook and the `/kizu` slash command.
+ * the Claude Code hook scripts, the git pre-commit hook and the `/kizu` slash command.
  *
  * Placeholders in templates: `{{KIZU_BIN}}` (shell-quoted absolute path of bin/git-kizu.js,
  * the fallback when `git-kizu` is not on PATH), `{{INIT}}` and `{{TEARDOWN}}` (the commands
@@ -52,11 +52,14 @@ export interface ScriptVars {
 }
 
 /**
- * Renders `templates/hooks/<name>` (`kizu-stop.sh`, `kizu-post-tool-use.sh` or
- * `pre-commit`) to the exact text to install (to be written with mode 0755).
+ * Renders `templates/hooks/<name>` (`kizu-stop.sh`, `kizu-post-tool-use.sh`,
+ * `kizu-journal.sh`, `kizu-user-prompt-submit.sh` or `pre-commit`) to the exact text to install (to be written with mode 0755).
  * @throws the fs error if the template is missing.
  */
-export function renderHookScript(name: 'kizu-stop.sh' | 'kizu-post-tool-use.sh' | 'pre-commit', v: ScriptVars): string {
+export function renderHookScript(
+  name: 'kizu-stop.sh' | 'kizu-post-tool-use.sh' | 'kizu-journal.sh' | 'kizu-user-prompt-submit.sh' | 'pre-commit',
+  v: ScriptVars,
+): string {
   return fill(template(path.join('hooks', name)), { KIZU_BIN: shellQuote(v.bin), INIT: v.initCmd, TEARDOWN: v.teardownCmd });
 }
 

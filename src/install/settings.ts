@@ -11,7 +11,9 @@
  * regular expression, so ours is anchored. Stop and SubagentStop take no matcher.
  *
  * Our entries are recognised by the script names in `command` (kizu-stop.sh,
- * kizu-post-tool-use.sh), so re-running init replaces them instead of adding duplicates.
+ * kizu-post-tool-use.sh, kizu-journal.sh), so re-running init replaces them instead of
+ * adding duplicates. One event may hold several of our groups (PostToolUse: the review hook
+ * and, in a group of its own, the async journal hook); each is matched by its script.
  *
  * Edits are computed on the parse tree (jsonc-parser `parseTree`) and applied as text edits
  * (`applyEdits`) that touch only the inserted/removed/replaced span: new members use the
@@ -34,18 +36,35 @@ import {
 } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
 import { KizuError } from '../errors.js';
-import { POST_TOOL_USE_SCRIPT, STOP_SCRIPT } from './targets.js';
+import { JOURNAL_SCRIPT, POST_TOOL_USE_SCRIPT, STOP_SCRIPT, USER_PROMPT_SUBMIT_SCRIPT } from './targets.js';
 
 /** The PostToolUse matcher: exactly the file-editing tools (anchored regex). */
 export const POST_TOOL_USE_MATCHER = '^(Write|Edit|MultiEdit|NotebookEdit)$';
 /** Hook timeouts in seconds (Claude Code `timeout` field). */
 export const STOP_TIMEOUT_S = 30;
 export const POST_TOOL_USE_TIMEOUT_S = 10;
+/**
+ * Timeout of the async journal hook. (The Claude Code settings reference says the timeout is
+ * not enforced for a command hook run with `async: true`; it is set as an upper bound should
+ * that change.)
+ */
+export const JOURNAL_TIMEOUT_S = 30;
+/**
+ * Timeout of the UserPromptSubmit snapshot hook. It blocks the prompt while it runs, so it
+ * is kept cheap (an incremental snapshot); the timeout only bounds a pathological first
+ * snapshot of a huge repository (the handler itself gives up on a busy store after 5 s).
+ */
+export const USER_PROMPT_SUBMIT_TIMEOUT_S = 30;
 
 /** One command hook handler. */
 export interface CommandHook {
   type: 'command';
   command: string;
+  /**
+   * Run in the background without blocking the agent (Claude Code hooks reference, command
+   * hook field `async`, Claude Code >= 2.1.0); its output cannot block or add context.
+   */
+  async?: boolean;
   /** Seconds before Claude Code cancels the command. */
   timeout: number;
 }
@@ -67,11 +86,14 @@ export interface KizuEntry {
 }
 
 /**
- * The three entries init registers: Stop and SubagentStop run `stopCommand` (timeout 30 s),
- * PostToolUse runs `postToolUseCommand` (timeout 10 s) for the tools matched by
- * {@link POST_TOOL_USE_MATCHER}. Commands are shell command lines (see `hookCommand`).
+ * The four entries init registers: Stop and SubagentStop run `stopCommand` (timeout 30 s);
+ * PostToolUse runs `postToolUseCommand` (timeout 10 s) and, in a separate group with
+ * `"async": true`, `journalCommand` (timeout 30 s), both for the tools matched by
+ * {@link POST_TOOL_USE_MATCHER}; UserPromptSubmit (no matcher: it has none) runs
+ * `userPromptSubmitCommand` (timeout 30 s), which snapshots the working tree. Commands are
+ * shell command lines (see `hookCommand`).
  */
-export function kizuEntries(stopCommand: string, postToolUseCommand: string): KizuEntry[] {
+export function kizuEntries(stopCommand: string, postToolUseCommand: string, journalCommand: string, userPromptSubmitCommand: string): KizuEntry[] {
   const stop: MatcherGroup = { hooks: [{ type: 'command', command: stopCommand, timeout: STOP_TIMEOUT_S }] };
   return [
     { event: 'Stop', script: STOP_SCRIPT, group: stop },
@@ -81,11 +103,21 @@ export function kizuEntries(stopCommand: string, postToolUseCommand: string): Ki
       script: POST_TOOL_USE_SCRIPT,
       group: { matcher: POST_TOOL_USE_MATCHER, hooks: [{ type: 'command', command: postToolUseCommand, timeout: POST_TOOL_USE_TIMEOUT_S }] },
     },
+    {
+      event: 'PostToolUse',
+      script: JOURNAL_SCRIPT,
+      group: { matcher: POST_TOOL_USE_MATCHER, hooks: [{ type: 'command', command: journalCommand, async: true, timeout: JOURNAL_TIMEOUT_S }] },
+    },
+    {
+      event: 'UserPromptSubmit',
+      script: USER_PROMPT_SUBMIT_SCRIPT,
+      group: { hooks: [{ type: 'command', command: userPromptSubmitCommand, timeout: USER_PROMPT_SUBMIT_TIMEOUT_S }] },
+    },
   ];
 }
 
 /** Every script name git-kizu installs (used to find our handlers on teardown). */
-export const KIZU_SCRIPTS = [STOP_SCRIPT, POST_TOOL_USE_SCRIPT];
+export const KIZU_SCRIPTS = [STOP_SCRIPT, POST_TOOL_USE_SCRIPT, JOURNAL_SCRIPT, USER_PROMPT_SUBMIT_SCRIPT];
 
 // ---------------------------------------------------------------------------------------
 // Parsing and validation
@@ -308,10 +340,10 @@ export function mergeKizuHooks(file: string, text: string | null, entries: KizuE
   const addedEvents: string[] = [];
   if (createdHooksKey) {
     const value: Record<string, MatcherGroup[]> = {};
-    for (const e of entries) value[e.event] = [e.group];
+    for (const e of entries) (value[e.event] ??= []).push(e.group);
     t = apply(t, appendEdit(t, root, 'hooks', value, l));
-    createdEvents.push(...entries.map((e) => e.event));
-    addedEvents.push(...entries.map((e) => e.event));
+    createdEvents.push(...Object.keys(value));
+    addedEvents.push(...Object.keys(value));
   } else {
     for (const e of entries) {
       const arrPath = ['hooks', e.event];
@@ -319,14 +351,14 @@ export function mergeKizuHooks(file: string, text: string | null, entries: KizuE
       if (!arr) {
         t = apply(t, appendEdit(t, node(t, ['hooks'])!, e.event, [e.group], l));
         createdEvents.push(e.event);
-        addedEvents.push(e.event);
+        if (!addedEvents.includes(e.event)) addedEvents.push(e.event);
         continue;
       }
       const hadOurs = (arr.children ?? []).some((g) => {
         const hs = groupHandlers(g);
         return hs?.type === 'array' && (hs.children ?? []).some((k) => isOurHandler(getNodeValue(k), [e.script]));
       });
-      if (!hadOurs) addedEvents.push(e.event);
+      if (!hadOurs && !addedEvents.includes(e.event)) addedEvents.push(e.event);
       for (let guard = 0; guard < 1000; guard++) {
         const a = node(t, arrPath)!;
         const keep = pureGroupIndex(a, [e.script]);

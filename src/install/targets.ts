@@ -26,6 +26,10 @@ export const SCOPES: readonly Scope[] = ['project', 'local', 'user'];
 /** File names of the generated Claude Code hook scripts. */
 export const STOP_SCRIPT = 'kizu-stop.sh';
 export const POST_TOOL_USE_SCRIPT = 'kizu-post-tool-use.sh';
+/** File name of the async PostToolUse hook script that records edits in the journal. */
+export const JOURNAL_SCRIPT = 'kizu-journal.sh';
+/** File name of the UserPromptSubmit hook script that takes a snapshot before each prompt. */
+export const USER_PROMPT_SUBMIT_SCRIPT = 'kizu-user-prompt-submit.sh';
 /** File name of the slash command (`/kizu`). */
 export const COMMAND_FILE = 'kizu.md';
 
@@ -44,9 +48,11 @@ export interface InstallTargets {
   commandsDir: string;
   /** The scope's Claude Code settings file. */
   settingsFile: string;
-  /** Absolute paths of the two hook scripts. */
+  /** Absolute paths of the hook scripts. */
   stopScript: string;
   postToolUseScript: string;
+  journalScript: string;
+  userPromptSubmitScript: string;
   /** Absolute path of `kizu.md`. */
   commandFile: string;
   /** The JSON install record for this scope. */
@@ -116,6 +122,8 @@ export async function resolveTargets(cwd: string, scope: Scope, home?: string): 
     settingsFile: path.join(claudeDir, scope === 'local' ? 'settings.local.json' : 'settings.json'),
     stopScript: path.join(hooksDir, STOP_SCRIPT),
     postToolUseScript: path.join(hooksDir, POST_TOOL_USE_SCRIPT),
+    journalScript: path.join(hooksDir, JOURNAL_SCRIPT),
+    userPromptSubmitScript: path.join(hooksDir, USER_PROMPT_SUBMIT_SCRIPT),
     commandFile: path.join(commandsDir, COMMAND_FILE),
     recordFile: recordFileFor(scope, path.resolve(h || '/'), repo)!,
     initCmd: `git kizu init${suffix}`,

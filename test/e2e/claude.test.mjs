@@ -21,6 +21,7 @@ import { sandbox } from '../helpers.mjs';
 import {
   CLAUDE_BIN,
   claudeEnv,
+  dropJournalHook,
   hookRuns,
   lastAssistantText,
   messagesAfterLastAssistant,
@@ -65,6 +66,7 @@ function scarredRepo({ config } = {}) {
   if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
   const init = sb.kizu(['init']);
   assert.equal(init.status, 0, `git kizu init failed:\n${init.stdout}\n${init.stderr}`);
+  dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
   sb.write({ 'src/app.js': EDITED }); // what an agent changed
   const scar = sb.kizu(['scar', 'src/app.js:2']);
   assert.equal(scar.status, 0, `git kizu scar failed:\n${scar.stdout}\n${scar.stderr}`);

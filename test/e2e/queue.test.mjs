@@ -12,6 +12,7 @@ import { ROOT, sandbox } from '../helpers.mjs';
 import {
   CLAUDE_BIN,
   claudeEnv,
+  dropJournalHook,
   editResult,
   hookRuns,
   lastAssistantText,
@@ -39,6 +40,7 @@ function queueRepo() {
   const sb = sandbox({ files: { 'src/app.js': APP } });
   const init = sb.kizu(['init']);
   assert.equal(init.status, 0, `git kizu init failed:\n${init.stdout}\n${init.stderr}`);
+  dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
   assert.equal(existsSync(sb.path(QUEUE)), false, 'git kizu init must not create the queue');
   const hooks = JSON.parse(sb.read('.claude/settings.json')).hooks ?? {};
   const stopCmds = (hooks.Stop ?? []).flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => /kizu-stop\.sh/.test(c));

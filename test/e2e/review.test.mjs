@@ -12,6 +12,7 @@ import { sandbox } from '../helpers.mjs';
 import {
   CLAUDE_BIN,
   claudeEnv,
+  dropJournalHook,
   editResult,
   hookRuns,
   lastAssistantText,
@@ -44,6 +45,7 @@ function rejectedRepo() {
   const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
   const init = sb.kizu(['init']);
   assert.equal(init.status, 0, `git kizu init failed:\n${init.stdout}\n${init.stderr}`);
+  dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
   sb.write({ 'src/app.js': EDITED });
   const hunks = JSON.parse(sb.kizu(['hunks', '--json', 'src/app.js']).stdout);
   assert.deepEqual(hunks.map((h) => [h.range, h.mark]), [['src/app.js:10', 'unreviewed']]);

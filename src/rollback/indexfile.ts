@@ -1,0 +1,130 @@
+/**
+ * A read-only parser for git's index file (gitformat-index(5), "The Git index format"),
+ * used by the snapshot code to list the paths of the private snapshot index and of the
+ * user's index without starting git, and to decide whether the user's index is safe to
+ * seed the private index with.
+ *
+ * Layout: 12-byte header (`DIRC`, version 2/3/4, entry count, all big-endian), the entries
+ * sorted by path, extensions (4-byte signature, 4-byte size, data), and a trailing checksum
+ * of the whole file (20 bytes for SHA-1, 32 for SHA-256; all zeros with index.skipHash).
+ * Entry: ctime(8) mtime(8) dev ino mode uid gid size (4 each), object id, 16-bit flags
+ * (bit 15 assume-valid, bit 14 extended, bits 13-12 stage, bits 11-0 name length), then in
+ * version 3+ a 16-bit extended-flags word if bit 14 is set (bit 14 skip-worktree, bit 13
+ * intent-to-add), then the path: NUL-terminated and padded with 1-8 NULs to a multiple of 8
+ * bytes (versions 2 and 3) or, in version 4, a varint of bytes to strip from the previous
+ * path followed by the NUL-terminated remainder, without padding.
+ */
+
+/** One index entry (only the fields the snapshot code needs). */
+export interface IndexEntry {
+  /** Repository-relative path ('/'-separated, decoded as UTF-8). */
+  path: string;
+  /** Git mode: 0o100644, 0o100755, 0o120000 (symlink) or 0o160000 (gitlink). */
+  mode: number;
+  /** File size in bytes recorded at the last stat (truncated to 32 bits). */
+  size: number;
+  /** Merge stage (0 for a normal entry). */
+  stage: number;
+  /** assume-unchanged (assume-valid) bit set. */
+  assumeValid: boolean;
+  /** skip-worktree extended flag set. */
+  skipWorktree: boolean;
+  /** intent-to-add extended flag set (`git add -N`). */
+  intentToAdd: boolean;
+}
+
+/** A parsed index. */
+export interface ParsedIndex {
+  version: number;
+  entries: IndexEntry[];
+  /** Extension signatures in file order (e.g. `TREE`, `UNTR`, `link`, `sdir`). */
+  extensions: string[];
+  /** Hex of the trailing checksum (identifies this exact file content). */
+  checksum: string;
+}
+
+/**
+ * Parses an index file's bytes.
+ * @param oidLen object id length in bytes: 20 (SHA-1) or 32 (SHA-256).
+ * @throws Error if the bytes are not a well-formed index of version 2, 3 or 4.
+ */
+export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
+  const bad = (why: string) => new Error(`not a git index file (${why})`);
+  if (buf.length < 12 + oidLen || buf.toString('latin1', 0, 4) !== 'DIRC') throw bad('no DIRC header');
+  const version = buf.readUInt32BE(4);
+  if (version < 2 || version > 4) throw bad(`version ${version}`);
+  const count = buf.readUInt32BE(8);
+  const end = buf.length - oidLen;
+  const entries: IndexEntry[] = new Array(count);
+  let off = 12;
+  let prev: Buffer = Buffer.alloc(0);
+  const fixed = 40 + oidLen; // stat data + oid, before flags
+  for (let i = 0; i < count; i++) {
+    if (off + fixed + 2 > end) throw bad('truncated entry');
+    const mode = buf.readUInt32BE(off + 24);
+    const size = buf.readUInt32BE(off + 36);
+    const flags = buf.readUInt16BE(off + fixed);
+    let p = off + fixed + 2;
+    let ext = 0;
+    if (flags & 0x4000) {
+      if (version < 3) throw bad('extended flag in a version 2 index');
+      ext = buf.readUInt16BE(p);
+      p += 2;
+    }
+    let nameBytes: Buffer;
+    if (version === 4) {
+      let c = buf[p++];
+      let strip = c & 127;
+      while (c & 128) {
+        c = buf[p++];
+        strip = ((strip + 1) << 7) | (c & 127);
+      }
+      const nul = buf.indexOf(0, p);
+      if (nul < 0 || nul > end || strip > prev.length) throw bad('bad v4 path');
+      nameBytes = Buffer.concat([prev.subarray(0, prev.length - strip), buf.subarray(p, nul)]);
+      prev = nameBytes;
+      off = nul + 1;
+    } else {
+      const len = flags & 0xfff;
+      const nul = len < 0xfff ? p + len : buf.indexOf(0, p);
+      if (nul < 0 || nul > end || buf[nul] !== 0) throw bad('bad path');
+      nameBytes = buf.subarray(p, nul);
+      // Entry length rounded up to a multiple of 8 with at least one NUL.
+      off += ((p - off + (nul - p) + 8) & ~7);
+    }
+    entries[i] = {
+      path: nameBytes.toString('utf8'),
+      mode,
+      size,
+      stage: (flags >> 12) & 3,
+      assumeValid: (flags & 0x8000) !== 0,
+      skipWorktree: (ext & 0x4000) !== 0,
+      intentToAdd: (ext & 0x2000) !== 0,
+    };
+  }
+  const extensions: string[] = [];
+  while (off + 8 <= end) {
+    extensions.push(buf.toString('latin1', off, off + 4));
+    off += 8 + buf.readUInt32BE(off + 4);
+  }
+  if (off !== end) throw bad('bad extension sizes');
+  return { version, entries, extensions, checksum: buf.toString('hex', end) };
+}
+
+/**
+ * Why the user's index cannot seed the private snapshot index, or null if it can: every
+ * entry is a stage-0 entry without assume-unchanged, skip-worktree or intent-to-add (git
+ * would trust or skip those without looking at the file), and there is no split-index
+ * (`link`) or sparse-index (`sdir`) extension (whose entries live elsewhere).
+ */
+export function seedProblem(ix: ParsedIndex): string | null {
+  if (ix.extensions.includes('link')) return 'split index';
+  if (ix.extensions.includes('sdir')) return 'sparse index';
+  for (const e of ix.entries) {
+    if (e.stage !== 0) return `unmerged entry ${e.path}`;
+    if (e.assumeValid) return `assume-unchanged entry ${e.path}`;
+    if (e.skipWorktree) return `skip-worktree entry ${e.path}`;
+    if (e.intentToAdd) return `intent-to-add entry ${e.path}`;
+  }
+  return null;
+}

@@ -1,0 +1,191 @@
+/**
+ * Where snapshots live and how git is run on the private snapshot index.
+ *
+ * Storage layout (see also snapshot.ts and log.ts):
+ * - `refs/kizu/snapshots/<YYYYMMDD-HHMMSS-mmm>-<oid8>`: one ref per snapshot (UTC time, so
+ *   names sort by age), pointing at the snapshot commit.
+ * - `<git-dir>/kizu/snapshot/index`: the private index (gitformat-index(5)); git's stat cache
+ *   in it is what makes the next snapshot re-read only files whose stat data changed.
+ * - `<git-dir>/kizu/snapshot/state.json`: the exact permission bits of the files in that
+ *   index, keyed to its checksum (see capture.ts).
+ * - `<git-dir>/kizu/snapshot/shadow/`: a stand-in common git dir (`config`, `info/attributes`,
+ *   empty `refs/`) used only for the commands that read and write the private index.
+ * - `<git-dir>/kizu/snapshot/lock`: held while a snapshot is taken or restored.
+ * `<git-dir>` is this worktree's git dir (each worktree has its own working tree and so its
+ * own private index); refs and objects are shared by all worktrees.
+ *
+ * Why a shadow common dir: snapshots must hold the exact bytes of each file, but
+ * `git update-index --add` runs the clean filters (core.autocrlf, `text`/`eol`, `filter`
+ * such as LFS, `ident`, `working-tree-encoding`). `$GIT_DIR/info/attributes` has the highest
+ * attribute precedence (gitattributes(5)) and git reads it from the common dir, so with
+ * GIT_COMMON_DIR pointing at the shadow dir, whose `info/attributes` is
+ * `* -text -filter -ident -working-tree-encoding`, every file is stored as is. Its `config`
+ * includes the repository's own config and then overrides what must not vary
+ * (core.autocrlf=false, core.fileMode=true, core.symlinks=true, no split index, fsmonitor
+ * or untracked cache); the repository format (core.repositoryformatversion and
+ * `extensions.*`, which git reads without following includes) is copied. Objects go to the
+ * repository's object directory (GIT_OBJECT_DIRECTORY); GIT_DIR stays the real git dir.
+ */
+import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { git, gitText, repoInfo } from '../git.js';
+import { gitDirFast, commonDirFast } from '../gitdir.js';
+import { loadConfig, type KizuConfig } from '../config/index.js';
+
+/** Namespace of the snapshot refs (with trailing slash). */
+export const SNAPSHOT_REFS = 'refs/kizu/snapshots/';
+
+/** Identity of the commits git-kizu writes. */
+export const IDENT = {
+  GIT_AUTHOR_NAME: 'git-kizu',
+  GIT_AUTHOR_EMAIL: 'git-kizu@localhost',
+  GIT_COMMITTER_NAME: 'git-kizu',
+  GIT_COMMITTER_EMAIL: 'git-kizu@localhost',
+};
+
+/** Everything the snapshot code needs to know about one working tree. */
+export interface Store {
+  /** Absolute working-tree top level. */
+  root: string;
+  /** This worktree's git dir (absolute). */
+  gitDir: string;
+  /** The common git dir (absolute; equals gitDir outside linked worktrees). */
+  commonDir: string;
+  /** `<gitDir>/kizu/snapshot`. */
+  dir: string;
+  indexFile: string;
+  stateFile: string;
+  shadowDir: string;
+  lockFile: string;
+  /** The repository's object hash (extensions.objectFormat). */
+  hashAlgo: 'sha1' | 'sha256';
+  /** Object id length in bytes (20 or 32). */
+  oidLen: number;
+  config: KizuConfig['snapshot'];
+}
+
+/**
+ * Opens the snapshot store of the working tree at (or containing) `root`. Cheap: no git
+ * process unless `root` is not a working-tree top level.
+ * @throws KizuError (exit 2) outside a git working tree or for an invalid config.
+ */
+export async function openStore(root: string): Promise<Store> {
+  let top = path.resolve(root);
+  let gitDir = gitDirFast(top);
+  let commonDir = gitDir ? commonDirFast(top) : null;
+  if (!gitDir || !commonDir) {
+    const info = await repoInfo(top);
+    top = info.root;
+    gitDir = info.gitDir;
+    commonDir = path.resolve(top, await gitText(['rev-parse', '--git-common-dir'], { cwd: top }));
+  }
+  const config = await loadConfig(top);
+  const dir = path.join(gitDir, 'kizu', 'snapshot');
+  const fmt = readFormat(commonDir);
+  const hashAlgo = fmt.ext.objectformat === 'sha256' ? 'sha256' : 'sha1';
+  return {
+    root: top,
+    gitDir,
+    commonDir,
+    dir,
+    indexFile: path.join(dir, 'index'),
+    stateFile: path.join(dir, 'state.json'),
+    shadowDir: path.join(dir, 'shadow'),
+    lockFile: path.join(dir, 'lock'),
+    hashAlgo,
+    oidLen: hashAlgo === 'sha256' ? 32 : 20,
+    config: config.snapshot,
+  };
+}
+
+/** The repository format keys of `<commonDir>/config` (lower-cased names). */
+function readFormat(commonDir: string): { version: string; ext: Record<string, string> } {
+  let text = '';
+  try {
+    text = readFileSync(path.join(commonDir, 'config'), 'utf8');
+  } catch {
+    /* no config: defaults */
+  }
+  let section = '';
+  let version = '0';
+  const ext: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/^\s+/, '');
+    const sec = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
+    if (sec) {
+      section = sec[1].toLowerCase();
+      continue;
+    }
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (!kv) continue;
+    let value = (kv[2] ?? 'true').replace(/\s+[#;].*$/, '').trim();
+    if (/^".*"$/.test(value)) value = value.slice(1, -1);
+    const key = kv[1].toLowerCase();
+    if (section === 'core' && key === 'repositoryformatversion') version = value;
+    if (section === 'extensions') ext[key] = value.toLowerCase();
+  }
+  return { version, ext };
+}
+
+function configQuote(s: string): string {
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * Creates or refreshes the shadow common dir (see the module comment); it is rewritten
+ * whenever the repository's config file is newer than it.
+ * @throws fs errors (EACCES, ...).
+ */
+export function ensureShadow(s: Store): void {
+  const real = path.join(s.commonDir, 'config');
+  const shadowConfig = path.join(s.shadowDir, 'config');
+  try {
+    if (statSync(shadowConfig).mtimeMs >= statSync(real).mtimeMs) return;
+  } catch {
+    /* missing: create */
+  }
+  mkdirSync(path.join(s.shadowDir, 'info'), { recursive: true });
+  mkdirSync(path.join(s.shadowDir, 'refs'), { recursive: true });
+  writeFileSync(path.join(s.shadowDir, 'info', 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
+  const fmt = readFormat(s.commonDir);
+  const text =
+    '# Generated by git-kizu for its private snapshot index (see src/rollback/store.ts); do not edit.\n' +
+    `[include]\n\tpath = ${configQuote(real)}\n` +
+    '[core]\n' +
+    `\trepositoryformatversion = ${/^\d+$/.test(fmt.version) ? fmt.version : '0'}\n` +
+    '\tbare = false\n\tautocrlf = false\n\tsafecrlf = false\n\tfileMode = true\n\tsymlinks = true\n' +
+    '\tsplitIndex = false\n\tfsmonitor = false\n\tuntrackedCache = false\n\tsparseCheckout = false\n' +
+    '[index]\n\tsparse = false\n\tskipHash = false\n' +
+    (Object.keys(fmt.ext).length
+      ? '[extensions]\n' + Object.entries(fmt.ext).map(([k, v]) => `\t${k} = ${configQuote(v)}\n`).join('')
+      : '');
+  const tmp = `${shadowConfig}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, shadowConfig);
+}
+
+/** Environment for git commands on the private index (see the module comment). */
+export function shadowEnv(s: Store): NodeJS.ProcessEnv {
+  return {
+    GIT_DIR: s.gitDir,
+    GIT_COMMON_DIR: s.shadowDir,
+    GIT_OBJECT_DIRECTORY: process.env.GIT_OBJECT_DIRECTORY || path.join(s.commonDir, 'objects'),
+    GIT_WORK_TREE: s.root,
+    GIT_INDEX_FILE: s.indexFile,
+  };
+}
+
+/**
+ * Environment for git commands on the user's repository from inside `root`: drops a
+ * GIT_DIR / GIT_WORK_TREE / GIT_COMMON_DIR inherited from a calling git hook, so that git
+ * finds the repository from `root` (GIT_INDEX_FILE, if set, is kept: that is the user's
+ * index of the moment).
+ */
+export function realEnv(): NodeJS.ProcessEnv {
+  return { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_COMMON_DIR: undefined };
+}
+
+/** Runs git in the user's repository at `s.root` (see {@link realEnv}). */
+export function realGit(s: Store, args: string[], opts: { input?: Buffer | string; okStatus?: number[]; env?: NodeJS.ProcessEnv } = {}) {
+  return git(args, { cwd: s.root, input: opts.input, okStatus: opts.okStatus, env: { ...realEnv(), ...opts.env } });
+}

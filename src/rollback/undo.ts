@@ -1,0 +1,145 @@
+/**
+ * `git kizu undo`: reverses the newest rollback in the undo log (log.ts), whatever its level.
+ *
+ * 1. For a branch rollback (`undo.kind === 'branch'`, written by `git kizu rollback branch`):
+ *    brings the task back with task.ts restoreTask: branch `kizu/<name>` at the saved tip
+ *    (refused if that branch exists at another commit; one at the very tip counts as done,
+ *    so a retried undo goes on), and when the record names a worktree, that worktree with
+ *    the files saved in the trash commit (see task-trash.ts).
+ * 2. Restores the worktree the record's safety snapshot was taken in (the snapshot metadata
+ *    names it; the current one if that directory is gone and not recreated) to that
+ *    snapshot with restoreSnapshot, which first takes a new safety snapshot, so an undo can
+ *    itself be reversed with `git kizu rollback snapshot <that snapshot>`.
+ * 3. Pops the record once the working tree was changed (or already matched).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { KizuError, EXIT } from '../errors.js';
+import { git } from '../git.js';
+import { gitDirFast } from '../gitdir.js';
+import { readRollbacks, popRollback, type RollbackRecord } from './log.js';
+import { readSnapshot, restoreSnapshot, type RestorePlan } from './snapshot.js';
+
+/** The branch part of an undo. */
+export interface BranchUndo {
+  /** Task name (`<name>` of kizu/<name>). */
+  name: string;
+  /** The branch recreated, e.g. `kizu/<name>`. */
+  branch: string;
+  /** The commit the branch is recreated at (the tip saved in the trash commit). */
+  commit: string;
+  trashRef: string;
+  /** Worktree to recreate, if any. */
+  worktree: string | null;
+  /** True if the branch already exists at that commit (nothing to do for it). */
+  branchExists: boolean;
+  /** True if the worktree already exists (nothing to do for it). */
+  worktreeExists: boolean;
+}
+
+/** What an undo does (or did). */
+export interface UndoResult {
+  record: RollbackRecord;
+  /** The working tree restored (absolute). */
+  worktree: string;
+  branch: BranchUndo | null;
+  /** The restore plan; null in a dry run whose worktree does not exist yet. */
+  plan: RestorePlan | null;
+  /** True once the record was removed from the log. */
+  popped: boolean;
+  dryRun: boolean;
+}
+
+async function revParse(root: string, spec: string): Promise<string | null> {
+  const r = await git(['rev-parse', '-q', '--verify', spec], { cwd: root, okStatus: [0, 1, 128] });
+  return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+function isWorktree(dir: string): boolean {
+  return existsSync(dir) && gitDirFast(dir) !== null;
+}
+
+async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>): Promise<BranchUndo> {
+  const { readTaskTrash } = await import('./task.js');
+  const { taskBranch, taskBranchRef } = await import('./task-store.js');
+  const branch = taskBranch(u.name);
+  if (!(await revParse(root, `${u.trashRef}^{commit}`))) {
+    throw new KizuError(`cannot bring back branch ${branch}: ${u.trashRef} no longer exists`, {
+      hint: 'the discarded task is gone; git reflog may still have its commits',
+    });
+  }
+  const commit = (await readTaskTrash(root, u.trashRef)).tip;
+  const existing = await revParse(root, taskBranchRef(u.name));
+  if (existing && existing !== commit) {
+    throw new KizuError(`cannot bring back branch ${branch}: a branch of that name exists again (at ${existing.slice(0, 12)})`, {
+      hint: `rename or delete it (git branch -m ${branch} ${branch}-new), then run git kizu undo again`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  const worktree = u.worktree ?? null;
+  const worktreeExists = worktree !== null && isWorktree(worktree);
+  if (worktree && !worktreeExists && existsSync(worktree)) {
+    throw new KizuError(`cannot recreate the worktree ${worktree}: something else is there now`, {
+      hint: 'move it away, then run git kizu undo again',
+      exitCode: EXIT.FOUND,
+    });
+  }
+  return { name: u.name, branch, commit, trashRef: u.trashRef, worktree, branchExists: existing === commit, worktreeExists };
+}
+
+/**
+ * Reverses the newest rollback of the repository containing `root` (see the module comment).
+ * @param opts.dryRun only report what would happen; `confirm` is asked (with the result as
+ *   it would be) before anything changes and may cancel (`popped: false`, plan not applied).
+ * @returns what was done; check `plan.applied` and `plan.failures`.
+ * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
+ *   path is occupied, or the working tree changed during `confirm`; exit 2 when the safety
+ *   snapshot or trash ref is gone, the log is unreadable, or git fails.
+ */
+export async function undoLastRollback(
+  root: string,
+  opts: { dryRun?: boolean; confirm?: (preview: UndoResult) => Promise<boolean> } = {},
+): Promise<UndoResult> {
+  const records = await readRollbacks(root);
+  const record = records[records.length - 1];
+  if (!record) {
+    throw new KizuError('nothing to undo: no rollback is recorded', {
+      hint: 'rollbacks (git kizu rollback ...) record themselves; snapshots are listed by git kizu snapshot list',
+      exitCode: EXIT.FOUND,
+    });
+  }
+  let snap;
+  try {
+    snap = await readSnapshot(root, record.safetySnapshot);
+  } catch (e) {
+    if (!(e instanceof KizuError) || e.exitCode !== EXIT.FOUND) throw e;
+    throw new KizuError(`cannot undo "${record.description}": its safety snapshot ${record.safetySnapshot.slice(0, 12)} no longer exists`, {
+      hint: 'it was dropped or garbage-collected; nothing was changed',
+    });
+  }
+  const branch = record.undo?.kind === 'branch' ? await branchPlan(root, record.undo) : null;
+  const recorded = snap.meta.worktree;
+  const willExist = branch?.worktree && path.resolve(branch.worktree) === path.resolve(recorded);
+  const worktree = isWorktree(recorded) || willExist ? recorded : root;
+  const result: UndoResult = { record, worktree, branch, plan: null, popped: false, dryRun: !!opts.dryRun };
+  const safetyMessage = `before undoing: ${record.description}`;
+
+  if (branch) {
+    if (isWorktree(worktree)) result.plan = await restoreSnapshot(worktree, snap.id, { dryRun: true });
+    if (opts.dryRun) return result;
+    if (opts.confirm && !(await opts.confirm(result))) return result;
+    const { restoreTask } = await import('./task.js');
+    await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
+    result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage });
+  } else {
+    const confirm = opts.confirm;
+    result.plan = await restoreSnapshot(worktree, snap.id, {
+      dryRun: opts.dryRun,
+      safetyMessage,
+      confirm: confirm ? (plan) => confirm({ ...result, plan }) : undefined,
+    });
+    if (opts.dryRun) return result;
+  }
+  if (result.plan.applied) result.popped = await popRollback(root, record);
+  return result;
+}

@@ -1,0 +1,349 @@
+// git kizu snapshot / rollback snapshot / the UserPromptSubmit hook, through the real bin in
+// real repositories. Files are compared by exact bytes and exact permission bits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sandbox, hook } from './helpers.mjs';
+import { tree, terminal } from './snapshot-helpers.mjs';
+
+function ok(r, what = 'command') {
+  assert.equal(r.status, 0, `${what} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** The user's state that snapshots and rollbacks must not touch. */
+function userState(sb) {
+  return {
+    head: sb.git('rev-parse', 'HEAD'),
+    index: readFileSync(sb.path('.git/index')).toString('hex'),
+    stash: sb.git('stash', 'list'),
+    refs: sb.git('for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads', 'refs/tags', 'refs/stash'),
+  };
+}
+
+function snapshots(sb) {
+  return JSON.parse(ok(sb.kizu(['snapshot', 'list', '--json'])).stdout);
+}
+
+const CONFIG = JSON.stringify({ snapshot: { include: ['.env'], maxFileBytes: 1000 } });
+
+/** A repository with every kind of file; the user has a stash entry and staged nothing. */
+function richRepo() {
+  const sb = sandbox({
+    files: {
+      '.gitattributes': '* text=auto\n',
+      '.gitignore': 'build/\n.env\n',
+      '.kizurc.json': CONFIG,
+      'a.txt': 'alpha\n',
+      'del.txt': 'delete me\n',
+      'ren-old.txt': 'rename me\n',
+      'run.sh': '#!/bin/sh\necho hi\n',
+      'crlf.txt': 'one\r\ntwo\r\n',
+      empty: '',
+      secret: 'token\n',
+    },
+    commit: false,
+  });
+  chmodSync(sb.path('run.sh'), 0o755);
+  symlinkSync('a.txt', sb.path('link'));
+  sb.git('config', 'core.autocrlf', 'true');
+  sb.git('add', '-A');
+  sb.git('commit', '-q', '-m', 'initial');
+  // A stash entry the snapshot code must leave alone.
+  writeFileSync(sb.path('a.txt'), 'stashed change\n');
+  sb.git('stash', '-q');
+  // What git does not keep: the CRLF bytes in the working tree, a 0600 file.
+  writeFileSync(sb.path('crlf.txt'), 'one\r\ntwo\r\n');
+  chmodSync(sb.path('secret'), 0o600);
+  sb.write({ 'notes.txt': 'untracked\n', '.env': 'KEY=1\n', 'build/out.log': 'log1\n', 'big.bin': 'x'.repeat(2000) });
+  return sb;
+}
+
+function mutate(sb) {
+  writeFileSync(sb.path('a.txt'), 'alpha changed\n');
+  rmSync(sb.path('del.txt'));
+  renameSync(sb.path('ren-old.txt'), sb.path('ren-new.txt'));
+  chmodSync(sb.path('run.sh'), 0o644);
+  chmodSync(sb.path('secret'), 0o644);
+  rmSync(sb.path('link'));
+  symlinkSync('crlf.txt', sb.path('link'));
+  writeFileSync(sb.path('crlf.txt'), 'one\r\nTWO\r\n');
+  writeFileSync(sb.path('empty'), 'now full\n');
+  sb.write({ 'new/dir/file.txt': 'new\n' });
+  rmSync(sb.path('notes.txt'));
+  writeFileSync(sb.path('.env'), 'KEY=2\n');
+  writeFileSync(sb.path('build/out.log'), 'log2\n');
+  writeFileSync(sb.path('big.bin'), 'y'.repeat(3000));
+}
+
+test('snapshot + rollback snapshot + undo: untracked, deleted, renamed, executable, symlink, 0600, empty, CRLF, included and large files', () => {
+  const sb = richRepo();
+  const user = userState(sb);
+  const t0 = tree(sb.dir);
+
+  const s = ok(sb.kizu(['snapshot', '-m', 'before the agent']));
+  const name = /^snapshot (\S+): 13 files \(\d+ read again\)\n$/.exec(s.stdout)?.[1];
+  assert.ok(name, s.stdout);
+  assert.equal(s.stderr, 'git-kizu: warning: not in the snapshot: big.bin: larger than snapshot.maxFileBytes (2000 > 1000 bytes)\n');
+  const [info] = snapshots(sb);
+  assert.equal(info.name, name);
+  assert.equal(info.ref, `refs/kizu/snapshots/${name}`);
+  assert.equal(info.kind, 'manual');
+  assert.equal(info.message, 'before the agent');
+  assert.equal(info.files, 13);
+  assert.equal(info.head, user.head.trim());
+  assert.deepEqual(info.skipped, [{ path: 'big.bin', reason: 'larger than snapshot.maxFileBytes (2000 > 1000 bytes)' }]);
+  // The snapshot commit holds the exact bytes (raw CRLF, not git's normalised blob) and the ignored-but-included .env.
+  assert.equal(sb.git('cat-file', 'blob', `${info.id}:crlf.txt`), 'one\r\ntwo\r\n');
+  assert.equal(sb.git('cat-file', 'blob', `${info.id}:.env`), 'KEY=1\n');
+  assert.equal(sb.git('cat-file', '-e', `${info.id}:build/out.log`, { allowFail: true }), '');
+  assert.deepEqual(tree(sb.dir), t0, 'taking a snapshot changes no file');
+  assert.deepEqual(userState(sb), user);
+
+  mutate(sb);
+  const t1 = tree(sb.dir);
+
+  // Dry run: the exact plan, and nothing changes.
+  const dry = ok(sb.kizu(['rollback', 'snapshot', name, '--dry-run', '--json']));
+  const plan = JSON.parse(dry.stdout);
+  assert.deepEqual(
+    plan.changes.map((c) => [c.path, c.action]),
+    [
+      ['.env', 'modify'],
+      ['a.txt', 'modify'],
+      ['big.bin', 'kept'],
+      ['crlf.txt', 'modify'],
+      ['del.txt', 'create'],
+      ['empty', 'modify'],
+      ['link', 'modify'],
+      ['new/dir/file.txt', 'delete'],
+      ['notes.txt', 'create'],
+      ['ren-new.txt', 'delete'],
+      ['ren-old.txt', 'create'],
+      ['run.sh', 'mode'],
+      ['secret', 'mode'],
+    ],
+  );
+  const byPath = Object.fromEntries(plan.changes.map((c) => [c.path, c]));
+  assert.deepEqual([byPath.secret.current.mode, byPath.secret.target.mode], ['644', '600']);
+  assert.deepEqual([byPath['run.sh'].current.mode, byPath['run.sh'].target.mode], ['644', '755']);
+  assert.deepEqual([byPath.link.current.type, byPath.link.target.type], ['symlink', 'symlink']);
+  assert.deepEqual([byPath['a.txt'].added, byPath['a.txt'].removed], [1, 1]);
+  assert.equal(byPath['big.bin'].reason, 'the snapshot could not save it (larger than snapshot.maxFileBytes (2000 > 1000 bytes)); left as it is');
+  assert.equal(plan.dryRun, true);
+  assert.equal(plan.applied, false);
+  assert.equal(plan.safetySnapshot, null);
+  assert.deepEqual(tree(sb.dir), t1, 'dry run changes nothing');
+  assert.equal(snapshots(sb).length, 1, 'dry run takes no safety snapshot');
+
+  // No terminal and no --yes: the plan, exit 1, a hint; nothing changes.
+  const refused = sb.kizu(['rollback', 'snapshot', name]);
+  assert.equal(refused.status, 1);
+  assert.ok(refused.stdout.startsWith(`rollback to snapshot ${name} (manual, `), refused.stdout);
+  assert.ok(refused.stdout.includes('\n  mode    secret  (mode 644 -> 600)\n'), refused.stdout);
+  assert.ok(refused.stdout.includes('\n  delete  new/dir/file.txt  (created since the snapshot; removed; lines -1)\n'), refused.stdout);
+  assert.ok(refused.stdout.includes('12 paths would change; the changes made since the snapshot are taken away, but they stay recoverable'), refused.stdout);
+  assert.equal(
+    refused.stderr,
+    'git-kizu: error: not rolling back without confirmation: no terminal to ask on\n' +
+      `hint: check the plan above, then run git kizu rollback snapshot ${name} --yes\n`,
+  );
+  assert.deepEqual(tree(sb.dir), t1);
+
+  // The rollback.
+  const r = ok(sb.kizu(['rollback', 'snapshot', name, '--yes']));
+  const safety = /\nsafety snapshot: (\S+) \(undo with: git kizu undo\)\n$/.exec(r.stdout)?.[1];
+  assert.ok(safety, r.stdout);
+  assert.ok(r.stdout.includes(`\nrolled back 12 paths to snapshot ${name}\n`), r.stdout);
+  assert.equal(
+    r.stderr,
+    'git-kizu: warning: kept big.bin: the snapshot could not save it (larger than snapshot.maxFileBytes (2000 > 1000 bytes)); left as it is\n',
+  );
+  const expected = { ...t0, 'build/out.log': t1['build/out.log'], 'big.bin': t1['big.bin'] };
+  assert.deepEqual(tree(sb.dir), expected, 'the working tree is the snapshot again (ignored build/ and the large file left alone)');
+  assert.deepEqual(userState(sb), user, 'index, HEAD, stash and branches untouched');
+  const list = snapshots(sb);
+  assert.deepEqual(list.map((x) => [x.name, x.kind]), [[safety, 'safety'], [name, 'manual']]);
+  assert.equal(list[0].message, `before rollback to ${name}`);
+  assert.equal(sb.git('cat-file', 'blob', `${list[0].id}:new/dir/file.txt`), 'new\n');
+
+  // Undo: back to exactly the state before the rollback.
+  const u = ok(sb.kizu(['undo', '--yes']));
+  assert.ok(u.stdout.startsWith(`undo: rollback to snapshot ${name} (snapshot rollback of `), u.stdout);
+  assert.ok(u.stdout.includes(`\nundone: rollback to snapshot ${name}\n`), u.stdout);
+  assert.deepEqual(tree(sb.dir), t1);
+  assert.deepEqual(userState(sb), user);
+  const again = sb.kizu(['undo', '--yes']);
+  assert.equal(again.status, 1);
+  assert.match(again.stderr, /^git-kizu: error: nothing to undo: no rollback is recorded\n/);
+});
+
+test('the private index: the second snapshot of a 2000-file repository re-reads only the changed file', () => {
+  const files = {};
+  for (let i = 0; i < 2000; i++) files[`d${i % 40}/f${i}.txt`] = `file ${i}\n`;
+  const sb = sandbox({ files });
+  // Stat data from the past, so no entry is "racily clean" (git would re-read those).
+  const past = new Date('2020-01-01T00:00:00Z');
+  for (const f of Object.keys(files)) utimesSync(sb.path(f), past, past);
+  // Let the ctime of those utimes calls age past the second the snapshot starts in (the
+  // snapshot lstat's files whose ctime falls in that second itself; see capture.ts).
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2100);
+  sb.git('config', 'core.trustctime', 'false');
+  const userIndex = readFileSync(sb.path('.git/index'));
+
+  const first = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout);
+  assert.equal(first.files, 2000);
+  assert.ok(existsSync(sb.path('.git/kizu/snapshot/index')), 'private index under .git/kizu/snapshot/');
+
+  // One real change (new size), and one file whose bytes change behind git's back: same size,
+  // same mtime (ctime is not trusted here), so only a re-read would notice.
+  writeFileSync(sb.path('d1/f1.txt'), 'file 1 changed\n');
+  writeFileSync(sb.path('d7/f7.txt'), 'FILE 7\n');
+  utimesSync(sb.path('d7/f7.txt'), past, past);
+  const second = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout);
+  assert.equal(second.hashed, 1, 'only the changed file was handed to git update-index');
+  assert.equal(sb.git('cat-file', 'blob', `${second.id}:d1/f1.txt`), 'file 1 changed\n');
+  assert.equal(sb.git('cat-file', 'blob', `${second.id}:d7/f7.txt`), 'file 7\n', 'unchanged stat data: taken from the stat cache, not re-read');
+
+  // Once its stat data changes, the file is read again.
+  utimesSync(sb.path('d7/f7.txt'), new Date('2021-01-01T00:00:00Z'), new Date('2021-01-01T00:00:00Z'));
+  const third = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout);
+  assert.equal(third.hashed, 1);
+  assert.equal(sb.git('cat-file', 'blob', `${third.id}:d7/f7.txt`), 'FILE 7\n');
+  assert.ok(readFileSync(sb.path('.git/index')).equals(userIndex), "the user's index is untouched");
+});
+
+test('UserPromptSubmit hook: nothing on stdout, a prompt snapshot; an unchanged tree reuses it', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const payload = { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: '\n  fix the login bug  \nand more\n' };
+  const r = hook(sb, 'user-prompt-submit', payload);
+  assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
+  let list = snapshots(sb);
+  assert.equal(list.length, 1);
+  assert.deepEqual([list[0].kind, list[0].message, list[0].files], ['prompt', 'fix the login bug', 1]);
+
+  const same = hook(sb, 'user-prompt-submit', { ...payload, prompt: 'next prompt' });
+  assert.deepEqual([same.status, same.stdout, same.stderr], [0, '', '']);
+  assert.equal(snapshots(sb).length, 1, 'nothing changed: no new snapshot');
+
+  writeFileSync(sb.path('a.txt'), 'b\n');
+  const changed = hook(sb, 'user-prompt-submit', { ...payload, prompt: 'third' });
+  assert.deepEqual([changed.status, changed.stdout, changed.stderr], [0, '', '']);
+  list = snapshots(sb);
+  assert.deepEqual(list.map((x) => x.message), ['third', 'fix the login bug']);
+  assert.equal(sb.git('cat-file', 'blob', `${list[0].id}:a.txt`), 'b\n');
+
+  // The same through the script init installs.
+  ok(sb.kizu(['init', '--no-pre-commit']));
+  writeFileSync(sb.path('a.txt'), 'c\n');
+  const viaScript = sb.run(sb.path('.claude/hooks/kizu-user-prompt-submit.sh'), [], { input: JSON.stringify({ ...payload, prompt: 'via script' }) });
+  assert.deepEqual([viaScript.status, viaScript.stdout, viaScript.stderr], [0, '', '']);
+  assert.equal(snapshots(sb)[0].message, 'via script');
+});
+
+test('UserPromptSubmit hook: a bad payload or no repository → exit 0, nothing on stdout, one stderr line', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  for (const bad of ['', 'not json', '[]', JSON.stringify({ cwd: sb.dir, prompt: 5 }), JSON.stringify({ cwd: sb.dir, hook_event_name: 'Stop' })]) {
+    const r = hook(sb, 'user-prompt-submit', bad);
+    assert.equal(r.status, 0, bad);
+    assert.equal(r.stdout, '', bad);
+    assert.match(r.stderr, /^git-kizu: ignored a bad hook payload: [^\n]+\n$/, bad);
+  }
+  const outside = sandbox({ init: false });
+  const r = hook(outside, 'user-prompt-submit', { cwd: outside.dir, hook_event_name: 'UserPromptSubmit', prompt: 'x' });
+  assert.deepEqual([r.status, r.stdout], [0, '']);
+  assert.equal(r.stderr, `git-kizu: snapshot skipped because of an error: not inside a git repository: ${outside.dir}\n`);
+  assert.equal(snapshots(sb).length, 0);
+});
+
+test('a failure midway puts back what the rollback had changed; nothing is recorded for undo', () => {
+  const sb = sandbox({ files: { '.gitignore': '*.log\n', 'a.txt': 'a1\n', x: 'x was a file\n' } });
+  const name = /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot'])).stdout)[1];
+  writeFileSync(sb.path('a.txt'), 'a2\n');
+  rmSync(sb.path('x'));
+  sb.write({ 'x/tracked.txt': 'now a directory\n', 'x/keep.log': 'ignored, so not ours to delete\n' });
+  const before = tree(sb.dir);
+  const r = sb.kizu(['rollback', 'snapshot', name, '--yes']);
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.ok(r.stderr.includes('git-kizu: warning: x: a directory with other files is in the way\n'), r.stderr);
+  assert.match(r.stderr, /git-kizu: error: rollback failed at x; everything it had changed was put back\nhint: the state before the attempt is also in safety snapshot \S+; fix the cause and run the command again\n$/);
+  assert.deepEqual(tree(sb.dir), before, 'a.txt and x/tracked.txt are back');
+  const u = sb.kizu(['undo', '--yes']);
+  assert.equal(u.status, 1);
+  assert.match(u.stderr, /nothing to undo/);
+});
+
+test('retention keeps snapshot.keep snapshots, never the safety snapshot the undo log needs; drop refuses it without --force', () => {
+  const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ snapshot: { keep: 2 } }), 'a.txt': '0\n' } });
+  const take = () => /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot'])).stdout)[1];
+  const a = take();
+  writeFileSync(sb.path('a.txt'), '1\n');
+  const safety = /\nsafety snapshot: (\S+) /.exec(ok(sb.kizu(['rollback', 'snapshot', a, '--yes'])).stdout)[1];
+  const names = [];
+  for (let i = 2; i < 6; i++) {
+    writeFileSync(sb.path('a.txt'), `${i}\n`);
+    names.push(take());
+  }
+  // Two kept: the newest and the protected safety snapshot (it counts towards snapshot.keep).
+  assert.deepEqual(snapshots(sb).map((x) => x.name), [names[3], safety]);
+  const refused = sb.kizu(['snapshot', 'drop', safety]);
+  assert.equal(refused.status, 1);
+  assert.equal(
+    refused.stderr,
+    `git-kizu: error: snapshot ${safety} is the safety snapshot of a rollback that git kizu undo can still reverse\n` +
+      'hint: pass --force to drop it anyway (undo then cannot restore it)\n',
+  );
+  assert.equal(ok(sb.kizu(['snapshot', 'drop', names[3]])).stdout, `dropped ${names[3]}\n`);
+  const unknown = sb.kizu(['snapshot', 'drop', 'nope']);
+  assert.equal(unknown.status, 1);
+  assert.equal(unknown.stderr, 'git-kizu: error: no snapshot "nope"\nhint: list snapshots with git kizu snapshot list\n');
+  assert.equal(ok(sb.kizu(['snapshot', 'drop', '--force', safety])).stdout, `dropped ${safety}\n`);
+  assert.deepEqual(snapshots(sb), []);
+});
+
+test('snapshot show: metadata, git diff from the snapshot to the working tree, permission bits; ids by commit prefix', () => {
+  const sb = sandbox({ files: { 'a.txt': 'one\n', 'b.txt': 'b\n' } });
+  chmodSync(sb.path('b.txt'), 0o600);
+  const snap = JSON.parse(ok(sb.kizu(['snapshot', '--json', '-m', 'show me'])).stdout);
+  const same = ok(sb.kizu(['snapshot', 'show', snap.id.slice(0, 7)]));
+  assert.ok(same.stdout.startsWith(`snapshot ${snap.name}\ncommit:   ${snap.id}\nkind:     manual\n`), same.stdout);
+  assert.ok(same.stdout.includes('\nmessage:  show me\n'), same.stdout);
+  assert.ok(same.stdout.endsWith('files:    2\n(the working tree matches the snapshot)\n'), same.stdout);
+  writeFileSync(sb.path('a.txt'), 'two\n');
+  chmodSync(sb.path('b.txt'), 0o644);
+  const r = ok(sb.kizu(['snapshot', 'show', snap.name]));
+  assert.ok(r.stdout.includes('--- snapshot/a.txt\n+++ worktree/a.txt\n@@ -1 +1 @@\n-one\n+two\n'), r.stdout);
+  assert.ok(r.stdout.endsWith('mode b.txt: 600 in the snapshot, 644 now\n'), r.stdout);
+  const j = JSON.parse(ok(sb.kizu(['snapshot', 'show', snap.name, '--json'])).stdout);
+  assert.deepEqual(j.changes.map((c) => [c.path, c.action]), [['a.txt', 'modify'], ['b.txt', 'mode']]);
+  assert.deepEqual(tree(sb.dir)['b.txt'], { mode: '644', hex: Buffer.from('b\n').toString('hex') }, 'show changes nothing');
+});
+
+test('on a terminal rollback and undo ask first: "n" changes nothing, "y" goes ahead', async (t) => {
+  const sb = sandbox({ files: { 'a.txt': 'one\n' } });
+  const name = /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot'])).stdout)[1];
+  writeFileSync(sb.path('a.txt'), 'two\n');
+  const no = terminal(t, sb, ['rollback', 'snapshot', name]);
+  await no.waitFor(`Roll back 1 path to snapshot ${name}? [y/N]`);
+  no.type('n');
+  const noScreen = await no.done();
+  assert.deepEqual(noScreen.slice(-2), ['cancelled: nothing was changed', 'EXIT=0']);
+  assert.ok(noScreen.includes('  modify  a.txt  (changed since the snapshot; lines +1 -1)'), noScreen.join('\n'));
+  assert.equal(sb.read('a.txt'), 'two\n');
+  assert.equal(snapshots(sb).length, 1, 'no safety snapshot when cancelled');
+
+  const yes = terminal(t, sb, ['rollback', 'snapshot', name]);
+  await yes.waitFor('[y/N]');
+  yes.type('y');
+  const yesScreen = await yes.done();
+  assert.equal(yesScreen.at(-1), 'EXIT=0');
+  assert.ok(yesScreen.includes(`rolled back 1 path to snapshot ${name}`), yesScreen.join('\n'));
+  assert.equal(sb.read('a.txt'), 'one\n');
+
+  const undo = terminal(t, sb, ['undo']);
+  await undo.waitFor('Undo it? [y/N]');
+  undo.type('y');
+  assert.equal((await undo.done()).at(-1), 'EXIT=0');
+  assert.equal(sb.read('a.txt'), 'two\n');
+});

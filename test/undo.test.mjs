@@ -1,0 +1,158 @@
+// git kizu undo through the real bin: reversing `rollback snapshot` and `rollback branch`
+// (a task with its worktree), with exact bytes and modes; records written through the shared
+// recordRollback API.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sandbox, ROOT } from './helpers.mjs';
+import { tree } from './snapshot-helpers.mjs';
+
+function ok(r, what = 'command') {
+  assert.equal(r.status, 0, `${what} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** Runs an ES module snippet with the built library (dist/) in `cwd`; returns its stdout. */
+function lib(sb, code, cwd = sb.dir) {
+  const src = `import * as snap from ${JSON.stringify(path.join(ROOT, 'dist/rollback/snapshot.js'))};\n` +
+    `import * as log from ${JSON.stringify(path.join(ROOT, 'dist/rollback/log.js'))};\n${code}`;
+  return ok(sb.run(process.execPath, ['--input-type=module', '-e', src], { cwd }), 'library call').stdout;
+}
+
+function logFile(sb) {
+  return JSON.parse(readFileSync(sb.path('.git/kizu/rollbacks.json'), 'utf8'));
+}
+
+test('undo: dry run and no-terminal refusal change nothing; undo is itself reversible; the log is popped', () => {
+  const sb = sandbox({ files: { 'a.txt': 'v1\n', 'tool.sh': '#!/bin/sh\n' } });
+  chmodSync(sb.path('tool.sh'), 0o755);
+  const name = /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot'])).stdout)[1];
+  writeFileSync(sb.path('a.txt'), 'v2\n');
+  writeFileSync(sb.path('b.txt'), 'agent file\n');
+  chmodSync(sb.path('tool.sh'), 0o700);
+  const agent = tree(sb.dir);
+  ok(sb.kizu(['rollback', 'snapshot', name, '--yes']));
+  const rolled = tree(sb.dir);
+  assert.equal(rolled['b.txt'], undefined);
+  assert.equal(rolled['tool.sh'].mode, '755');
+  const [rec] = logFile(sb).records;
+  assert.deepEqual(Object.keys(rec), ['level', 'time', 'safetySnapshot', 'description']);
+  assert.equal(rec.level, 'snapshot');
+  assert.equal(rec.description, `rollback to snapshot ${name}`);
+
+  const dry = ok(sb.kizu(['undo', '--dry-run']));
+  assert.ok(dry.stdout.includes(`restore ${sb.dir} to safety snapshot ${rec.safetySnapshot.slice(0, 12)}:\n`), dry.stdout);
+  assert.ok(dry.stdout.includes('\n  create  b.txt  (deleted since the snapshot; restored; lines +1)\n'), dry.stdout);
+  assert.ok(dry.stdout.includes('\n  mode    tool.sh  (mode 755 -> 700)\n'), dry.stdout);
+  assert.deepEqual(tree(sb.dir), rolled);
+  const refused = sb.kizu(['undo']);
+  assert.equal(refused.status, 1);
+  assert.equal(refused.stderr, 'git-kizu: error: not undoing without confirmation: no terminal to ask on\nhint: check the plan above, then run git kizu undo --yes\n');
+  assert.deepEqual(tree(sb.dir), rolled);
+  assert.equal(logFile(sb).records.length, 1);
+
+  const u = JSON.parse(ok(sb.kizu(['undo', '--yes', '--json'])).stdout);
+  assert.equal(u.popped, true);
+  assert.equal(u.plan.applied, true);
+  assert.deepEqual(u.plan.failures, []);
+  assert.deepEqual(tree(sb.dir), agent, 'exact bytes and modes of before the rollback');
+  assert.deepEqual(logFile(sb).records, []);
+
+  // Redo: the undo's own safety snapshot holds the rolled-back state.
+  ok(sb.kizu(['rollback', 'snapshot', u.plan.safetyName, '--yes']));
+  assert.deepEqual(tree(sb.dir), rolled);
+  ok(sb.kizu(['undo', '--yes']));
+  assert.deepEqual(tree(sb.dir), agent);
+});
+
+test('undo of `rollback branch`: the task branch and its worktree come back (restoreTask), the log is popped', () => {
+  const sb = sandbox({ files: { 'a.txt': 'main\n' } });
+  const wt = path.join(sb.base, 'wt');
+  ok(sb.kizu(['task', 'start', 'feat', '--worktree', wt]), 'task start');
+  writeFileSync(path.join(wt, 't.txt'), 'committed\n');
+  sb.git('add', 't.txt', { cwd: wt });
+  sb.git('commit', '-q', '-m', 'task work', { cwd: wt });
+  const tip = sb.git('rev-parse', 'kizu/feat').trim();
+  writeFileSync(path.join(wt, 't.txt'), 'uncommitted\r\n');
+  writeFileSync(path.join(wt, 'u.txt'), 'untracked\n');
+  const before = tree(wt);
+  const main = tree(sb.dir);
+  ok(sb.kizu(['rollback', 'branch', 'feat', '--yes']), 'rollback branch');
+  assert.ok(!existsSync(wt));
+  assert.equal(sb.git('branch', '--list', 'kizu/feat'), '');
+  const [rec] = logFile(sb).records;
+  assert.equal(rec.level, 'branch');
+  assert.deepEqual({ ...rec.undo, trashRef: rec.undo.trashRef.replace(/[^/]+$/, '<time>') }, { kind: 'branch', name: 'feat', trashRef: 'refs/kizu/trash/feat/<time>', worktree: wt });
+
+  const dry = ok(sb.kizu(['undo', '--dry-run']));
+  assert.deepEqual(dry.stdout.split('\n').slice(1, 4), [
+    `  branch  kizu/feat  (recreated at ${tip.slice(0, 12)} from ${rec.undo.trashRef})`,
+    `  worktree  ${wt}  (recreated with its saved files)`,
+    `restore ${sb.dir} to safety snapshot ${rec.safetySnapshot.slice(0, 12)}:`,
+  ]);
+  assert.equal(sb.git('branch', '--list', 'kizu/feat'), '', 'dry run changes nothing');
+  assert.equal(sb.kizu(['undo']).status, 1, 'no terminal, no --yes');
+
+  ok(sb.kizu(['undo', '--yes']));
+  assert.equal(sb.git('rev-parse', 'kizu/feat').trim(), tip);
+  assert.equal(sb.git('rev-parse', 'HEAD', { cwd: wt }).trim(), tip);
+  assert.deepEqual(tree(wt), before, 'uncommitted and untracked files are back, byte for byte');
+  assert.deepEqual(tree(sb.dir), main);
+  assert.deepEqual(logFile(sb).records, []);
+});
+
+test('undo refuses when the task branch exists again or the safety snapshot is gone; nothing changes', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  ok(sb.kizu(['task', 'start', 'gone']), 'task start');
+  sb.git('commit', '-q', '--allow-empty', '-m', 'task commit');
+  sb.git('switch', '-q', 'main');
+  ok(sb.kizu(['rollback', 'branch', 'gone', '--yes']), 'rollback branch');
+  sb.git('branch', 'kizu/gone', 'main');
+  const r = sb.kizu(['undo', '--yes']);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^git-kizu: error: cannot bring back branch kizu\/gone: a branch of that name exists again \(at [0-9a-f]{12}\)\nhint: rename or delete it/);
+  assert.equal(logFile(sb).records.length, 1);
+
+  // A rollback whose safety snapshot was dropped and garbage-collected.
+  const id = lib(sb, `process.stdout.write((await snap.takeSnapshot(process.cwd(), { kind: 'safety' })).id);`);
+  const rec = { level: 'patch', time: new Date().toISOString(), safetySnapshot: id, description: 'rollback patch x' };
+  lib(sb, `await log.recordRollback(process.cwd(), ${JSON.stringify(rec)});`);
+  ok(sb.kizu(['snapshot', 'drop', '--force', id.slice(0, 8)]));
+  sb.git('reflog', 'expire', '--expire=now', '--all');
+  sb.git('gc', '-q', '--prune=now');
+  const before = tree(sb.dir);
+  const gone = sb.kizu(['undo', '--yes']);
+  assert.equal(gone.status, 2);
+  assert.match(gone.stderr, /^git-kizu: error: cannot undo "rollback patch x": its safety snapshot [0-9a-f]{12} no longer exists\n/);
+  assert.deepEqual(tree(sb.dir), before);
+  assert.equal(logFile(sb).records.length, 2);
+});
+
+test('restoreSnapshot (library): `paths` limits the restore; the plan says what it did; no undo record is written', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a1\n', 'dir/b.txt': 'b1\n', 'dir/sub/c.txt': 'c1\n' } });
+  const id = lib(sb, `process.stdout.write((await snap.takeSnapshot(process.cwd(), { message: 'lib' })).id);`);
+  writeFileSync(sb.path('a.txt'), 'a2\n');
+  writeFileSync(sb.path('dir/b.txt'), 'b2\n');
+  writeFileSync(sb.path('dir/sub/new.txt'), 'new\n');
+  const dry = JSON.parse(lib(sb, `process.stdout.write(JSON.stringify(await snap.restoreSnapshot(process.cwd(), ${JSON.stringify(id)}, { dryRun: true, paths: ['dir/'] })));`));
+  assert.deepEqual(dry.changes.map((c) => [c.path, c.action]), [['dir/b.txt', 'modify'], ['dir/sub/new.txt', 'delete']]);
+  assert.deepEqual([dry.paths, dry.applied, dry.safetySnapshot], [['dir'], false, null]);
+  const plan = JSON.parse(lib(sb, `process.stdout.write(JSON.stringify(await snap.restoreSnapshot(process.cwd(), ${JSON.stringify(id.slice(0, 10))}, { paths: ['dir'] })));`));
+  assert.equal(plan.applied, true);
+  assert.deepEqual(plan.failures, []);
+  assert.match(plan.safetySnapshot, /^[0-9a-f]{40}$/);
+  assert.deepEqual([sb.read('a.txt'), sb.read('dir/b.txt'), existsSync(sb.path('dir/sub/new.txt')), sb.read('dir/sub/c.txt')], ['a2\n', 'b1\n', false, 'c1\n']);
+  assert.ok(!existsSync(sb.path('.git/kizu/rollbacks.json')), 'callers record rollbacks themselves');
+  const outside = sb.run(process.execPath, ['--input-type=module', '-e', `import { restoreSnapshot } from ${JSON.stringify(path.join(ROOT, 'dist/rollback/snapshot.js'))};
+    try { await restoreSnapshot(process.cwd(), ${JSON.stringify(id)}, { paths: ['../x'] }); } catch (e) { process.stdout.write(e.message); }`]);
+  assert.equal(outside.stdout, '../x: not a path inside the repository');
+});
+
+test('recordRollback validates records (one message naming the field)', () => {
+  const sb = sandbox();
+  const r = sb.run(process.execPath, ['--input-type=module', '-e', `import { recordRollback } from ${JSON.stringify(path.join(ROOT, 'dist/rollback/log.js'))};
+    try { await recordRollback(process.cwd(), { level: 'patch', time: 'x', safetySnapshot: 'abc', description: '' }); } catch (e) { process.stdout.write(e.message); }`]);
+  assert.equal(r.stdout, 'invalid rollback record: time must be an ISO date string, got "x"');
+  assert.ok(!existsSync(sb.path('.git/kizu/rollbacks.json')));
+});
