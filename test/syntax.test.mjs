@@ -51,8 +51,11 @@ test('syntax: HTML and Vue sections — template/markup <!-- -->, <script> //, <
   const expect = {
     2: `  <!-- ${BODY} -->`,
     5: `// ${BODY}`,
-    6: `<!-- ${BODY} -->`,
+    // Above a closing tag the scar is still inside that section.
+    6: `// ${BODY}`,
+    7: `<!-- ${BODY} -->`,
     8: `/* ${BODY} */`,
+    9: `/* ${BODY} */`,
     10: `<!-- ${BODY} -->`,
   };
   for (const [line, scar] of Object.entries(expect)) {

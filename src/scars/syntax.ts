@@ -223,9 +223,8 @@ function sectionSyntax(text: string, lineIndex: number): CommentSyntax | 'none' 
       }
     }
   }
-  // The target line itself closing the section (`</script>`) still belongs to html.
-  const target = lines[lineIndex] ?? '';
-  if (section !== 'html' && /^\s*<\/(script|style)\b/i.test(target)) section = 'html';
+  // The scar goes above the target line, so a target that closes the section
+  // (`</script>`) still puts the scar inside it.
   if (section === 'json') return 'none';
   return section === 'script' ? SLASH : section === 'style' ? BLOCK : HTML;
 }
