@@ -41,6 +41,14 @@ function fill(text: string, vars: Record<string, string>): string {
   return text.replace(/\{\{([A-Z_]+)\}\}/g, (m, k: string) => (k in vars ? vars[k] : m));
 }
 
+/** How each Claude Code hook names itself in its "skipped" warning. */
+const HOOK_LABELS: Record<string, string> = {
+  stop: 'Stop',
+  'post-tool-use': 'PostToolUse',
+  journal: 'PostToolUse journal',
+  'user-prompt-submit': 'UserPromptSubmit',
+};
+
 /** Inputs for rendering a hook script. */
 export interface ScriptVars {
   /** Absolute path of bin/git-kizu.js to fall back on. */
@@ -60,7 +68,14 @@ export function renderHookScript(
   name: 'kizu-stop.sh' | 'kizu-post-tool-use.sh' | 'kizu-journal.sh' | 'kizu-user-prompt-submit.sh' | 'pre-commit',
   v: ScriptVars,
 ): string {
-  return fill(template(path.join('hooks', name)), { KIZU_BIN: shellQuote(v.bin), INIT: v.initCmd, TEARDOWN: v.teardownCmd });
+  const vars: Record<string, string> = { KIZU_BIN: shellQuote(v.bin), INIT: v.initCmd, TEARDOWN: v.teardownCmd };
+  const event = /^kizu-(.+)\.sh$/.exec(name)?.[1];
+  if (event) {
+    // The Claude Code hook scripts differ only in their header; the runner (find git-kizu,
+    // exec it, or warn and exit 0) is one shared part.
+    vars.RUN = fill(template(path.join('hooks', 'claude-hook-run.sh.part')), { ...vars, EVENT: event, LABEL: HOOK_LABELS[event] }).replace(/\n$/, '');
+  }
+  return fill(template(path.join('hooks', name)), vars);
 }
 
 /**
