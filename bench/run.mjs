@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks for git-kizu's hot paths. Each figure is a median ratio against a floor
 // measured in the same run, with runs interleaved so machine noise hits both sides alike.
-// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N])
+// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N] [--only <text in a benchmark's name>])
 // Prints one line per benchmark; never fails on a slow figure (timing is not a test).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
@@ -39,8 +39,11 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Interleaves subject and floor runs; returns medians and ratio. */
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+
+/** Interleaves subject and floor runs; returns medians and ratio (null when skipped by --only). */
 function compare(name, subject, floor, target) {
+  if (ONLY && !name.includes(ONLY)) return null;
   subject();
   floor(); // warm caches
   const a = [];

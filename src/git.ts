@@ -125,3 +125,63 @@ export async function hasHead(cwd: string): Promise<boolean> {
   const r = await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd, okStatus: [0, 1, 128] });
   return r.status === 0;
 }
+
+/** A git process whose stdin is written while it runs (see {@link gitStream}). */
+export interface GitStream {
+  /** Queues bytes or text for git's stdin. Ignored after {@link GitStream.end}. */
+  write(chunk: Buffer | string): void;
+  /** Closes stdin and waits for git to exit; same result and errors as {@link git}. */
+  end(): Promise<GitResult>;
+}
+
+/**
+ * Starts `git <args>` with stdin left open, so that a caller can feed it input (e.g. paths
+ * for `update-index --stdin`) while git already works on what it has, and collects its
+ * output like {@link git}. Nothing is spawned until the first write or `end()`.
+ * @returns the stream; `end()` rejects with KizuError (exit 2) if git cannot be started or
+ *   exits with a status not in `okStatus` (opts.input is ignored).
+ */
+export function gitStream(args: string[], opts: GitOptions): GitStream {
+  let child: ReturnType<typeof spawn> | null = null;
+  let done: Promise<GitResult> | null = null;
+  let ended = false;
+  const start = () => {
+    if (child) return;
+    child = spawn('git', args, { cwd: opts.cwd, env: gitEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const c = child;
+    done = new Promise((resolve, reject) => {
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      c.stdout!.on('data', (b: Buffer) => out.push(b));
+      c.stderr!.on('data', (b: Buffer) => err.push(b));
+      c.on('error', (e) => reject(new KizuError(`could not run git: ${e.message}`, { hint: 'install git and make sure it is on PATH' })));
+      c.on('close', (status) => {
+        const res: GitResult = { stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), status };
+        if (status === null || !(opts.okStatus ?? [0]).includes(status)) {
+          reject(
+            new KizuError(`git ${args[0]} failed (exit ${status}): ${res.stderr.trim() || '(no message)'}`, {
+              hint: `run \`git ${args.join(' ')}\` in ${opts.cwd} to see the problem`,
+            }),
+          );
+        } else resolve(res);
+      });
+    });
+    done.catch(() => {}); // reported by end()
+    c.stdin!.on('error', () => {}); // git exiting early is reported by its status
+  };
+  return {
+    write(chunk) {
+      if (ended) return;
+      start();
+      child!.stdin!.write(chunk);
+    },
+    end() {
+      start();
+      if (!ended) {
+        ended = true;
+        child!.stdin!.end();
+      }
+      return done!;
+    },
+  };
+}

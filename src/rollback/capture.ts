@@ -16,10 +16,13 @@
  * 2. In parallel: the listings above and `git diff-files --name-only` on P, which compares
  *    stat data only (git's stat cache) and so names the entries whose files changed.
  * 3. The paths to (re)hash: what diff-files named, and captured paths not in P yet. They are
- *    lstat'ed here (size limit, file type, readability) and given to
- *    `git update-index --add --remove -z --stdin`, which hashes them, and only them, and
- *    stores their new stat data. Entries no longer captured (deleted, now ignored, now too
- *    large) go with `git update-index --force-remove -z --stdin`.
+ *    lstat'ed here (size limit, file type, readability) and streamed, as they are found, to
+ *    one `git update-index --add --remove --replace -z --stdin`, which hashes them, and only
+ *    them, and stores their new stat data; tracked paths missing from P (every path on a cold
+ *    start) are streamed while the listings still run. Entries no longer captured (deleted,
+ *    now ignored, now too large) then go with `git update-index --force-remove -z --stdin`.
+ *    Without a valid state, the permission bits of every file in P are read in the same
+ *    overlapped way (step 5 below).
  * 4. `git write-tree` turns P into the tree (its cached subtrees make this cheap).
  *
  * Fast path: the state file remembers which entries of P the user does not track and which
@@ -58,7 +61,7 @@ import {
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
-import { git, splitZ } from '../git.js';
+import { git, gitStream, splitZ } from '../git.js';
 import { KizuError } from '../errors.js';
 import { parseIndex, seedProblem, type ParsedIndex } from './indexfile.js';
 import { ensureShadow, realGit, shadowEnv, type Store } from './store.js';
@@ -216,6 +219,14 @@ function readableByMode(st: Stats): boolean {
   return (st.mode & 0o004) !== 0;
 }
 
+/** Paths handled between two yields to the event loop in the capture's lstat loops. */
+const CHUNK = 256;
+
+/** Lets pending I/O callbacks (git exiting, output arriving) run. */
+function yieldNow(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function lstatOrNull(abs: string): Stats | null {
   try {
     return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
@@ -323,27 +334,26 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
       for (const p of tracked) if (!P.has(p)) absent.add(p);
     }
   }
-  const [untracked, included, dirty] = await Promise.all([untrackedP, includeP, dirtyP]);
-
-  // 2. The captured untracked paths (OI) and what to hash again or drop.
+  // 2. What to hash again or drop. Paths to (re)hash stream into one `git update-index
+  //    --add --remove -z --stdin` as they are found, so git hashes while this process is
+  //    still lstat'ing; the lstat loops run in chunks that yield to the event loop, so that
+  //    they overlap with the git processes started above. `--replace` lets a path replace an
+  //    entry it conflicts with (a file `x` where P holds `x/y`, or the reverse): such entries
+  //    are gone from the working tree, and would otherwise have to be removed first.
   const skipped: Skipped[] = [];
   const skippedSet = new Set<string>();
   const skip = (p: string, reason: string) => {
     if (!skippedSet.has(p)) (skippedSet.add(p), skipped.push({ path: p, reason }));
   };
-  const OI = new Set<string>();
-  for (const p of untracked) {
-    if (p.endsWith('/')) skip(p.slice(0, -1), 'untracked nested git repository');
-    else OI.add(p);
-  }
-  for (const p of included) if (!p.endsWith('/')) OI.add(p);
-  for (const p of extra) {
-    if (!U!.has(p) && !OI.has(p) && !insideDotGit(p)) {
-      const st = lstatOrNull(path.join(s.root, p));
-      if (st && (st.isFile() || st.isSymbolicLink())) OI.add(p);
-    }
-  }
-
+  const sink = gitStream(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { cwd: s.root, env });
+  let pending: string[] = [];
+  let sinkUsed = false;
+  const flush = () => {
+    if (!pending.length) return;
+    sink.write(pending.join('\0') + '\0');
+    sinkUsed = true;
+    pending = [];
+  };
   const add: string[] = [];
   const added = new Set<string>(); // added and not in P before
   const remove = new Set<string>();
@@ -384,39 +394,89 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
     if (ok) {
       if (st!.isFile() || st!.isSymbolicLink()) stats.set(p, { mode: st!.mode, ctime: st!.ctimeMs });
       add.push(p);
+      pending.push(p);
       if (!inP) added.add(p);
     } else {
       stats.delete(p);
       if (inP) remove.add(p);
     }
   };
-  const dirtySet = new Set(dirty);
-  if (stateValid) {
-    for (const [p, ctime] of Object.entries(state!.recheck)) {
-      if (!dirtySet.has(p) && !absent.has(p) && (!untrackedInP.has(p) || OI.has(p)) && lstatOrNull(path.join(s.root, p))?.ctimeMs !== ctime) {
-        dirty.push(p);
-        dirtySet.add(p);
+  // Tracked paths missing from P (all of them on a cold start) do not depend on the
+  // listings: consider them now. Then, without a valid state, read the permission bits of
+  // every file in P (step 5 needs them) while git works.
+  const pre = new Map<string, Seen | null>();
+  const absentDone = (async () => {
+    let n = 0;
+    for (const p of absent) {
+      consider(p, false, true);
+      if (++n % CHUNK === 0) {
+        flush();
+        await yieldNow();
       }
     }
-  }
-  for (const p of dirty) consider(p, true, !untrackedInP.has(p) || OI.has(p));
-  for (const p of untrackedInP) if (!dirtySet.has(p) && !OI.has(p)) remove.add(p);
-  for (const p of OI) if (!untrackedInP.has(p) && !(U?.has(p) ?? false)) consider(p, false, true);
-  for (const p of absent) consider(p, false, true);
-  if (P && (!stateValid || seeded || state!.max !== max)) {
-    for (const [p, size] of P) {
-      if (size > max && !dirtySet.has(p) && !remove.has(p)) {
-        skip(p, `larger than snapshot.maxFileBytes (${size} > ${max} bytes)`);
-        remove.add(p);
-      }
+    flush();
+  })();
+  const prefetchDone = (async () => {
+    await absentDone;
+    if (stateValid || !P) return;
+    let n = 0;
+    for (const p of P.keys()) {
+      if (++n % CHUNK === 0) await yieldNow();
+      const st = lstatOrNull(path.join(s.root, p));
+      pre.set(p, st?.isFile() ? { mode: st.mode, ctime: st.ctimeMs } : null);
     }
-  }
+  })();
+  prefetchDone.catch(() => {});
 
-  // 3. Update P and write the tree.
+  // The captured untracked paths (OI).
+  const OI = new Set<string>();
+  try {
+    const [untracked, included, dirty] = await Promise.all([untrackedP, includeP, dirtyP]);
+
+    for (const p of untracked) {
+      if (p.endsWith('/')) skip(p.slice(0, -1), 'untracked nested git repository');
+      else OI.add(p);
+    }
+    for (const p of included) if (!p.endsWith('/')) OI.add(p);
+    for (const p of extra) {
+      if (!U!.has(p) && !OI.has(p) && !insideDotGit(p)) {
+        const st = lstatOrNull(path.join(s.root, p));
+        if (st && (st.isFile() || st.isSymbolicLink())) OI.add(p);
+      }
+    }
+    const dirtySet = new Set(dirty);
+    if (stateValid) {
+      for (const [p, ctime] of Object.entries(state!.recheck)) {
+        if (!dirtySet.has(p) && !absent.has(p) && (!untrackedInP.has(p) || OI.has(p)) && lstatOrNull(path.join(s.root, p))?.ctimeMs !== ctime) {
+          dirty.push(p);
+          dirtySet.add(p);
+        }
+      }
+    }
+    for (const p of dirty) consider(p, true, !untrackedInP.has(p) || OI.has(p));
+    for (const p of untrackedInP) if (!dirtySet.has(p) && !OI.has(p)) remove.add(p);
+    for (const p of OI) if (!untrackedInP.has(p) && !(U?.has(p) ?? false)) consider(p, false, true);
+    await absentDone;
+    flush();
+    if (P && (!stateValid || seeded || state!.max !== max)) {
+      for (const [p, size] of P) {
+        if (size > max && !dirtySet.has(p) && !remove.has(p)) {
+          skip(p, `larger than snapshot.maxFileBytes (${size} > ${max} bytes)`);
+          remove.add(p);
+        }
+      }
+    }
+  } finally {
+    // Never leave the stream open (it holds the private index's lock).
+    if (sinkUsed) await sink.end().catch(() => {});
+  }
+  if (sinkUsed) await sink.end();
+
+  // 3. Drop what is no longer captured, and write the tree.
   if (remove.size) await git(['update-index', '--force-remove', '-z', '--stdin'], { cwd: s.root, env, input: [...remove].join('\0') + '\0' });
-  if (add.length) await git(['update-index', '--add', '--remove', '-z', '--stdin'], { cwd: s.root, env, input: add.join('\0') + '\0' });
   const changed = add.length > 0 || remove.size > 0;
   const tree = !changed && stateValid ? state!.tree : (await git(['write-tree'], { cwd: s.root, env })).stdout.toString('utf8').trim();
+  await prefetchDone;
 
   // 4. Bookkeeping for the next capture.
   const isTracked = (p: string) => (U ? U.has(p) : !untrackedInP.has(p) && !OI.has(p)) || absent.has(p);
@@ -441,8 +501,13 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
       if (remove.has(p)) continue;
       let seen = stats.get(p);
       if (!seen) {
-        const st = lstatOrNull(path.join(s.root, p));
-        if (st?.isFile()) stats.set(p, (seen = { mode: st.mode, ctime: st.ctimeMs }));
+        const q = pre.get(p);
+        if (q !== undefined) {
+          if (q) stats.set(p, (seen = q));
+        } else {
+          const st = lstatOrNull(path.join(s.root, p));
+          if (st?.isFile()) stats.set(p, (seen = { mode: st.mode, ctime: st.ctimeMs }));
+        }
       }
       if (seen && isFileMode(seen.mode)) (isExec(seen.mode) ? exec : plain).push(seen.mode & 0o7777);
     }

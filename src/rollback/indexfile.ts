@@ -43,6 +43,12 @@ export interface ParsedIndex {
   checksum: string;
 }
 
+/** Node's Buffer has an undocumented, long-standing `utf8Slice` (what `toString('utf8')` calls). */
+interface Utf8Slicer {
+  utf8Slice(start: number, end: number): string;
+}
+const hasUtf8Slice = typeof (Buffer.prototype as unknown as Partial<Utf8Slicer>).utf8Slice === 'function';
+
 /**
  * Parses an index file's bytes.
  * @param oidLen object id length in bytes: 20 (SHA-1) or 32 (SHA-256).
@@ -59,19 +65,23 @@ export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
   let off = 12;
   let prev: Buffer = Buffer.alloc(0);
   const fixed = 40 + oidLen; // stat data + oid, before flags
+  // Byte arithmetic instead of readUInt32BE and a direct UTF-8 slice: this loop runs once per
+  // tracked file on the first snapshot, mostly before the JIT has warmed up.
+  const u32 = (o: number) => ((buf[o] << 24) | (buf[o + 1] << 16) | (buf[o + 2] << 8) | buf[o + 3]) >>> 0;
+  const utf8 = (a: number, b: number): string => (hasUtf8Slice ? (buf as unknown as Utf8Slicer).utf8Slice(a, b) : buf.toString('utf8', a, b));
   for (let i = 0; i < count; i++) {
     if (off + fixed + 2 > end) throw bad('truncated entry');
-    const mode = buf.readUInt32BE(off + 24);
-    const size = buf.readUInt32BE(off + 36);
-    const flags = buf.readUInt16BE(off + fixed);
+    const mode = u32(off + 24);
+    const size = u32(off + 36);
+    const flags = (buf[off + fixed] << 8) | buf[off + fixed + 1];
     let p = off + fixed + 2;
     let ext = 0;
     if (flags & 0x4000) {
       if (version < 3) throw bad('extended flag in a version 2 index');
-      ext = buf.readUInt16BE(p);
+      ext = (buf[p] << 8) | buf[p + 1];
       p += 2;
     }
-    let nameBytes: Buffer;
+    let path: string;
     if (version === 4) {
       let c = buf[p++];
       let strip = c & 127;
@@ -81,19 +91,20 @@ export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
       }
       const nul = buf.indexOf(0, p);
       if (nul < 0 || nul > end || strip > prev.length) throw bad('bad v4 path');
-      nameBytes = Buffer.concat([prev.subarray(0, prev.length - strip), buf.subarray(p, nul)]);
+      const nameBytes = Buffer.concat([prev.subarray(0, prev.length - strip), buf.subarray(p, nul)]);
       prev = nameBytes;
+      path = nameBytes.toString('utf8');
       off = nul + 1;
     } else {
       const len = flags & 0xfff;
       const nul = len < 0xfff ? p + len : buf.indexOf(0, p);
       if (nul < 0 || nul > end || buf[nul] !== 0) throw bad('bad path');
-      nameBytes = buf.subarray(p, nul);
+      path = utf8(p, nul);
       // Entry length rounded up to a multiple of 8 with at least one NUL.
-      off += ((p - off + (nul - p) + 8) & ~7);
+      off += (p - off + (nul - p) + 8) & ~7;
     }
     entries[i] = {
-      path: nameBytes.toString('utf8'),
+      path,
       mode,
       size,
       stage: (flags >> 12) & 3,
