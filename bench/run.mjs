@@ -41,16 +41,24 @@ const median = (xs) => {
 
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 
-/** Interleaves subject and floor runs; returns medians and ratio (null when skipped by --only). */
-function compare(name, subject, floor, target) {
+/**
+ * Interleaves subject and floor runs; returns the ratio of medians (null when skipped by
+ * --only). `bound`, if given, is timed in the same interleaving: a Node process that only runs
+ * the floor's git commands (bench/floor-in-node.mjs), printed as the least a Node
+ * implementation can reach against this floor on this machine.
+ */
+function compare(name, subject, floor, target, bound) {
   if (ONLY && !name.includes(ONLY)) return null;
   subject();
   floor(); // warm caches
+  bound?.();
   const a = [];
   const b = [];
+  const c = [];
   for (let i = 0; i < RUNS; i++) {
     a.push(subject());
     b.push(floor());
+    if (bound) c.push(bound());
   }
   const ma = median(a);
   const mb = median(b);
@@ -58,8 +66,16 @@ function compare(name, subject, floor, target) {
   console.log(
     `${name}: median ${ma.toFixed(1)} ms vs floor ${mb.toFixed(1)} ms → ratio ${ratio.toFixed(2)} (target ≤ ${target}${ratio <= target ? ', met' : ', NOT met'}; ${RUNS} runs each)`,
   );
+  if (bound) {
+    const mc = median(c);
+    console.log(`  lower bound for any Node process here: a script that only runs the floor's git commands takes ${mc.toFixed(1)} ms → ratio ${(mc / mb).toFixed(2)}`);
+  }
   return ratio;
 }
+
+const FLOOR_IN_NODE = path.join(ROOT, 'bench', 'floor-in-node.mjs');
+/** Times bench/floor-in-node.mjs running `cmds` (arrays of git args) in `cwd`, `seq` or `par`. */
+const inNode = (cwd, mode, ...cmds) => () => run(process.execPath, [FLOOR_IN_NODE, mode, ...cmds.flatMap((c) => ['--', ...c])], cwd).ms;
 
 function git(cwd, ...args) {
   const r = run('git', args, cwd);
@@ -147,6 +163,7 @@ try {
     () => run('git', ['kizu', 'hunks'], big).ms,
     () => run('sh', ['-c', 'git diff HEAD >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
     2,
+    inNode(big, 'par', ['diff', 'HEAD'], ['ls-files', '-o', '--exclude-standard', '-z']),
   );
   const sc = run('git', ['kizu', 'scan', '--all', '--json'], big);
   if (sc.status !== 1) throw new Error(`scan --all exit ${sc.status}: ${sc.stderr}`);
@@ -186,7 +203,11 @@ try {
         else delete env[k];
       }
     };
-    compare(`first snapshot, seeded from the user's index (${FILES} files, ${CHANGED} changed) vs git add -A into a new index + write-tree`, first({}), floorAddA, 1.5);
+    const addAInNode = () => {
+      rm(tmpIndex, { force: true });
+      return inNode(big, 'seq', [`GIT_INDEX_FILE=${tmpIndex}`, 'add', '-A'], [`GIT_INDEX_FILE=${tmpIndex}`, 'write-tree'])();
+    };
+    compare(`first snapshot, seeded from the user's index (${FILES} files, ${CHANGED} changed) vs git add -A into a new index + write-tree`, first({}), floorAddA, 1.5, addAInNode);
     compare(`first snapshot, cold (KIZU_SNAPSHOT_NO_SEED=1) (${FILES} files) vs git add -A into a new index + write-tree`, first({ KIZU_SNAPSHOT_NO_SEED: '1' }), floorAddA, 1.5);
 
     let flip = 0;
@@ -202,6 +223,7 @@ try {
       },
       () => run('git', ['status', '--porcelain'], big).ms,
       2,
+      inNode(big, 'seq', ['status', '--porcelain']),
     );
     const ups = (n) => JSON.stringify({ session_id: 'bench', transcript_path: '/dev/null', cwd: big, hook_event_name: 'UserPromptSubmit', prompt: `prompt ${n}` });
     compare(
