@@ -347,3 +347,52 @@ test('on a terminal rollback and undo ask first: "n" changes nothing, "y" goes a
   assert.equal((await undo.done()).at(-1), 'EXIT=0');
   assert.equal(sb.read('a.txt'), 'two\n');
 });
+
+/** Tree id and exact permission bits of snapshot `name` (from `snapshot list --json`). */
+function snapshotContent(sb, name) {
+  const info = snapshots(sb).find((s) => s.name === name);
+  assert.ok(info, `snapshot ${name} is listed`);
+  const meta = JSON.parse(/^kizu-snapshot: (.*)$/m.exec(sb.git('cat-file', 'commit', info.id))[1]);
+  return { tree: sb.git('rev-parse', `${info.id}^{tree}`).trim(), files: info.files, skipped: info.skipped, defaults: meta.defaults, modes: meta.modes };
+}
+
+test('a first snapshot seeded from the user index holds exactly what a cold one (KIZU_SNAPSHOT_NO_SEED) holds, flagged index entries included', () => {
+  const sb = richRepo();
+  mutate(sb);
+  // Index entries git would trust without looking at the file: the seed must not be used.
+  writeFileSync(sb.path('ren-new.txt'), 'renamed and intent-to-add\n');
+  sb.git('add', '-N', 'ren-new.txt');
+  const take = (env = {}) => {
+    rmSync(sb.path('.git/kizu/snapshot'), { recursive: true, force: true });
+    const r = ok(sb.kizu(['snapshot', '--json'], { env }));
+    return JSON.parse(r.stdout);
+  };
+  const cold = take({ KIZU_SNAPSHOT_NO_SEED: '1' });
+  const withFlag = take();
+  assert.deepEqual(snapshotContent(sb, withFlag.name), snapshotContent(sb, cold.name));
+  assert.equal(sb.git('cat-file', 'blob', `${withFlag.id}:ren-new.txt`), 'renamed and intent-to-add\n');
+  sb.git('rm', '-q', '--cached', 'ren-new.txt');
+  // assume-unchanged on a file that did change: only a seed would miss it.
+  sb.git('update-index', '--assume-unchanged', 'a.txt');
+  writeFileSync(sb.path('a.txt'), 'changed behind an assume-unchanged entry\n');
+  const cold2 = take({ KIZU_SNAPSHOT_NO_SEED: '1' });
+  const assumed = take();
+  assert.deepEqual(snapshotContent(sb, assumed.name), snapshotContent(sb, cold2.name));
+  assert.equal(sb.git('cat-file', 'blob', `${assumed.id}:a.txt`), 'changed behind an assume-unchanged entry\n');
+  // A clean index: seeded, and still the same content as cold, 0600 and 0755 bits included.
+  sb.git('update-index', '--no-assume-unchanged', 'a.txt');
+  const cold3 = take({ KIZU_SNAPSHOT_NO_SEED: '1' });
+  const seeded = take();
+  assert.equal(seeded.hashed < cold3.hashed, true, `seeded read ${seeded.hashed} files, cold ${cold3.hashed}`);
+  const content = snapshotContent(sb, seeded.name);
+  assert.deepEqual(content, snapshotContent(sb, cold3.name));
+  assert.deepEqual([content.defaults, content.modes], [{ file: '644', exec: '755' }, {}]);
+  chmodSync(sb.path('secret'), 0o600);
+  chmodSync(sb.path('run.sh'), 0o750);
+  const cold4 = take({ KIZU_SNAPSHOT_NO_SEED: '1' });
+  const seeded4 = take();
+  // run.sh is the only executable file, so its bits are the default for executables.
+  const c4 = snapshotContent(sb, seeded4.name);
+  assert.deepEqual([c4.defaults, c4.modes], [{ file: '644', exec: '750' }, { secret: '600' }]);
+  assert.deepEqual(snapshotContent(sb, seeded4.name), snapshotContent(sb, cold4.name));
+});

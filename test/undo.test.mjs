@@ -144,7 +144,7 @@ test('restoreSnapshot (library): `paths` limits the restore; the plan says what 
   assert.match(plan.safetySnapshot, /^[0-9a-f]{40}$/);
   assert.deepEqual([sb.read('a.txt'), sb.read('dir/b.txt'), existsSync(sb.path('dir/sub/new.txt')), sb.read('dir/sub/c.txt')], ['a2\n', 'b1\n', false, 'c1\n']);
   assert.ok(!existsSync(sb.path('.git/kizu/rollbacks.json')), 'callers record rollbacks themselves');
-  const outside = sb.run(process.execPath, ['--input-type=module', '-e', `import { restoreSnapshot } from ${JSON.stringify(path.join(ROOT, 'dist/rollback/snapshot.js'))};
+  const outside = sb.run(process.execPath, ['--input-type=module', '-e', `import { restoreSnapshot } from ${JSON.stringify(path.join(ROOT, 'dist/rollback/restore.js'))};
     try { await restoreSnapshot(process.cwd(), ${JSON.stringify(id)}, { paths: ['../x'] }); } catch (e) { process.stdout.write(e.message); }`]);
   assert.equal(outside.stdout, '../x: not a path inside the repository');
 });

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoInfo } from '../git.js';
-import type { RestoreChange, RestorePlan } from '../rollback/snapshot.js';
+import type { RestoreChange, RestorePlan } from '../rollback/restore.js';
 
 export interface RollbackSnapshotInput {
   cwd: string;
@@ -106,7 +106,8 @@ export function canAsk(): boolean {
 export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise<number> {
   const { root } = await repoInfo(i.cwd);
   const r = i.reporter;
-  const { restoreSnapshot, readSnapshot } = await import('../rollback/snapshot.js');
+  const { readSnapshot } = await import('../rollback/snapshot.js');
+  const { restoreSnapshot } = await import('../rollback/restore.js');
   const snap = await readSnapshot(root, i.id);
   const heading = `rollback to snapshot ${snap.name} (${snap.meta.kind}, ${snap.meta.time}${snap.meta.message ? `, "${snap.meta.message.split('\n')[0].slice(0, 60)}"` : ''}):`;
   const show = (plan: RestorePlan) => {

@@ -110,7 +110,8 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
  */
 export async function snapshotShow(i: { cwd: string; id: string; json: boolean; reporter: Reporter }): Promise<number> {
   const { root } = await repoInfo(i.cwd);
-  const { readSnapshot, restoreSnapshot } = await import('../rollback/snapshot.js');
+  const { readSnapshot } = await import('../rollback/snapshot.js');
+  const { restoreSnapshot } = await import('../rollback/restore.js');
   const snap = await readSnapshot(root, i.id);
   const plan = await restoreSnapshot(root, snap.id, { dryRun: true });
   if (i.json) {

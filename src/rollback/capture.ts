@@ -298,22 +298,35 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
   } else {
     let priv = privSum !== null ? readIndexFile(s.indexFile, s.oidLen) : null;
     let userIx: ParsedIndex | null = null;
+    let early: Promise<string[]> | null = null;
     if (!priv) {
       rmSync(s.indexFile, { force: true });
-      userIx = userIndexFile ? readIndexFile(userIndexFile, s.oidLen) : null;
-      if (userIx && !seedProblem(userIx) && !process.env.KIZU_SNAPSHOT_NO_SEED) {
-        const mtime = statSync(userIndexFile!).mtimeMs;
-        const tmp = `${s.indexFile}.${process.pid}.seed`;
-        copyFileSync(userIndexFile!, tmp);
-        // Not later than the original: entries racy there stay racy here.
-        const t = Math.floor(mtime) / 1000;
-        utimesSync(tmp, t, t);
-        renameSync(tmp, s.indexFile);
+      if (userIndexFile && !process.env.KIZU_SNAPSHOT_NO_SEED) {
+        // Copy first and let git compare stat data while the copy is parsed and checked.
+        try {
+          const mtime = statSync(userIndexFile).mtimeMs;
+          const tmp = `${s.indexFile}.${process.pid}.seed`;
+          copyFileSync(userIndexFile, tmp);
+          // Not later than the original: entries racy there stay racy here.
+          const t = Math.floor(mtime) / 1000;
+          utimesSync(tmp, t, t);
+          renameSync(tmp, s.indexFile);
+          early = zlist(['diff-files', '--name-only', '-z'], true);
+          early.catch(() => {});
+        } catch {
+          /* no index yet: nothing to seed with */
+        }
+      }
+      userIx = early ? readIndexFile(s.indexFile, s.oidLen) : userIndexFile ? readIndexFile(userIndexFile, s.oidLen) : null;
+      if (early && userIx && !seedProblem(userIx)) {
         priv = userIx;
         seeded = true;
+      } else if (early) {
+        rmSync(s.indexFile, { force: true }); // not a usable seed; its diff-files result is dropped
+        early = null;
       }
     }
-    dirtyP = priv ? zlist(['diff-files', '--name-only', '-z'], true) : Promise.resolve([]);
+    dirtyP = early ?? (priv ? zlist(['diff-files', '--name-only', '-z'], true) : Promise.resolve([]));
     dirtyP.catch(() => {});
     P = new Map();
     for (const e of priv?.entries ?? []) P.set(e.path, (e.mode & 0o170000) === 0o100000 ? e.size : -1);

@@ -24,8 +24,18 @@ import { capture, type Capture, type ModeDefaults, type Skipped } from './captur
 import { acquireLock } from './lock.js';
 import { IDENT, openStore, realGit, SNAPSHOT_REFS, type Store } from './store.js';
 
-export { restoreSnapshot, type RestorePlan, type RestoreChange, type FileState, type RestoreOptions } from './restore.js';
 export { SNAPSHOT_REFS };
+export type { RestorePlan, RestoreChange, FileState, RestoreOptions } from './restore.js';
+
+/**
+ * {@link import('./restore.js').restoreSnapshot}, loaded on first use so that taking a
+ * snapshot (the UserPromptSubmit hook's hot path) does not load the restore code. Same
+ * arguments, result and errors.
+ */
+export async function restoreSnapshot(...args: Parameters<typeof import('./restore.js').restoreSnapshot>): ReturnType<typeof import('./restore.js').restoreSnapshot> {
+  return (await import('./restore.js')).restoreSnapshot(...args);
+}
+
 
 /** Result of {@link takeSnapshot}. */
 export interface SnapshotResult {

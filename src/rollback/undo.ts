@@ -18,7 +18,8 @@ import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git.js';
 import { gitDirFast } from '../gitdir.js';
 import { readRollbacks, popRollback, type RollbackRecord } from './log.js';
-import { readSnapshot, restoreSnapshot, type RestorePlan } from './snapshot.js';
+import { readSnapshot } from './snapshot.js';
+import { restoreSnapshot, type RestorePlan } from './restore.js';
 
 /** The branch part of an undo. */
 export interface BranchUndo {
