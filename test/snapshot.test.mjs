@@ -179,9 +179,9 @@ test('snapshot + rollback snapshot + undo: untracked, deleted, renamed, executab
   assert.match(again.stderr, /^git-kizu: error: nothing to undo: no rollback is recorded\n/);
 });
 
-test('the private index: the second snapshot of a 2000-file repository re-reads only the changed file', () => {
+test('the private index: the second snapshot of a 20,000-file repository re-reads only the changed file', () => {
   const files = {};
-  for (let i = 0; i < 2000; i++) files[`d${i % 40}/f${i}.txt`] = `file ${i}\n`;
+  for (let i = 0; i < 20000; i++) files[`d${i % 400}/f${i}.txt`] = `file ${i}\n`;
   const sb = sandbox({ files });
   // Stat data from the past, so no entry is "racily clean" (git would re-read those).
   const past = new Date('2020-01-01T00:00:00Z');
@@ -193,7 +193,7 @@ test('the private index: the second snapshot of a 2000-file repository re-reads 
   const userIndex = readFileSync(sb.path('.git/index'));
 
   const first = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout);
-  assert.equal(first.files, 2000);
+  assert.equal(first.files, 20000);
   assert.ok(existsSync(sb.path('.git/kizu/snapshot/index')), 'private index under .git/kizu/snapshot/');
 
   // One real change (new size), and one file whose bytes change behind git's back: same size,
