@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { KizuError } from './errors.js';
+import { repoInfoFast } from './gitdir.js';
 
 export { findRootFast, gitDirFast } from './gitdir.js';
 
@@ -102,10 +103,14 @@ export interface RepoInfo {
 }
 
 /**
- * Locates the repository containing `cwd` via `git rev-parse`.
+ * Locates the repository containing `cwd`, as `git rev-parse --show-toplevel
+ * --absolute-git-dir` does (both real paths): from the file system when that is certain
+ * (gitdir.ts repoInfoFast), else by running git.
  * @throws KizuError (exit 2) if `cwd` is not inside a git working tree (bare repos included).
  */
 export async function repoInfo(cwd: string): Promise<RepoInfo> {
+  const fast = repoInfoFast(cwd);
+  if (fast) return fast;
   const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd, okStatus: [0, 128] }).catch(
     (e: unknown) => {
       throw e;
