@@ -204,6 +204,42 @@ test('baseline: show, set to a revision, reset; hunks follow it', () => {
   expectRun(sb, ['baseline'], { status: 0, stdout: `baseline: HEAD ${second}\n` });
 });
 
+test('hunks: HEAD read from the ref files (loose, packed, detached, linked worktree) or from git (GIT_DIR) gives the same list', () => {
+  const sb = sandbox({ files: { 'a.txt': text(lines15) } });
+  sb.git('commit', '-q', '--allow-empty', '-m', 'second');
+  const mod = lines15.slice();
+  mod[6] = 'L7';
+  sb.write({ 'a.txt': text(mod), 'u.txt': 'u\n' });
+  const expected = json(sb);
+  assert.deepEqual(expected.map((h) => h.path), ['a.txt', 'u.txt']);
+  const head = sb.git('rev-parse', 'HEAD').trim();
+  sb.git('pack-refs', '--all');
+  assert.deepEqual(json(sb), expected);
+  sb.git('checkout', '-q', '--detach');
+  assert.deepEqual(json(sb), expected);
+  expectRun(sb, ['hunks', 'nothing-here.txt'], { status: 2, stderr: err('no such path in the working tree or the baseline: nothing-here.txt', 'paths are relative to the current directory') });
+  // git finds the repository through the environment: the same hunks.
+  const env = { GIT_DIR: sb.path('.git'), GIT_WORK_TREE: sb.dir };
+  const r = sb.kizu(['hunks', '--json'], { cwd: sb.base, env });
+  assert.equal(r.stderr, '');
+  assert.deepEqual(JSON.parse(r.stdout), expected);
+  // A linked worktree on the same commit with the same edit.
+  const wt = `${sb.base}/wt`;
+  sb.git('worktree', 'add', '-q', '-b', 'side', wt, head);
+  sb.run('cp', [sb.path('a.txt'), sb.path('u.txt'), wt]);
+  const w = sb.kizu(['hunks', '--json'], { cwd: wt });
+  assert.equal(w.stderr, '');
+  assert.deepEqual(JSON.parse(w.stdout), expected);
+  // HEAD naming an object that does not exist: explained as before, exit 2.
+  sb.git('checkout', '-q', 'main');
+  sb.git('update-ref', '-d', 'refs/heads/main');
+  const refFile = sb.path('.git/refs/heads/main');
+  sb.run('sh', ['-c', `printf '%s\\n' 0123456789012345678901234567890123456789 > '${refFile}'`]);
+  const msg = 'HEAD has no commit yet (unborn branch), so there is no baseline to compare the working tree with';
+  const hint = 'make a first commit (git commit --allow-empty -m init), or set a baseline with git kizu baseline set <rev>';
+  expectRun(sb, ['hunks'], { status: 2, stderr: err(msg, hint) });
+});
+
 test('baseline set: a revision that is not a commit is refused (exit 2) and nothing is written', () => {
   const sb = sandbox({ files: { 'a.txt': 'one\n' } });
   const head = sb.git('rev-parse', 'HEAD').trim();

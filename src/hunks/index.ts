@@ -19,8 +19,8 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { git, splitZ } from '../git.js';
-import { commonDirFast, refFast } from '../gitdir.js';
+import { git, splitZ, type GitResult } from '../git.js';
+import { commonDirFast, discoveryOverridden, gitDirFast, headFast, refFast } from '../gitdir.js';
 import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, type FileDiff } from './diff.js';
 
 export { DIFF_ARGS, DIFF_OPTIONS_ID };
@@ -98,7 +98,7 @@ export function hunkDetail(h: Hunk): HunkDetail | undefined {
  */
 export async function getBaseline(root: string): Promise<Baseline> {
   // Usually no baseline is set: find that out from the ref files without a git process.
-  const common = commonDirFast(root);
+  const common = discoveryOverridden() ? null : commonDirFast(root);
   const known = common ? refFast(common, BASELINE_REF) : undefined;
   const ref = known === null ? { status: 1 } : await git(['rev-parse', '--verify', '-q', BASELINE_REF], { cwd: root, okStatus: [0, 1, 128] });
   if (ref.status === 0) {
@@ -115,6 +115,20 @@ export async function getBaseline(root: string): Promise<Baseline> {
     });
   }
   return { rev: 'HEAD', oid: h.stdout.toString('utf8').trim(), fromRef: false };
+}
+
+/**
+ * The usual baseline from the files alone: refs/kizu/baseline absent and HEAD resolved with
+ * gitdir.ts headFast. Not verified to be a commit (listHunks lets its `git diff` do that).
+ * @returns undefined when only git can tell (see headFast; a baseline ref; git env vars).
+ */
+function baselineFast(root: string): Baseline | undefined {
+  if (discoveryOverridden()) return undefined;
+  const gd = gitDirFast(root);
+  const common = commonDirFast(root);
+  if (!gd || !common || refFast(common, BASELINE_REF) !== null) return undefined;
+  const oid = headFast(gd, common);
+  return oid ? { rev: 'HEAD', oid, fromRef: false } : undefined;
 }
 
 function sha(parts: (string | Buffer)[]): string {
@@ -231,11 +245,21 @@ async function untrackedDraft(root: string, rel: string): Promise<Draft | null> 
  */
 export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
+  // Usually the baseline comes from the ref files; then both git processes start at once.
+  const fast = baselineFast(root);
   // The untracked listing does not depend on the baseline: start it first.
   const othersP = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
   othersP.catch(() => {}); // awaited below; avoid an unhandled rejection if the baseline fails first
-  const baseline = await getBaseline(root);
-  const [diff, others] = await Promise.all([git([...DIFF_ARGS, baseline.oid, '--', ...specs], { cwd: root }), othersP]);
+  const baseline = fast ?? (await getBaseline(root));
+  let diff: GitResult;
+  try {
+    diff = await git([...DIFF_ARGS, baseline.oid, '--', ...specs], { cwd: root });
+  } catch (e) {
+    // HEAD read from the files may not name a commit after all: then say so as git would.
+    if (fast) await getBaseline(root);
+    throw e;
+  }
+  const others = await othersP;
   // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
   const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
   const untracked = splitZ(others.stdout).filter((p) => !p.endsWith('/') && p !== QUEUE_FILE);
