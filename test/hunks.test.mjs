@@ -98,6 +98,34 @@ test('hunks: modified, added, deleted, untracked and binary files, text and exac
   expectRun(sb, ['hunks', '../x'], { status: 2, stderr: err(`../x: path is outside the repository ${sb.git('rev-parse', '--show-toplevel').trim()}`, 'name paths inside the working tree') });
 });
 
+test('hunk ids are pinned: known ids for fixed input; lines decode like each raw line on its own (invalid UTF-8 too)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'l1\nl2\nl3\nl4\nl5\nl6\n', 'bad.txt': Buffer.from('ok\n\xe2\x82\nx\n', 'latin1') } });
+  sb.write({ 'a.txt': 'l1\nL2\nl3\nl4\nl5\nl6\n', 'sub/u.md': 'u1\nu2' });
+  // Bytes that are not valid UTF-8 at line ends and inside lines, CRLF, no final newline.
+  const bad = Buffer.concat([Buffer.from('ok\n'), Buffer.from([0xe2, 0x82, 0x0a, 0xc3, 0x0d, 0x0a, 0xf0, 0x9f, 0x98, 0x0a, 0x80, 0x41, 0x0a, 0xed, 0xa0, 0x80, 0x0a]), Buffer.from('x\n'), Buffer.from([0xff])]);
+  sb.write({ 'bad.txt': bad, 'ubad.txt': bad });
+  const ids = json(sb).map((h) => [h.path, h.id]);
+  assert.deepEqual(ids.slice(0, 1), [['a.txt', '815c9e8617abc323b8e0e2d85149ba0636265dd5']]);
+  assert.deepEqual(ids.slice(2), [['sub/u.md', 'a384380ae8a0d238d93a68f418243ce5026cd535'], ['ubad.txt', ids[3][1]]]);
+  const code = `const H = await import(${JSON.stringify(new URL('../dist/hunks/index.js', import.meta.url).href)});
+const { hunks } = await H.listHunks(process.cwd());
+process.stdout.write(JSON.stringify(hunks.map((h) => {
+  const raw = H.hunkDetail(h).raw;
+  return [h.id, JSON.stringify(h.lines) === JSON.stringify(raw.map((r) => r.toString('utf8'))), Buffer.concat(raw.flatMap((r) => [r, Buffer.from('\\n')])).toString('base64')];
+})));`;
+  const r = sb.run(process.execPath, ['--input-type=module', '-e', code]);
+  assert.equal(r.stderr, '');
+  const got = JSON.parse(r.stdout);
+  assert.deepEqual(got.map((g) => g[1]), [true, true, true, true]);
+  // The bad files' ids follow the documented formula over their raw bytes.
+  const OPTSB = Buffer.from(`kizu-hunk/1\0${OPTS}\0`);
+  const idOf = (p, body) => sha1(createHash('sha1').update(Buffer.concat([OPTSB, Buffer.from(`${p}\0`), body])).digest('hex') + '\0' + 0);
+  assert.equal(got[1][0], idOf('bad.txt', Buffer.from(got[1][2], 'base64')));
+  assert.equal(got[3][0], idOf('ubad.txt', Buffer.from(got[3][2], 'base64')));
+  const plus = Buffer.concat([...bad.toString('latin1').split('\n').map((l) => Buffer.from(`+${l}\n`, 'latin1')), Buffer.from('\\ No newline at end of file\n')]);
+  assert.equal(Buffer.from(got[3][2], 'base64').toString('latin1'), plus.toString('latin1'));
+});
+
 test('hunks: no changes; pure deletions, an emptied file, CRLF and no final newline', () => {
   const sb = sandbox({ files: { 'a.txt': text(lines15), 'e.txt': 'x\ny\n', 'w.txt': 'a\r\nb\r\nc\r\n', 'n.txt': 'a\nb' } });
   const head = sb.git('rev-parse', 'HEAD').trim();

@@ -18,9 +18,45 @@ export interface RawHunk {
   oldCount: number;
   newStart: number;
   newCount: number;
-  /** Body lines, each starting with its origin byte (' ', '+', '-', '\'), without the '\n'. */
+  /** The body lines as git printed them, each with its '\n' (one contiguous slice of the output). */
+  body: Buffer;
+  /** Body lines, each starting with its origin byte (' ', '+', '-', '\'), without the '\n' ({@link splitBody} of body, made on first use). */
   raw: Buffer[];
 }
+
+/**
+ * Splits hunk body bytes into lines without their '\n' (a last line without '\n' included).
+ * @returns one Buffer per line, sharing memory with `body`.
+ */
+export function splitBody(body: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let pos = 0;
+  while (pos < body.length) {
+    const nl = body.indexOf(0x0a, pos);
+    const end = nl === -1 ? body.length : nl;
+    out.push(body.subarray(pos, end));
+    pos = end + 1;
+  }
+  return out;
+}
+
+/** A RawHunk whose `raw` lines are split from `body` only when asked for. */
+class ParsedHunk implements RawHunk {
+  body: Buffer = EMPTY;
+  #raw: Buffer[] | undefined;
+  constructor(
+    public header: string,
+    public oldStart: number,
+    public oldCount: number,
+    public newStart: number,
+    public newCount: number,
+  ) {}
+  get raw(): Buffer[] {
+    return (this.#raw ??= splitBody(this.body));
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /** One file of a diff. */
 export interface FileDiff {
@@ -120,7 +156,9 @@ function parseError(line: Buffer): KizuError {
 }
 
 function startsWith(b: Buffer, s: string): boolean {
-  return b.length >= s.length && b.toString('latin1', 0, s.length) === s;
+  if (b.length < s.length) return false;
+  for (let i = 0; i < s.length; i++) if (b[i] !== s.charCodeAt(i)) return false;
+  return true;
 }
 
 /**
@@ -131,62 +169,70 @@ function startsWith(b: Buffer, s: string): boolean {
  * @throws KizuError (exit 2) on output that does not follow the unified format.
  */
 export function parseDiff(out: Buffer): FileDiff[] {
-  const lines: Buffer[] = [];
-  let pos = 0;
-  while (pos < out.length) {
-    const nl = out.indexOf(0x0a, pos);
-    const end = nl === -1 ? out.length : nl;
-    lines.push(out.subarray(pos, end));
-    pos = end + 1;
-  }
   const files: FileDiff[] = [];
   let cur: FileDiff | null = null;
-  let hunk: RawHunk | null = null;
+  let hunk: ParsedHunk | null = null;
+  // The hunk whose body is still being read, and where that body starts.
+  let open: ParsedHunk | null = null;
+  let bodyStart = 0;
   let oldLeft = 0;
   let newLeft = 0;
-  for (const line of lines) {
-    if (hunk && (oldLeft > 0 || newLeft > 0 || line[0] === 0x5c)) {
-      const o = line[0];
+  const len = out.length;
+  let pos = 0;
+  while (pos < len) {
+    const nl = out.indexOf(0x0a, pos);
+    const end = nl === -1 ? len : nl;
+    const next = end + 1;
+    // The first byte of the line; -1 for an empty line.
+    const o = end > pos ? out[pos] : -1;
+    if (hunk && (oldLeft > 0 || newLeft > 0 || o === 0x5c)) {
       if (o === 0x5c) {
-        hunk.raw.push(line);
+        pos = next;
         continue;
       }
       if (o === 0x20 || o === 0x2b || o === 0x2d) {
-        hunk.raw.push(line);
         if (o !== 0x2b) oldLeft--;
         if (o !== 0x2d) newLeft--;
+        pos = next;
         continue;
       }
-      throw parseError(line);
+      throw parseError(out.subarray(pos, end));
     }
-    if (startsWith(line, 'diff --git ')) {
+    if (open) {
+      open.body = out.subarray(bodyStart, pos);
+      open = null;
+    }
+    const line = out.subarray(pos, end);
+    pos = next;
+    if (o === 0x64 && startsWith(line, 'diff --git ')) {
       hunk = null;
       cur = { path: pathOfHeader(line), status: 'modified', oldMode: '', newMode: '', oldOid: '', newOid: '', binary: false, binaryLine: '', hunks: [] };
       files.push(cur);
       continue;
     }
-    if (startsWith(line, '* Unmerged path ')) continue; // the path's content diff follows separately
+    if (o === 0x2a && startsWith(line, '* Unmerged path ')) continue; // the path's content diff follows separately
     if (!cur) {
       if (line.length === 0) continue;
       throw parseError(line);
     }
-    const text = line.toString('utf8');
-    const m = HUNK_RE.exec(text);
-    if (m) {
-      hunk = {
-        header: text,
-        oldStart: Number(m[1]),
-        oldCount: m[2] === undefined ? 1 : Number(m[2]),
-        newStart: Number(m[3]),
-        newCount: m[4] === undefined ? 1 : Number(m[4]),
-        raw: [],
-      };
-      oldLeft = hunk.oldCount;
-      newLeft = hunk.newCount;
-      cur.hunks.push(hunk);
-      continue;
+    if (o === 0x40) {
+      const text = line.toString('utf8');
+      const m = HUNK_RE.exec(text);
+      if (m) {
+        hunk = new ParsedHunk(text, Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4]));
+        oldLeft = hunk.oldCount;
+        newLeft = hunk.newCount;
+        open = hunk;
+        bodyStart = pos;
+        cur.hunks.push(hunk);
+        continue;
+      }
     }
     if (hunk) throw parseError(line);
+    // `---`/`+++` lines: the path is taken from the diff --git line.
+    if ((o === 0x2d && startsWith(line, '--- ')) || (o === 0x2b && startsWith(line, '+++ '))) continue;
+    if (line.length === 0) continue; // tolerated
+    const text = line.toString('utf8');
     let mm: RegExpExecArray | null;
     if ((mm = /^new file mode (\d+)$/.exec(text))) {
       cur.status = 'added';
@@ -206,13 +252,8 @@ export function parseDiff(out: Buffer): FileDiff[] {
     } else if (startsWith(line, 'Binary files ') || startsWith(line, 'GIT binary patch')) {
       cur.binary = true;
       cur.binaryLine = text;
-    } else if (startsWith(line, '--- ') || startsWith(line, '+++ ')) {
-      /* the path is taken from the diff --git line */
-    } else if (/^(similarity|dissimilarity) index |^(rename|copy) (from|to) /.test(text)) {
-      throw parseError(line); // excluded by --no-renames
-    } else if (line.length === 0) {
-      /* tolerated */
-    } else throw parseError(line);
+    } else throw parseError(line); // includes similarity/rename/copy lines, excluded by --no-renames
   }
+  if (open) open.body = out.subarray(bodyStart, len);
   return files;
 }

@@ -16,12 +16,12 @@
  */
 import { QUEUE_FILE } from '../queue/paths.js';
 import { createHash } from 'node:crypto';
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { git, splitZ, type GitResult } from '../git.js';
 import { commonDirFast, discoveryOverridden, gitDirFast, headFast, refFast } from '../gitdir.js';
-import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, type FileDiff } from './diff.js';
+import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitBody, type FileDiff } from './diff.js';
 
 export { DIFF_ARGS, DIFF_OPTIONS_ID };
 
@@ -72,6 +72,8 @@ export const BASELINE_REF = 'refs/kizu/baseline';
 export interface HunkDetail {
   /** Body lines as raw bytes (origin byte first, no '\n'). */
   raw: Buffer[];
+  /** The same lines as one buffer, each with its '\n' (as git prints them). */
+  body: Buffer;
   binary: boolean;
   /** True if either side is a symbolic link (mode 120000). */
   symlink: boolean;
@@ -142,14 +144,10 @@ function baseId(p: string, d: HunkDetail): string {
   const parts: (string | Buffer)[] = ['kizu-hunk/1\0', DIFF_OPTIONS_ID, '\0', p, '\0'];
   if (d.binary) parts.push('binary\0', d.oldOid, '\0', d.contentSha ?? d.newOid, '\0');
   if (d.symlink) parts.push('symlink\0');
-  for (const r of d.raw) parts.push(r, '\n');
+  // Each body line followed by '\n': the body as printed (plus a '\n' if output ended without one).
+  parts.push(d.body);
+  if (d.body.length && d.body[d.body.length - 1] !== 0x0a) parts.push('\n');
   return sha(parts);
-}
-
-function countLines(raw: Buffer[], origin: number): number {
-  let n = 0;
-  for (const r of raw) if (r[0] === origin) n++;
-  return n;
 }
 
 /** Splits bytes into '\n'-terminated lines (the last without '\n' if the file lacks one). */
@@ -169,6 +167,28 @@ export function splitLF(buf: Buffer): { lines: Buffer[]; finalNewline: boolean }
 }
 
 const NO_NEWLINE = Buffer.from('\\ No newline at end of file');
+const EMPTY = Buffer.alloc(0);
+
+/** HunkDetail whose `raw` lines are split from `body` on first use. */
+class Detail implements HunkDetail {
+  #raw: Buffer[] | undefined;
+  constructor(
+    public body: Buffer,
+    public binary: boolean,
+    public symlink: boolean,
+    public oldMode: string,
+    public newMode: string,
+    public oldOid: string,
+    public newOid: string,
+    public contentSha?: string,
+    raw?: Buffer[],
+  ) {
+    this.#raw = raw;
+  }
+  get raw(): Buffer[] {
+    return (this.#raw ??= splitBody(this.body));
+  }
+}
 
 interface Draft {
   path: string;
@@ -183,13 +203,13 @@ interface Draft {
 
 function draftsOfFile(f: FileDiff): Draft[] {
   const symlink = f.oldMode === '120000' || f.newMode === '120000';
-  const common = { binary: f.binary, symlink, oldMode: f.oldMode, newMode: f.newMode, oldOid: f.oldOid, newOid: f.newOid };
+  const detail = (body: Buffer, raw?: Buffer[]): Detail => new Detail(body, f.binary, symlink, f.oldMode, f.newMode, f.oldOid, f.newOid, undefined, raw);
   if (f.binary) {
-    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: f.binaryLine, detail: { ...common, raw: [] } }];
+    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: f.binaryLine, detail: detail(EMPTY, []) }];
   }
   if (!f.hunks.length) {
     if (f.status === 'modified') return []; // mode-only change
-    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: '@@ -0,0 +0,0 @@', detail: { ...common, raw: [] } }];
+    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: '@@ -0,0 +0,0 @@', detail: detail(EMPTY, []) }];
   }
   return f.hunks.map((h) => ({
     path: f.path,
@@ -199,38 +219,70 @@ function draftsOfFile(f: FileDiff): Draft[] {
     newStart: h.newStart,
     newCount: h.newCount,
     header: h.header,
-    detail: { ...common, raw: h.raw },
+    detail: detail(h.body),
   }));
 }
 
-async function untrackedDraft(root: string, rel: string): Promise<Draft | null> {
+/**
+ * The body of an untracked file's hunk: every line with a '+' in front and its '\n', then
+ * `\ No newline at end of file` if the file does not end with one.
+ * @returns the body bytes and the line count.
+ */
+function additionBody(buf: Buffer): { body: Buffer; n: number } {
+  let n = 0;
+  for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) n++;
+  const finalNewline = buf.length === 0 || buf[buf.length - 1] === 0x0a;
+  if (!finalNewline) n++;
+  const body = Buffer.allocUnsafe(buf.length + n + (finalNewline ? 0 : 2 + NO_NEWLINE.length));
+  let o = 0;
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    const end = nl === -1 ? buf.length : nl + 1;
+    body[o++] = 0x2b;
+    o += buf.copy(body, o, pos, end);
+    pos = end;
+  }
+  if (!finalNewline) {
+    body[o++] = 0x0a;
+    o += NO_NEWLINE.copy(body, o);
+    body[o++] = 0x0a;
+  }
+  return { body, n };
+}
+
+function untrackedDraft(root: string, rel: string): Draft | null {
   const abs = path.join(root, ...rel.split('/'));
   let st;
   try {
-    st = await lstat(abs);
+    st = lstatSync(abs);
   } catch {
     return null; // gone since ls-files
   }
   const base = { path: rel, kind: 'untracked' as const, oldStart: 0, oldCount: 0 };
-  const plain = { oldMode: '', oldOid: '', newOid: '' };
   if (st.isSymbolicLink()) {
-    const target = Buffer.from(await readlink(abs, { encoding: 'buffer' }));
+    const target = readlinkSync(abs, { encoding: 'buffer' });
     const contentSha = createHash('sha256').update(target).digest('hex');
-    return { ...base, newStart: 0, newCount: 0, header: `Symbolic link ${rel} (untracked)`, detail: { ...plain, raw: [], binary: true, symlink: true, newMode: '120000', contentSha } };
+    return { ...base, newStart: 0, newCount: 0, header: `Symbolic link ${rel} (untracked)`, detail: new Detail(EMPTY, true, true, '', '120000', '', '', contentSha, []) };
   }
   if (!st.isFile()) return null;
-  const buf = await readFile(abs);
+  const buf = readFileSync(abs);
   const newMode = st.mode & 0o100 ? '100755' : '100644';
   if (buf.subarray(0, 8192).includes(0)) {
     const contentSha = createHash('sha256').update(buf).digest('hex');
-    return { ...base, newStart: 0, newCount: 0, header: `Binary file ${rel} (untracked)`, detail: { ...plain, raw: [], binary: true, symlink: false, newMode, contentSha } };
+    return { ...base, newStart: 0, newCount: 0, header: `Binary file ${rel} (untracked)`, detail: new Detail(EMPTY, true, false, '', newMode, '', '', contentSha, []) };
   }
-  const { lines, finalNewline } = splitLF(buf);
-  const raw = lines.map((l) => Buffer.concat([Buffer.from('+'), l]));
-  if (lines.length && !finalNewline) raw.push(NO_NEWLINE);
-  const n = lines.length;
+  const { body, n } = additionBody(buf);
   const header = n === 0 ? '@@ -0,0 +0,0 @@' : n === 1 ? '@@ -0,0 +1 @@' : `@@ -0,0 +1,${n} @@`;
-  return { ...base, newStart: n ? 1 : 0, newCount: n, header, detail: { ...plain, raw, binary: false, symlink: false, newMode } };
+  return { ...base, newStart: n ? 1 : 0, newCount: n, header, detail: new Detail(body, false, false, '', newMode, '', '') };
+}
+
+/** Body lines decoded as UTF-8, without their '\n' ('\n' never occurs inside a UTF-8 sequence, so this equals decoding each line). */
+function bodyLines(body: Buffer): string[] {
+  if (!body.length) return [];
+  const ls = body.toString('utf8').split('\n');
+  if (body[body.length - 1] === 0x0a) ls.pop();
+  return ls;
 }
 
 /**
@@ -262,8 +314,11 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
   const others = await othersP;
   // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
   const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
-  const untracked = splitZ(others.stdout).filter((p) => !p.endsWith('/') && p !== QUEUE_FILE);
-  for (const d of await Promise.all(untracked.map((rel) => untrackedDraft(root, rel)))) if (d) drafts.push(d);
+  for (const rel of splitZ(others.stdout)) {
+    if (rel.endsWith('/') || rel === QUEUE_FILE) continue;
+    const d = untrackedDraft(root, rel);
+    if (d) drafts.push(d);
+  }
   const order = drafts.map((d, i) => ({ d, i, key: Buffer.from(d.path, 'utf8') }));
   order.sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i);
   const seen = new Map<string, number>();
@@ -272,6 +327,14 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
     const b = baseId(d.path, d.detail);
     const n = seen.get(b) ?? 0;
     seen.set(b, n + 1);
+    const lines = bodyLines(d.detail.body);
+    let added = 0;
+    let removed = 0;
+    for (const l of lines) {
+      const c = l.charCodeAt(0);
+      if (c === 0x2b) added++;
+      else if (c === 0x2d) removed++;
+    }
     const h: Hunk = {
       id: sha([b, '\0', String(n)]),
       path: d.path,
@@ -280,9 +343,9 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
       oldCount: d.oldCount,
       newStart: d.newStart,
       newCount: d.newCount,
-      added: countLines(d.detail.raw, 0x2b),
-      removed: countLines(d.detail.raw, 0x2d),
-      lines: d.detail.raw.map((r) => r.toString('utf8')),
+      added,
+      removed,
+      lines,
       header: d.header,
     };
     details.set(h, d.detail);
