@@ -1,0 +1,64 @@
+/**
+ * The fast path of bin/git-kizu.js for the commands run most often: `hunks [--json]
+ * [paths...]` and `tap|reject|untap [--all] [hunks...]` run without loading the CLI framework
+ * (commander), exactly as src/cli.ts would run them. Any other form (help, other options,
+ * `--`) is left to the full CLI.
+ */
+
+/** A command line the fast path runs. */
+export type FastArgs =
+  | { cmd: 'hunks'; json: boolean; paths: string[] }
+  | { cmd: 'tap' | 'reject' | 'untap'; all: boolean; specs: string[] };
+
+/**
+ * Parses `args` (process.argv after the script) if it is a plain form of a fast command:
+ * its one flag (`--json` for hunks, `--all` for the marking commands), anywhere, and
+ * operands that do not start with '-'.
+ * @returns the parsed command, or null for anything else (the full CLI handles it).
+ */
+export function fastArgs(args: string[]): FastArgs | null {
+  const [cmd, ...rest] = args;
+  const flag = cmd === 'hunks' ? '--json' : cmd === 'tap' || cmd === 'reject' || cmd === 'untap' ? '--all' : null;
+  if (!flag) return null;
+  let on = false;
+  const operands: string[] = [];
+  for (const a of rest) {
+    if (a === flag) on = true;
+    else if (a.startsWith('-')) return null;
+    else operands.push(a);
+  }
+  if (cmd === 'hunks') return { cmd, json: on, paths: operands };
+  return { cmd: cmd as 'tap' | 'reject' | 'untap', all: on, specs: operands };
+}
+
+/**
+ * Runs the command if {@link fastArgs} accepts `args`, like src/cli.ts main does: output
+ * through the console reporter, a closed pipe ends output quietly, errors printed by the CLI's
+ * reportError, process.exitCode set.
+ * @returns false (having done nothing) if `args` is not a fast form.
+ */
+export async function runFast(args: string[]): Promise<boolean> {
+  const o = fastArgs(args);
+  if (!o) return false;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  const cwd = process.cwd();
+  try {
+    const { consoleReporter: reporter } = await import('../output.js');
+    if (o.cmd === 'hunks') {
+      const { hunksCommand } = await import('./hunks.js');
+      process.exitCode = await hunksCommand({ cwd, json: o.json, paths: o.paths, reporter });
+    } else {
+      const { markCommand } = await import('./marks.js');
+      process.exitCode = await markCommand({ cwd, verb: o.cmd, specs: o.specs, all: o.all, reporter });
+    }
+  } catch (e) {
+    const { reportError } = await import('../cli.js');
+    process.exitCode = reportError(e);
+  }
+  return true;
+}
