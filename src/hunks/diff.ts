@@ -155,11 +155,7 @@ function parseError(line: Buffer): KizuError {
   });
 }
 
-function startsWith(b: Buffer, s: string): boolean {
-  if (b.length < s.length) return false;
-  for (let i = 0; i < s.length; i++) if (b[i] !== s.charCodeAt(i)) return false;
-  return true;
-}
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Parses the output of `git diff` run with {@link DIFF_ARGS}.
@@ -169,6 +165,15 @@ function startsWith(b: Buffer, s: string): boolean {
  * @throws KizuError (exit 2) on output that does not follow the unified format.
  */
 export function parseDiff(out: Buffer): FileDiff[] {
+  // Scanned as latin1 text: one char per byte, so offsets are byte offsets, and the string
+  // built-ins do the work (much cheaper than a Buffer call per line). Lines that are kept as
+  // text are decoded as UTF-8; body lines stay bytes.
+  const s = out.toString('latin1');
+  const len = s.length;
+  const text = (a: number, b: number): string => {
+    const t = s.slice(a, b);
+    return NON_ASCII.test(t) ? out.toString('utf8', a, b) : t;
+  };
   const files: FileDiff[] = [];
   let cur: FileDiff | null = null;
   let hunk: ParsedHunk | null = null;
@@ -177,49 +182,42 @@ export function parseDiff(out: Buffer): FileDiff[] {
   let bodyStart = 0;
   let oldLeft = 0;
   let newLeft = 0;
-  const len = out.length;
   let pos = 0;
   while (pos < len) {
-    const nl = out.indexOf(0x0a, pos);
+    const nl = s.indexOf('\n', pos);
     const end = nl === -1 ? len : nl;
-    const next = end + 1;
     // The first byte of the line; -1 for an empty line.
-    const o = end > pos ? out[pos] : -1;
+    const o = end > pos ? s.charCodeAt(pos) : -1;
     if (hunk && (oldLeft > 0 || newLeft > 0 || o === 0x5c)) {
-      if (o === 0x5c) {
-        pos = next;
-        continue;
-      }
       if (o === 0x20 || o === 0x2b || o === 0x2d) {
         if (o !== 0x2b) oldLeft--;
         if (o !== 0x2d) newLeft--;
-        pos = next;
-        continue;
-      }
-      throw parseError(out.subarray(pos, end));
+      } else if (o !== 0x5c) throw parseError(out.subarray(pos, end));
+      pos = end + 1;
+      continue;
     }
     if (open) {
       open.body = out.subarray(bodyStart, pos);
       open = null;
     }
-    const line = out.subarray(pos, end);
-    pos = next;
-    if (o === 0x64 && startsWith(line, 'diff --git ')) {
+    const start = pos;
+    pos = end + 1;
+    if (o === 0x64 && s.startsWith('diff --git ', start)) {
       hunk = null;
-      cur = { path: pathOfHeader(line), status: 'modified', oldMode: '', newMode: '', oldOid: '', newOid: '', binary: false, binaryLine: '', hunks: [] };
+      cur = { path: pathOfHeader(out.subarray(start, end)), status: 'modified', oldMode: '', newMode: '', oldOid: '', newOid: '', binary: false, binaryLine: '', hunks: [] };
       files.push(cur);
       continue;
     }
-    if (o === 0x2a && startsWith(line, '* Unmerged path ')) continue; // the path's content diff follows separately
+    if (o === 0x2a && s.startsWith('* Unmerged path ', start)) continue; // the path's content diff follows separately
     if (!cur) {
-      if (line.length === 0) continue;
-      throw parseError(line);
+      if (end === start) continue;
+      throw parseError(out.subarray(start, end));
     }
     if (o === 0x40) {
-      const text = line.toString('utf8');
-      const m = HUNK_RE.exec(text);
+      const t = text(start, end);
+      const m = HUNK_RE.exec(t);
       if (m) {
-        hunk = new ParsedHunk(text, Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4]));
+        hunk = new ParsedHunk(t, Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4]));
         oldLeft = hunk.oldCount;
         newLeft = hunk.newCount;
         open = hunk;
@@ -228,31 +226,32 @@ export function parseDiff(out: Buffer): FileDiff[] {
         continue;
       }
     }
-    if (hunk) throw parseError(line);
+    if (hunk) throw parseError(out.subarray(start, end));
     // `---`/`+++` lines: the path is taken from the diff --git line.
-    if ((o === 0x2d && startsWith(line, '--- ')) || (o === 0x2b && startsWith(line, '+++ '))) continue;
-    if (line.length === 0) continue; // tolerated
-    const text = line.toString('utf8');
+    if ((o === 0x2d && s.startsWith('--- ', start)) || (o === 0x2b && s.startsWith('+++ ', start))) continue;
+    if (end === start) continue; // tolerated
+    // Extended header lines, told apart by their first byte before any regex runs.
+    const t = text(start, end);
     let mm: RegExpExecArray | null;
-    if ((mm = /^new file mode (\d+)$/.exec(text))) {
-      cur.status = 'added';
-      cur.newMode = mm[1];
-    } else if ((mm = /^deleted file mode (\d+)$/.exec(text))) {
-      cur.status = 'deleted';
-      cur.oldMode = mm[1];
-    } else if ((mm = /^old mode (\d+)$/.exec(text))) cur.oldMode = mm[1];
-    else if ((mm = /^new mode (\d+)$/.exec(text))) cur.newMode = mm[1];
-    else if ((mm = /^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: (\d+))?$/.exec(text))) {
+    if (o === 0x69 && (mm = /^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: (\d+))?$/.exec(t))) {
       cur.oldOid = mm[1];
       cur.newOid = mm[2];
       if (mm[3]) {
         cur.oldMode ||= mm[3];
         cur.newMode ||= mm[3];
       }
-    } else if (startsWith(line, 'Binary files ') || startsWith(line, 'GIT binary patch')) {
+    } else if (o === 0x6e && (mm = /^new file mode (\d+)$/.exec(t))) {
+      cur.status = 'added';
+      cur.newMode = mm[1];
+    } else if (o === 0x64 && (mm = /^deleted file mode (\d+)$/.exec(t))) {
+      cur.status = 'deleted';
+      cur.oldMode = mm[1];
+    } else if (o === 0x6f && (mm = /^old mode (\d+)$/.exec(t))) cur.oldMode = mm[1];
+    else if (o === 0x6e && (mm = /^new mode (\d+)$/.exec(t))) cur.newMode = mm[1];
+    else if (s.startsWith('Binary files ', start) || s.startsWith('GIT binary patch', start)) {
       cur.binary = true;
-      cur.binaryLine = text;
-    } else throw parseError(line); // includes similarity/rename/copy lines, excluded by --no-renames
+      cur.binaryLine = t;
+    } else throw parseError(out.subarray(start, end)); // includes similarity/rename/copy lines, excluded by --no-renames
   }
   if (open) open.body = out.subarray(bodyStart, len);
   return files;
