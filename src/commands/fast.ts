@@ -34,7 +34,8 @@ export function fastArgs(args: string[]): FastArgs | null {
 /**
  * Runs the command if {@link fastArgs} accepts `args`, like src/cli.ts main does: output
  * through the console reporter, a closed pipe ends output quietly, errors printed by the CLI's
- * reportError, process.exitCode set.
+ * reportError, process.exitCode set. The git processes of the hunk listing start before the
+ * command's modules load (hunks/start.ts startEarly).
  * @returns false (having done nothing) if `args` is not a fast form.
  */
 export async function runFast(args: string[]): Promise<boolean> {
@@ -47,6 +48,9 @@ export async function runFast(args: string[]): Promise<boolean> {
     });
   }
   const cwd = process.cwd();
+  // A whole-tree listing follows (hunks without paths; a marking command whose arguments pass
+  // its usage check): start its git processes now, while the command loads.
+  if (o.cmd === 'hunks' ? !o.paths.length : o.all !== o.specs.length > 0) (await import('../hunks/start.js')).startEarly(cwd);
   try {
     const { consoleReporter: reporter } = await import('../output.js');
     if (o.cmd === 'hunks') {

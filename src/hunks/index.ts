@@ -15,13 +15,13 @@
  * Identity is content, not position (see {@link Hunk.id}).
  */
 import { QUEUE_FILE } from '../queue/paths.js';
-import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { git, splitZ, type GitResult } from '../git.js';
-import { commonDirFast, discoveryOverridden, gitDirFast, headFast, refFast } from '../gitdir.js';
+import { commonDirFast, discoveryOverridden, refFast } from '../gitdir.js';
 import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitBody, type FileDiff } from './diff.js';
+import { BASELINE_REF, startDiff, startGit, takeEarly, type Baseline } from './start.js';
 
 export { DIFF_ARGS, DIFF_OPTIONS_ID };
 
@@ -55,18 +55,7 @@ export interface Hunk {
   header: string;
 }
 
-/** The commit hunks are computed against. */
-export interface Baseline {
-  /** `HEAD` or `refs/kizu/baseline`. */
-  rev: string;
-  /** Full commit object id. */
-  oid: string;
-  /** True when refs/kizu/baseline is set. */
-  fromRef: boolean;
-}
-
-/** The ref `git kizu baseline set` writes. */
-export const BASELINE_REF = 'refs/kizu/baseline';
+export { BASELINE_REF, type Baseline };
 
 /** Byte-level facts about a hunk that revert needs (not part of the public shape). */
 export interface HunkDetail {
@@ -119,35 +108,18 @@ export async function getBaseline(root: string): Promise<Baseline> {
   return { rev: 'HEAD', oid: h.stdout.toString('utf8').trim(), fromRef: false };
 }
 
-/**
- * The usual baseline from the files alone: refs/kizu/baseline absent and HEAD resolved with
- * gitdir.ts headFast. Not verified to be a commit (listHunks lets its `git diff` do that).
- * @returns undefined when only git can tell (see headFast; a baseline ref; git env vars).
- */
-function baselineFast(root: string): Baseline | undefined {
-  if (discoveryOverridden()) return undefined;
-  const gd = gitDirFast(root);
-  const common = commonDirFast(root);
-  if (!gd || !common || refFast(common, BASELINE_REF) !== null) return undefined;
-  const oid = headFast(gd, common);
-  return oid ? { rev: 'HEAD', oid, fromRef: false } : undefined;
-}
-
-function sha(parts: (string | Buffer)[]): string {
-  const hash = createHash('sha1');
-  for (const p of parts) hash.update(p);
-  return hash.digest('hex');
-}
+// node:crypto, loaded by listHunks while git runs (it takes milliseconds to load).
+let nodeCrypto: typeof import('node:crypto');
 
 /** The content hash of a hunk before the occurrence tie-breaker. */
 function baseId(p: string, d: HunkDetail): string {
-  const parts: (string | Buffer)[] = ['kizu-hunk/1\0', DIFF_OPTIONS_ID, '\0', p, '\0'];
-  if (d.binary) parts.push('binary\0', d.oldOid, '\0', d.contentSha ?? d.newOid, '\0');
-  if (d.symlink) parts.push('symlink\0');
+  let head = `kizu-hunk/1\0${DIFF_OPTIONS_ID}\0${p}\0`;
+  if (d.binary) head += `binary\0${d.oldOid}\0${d.contentSha ?? d.newOid}\0`;
+  if (d.symlink) head += 'symlink\0';
   // Each body line followed by '\n': the body as printed (plus a '\n' if output ended without one).
-  parts.push(d.body);
-  if (d.body.length && d.body[d.body.length - 1] !== 0x0a) parts.push('\n');
-  return sha(parts);
+  const parts = [Buffer.from(head, 'utf8'), d.body];
+  if (d.body.length && d.body[d.body.length - 1] !== 0x0a) parts.push(Buffer.from('\n'));
+  return nodeCrypto.hash('sha1', Buffer.concat(parts));
 }
 
 /** Splits bytes into '\n'-terminated lines (the last without '\n' if the file lacks one). */
@@ -262,14 +234,14 @@ function untrackedDraft(root: string, rel: string): Draft | null {
   const base = { path: rel, kind: 'untracked' as const, oldStart: 0, oldCount: 0 };
   if (st.isSymbolicLink()) {
     const target = readlinkSync(abs, { encoding: 'buffer' });
-    const contentSha = createHash('sha256').update(target).digest('hex');
+    const contentSha = nodeCrypto.createHash('sha256').update(target).digest('hex');
     return { ...base, newStart: 0, newCount: 0, header: `Symbolic link ${rel} (untracked)`, detail: new Detail(EMPTY, true, true, '', '120000', '', '', contentSha, []) };
   }
   if (!st.isFile()) return null;
   const buf = readFileSync(abs);
   const newMode = st.mode & 0o100 ? '100755' : '100644';
   if (buf.subarray(0, 8192).includes(0)) {
-    const contentSha = createHash('sha256').update(buf).digest('hex');
+    const contentSha = nodeCrypto.createHash('sha256').update(buf).digest('hex');
     return { ...base, newStart: 0, newCount: 0, header: `Binary file ${rel} (untracked)`, detail: new Detail(EMPTY, true, false, '', newMode, '', '', contentSha, []) };
   }
   const { body, n } = additionBody(buf);
@@ -297,28 +269,35 @@ function bodyLines(body: Buffer): string[] {
  */
 export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
-  // Usually the baseline comes from the ref files; then both git processes start at once.
-  const fast = baselineFast(root);
-  // The untracked listing does not depend on the baseline: start it first.
-  const othersP = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
-  othersP.catch(() => {}); // awaited below; avoid an unhandled rejection if the baseline fails first
+  // Usually the baseline comes from the ref files; then both git processes start at once
+  // (maybe already before this module loaded: start.ts startEarly).
+  const started = (specs.length ? undefined : takeEarly(root)) ?? startGit(root, specs);
+  const { fast, others: othersP } = started;
   const baseline = fast ?? (await getBaseline(root));
+  const diffP = started.diff ?? startDiff(root, baseline.oid, specs);
+  // While git runs: load the hash functions, and read untracked files once they are listed.
+  nodeCrypto ??= await import('node:crypto');
+  const untrackedP = othersP.then((others) => {
+    const out: Draft[] = [];
+    for (const rel of splitZ(others.stdout)) {
+      if (rel.endsWith('/') || rel === QUEUE_FILE) continue;
+      const d = untrackedDraft(root, rel);
+      if (d) out.push(d);
+    }
+    return out;
+  });
+  untrackedP.catch(() => {}); // awaited below
   let diff: GitResult;
   try {
-    diff = await git([...DIFF_ARGS, baseline.oid, '--', ...specs], { cwd: root });
+    diff = await diffP;
   } catch (e) {
     // HEAD read from the files may not name a commit after all: then say so as git would.
     if (fast) await getBaseline(root);
     throw e;
   }
-  const others = await othersP;
   // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
   const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
-  for (const rel of splitZ(others.stdout)) {
-    if (rel.endsWith('/') || rel === QUEUE_FILE) continue;
-    const d = untrackedDraft(root, rel);
-    if (d) drafts.push(d);
-  }
+  for (const d of await untrackedP) drafts.push(d);
   const order = drafts.map((d, i) => ({ d, i, key: Buffer.from(d.path, 'utf8') }));
   order.sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i);
   const seen = new Map<string, number>();
@@ -336,7 +315,7 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
       else if (c === 0x2d) removed++;
     }
     const h: Hunk = {
-      id: sha([b, '\0', String(n)]),
+      id: nodeCrypto.hash('sha1', `${b}\0${n}`),
       path: d.path,
       kind: d.kind,
       oldStart: d.oldStart,
