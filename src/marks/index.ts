@@ -50,10 +50,15 @@ export function markOf(marks: Map<string, MarkEntry>, hunkId: string): 'unreview
  * writes nothing.
  * @param root working-tree top level.
  * @param updates full hex hunk ids with their new state, path and `path:start-end` range.
+ * @param opts.who the committer identity, if the caller started store.ts `identity` early.
  * @throws KizuError (exit 2) for a malformed id/state, a corrupt or unknown-version ref (the
  *   ref is left unchanged), or persistent contention.
  */
-export async function setMarks(root: string, updates: { id: string; state: MarkState | 'none'; path: string; range: string }[]): Promise<void> {
+export async function setMarks(
+  root: string,
+  updates: { id: string; state: MarkState | 'none'; path: string; range: string }[],
+  opts: { who?: Promise<import('./store.js').Ident> } = {},
+): Promise<void> {
   const store = await import('./store.js');
-  await store.setMarks(root, updates);
+  await store.setMarks(root, updates, opts);
 }
