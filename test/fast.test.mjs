@@ -22,6 +22,11 @@ test('fastArgs: plain forms are taken, anything else is left to the full CLI', a
   }
 });
 
+test('FAST_GRAPH names modules that exist (a stale entry would only cost time, so catch it here)', async () => {
+  const { FAST_GRAPH } = await import(FAST);
+  for (const m of [...FAST_GRAPH.hunks, ...FAST_GRAPH.marks]) await import(m.startsWith('node:') ? m : new URL(m, FAST).href);
+});
+
 /** Runs the full CLI's main (commander) in-process in a child, like the bin did before. */
 function full(sb, args, cwd = sb.dir) {
   const code = `const { main } = await import(${JSON.stringify(CLI)}); await main([process.execPath, 'git-kizu', ...${JSON.stringify(args)}]);`;
