@@ -112,8 +112,9 @@ export interface MarksSource {
 }
 
 /**
- * Loads the marks stored in commit `oid` (isomorphic-git `readCommit`, `readTree`, `readBlob`
- * on the common git dir; loose and packed objects).
+ * Loads the marks stored in commit `oid` from the common git dir: read directly while the
+ * objects are loose and shaped as {@link writeMarksCommit} writes them, else with
+ * isomorphic-git `readCommit`, `readTree`, `readBlob` (packed objects too).
  * @param gitdir absolute common git dir.
  * @returns hunk id → entry, tombstones included.
  * @throws KizuError (exit 2) naming the ref if `oid` is missing or not a commit, the tree has
