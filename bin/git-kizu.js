@@ -6,6 +6,8 @@ if (process.argv[2] === 'hook') {
 } else if (process.argv[2] === 'snapshot' && (await import('../dist/commands/snapshot.js')).snapshotFast(process.argv.slice(3))) {
   // `git kizu snapshot [-m <msg>] [--json]` without the CLI framework (src/commands/snapshot.ts).
   await (await import('../dist/commands/snapshot.js')).snapshotFastRun(process.argv.slice(3));
+} else if (['hunks', 'tap', 'reject', 'untap'].includes(process.argv[2]) && (await (await import('../dist/commands/fast.js')).runFast(process.argv.slice(2)))) {
+  // `git kizu hunks|tap|reject|untap` in their plain forms, without the CLI framework (src/commands/fast.ts).
 } else {
   const { main } = await import('../dist/cli.js');
   await main(process.argv);

@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { KizuError } from './errors.js';
+import { repoInfoFast } from './gitdir.js';
 
 export { findRootFast, gitDirFast } from './gitdir.js';
 
@@ -28,7 +29,7 @@ export interface GitResult {
 export interface GitOptions {
   /** Working directory git runs in (required: no implicit process.cwd()). */
   cwd: string;
-  /** Bytes or text written to git's stdin. */
+  /** Bytes or text written to git's stdin (without it, stdin is /dev/null). */
   input?: Buffer | string;
   /** Exit statuses that are not errors (default [0]). */
   okStatus?: number[];
@@ -44,11 +45,12 @@ export interface GitOptions {
  */
 export function git(args: string[], opts: GitOptions): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: opts.cwd, env: gitEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    // No input: stdin is /dev/null (as good as an empty pipe, and cheaper to set up).
+    const child = spawn('git', args, { cwd: opts.cwd, env: gitEnv(opts.env), stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stdout!.on('data', (b: Buffer) => out.push(b));
+    child.stderr!.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) =>
       reject(new KizuError(`could not run git: ${e.message}`, { hint: 'install git and make sure it is on PATH' })),
     );
@@ -63,8 +65,10 @@ export function git(args: string[], opts: GitOptions): Promise<GitResult> {
         );
       } else resolve(res);
     });
-    child.stdin.on('error', () => {});
-    child.stdin.end(opts.input ?? '');
+    if (child.stdin) {
+      child.stdin.on('error', () => {});
+      child.stdin.end(opts.input);
+    }
   });
 }
 
@@ -102,10 +106,14 @@ export interface RepoInfo {
 }
 
 /**
- * Locates the repository containing `cwd` via `git rev-parse`.
+ * Locates the repository containing `cwd`, as `git rev-parse --show-toplevel
+ * --absolute-git-dir` does (both real paths): from the file system when that is certain
+ * (gitdir.ts repoInfoFast), else by running git.
  * @throws KizuError (exit 2) if `cwd` is not inside a git working tree (bare repos included).
  */
 export async function repoInfo(cwd: string): Promise<RepoInfo> {
+  const fast = repoInfoFast(cwd);
+  if (fast) return fast;
   const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd, okStatus: [0, 128] }).catch(
     (e: unknown) => {
       throw e;

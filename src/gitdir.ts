@@ -2,8 +2,34 @@
  * Locating the repository from the file system alone, without starting git: used on hook
  * hot paths where a process spawn would dominate the cost.
  */
-import { existsSync, statSync, readFileSync } from 'node:fs';
+import { existsSync, statSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+
+/**
+ * Environment variables that change where git looks for the working tree, the git dir, or
+ * its objects and refs (git(1) "ENVIRONMENT VARIABLES"). With any of them set, even empty,
+ * the fast paths here step aside and git is asked.
+ */
+const DISCOVERY_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_CEILING_DIRECTORIES',
+  'GIT_DISCOVERY_ACROSS_FILESYSTEM',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+];
+
+/**
+ * True if `env` sets a variable that changes repository discovery or ref and object lookup
+ * (GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR, GIT_CEILING_DIRECTORIES,
+ * GIT_DISCOVERY_ACROSS_FILESYSTEM, GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES,
+ * GIT_NAMESPACE; git(1)): then only git can locate the repository.
+ */
+export function discoveryOverridden(env: NodeJS.ProcessEnv = process.env): boolean {
+  return DISCOVERY_ENV.some((k) => env[k] !== undefined);
+}
 
 /**
  * Finds the working-tree top level without spawning git, by walking up from `start` to the
@@ -78,4 +104,141 @@ export function refFast(common: string, ref: string): string | null | undefined 
     if (sp > 0 && line[0] !== '#' && line[0] !== '^' && line.slice(sp + 1).trimEnd() === ref) return line.slice(0, sp);
   }
   return null;
+}
+
+/** `<gitDir>/HEAD` as git validates it (setup.c validate_headref): a symref into refs/, or an object id. */
+function headOf(gitDir: string): { ref: string } | { oid: string } | null {
+  let s: string;
+  try {
+    s = readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
+  } catch {
+    return null;
+  }
+  const m = /^ref:[ \t]*(refs\/[^\s]+)[ \t]*\n?$/.exec(s);
+  if (m) return { ref: m[1] };
+  return /^[0-9a-f]{40}([0-9a-f]{24})?\n?$/.test(s) ? { oid: s.trim() } : null;
+}
+
+function ownedByUs(p: string, uid: number): boolean {
+  try {
+    return lstatSync(p).uid === uid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Repository config that changes what discovery finds (core.worktree, core.bare true,
+ * extensions such as worktreeConfig, a repository format other than 0): a reason to ask git.
+ */
+function configNeedsGit(common: string): boolean {
+  let cfg: string;
+  try {
+    cfg = readFileSync(path.join(common, 'config'), 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  if (/worktree|\[\s*extensions|\[\s*include/i.test(cfg)) return true;
+  for (const m of cfg.matchAll(/^[ \t]*(bare|repositoryformatversion)\b(.*)$/gim)) {
+    const key = m[1].toLowerCase();
+    const v = m[2].replace(/[#;].*$/, '').trim();
+    if (key === 'bare' && !/^=\s*(false|no|off|0)$/i.test(v)) return true;
+    if (key === 'repositoryformatversion' && !/^=\s*0$/.test(v)) return true;
+  }
+  return false;
+}
+
+/**
+ * Locates the repository containing `cwd` from the file system alone, the way git's discovery
+ * does it (git-rev-parse(1) `--show-toplevel --absolute-git-dir`; setup.c
+ * setup_git_directory_gently): from the real path of `cwd` up to the first directory with a
+ * `.git` directory or gitfile (`gitdir: <path>`, as in linked worktrees and submodules) that
+ * names a valid git dir (a HEAD file, `objects` and `refs` in its common dir).
+ * @returns `root`: that directory (a real path, symbolic links resolved, like git's);
+ *   `gitDir`: the real path of its git dir. undefined whenever git might answer otherwise or
+ *   fail: a discovery environment variable set ({@link discoveryOverridden}), Windows, `cwd`
+ *   inside a git dir or a bare repository, a `.git` that is not a valid git dir or gitfile,
+ *   a file-system boundary crossed, paths not owned by the current user (safe.directory),
+ *   core.worktree, core.bare, extensions or a repository format other than 0 in the
+ *   config, no repository at all. Ask git then.
+ */
+export function repoInfoFast(cwd: string): { root: string; gitDir: string } | undefined {
+  if (process.platform === 'win32' || discoveryOverridden()) return undefined;
+  const uid = process.geteuid?.();
+  if (uid === undefined || (uid === 0 && process.env.SUDO_UID !== undefined)) return undefined;
+  let dir: string;
+  let dev: number;
+  try {
+    dir = realpathSync.native(cwd);
+    dev = statSync(dir).dev;
+  } catch {
+    return undefined;
+  }
+  for (;;) {
+    const dotgit = path.join(dir, '.git');
+    let st;
+    try {
+      st = statSync(dotgit);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+    }
+    if (st) {
+      let gitDir: string;
+      if (st.isDirectory()) gitDir = dotgit;
+      else if (st.isFile()) {
+        let m: RegExpExecArray | null;
+        try {
+          m = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotgit, 'utf8'));
+        } catch {
+          return undefined;
+        }
+        if (!m) return undefined;
+        gitDir = path.resolve(dir, m[1]);
+      } else return undefined;
+      let common = gitDir;
+      try {
+        common = path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').replace(/\r?\n$/, ''));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+      }
+      if (!headOf(gitDir) || !existsSync(path.join(common, 'objects')) || !existsSync(path.join(common, 'refs'))) return undefined;
+      if (configNeedsGit(common)) return undefined;
+      let real: string;
+      try {
+        real = realpathSync.native(gitDir);
+      } catch {
+        return undefined;
+      }
+      if (!ownedByUs(dir, uid) || !ownedByUs(dotgit, uid) || !ownedByUs(real, uid)) return undefined;
+      return { root: dir, gitDir: real };
+    }
+    // No .git here: git would take this directory itself for a git dir if it looks like one
+    // (a bare repository, or cwd inside .git), which has no working tree.
+    if (existsSync(path.join(dir, 'HEAD'))) return undefined;
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    try {
+      if (statSync(up).dev !== dev) return undefined;
+    } catch {
+      return undefined;
+    }
+    dir = up;
+  }
+}
+
+/**
+ * The commit HEAD points at, from the files alone: `<gitDir>/HEAD` is an object id (detached)
+ * or `ref: refs/heads/<branch>`, read with {@link refFast} in `common` (gitrepository-layout(5)).
+ * Whether the object exists and is a commit is not checked (git keeps HEAD on commits; the
+ * next git command that uses the id fails otherwise).
+ * @returns the object id; undefined if it cannot tell: an unborn branch, a symbolic ref or a
+ *   ref outside refs/heads/, the reftable backend, an unreadable or odd HEAD. Ask git then.
+ */
+export function headFast(gitDir: string, common: string): string | undefined {
+  const h = headOf(gitDir);
+  if (!h) return undefined;
+  if ('oid' in h) return existsSync(path.join(common, 'reftable')) ? undefined : h.oid;
+  if (!h.ref.startsWith('refs/heads/')) return undefined;
+  return refFast(common, h.ref) ?? undefined;
 }

@@ -2,7 +2,34 @@
  * Where commands send human-readable lines. Commands never write to process.stdout
  * directly; they take a Reporter so that tests and the demo can capture output.
  */
-import pc from 'picocolors';
+import { createRequire } from 'node:module';
+
+/** The picocolors formatters (picocolors' `Colors`). */
+export type Colors = Omit<typeof import('picocolors'), 'createColors'>;
+
+/**
+ * picocolors' own test for colour support, word for word (picocolors.js 1.1.1, evaluated
+ * when it loads): off with NO_COLOR or --no-color; else on with FORCE_COLOR, --color,
+ * Windows, a terminal on stdout (TERM not dumb), or CI.
+ */
+export function colorSupported(p: NodeJS.Process = process): boolean {
+  const argv = p.argv || [];
+  const env = p.env || {};
+  return !(!!env.NO_COLOR || argv.includes('--no-color')) && (!!env.FORCE_COLOR || argv.includes('--color') || p.platform === 'win32' || (!!(p.stdout || {}).isTTY && env.TERM !== 'dumb') || !!env.CI);
+}
+
+const FORMATS = ['reset', 'bold', 'dim', 'italic', 'underline', 'inverse', 'hidden', 'strikethrough', 'black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white', 'gray'] as const;
+const BG = ['bgBlack', 'bgRed', 'bgGreen', 'bgYellow', 'bgBlue', 'bgMagenta', 'bgCyan', 'bgWhite'] as const;
+const BRIGHT = [...FORMATS.slice(8, 16).map((c) => `${c}Bright`), ...BG.map((c) => `${c}Bright`)];
+
+/**
+ * Colour formatters: picocolors itself when colours can be on ({@link colorSupported}), else
+ * what picocolors gives then (`createColors(false)`: every formatter is `String`) without
+ * loading the package (loading it costs several milliseconds on every command).
+ */
+const pc: Colors = colorSupported()
+  ? (createRequire(import.meta.url)('picocolors') as Colors)
+  : (Object.fromEntries([['isColorSupported', false], ...[...FORMATS, ...BG, ...BRIGHT].map((k) => [k, String])]) as Colors);
 
 export interface Reporter {
   /** A normal output line (stdout). */

@@ -98,6 +98,34 @@ test('hunks: modified, added, deleted, untracked and binary files, text and exac
   expectRun(sb, ['hunks', '../x'], { status: 2, stderr: err(`../x: path is outside the repository ${sb.git('rev-parse', '--show-toplevel').trim()}`, 'name paths inside the working tree') });
 });
 
+test('hunk ids are pinned: known ids for fixed input; lines decode like each raw line on its own (invalid UTF-8 too)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'l1\nl2\nl3\nl4\nl5\nl6\n', 'bad.txt': Buffer.from('ok\n\xe2\x82\nx\n', 'latin1') } });
+  sb.write({ 'a.txt': 'l1\nL2\nl3\nl4\nl5\nl6\n', 'sub/u.md': 'u1\nu2' });
+  // Bytes that are not valid UTF-8 at line ends and inside lines, CRLF, no final newline.
+  const bad = Buffer.concat([Buffer.from('ok\n'), Buffer.from([0xe2, 0x82, 0x0a, 0xc3, 0x0d, 0x0a, 0xf0, 0x9f, 0x98, 0x0a, 0x80, 0x41, 0x0a, 0xed, 0xa0, 0x80, 0x0a]), Buffer.from('x\n'), Buffer.from([0xff])]);
+  sb.write({ 'bad.txt': bad, 'ubad.txt': bad });
+  const ids = json(sb).map((h) => [h.path, h.id]);
+  assert.deepEqual(ids.slice(0, 1), [['a.txt', '815c9e8617abc323b8e0e2d85149ba0636265dd5']]);
+  assert.deepEqual(ids.slice(2), [['sub/u.md', 'a384380ae8a0d238d93a68f418243ce5026cd535'], ['ubad.txt', ids[3][1]]]);
+  const code = `const H = await import(${JSON.stringify(new URL('../dist/hunks/index.js', import.meta.url).href)});
+const { hunks } = await H.listHunks(process.cwd());
+process.stdout.write(JSON.stringify(hunks.map((h) => {
+  const raw = H.hunkDetail(h).raw;
+  return [h.id, JSON.stringify(h.lines) === JSON.stringify(raw.map((r) => r.toString('utf8'))), Buffer.concat(raw.flatMap((r) => [r, Buffer.from('\\n')])).toString('base64')];
+})));`;
+  const r = sb.run(process.execPath, ['--input-type=module', '-e', code]);
+  assert.equal(r.stderr, '');
+  const got = JSON.parse(r.stdout);
+  assert.deepEqual(got.map((g) => g[1]), [true, true, true, true]);
+  // The bad files' ids follow the documented formula over their raw bytes.
+  const OPTSB = Buffer.from(`kizu-hunk/1\0${OPTS}\0`);
+  const idOf = (p, body) => sha1(createHash('sha1').update(Buffer.concat([OPTSB, Buffer.from(`${p}\0`), body])).digest('hex') + '\0' + 0);
+  assert.equal(got[1][0], idOf('bad.txt', Buffer.from(got[1][2], 'base64')));
+  assert.equal(got[3][0], idOf('ubad.txt', Buffer.from(got[3][2], 'base64')));
+  const plus = Buffer.concat([...bad.toString('latin1').split('\n').map((l) => Buffer.from(`+${l}\n`, 'latin1')), Buffer.from('\\ No newline at end of file\n')]);
+  assert.equal(Buffer.from(got[3][2], 'base64').toString('latin1'), plus.toString('latin1'));
+});
+
 test('hunks: no changes; pure deletions, an emptied file, CRLF and no final newline', () => {
   const sb = sandbox({ files: { 'a.txt': text(lines15), 'e.txt': 'x\ny\n', 'w.txt': 'a\r\nb\r\nc\r\n', 'n.txt': 'a\nb' } });
   const head = sb.git('rev-parse', 'HEAD').trim();
@@ -202,6 +230,42 @@ test('baseline: show, set to a revision, reset; hunks follow it', () => {
   assert.equal(sb.git('rev-parse', '--verify', '-q', 'refs/kizu/baseline', { allowFail: true }), '');
   expectRun(sb, ['baseline', 'reset'], { status: 0, stdout: 'no baseline was set: using HEAD\n' });
   expectRun(sb, ['baseline'], { status: 0, stdout: `baseline: HEAD ${second}\n` });
+});
+
+test('hunks: HEAD read from the ref files (loose, packed, detached, linked worktree) or from git (GIT_DIR) gives the same list', () => {
+  const sb = sandbox({ files: { 'a.txt': text(lines15) } });
+  sb.git('commit', '-q', '--allow-empty', '-m', 'second');
+  const mod = lines15.slice();
+  mod[6] = 'L7';
+  sb.write({ 'a.txt': text(mod), 'u.txt': 'u\n' });
+  const expected = json(sb);
+  assert.deepEqual(expected.map((h) => h.path), ['a.txt', 'u.txt']);
+  const head = sb.git('rev-parse', 'HEAD').trim();
+  sb.git('pack-refs', '--all');
+  assert.deepEqual(json(sb), expected);
+  sb.git('checkout', '-q', '--detach');
+  assert.deepEqual(json(sb), expected);
+  expectRun(sb, ['hunks', 'nothing-here.txt'], { status: 2, stderr: err('no such path in the working tree or the baseline: nothing-here.txt', 'paths are relative to the current directory') });
+  // git finds the repository through the environment: the same hunks.
+  const env = { GIT_DIR: sb.path('.git'), GIT_WORK_TREE: sb.dir };
+  const r = sb.kizu(['hunks', '--json'], { cwd: sb.base, env });
+  assert.equal(r.stderr, '');
+  assert.deepEqual(JSON.parse(r.stdout), expected);
+  // A linked worktree on the same commit with the same edit.
+  const wt = `${sb.base}/wt`;
+  sb.git('worktree', 'add', '-q', '-b', 'side', wt, head);
+  sb.run('cp', [sb.path('a.txt'), sb.path('u.txt'), wt]);
+  const w = sb.kizu(['hunks', '--json'], { cwd: wt });
+  assert.equal(w.stderr, '');
+  assert.deepEqual(JSON.parse(w.stdout), expected);
+  // HEAD naming an object that does not exist: explained as before, exit 2.
+  sb.git('checkout', '-q', 'main');
+  sb.git('update-ref', '-d', 'refs/heads/main');
+  const refFile = sb.path('.git/refs/heads/main');
+  sb.run('sh', ['-c', `printf '%s\\n' 0123456789012345678901234567890123456789 > '${refFile}'`]);
+  const msg = 'HEAD has no commit yet (unborn branch), so there is no baseline to compare the working tree with';
+  const hint = 'make a first commit (git commit --allow-empty -m init), or set a baseline with git kizu baseline set <rev>';
+  expectRun(sb, ['hunks'], { status: 2, stderr: err(msg, hint) });
 });
 
 test('baseline set: a revision that is not a commit is refused (exit 2) and nothing is written', () => {

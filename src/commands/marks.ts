@@ -39,6 +39,10 @@ export async function markCommand(i: MarkInput): Promise<number> {
   if (i.all && i.specs.length) throw new KizuError(`${i.verb}: give hunks or --all, not both`, { hint: `git kizu ${i.verb} --all, or git kizu ${i.verb} <hunk>...` });
   if (!i.all && !i.specs.length) throw new KizuError(`${i.verb}: no hunk given`, { hint: `git kizu ${i.verb} <id prefix or path:line>... (see git kizu hunks), or --all` });
   const { root } = await repoInfo(i.cwd);
+  // The committer identity is a git process of its own: ask for it while the hunks are listed
+  // (read-only, so a bad hunk spec below still writes nothing).
+  const who = (await import('../marks/store.js')).identity(root);
+  who.catch(() => {}); // awaited by setMarks
   const { listHunks, resolveHunks, shortId, hunkRange } = await import('../hunks/index.js');
   const { hunks } = await listHunks(root);
   const picked = i.all ? hunks : resolveHunks(i.specs.map((x) => normaliseHunkSpec(root, i.cwd, x)), hunks);
@@ -52,6 +56,7 @@ export async function markCommand(i: MarkInput): Promise<number> {
   await setMarks(
     root,
     chosen.map((h) => ({ id: h.id, state: v.state, path: h.path, range: hunkRange(h) })),
+    { who },
   );
   for (const h of chosen) i.reporter.log(`${v.done} ${shortId(h)} ${hunkRange(h)}`);
   return EXIT.OK;

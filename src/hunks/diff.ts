@@ -18,9 +18,45 @@ export interface RawHunk {
   oldCount: number;
   newStart: number;
   newCount: number;
-  /** Body lines, each starting with its origin byte (' ', '+', '-', '\'), without the '\n'. */
+  /** The body lines as git printed them, each with its '\n' (one contiguous slice of the output). */
+  body: Buffer;
+  /** Body lines, each starting with its origin byte (' ', '+', '-', '\'), without the '\n' ({@link splitBody} of body, made on first use). */
   raw: Buffer[];
 }
+
+/**
+ * Splits hunk body bytes into lines without their '\n' (a last line without '\n' included).
+ * @returns one Buffer per line, sharing memory with `body`.
+ */
+export function splitBody(body: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let pos = 0;
+  while (pos < body.length) {
+    const nl = body.indexOf(0x0a, pos);
+    const end = nl === -1 ? body.length : nl;
+    out.push(body.subarray(pos, end));
+    pos = end + 1;
+  }
+  return out;
+}
+
+/** A RawHunk whose `raw` lines are split from `body` only when asked for. */
+class ParsedHunk implements RawHunk {
+  body: Buffer = EMPTY;
+  #raw: Buffer[] | undefined;
+  constructor(
+    public header: string,
+    public oldStart: number,
+    public oldCount: number,
+    public newStart: number,
+    public newCount: number,
+  ) {}
+  get raw(): Buffer[] {
+    return (this.#raw ??= splitBody(this.body));
+  }
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /** One file of a diff. */
 export interface FileDiff {
@@ -119,9 +155,7 @@ function parseError(line: Buffer): KizuError {
   });
 }
 
-function startsWith(b: Buffer, s: string): boolean {
-  return b.length >= s.length && b.toString('latin1', 0, s.length) === s;
-}
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Parses the output of `git diff` run with {@link DIFF_ARGS}.
@@ -131,88 +165,94 @@ function startsWith(b: Buffer, s: string): boolean {
  * @throws KizuError (exit 2) on output that does not follow the unified format.
  */
 export function parseDiff(out: Buffer): FileDiff[] {
-  const lines: Buffer[] = [];
-  let pos = 0;
-  while (pos < out.length) {
-    const nl = out.indexOf(0x0a, pos);
-    const end = nl === -1 ? out.length : nl;
-    lines.push(out.subarray(pos, end));
-    pos = end + 1;
-  }
+  // Scanned as latin1 text: one char per byte, so offsets are byte offsets, and the string
+  // built-ins do the work (much cheaper than a Buffer call per line). Lines that are kept as
+  // text are decoded as UTF-8; body lines stay bytes.
+  const s = out.toString('latin1');
+  const len = s.length;
+  const text = (a: number, b: number): string => {
+    const t = s.slice(a, b);
+    return NON_ASCII.test(t) ? out.toString('utf8', a, b) : t;
+  };
   const files: FileDiff[] = [];
   let cur: FileDiff | null = null;
-  let hunk: RawHunk | null = null;
+  let hunk: ParsedHunk | null = null;
+  // The hunk whose body is still being read, and where that body starts.
+  let open: ParsedHunk | null = null;
+  let bodyStart = 0;
   let oldLeft = 0;
   let newLeft = 0;
-  for (const line of lines) {
-    if (hunk && (oldLeft > 0 || newLeft > 0 || line[0] === 0x5c)) {
-      const o = line[0];
-      if (o === 0x5c) {
-        hunk.raw.push(line);
-        continue;
-      }
+  let pos = 0;
+  while (pos < len) {
+    const nl = s.indexOf('\n', pos);
+    const end = nl === -1 ? len : nl;
+    // The first byte of the line; -1 for an empty line.
+    const o = end > pos ? s.charCodeAt(pos) : -1;
+    if (hunk && (oldLeft > 0 || newLeft > 0 || o === 0x5c)) {
       if (o === 0x20 || o === 0x2b || o === 0x2d) {
-        hunk.raw.push(line);
         if (o !== 0x2b) oldLeft--;
         if (o !== 0x2d) newLeft--;
-        continue;
-      }
-      throw parseError(line);
+      } else if (o !== 0x5c) throw parseError(out.subarray(pos, end));
+      pos = end + 1;
+      continue;
     }
-    if (startsWith(line, 'diff --git ')) {
+    if (open) {
+      open.body = out.subarray(bodyStart, pos);
+      open = null;
+    }
+    const start = pos;
+    pos = end + 1;
+    if (o === 0x64 && s.startsWith('diff --git ', start)) {
       hunk = null;
-      cur = { path: pathOfHeader(line), status: 'modified', oldMode: '', newMode: '', oldOid: '', newOid: '', binary: false, binaryLine: '', hunks: [] };
+      cur = { path: pathOfHeader(out.subarray(start, end)), status: 'modified', oldMode: '', newMode: '', oldOid: '', newOid: '', binary: false, binaryLine: '', hunks: [] };
       files.push(cur);
       continue;
     }
-    if (startsWith(line, '* Unmerged path ')) continue; // the path's content diff follows separately
+    if (o === 0x2a && s.startsWith('* Unmerged path ', start)) continue; // the path's content diff follows separately
     if (!cur) {
-      if (line.length === 0) continue;
-      throw parseError(line);
+      if (end === start) continue;
+      throw parseError(out.subarray(start, end));
     }
-    const text = line.toString('utf8');
-    const m = HUNK_RE.exec(text);
-    if (m) {
-      hunk = {
-        header: text,
-        oldStart: Number(m[1]),
-        oldCount: m[2] === undefined ? 1 : Number(m[2]),
-        newStart: Number(m[3]),
-        newCount: m[4] === undefined ? 1 : Number(m[4]),
-        raw: [],
-      };
-      oldLeft = hunk.oldCount;
-      newLeft = hunk.newCount;
-      cur.hunks.push(hunk);
-      continue;
+    if (o === 0x40) {
+      const t = text(start, end);
+      const m = HUNK_RE.exec(t);
+      if (m) {
+        hunk = new ParsedHunk(t, Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4]));
+        oldLeft = hunk.oldCount;
+        newLeft = hunk.newCount;
+        open = hunk;
+        bodyStart = pos;
+        cur.hunks.push(hunk);
+        continue;
+      }
     }
-    if (hunk) throw parseError(line);
+    if (hunk) throw parseError(out.subarray(start, end));
+    // `---`/`+++` lines: the path is taken from the diff --git line.
+    if ((o === 0x2d && s.startsWith('--- ', start)) || (o === 0x2b && s.startsWith('+++ ', start))) continue;
+    if (end === start) continue; // tolerated
+    // Extended header lines, told apart by their first byte before any regex runs.
+    const t = text(start, end);
     let mm: RegExpExecArray | null;
-    if ((mm = /^new file mode (\d+)$/.exec(text))) {
-      cur.status = 'added';
-      cur.newMode = mm[1];
-    } else if ((mm = /^deleted file mode (\d+)$/.exec(text))) {
-      cur.status = 'deleted';
-      cur.oldMode = mm[1];
-    } else if ((mm = /^old mode (\d+)$/.exec(text))) cur.oldMode = mm[1];
-    else if ((mm = /^new mode (\d+)$/.exec(text))) cur.newMode = mm[1];
-    else if ((mm = /^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: (\d+))?$/.exec(text))) {
+    if (o === 0x69 && (mm = /^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: (\d+))?$/.exec(t))) {
       cur.oldOid = mm[1];
       cur.newOid = mm[2];
       if (mm[3]) {
         cur.oldMode ||= mm[3];
         cur.newMode ||= mm[3];
       }
-    } else if (startsWith(line, 'Binary files ') || startsWith(line, 'GIT binary patch')) {
+    } else if (o === 0x6e && (mm = /^new file mode (\d+)$/.exec(t))) {
+      cur.status = 'added';
+      cur.newMode = mm[1];
+    } else if (o === 0x64 && (mm = /^deleted file mode (\d+)$/.exec(t))) {
+      cur.status = 'deleted';
+      cur.oldMode = mm[1];
+    } else if (o === 0x6f && (mm = /^old mode (\d+)$/.exec(t))) cur.oldMode = mm[1];
+    else if (o === 0x6e && (mm = /^new mode (\d+)$/.exec(t))) cur.newMode = mm[1];
+    else if (s.startsWith('Binary files ', start) || s.startsWith('GIT binary patch', start)) {
       cur.binary = true;
-      cur.binaryLine = text;
-    } else if (startsWith(line, '--- ') || startsWith(line, '+++ ')) {
-      /* the path is taken from the diff --git line */
-    } else if (/^(similarity|dissimilarity) index |^(rename|copy) (from|to) /.test(text)) {
-      throw parseError(line); // excluded by --no-renames
-    } else if (line.length === 0) {
-      /* tolerated */
-    } else throw parseError(line);
+      cur.binaryLine = t;
+    } else throw parseError(out.subarray(start, end)); // includes similarity/rename/copy lines, excluded by --no-renames
   }
+  if (open) open.body = out.subarray(bodyStart, len);
   return files;
 }

@@ -15,13 +15,13 @@
  * Identity is content, not position (see {@link Hunk.id}).
  */
 import { QUEUE_FILE } from '../queue/paths.js';
-import { createHash } from 'node:crypto';
-import { lstat, readFile, readlink } from 'node:fs/promises';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { git, splitZ } from '../git.js';
-import { commonDirFast, refFast } from '../gitdir.js';
-import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, type FileDiff } from './diff.js';
+import { git, splitZ, type GitResult } from '../git.js';
+import { commonDirFast, discoveryOverridden, refFast } from '../gitdir.js';
+import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitBody, type FileDiff } from './diff.js';
+import { BASELINE_REF, startDiff, startGit, takeEarly, type Baseline } from './start.js';
 
 export { DIFF_ARGS, DIFF_OPTIONS_ID };
 
@@ -55,23 +55,14 @@ export interface Hunk {
   header: string;
 }
 
-/** The commit hunks are computed against. */
-export interface Baseline {
-  /** `HEAD` or `refs/kizu/baseline`. */
-  rev: string;
-  /** Full commit object id. */
-  oid: string;
-  /** True when refs/kizu/baseline is set. */
-  fromRef: boolean;
-}
-
-/** The ref `git kizu baseline set` writes. */
-export const BASELINE_REF = 'refs/kizu/baseline';
+export { BASELINE_REF, type Baseline };
 
 /** Byte-level facts about a hunk that revert needs (not part of the public shape). */
 export interface HunkDetail {
   /** Body lines as raw bytes (origin byte first, no '\n'). */
   raw: Buffer[];
+  /** The same lines as one buffer, each with its '\n' (as git prints them). */
+  body: Buffer;
   binary: boolean;
   /** True if either side is a symbolic link (mode 120000). */
   symlink: boolean;
@@ -98,7 +89,7 @@ export function hunkDetail(h: Hunk): HunkDetail | undefined {
  */
 export async function getBaseline(root: string): Promise<Baseline> {
   // Usually no baseline is set: find that out from the ref files without a git process.
-  const common = commonDirFast(root);
+  const common = discoveryOverridden() ? null : commonDirFast(root);
   const known = common ? refFast(common, BASELINE_REF) : undefined;
   const ref = known === null ? { status: 1 } : await git(['rev-parse', '--verify', '-q', BASELINE_REF], { cwd: root, okStatus: [0, 1, 128] });
   if (ref.status === 0) {
@@ -117,25 +108,18 @@ export async function getBaseline(root: string): Promise<Baseline> {
   return { rev: 'HEAD', oid: h.stdout.toString('utf8').trim(), fromRef: false };
 }
 
-function sha(parts: (string | Buffer)[]): string {
-  const hash = createHash('sha1');
-  for (const p of parts) hash.update(p);
-  return hash.digest('hex');
-}
+// node:crypto, loaded by listHunks while git runs (it takes milliseconds to load).
+let nodeCrypto: typeof import('node:crypto');
 
 /** The content hash of a hunk before the occurrence tie-breaker. */
 function baseId(p: string, d: HunkDetail): string {
-  const parts: (string | Buffer)[] = ['kizu-hunk/1\0', DIFF_OPTIONS_ID, '\0', p, '\0'];
-  if (d.binary) parts.push('binary\0', d.oldOid, '\0', d.contentSha ?? d.newOid, '\0');
-  if (d.symlink) parts.push('symlink\0');
-  for (const r of d.raw) parts.push(r, '\n');
-  return sha(parts);
-}
-
-function countLines(raw: Buffer[], origin: number): number {
-  let n = 0;
-  for (const r of raw) if (r[0] === origin) n++;
-  return n;
+  let head = `kizu-hunk/1\0${DIFF_OPTIONS_ID}\0${p}\0`;
+  if (d.binary) head += `binary\0${d.oldOid}\0${d.contentSha ?? d.newOid}\0`;
+  if (d.symlink) head += 'symlink\0';
+  // Each body line followed by '\n': the body as printed (plus a '\n' if output ended without one).
+  const parts = [Buffer.from(head, 'utf8'), d.body];
+  if (d.body.length && d.body[d.body.length - 1] !== 0x0a) parts.push(Buffer.from('\n'));
+  return nodeCrypto.hash('sha1', Buffer.concat(parts));
 }
 
 /** Splits bytes into '\n'-terminated lines (the last without '\n' if the file lacks one). */
@@ -155,6 +139,28 @@ export function splitLF(buf: Buffer): { lines: Buffer[]; finalNewline: boolean }
 }
 
 const NO_NEWLINE = Buffer.from('\\ No newline at end of file');
+const EMPTY = Buffer.alloc(0);
+
+/** HunkDetail whose `raw` lines are split from `body` on first use. */
+class Detail implements HunkDetail {
+  #raw: Buffer[] | undefined;
+  constructor(
+    public body: Buffer,
+    public binary: boolean,
+    public symlink: boolean,
+    public oldMode: string,
+    public newMode: string,
+    public oldOid: string,
+    public newOid: string,
+    public contentSha?: string,
+    raw?: Buffer[],
+  ) {
+    this.#raw = raw;
+  }
+  get raw(): Buffer[] {
+    return (this.#raw ??= splitBody(this.body));
+  }
+}
 
 interface Draft {
   path: string;
@@ -169,13 +175,13 @@ interface Draft {
 
 function draftsOfFile(f: FileDiff): Draft[] {
   const symlink = f.oldMode === '120000' || f.newMode === '120000';
-  const common = { binary: f.binary, symlink, oldMode: f.oldMode, newMode: f.newMode, oldOid: f.oldOid, newOid: f.newOid };
+  const detail = (body: Buffer, raw?: Buffer[]): Detail => new Detail(body, f.binary, symlink, f.oldMode, f.newMode, f.oldOid, f.newOid, undefined, raw);
   if (f.binary) {
-    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: f.binaryLine, detail: { ...common, raw: [] } }];
+    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: f.binaryLine, detail: detail(EMPTY, []) }];
   }
   if (!f.hunks.length) {
     if (f.status === 'modified') return []; // mode-only change
-    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: '@@ -0,0 +0,0 @@', detail: { ...common, raw: [] } }];
+    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: '@@ -0,0 +0,0 @@', detail: detail(EMPTY, []) }];
   }
   return f.hunks.map((h) => ({
     path: f.path,
@@ -185,38 +191,70 @@ function draftsOfFile(f: FileDiff): Draft[] {
     newStart: h.newStart,
     newCount: h.newCount,
     header: h.header,
-    detail: { ...common, raw: h.raw },
+    detail: detail(h.body),
   }));
 }
 
-async function untrackedDraft(root: string, rel: string): Promise<Draft | null> {
+/**
+ * The body of an untracked file's hunk: every line with a '+' in front and its '\n', then
+ * `\ No newline at end of file` if the file does not end with one.
+ * @returns the body bytes and the line count.
+ */
+function additionBody(buf: Buffer): { body: Buffer; n: number } {
+  let n = 0;
+  for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) n++;
+  const finalNewline = buf.length === 0 || buf[buf.length - 1] === 0x0a;
+  if (!finalNewline) n++;
+  const body = Buffer.allocUnsafe(buf.length + n + (finalNewline ? 0 : 2 + NO_NEWLINE.length));
+  let o = 0;
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    const end = nl === -1 ? buf.length : nl + 1;
+    body[o++] = 0x2b;
+    o += buf.copy(body, o, pos, end);
+    pos = end;
+  }
+  if (!finalNewline) {
+    body[o++] = 0x0a;
+    o += NO_NEWLINE.copy(body, o);
+    body[o++] = 0x0a;
+  }
+  return { body, n };
+}
+
+function untrackedDraft(root: string, rel: string): Draft | null {
   const abs = path.join(root, ...rel.split('/'));
   let st;
   try {
-    st = await lstat(abs);
+    st = lstatSync(abs);
   } catch {
     return null; // gone since ls-files
   }
   const base = { path: rel, kind: 'untracked' as const, oldStart: 0, oldCount: 0 };
-  const plain = { oldMode: '', oldOid: '', newOid: '' };
   if (st.isSymbolicLink()) {
-    const target = Buffer.from(await readlink(abs, { encoding: 'buffer' }));
-    const contentSha = createHash('sha256').update(target).digest('hex');
-    return { ...base, newStart: 0, newCount: 0, header: `Symbolic link ${rel} (untracked)`, detail: { ...plain, raw: [], binary: true, symlink: true, newMode: '120000', contentSha } };
+    const target = readlinkSync(abs, { encoding: 'buffer' });
+    const contentSha = nodeCrypto.createHash('sha256').update(target).digest('hex');
+    return { ...base, newStart: 0, newCount: 0, header: `Symbolic link ${rel} (untracked)`, detail: new Detail(EMPTY, true, true, '', '120000', '', '', contentSha, []) };
   }
   if (!st.isFile()) return null;
-  const buf = await readFile(abs);
+  const buf = readFileSync(abs);
   const newMode = st.mode & 0o100 ? '100755' : '100644';
   if (buf.subarray(0, 8192).includes(0)) {
-    const contentSha = createHash('sha256').update(buf).digest('hex');
-    return { ...base, newStart: 0, newCount: 0, header: `Binary file ${rel} (untracked)`, detail: { ...plain, raw: [], binary: true, symlink: false, newMode, contentSha } };
+    const contentSha = nodeCrypto.createHash('sha256').update(buf).digest('hex');
+    return { ...base, newStart: 0, newCount: 0, header: `Binary file ${rel} (untracked)`, detail: new Detail(EMPTY, true, false, '', newMode, '', '', contentSha, []) };
   }
-  const { lines, finalNewline } = splitLF(buf);
-  const raw = lines.map((l) => Buffer.concat([Buffer.from('+'), l]));
-  if (lines.length && !finalNewline) raw.push(NO_NEWLINE);
-  const n = lines.length;
+  const { body, n } = additionBody(buf);
   const header = n === 0 ? '@@ -0,0 +0,0 @@' : n === 1 ? '@@ -0,0 +1 @@' : `@@ -0,0 +1,${n} @@`;
-  return { ...base, newStart: n ? 1 : 0, newCount: n, header, detail: { ...plain, raw, binary: false, symlink: false, newMode } };
+  return { ...base, newStart: n ? 1 : 0, newCount: n, header, detail: new Detail(body, false, false, '', newMode, '', '') };
+}
+
+/** Body lines decoded as UTF-8, without their '\n' ('\n' never occurs inside a UTF-8 sequence, so this equals decoding each line). */
+function bodyLines(body: Buffer): string[] {
+  if (!body.length) return [];
+  const ls = body.toString('utf8').split('\n');
+  if (body[body.length - 1] === 0x0a) ls.pop();
+  return ls;
 }
 
 /**
@@ -231,15 +269,35 @@ async function untrackedDraft(root: string, rel: string): Promise<Draft | null> 
  */
 export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
-  // The untracked listing does not depend on the baseline: start it first.
-  const othersP = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
-  othersP.catch(() => {}); // awaited below; avoid an unhandled rejection if the baseline fails first
-  const baseline = await getBaseline(root);
-  const [diff, others] = await Promise.all([git([...DIFF_ARGS, baseline.oid, '--', ...specs], { cwd: root }), othersP]);
+  // Usually the baseline comes from the ref files; then both git processes start at once
+  // (maybe already before this module loaded: start.ts startEarly).
+  const started = (specs.length ? undefined : takeEarly(root)) ?? startGit(root, specs);
+  const { fast, others: othersP } = started;
+  const baseline = fast ?? (await getBaseline(root));
+  const diffP = started.diff ?? startDiff(root, baseline.oid, specs);
+  // While git runs: load the hash functions, and read untracked files once they are listed.
+  nodeCrypto ??= await import('node:crypto');
+  const untrackedP = othersP.then((others) => {
+    const out: Draft[] = [];
+    for (const rel of splitZ(others.stdout)) {
+      if (rel.endsWith('/') || rel === QUEUE_FILE) continue;
+      const d = untrackedDraft(root, rel);
+      if (d) out.push(d);
+    }
+    return out;
+  });
+  untrackedP.catch(() => {}); // awaited below
+  let diff: GitResult;
+  try {
+    diff = await diffP;
+  } catch (e) {
+    // HEAD read from the files may not name a commit after all: then say so as git would.
+    if (fast) await getBaseline(root);
+    throw e;
+  }
   // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
   const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
-  const untracked = splitZ(others.stdout).filter((p) => !p.endsWith('/') && p !== QUEUE_FILE);
-  for (const d of await Promise.all(untracked.map((rel) => untrackedDraft(root, rel)))) if (d) drafts.push(d);
+  for (const d of await untrackedP) drafts.push(d);
   const order = drafts.map((d, i) => ({ d, i, key: Buffer.from(d.path, 'utf8') }));
   order.sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i);
   const seen = new Map<string, number>();
@@ -248,17 +306,25 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
     const b = baseId(d.path, d.detail);
     const n = seen.get(b) ?? 0;
     seen.set(b, n + 1);
+    const lines = bodyLines(d.detail.body);
+    let added = 0;
+    let removed = 0;
+    for (const l of lines) {
+      const c = l.charCodeAt(0);
+      if (c === 0x2b) added++;
+      else if (c === 0x2d) removed++;
+    }
     const h: Hunk = {
-      id: sha([b, '\0', String(n)]),
+      id: nodeCrypto.hash('sha1', `${b}\0${n}`),
       path: d.path,
       kind: d.kind,
       oldStart: d.oldStart,
       oldCount: d.oldCount,
       newStart: d.newStart,
       newCount: d.newCount,
-      added: countLines(d.detail.raw, 0x2b),
-      removed: countLines(d.detail.raw, 0x2d),
-      lines: d.detail.raw.map((r) => r.toString('utf8')),
+      added,
+      removed,
+      lines,
       header: d.header,
     };
     details.set(h, d.detail);

@@ -1,10 +1,12 @@
 /**
- * The marks store: reads and writes the objects behind `refs/kizu/marks` with isomorphic-git
- * (blob `marks.json` → tree → commit, see ./format.ts) and moves the ref with
- * compare-and-swap `git update-ref` through src/git.ts.
+ * The marks store: reads and writes the objects behind `refs/kizu/marks` (blob `marks.json`
+ * → tree → commit, see ./format.ts) and moves the ref with compare-and-swap `git update-ref`
+ * through src/git.ts.
  *
- * This module loads isomorphic-git; cheap readers go through ./index.ts, which only imports it
- * when the ref exists.
+ * Objects are written as loose objects directly (./objects.ts, byte for byte what
+ * isomorphic-git's writeBlob/writeTree/writeCommit wrote) and read directly while they are
+ * loose; isomorphic-git is loaded only to read objects that are not (packed by git gc, or not
+ * shaped like the store's own). Cheap readers go through ./index.ts.
  */
 import * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -12,10 +14,15 @@ import path from 'node:path';
 import { userInfo } from 'node:os';
 import { createRequire } from 'node:module';
 
-// The CommonJS build loads in about half the time of the ESM build on Node 20 (measured:
-// 34 ms vs 65 ms), and `tap` pays it on every call.
-const igit = createRequire(import.meta.url)('isomorphic-git') as typeof import('isomorphic-git');
+// Loaded on first use only (it takes tens of milliseconds). The CommonJS build loads in about
+// half the time of the ESM build on Node 20 (measured: 34 ms vs 65 ms).
+let igitModule: typeof import('isomorphic-git') | undefined;
+function igit(): typeof import('isomorphic-git') {
+  return (igitModule ??= createRequire(import.meta.url)('isomorphic-git') as typeof import('isomorphic-git'));
+}
 import { git } from '../git.js';
+import { commonDirFast, discoveryOverridden, refFast } from '../gitdir.js';
+import { readLooseObject, writeLooseObject, parseTree, renderCommit } from './objects.js';
 import { KizuError } from '../errors.js';
 import {
   MARKS_REF,
@@ -70,19 +77,26 @@ const cache = {};
 /**
  * The absolute common git dir of the repository at `root` (`git rev-parse --git-common-dir`):
  * the main `.git` even from a linked worktree, so all worktrees share objects and marks.
+ * Read from the files (gitdir.ts commonDirFast) unless git env vars say otherwise.
  * @throws KizuError (exit 2) if git fails.
  */
 export async function commonDir(root: string): Promise<string> {
+  const fast = discoveryOverridden() ? null : commonDirFast(root);
+  if (fast) return fast;
   const r = await git(['rev-parse', '--git-common-dir'], { cwd: root });
   return path.resolve(root, r.stdout.toString('utf8').trim());
 }
 
 /**
- * Resolves `ref` with `git rev-parse -q --verify` (loose, packed and reftable refs alike).
+ * Resolves the full ref name `ref` (loose, packed and reftable refs alike): from the ref files
+ * (gitdir.ts refFast) when they can tell, else with `git rev-parse -q --verify`.
  * @returns the object id it points at (any object type), or null if the ref does not exist.
  * @throws KizuError (exit 2) if git fails otherwise.
  */
 export async function resolveRef(root: string, ref: string): Promise<string | null> {
+  const common = discoveryOverridden() ? null : commonDirFast(root);
+  const known = common ? refFast(common, ref) : undefined;
+  if (known !== undefined) return known;
   const r = await git(['rev-parse', '-q', '--verify', ref], { cwd: root, okStatus: [0, 1] });
   return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
 }
@@ -98,8 +112,9 @@ export interface MarksSource {
 }
 
 /**
- * Loads the marks stored in commit `oid` (isomorphic-git `readCommit`, `readTree`, `readBlob`
- * on the common git dir; loose and packed objects).
+ * Loads the marks stored in commit `oid` from the common git dir: read directly while the
+ * objects are loose and shaped as {@link writeMarksCommit} writes them, else with
+ * isomorphic-git `readCommit`, `readTree`, `readBlob` (packed objects too).
  * @param gitdir absolute common git dir.
  * @returns hunk id → entry, tombstones included.
  * @throws KizuError (exit 2) naming the ref if `oid` is missing or not a commit, the tree has
@@ -110,9 +125,41 @@ export async function loadMarks(gitdir: string, oid: string, src: MarksSource): 
   const relabel = (e: KizuError): KizuError =>
     label === src.ref && !src.hint ? e : new KizuError(e.message.replace(src.ref, label), { hint: src.hint ?? e.hint });
   const fail = (why: string): KizuError => relabel(corrupt(src.ref, why));
+  const blob = marksBlobLoose(gitdir, oid) ?? (await marksBlobIgit(gitdir, oid, fail));
+  try {
+    return parseMarksJson(blob, src.ref);
+  } catch (e) {
+    throw e instanceof KizuError ? relabel(e) : e;
+  }
+}
+
+const PERSON = '[^\\n]* <[^\\n]*> [^\\n ]* [^\\n ]*';
+/** The headers of a commit as writeMarksCommit writes it (and as isomorphic-git parses it). */
+const COMMIT_HEAD = new RegExp(`^tree ([0-9a-f]{40})\\n(?:parent [0-9a-f]{40}\\n)*author ${PERSON}\\ncommitter ${PERSON}\\n\\n`);
+
+/**
+ * The marks.json bytes of commit `oid` when commit, tree and blob are loose objects shaped as
+ * {@link writeMarksCommit} writes them (a commit with only tree, parent, author and committer
+ * headers; a tree whose one entry is `100644 marks.json`).
+ * @returns undefined otherwise (then isomorphic-git reads them and names any problem).
+ */
+function marksBlobLoose(gitdir: string, oid: string): Uint8Array | undefined {
+  const c = readLooseObject(gitdir, oid);
+  if (c?.type !== 'commit') return undefined;
+  const head = COMMIT_HEAD.exec(c.body.toString('utf8'));
+  if (!head) return undefined;
+  const t = readLooseObject(gitdir, head[1]);
+  const entries = t?.type === 'tree' ? parseTree(t.body) : undefined;
+  if (!entries || entries.length !== 1 || entries[0].mode !== '100644' || entries[0].name !== MARKS_FILE) return undefined;
+  const b = readLooseObject(gitdir, entries[0].oid);
+  return b?.type === 'blob' ? b.body : undefined;
+}
+
+/** The marks.json bytes of commit `oid` read with isomorphic-git (loose and packed objects). */
+async function marksBlobIgit(gitdir: string, oid: string, fail: (why: string) => KizuError): Promise<Uint8Array> {
   let treeOid: string;
   try {
-    treeOid = (await igit.readCommit({ fs: marksFs, gitdir, oid, cache })).commit.tree;
+    treeOid = (await igit().readCommit({ fs: marksFs, gitdir, oid, cache })).commit.tree;
   } catch (e) {
     const err = e as { code?: string; data?: { actual?: string } };
     if (err.code === 'ObjectTypeError') throw fail(`${oid} is a ${err.data?.actual ?? 'non-commit object'}, not a commit`);
@@ -121,21 +168,15 @@ export async function loadMarks(gitdir: string, oid: string, src: MarksSource): 
   }
   let entry;
   try {
-    entry = (await igit.readTree({ fs: marksFs, gitdir, oid: treeOid, cache })).tree.find((t) => t.path === MARKS_FILE);
+    entry = (await igit().readTree({ fs: marksFs, gitdir, oid: treeOid, cache })).tree.find((t) => t.path === MARKS_FILE);
   } catch (e) {
     throw fail(`cannot read tree ${treeOid} of commit ${oid} (${(e as Error).message})`);
   }
   if (!entry || entry.type !== 'blob') throw fail(`commit ${oid} has no ${MARKS_FILE} file`);
-  let blob: Uint8Array;
   try {
-    blob = (await igit.readBlob({ fs: marksFs, gitdir, oid: entry.oid, cache })).blob;
+    return (await igit().readBlob({ fs: marksFs, gitdir, oid: entry.oid, cache })).blob;
   } catch (e) {
     throw fail(`cannot read ${MARKS_FILE} blob ${entry.oid} (${(e as Error).message})`);
-  }
-  try {
-    return parseMarksJson(blob, src.ref);
-  } catch (e) {
-    throw e instanceof KizuError ? relabel(e) : e;
   }
 }
 
@@ -179,17 +220,19 @@ export function byOf(id: Ident): string {
 }
 
 /**
- * Writes `marks.json`, a one-entry tree and a commit (isomorphic-git `writeBlob`, `writeTree`,
- * `writeCommit`; loose objects in the common git dir).
+ * Writes `marks.json`, a one-entry tree (`100644 marks.json`) and a commit with `who` as
+ * author and committer, as loose objects in the common git dir (./objects.ts; the same bytes
+ * isomorphic-git's writeBlob, writeTree and writeCommit produced).
  * @param parents parent commit ids: [] for the first commit, [old] for an update,
  *   [local, remote] for a merge.
  * @returns the new commit id. The ref is not moved (see {@link casUpdateRef}).
+ * @throws the file system error if an object cannot be written.
  */
 export async function writeMarksCommit(gitdir: string, marks: Marks, parents: string[], message: string, who: Ident): Promise<string> {
-  const blob = await igit.writeBlob({ fs: marksFs, gitdir, blob: new TextEncoder().encode(serializeMarks(marks)) });
-  const tree = await igit.writeTree({ fs: marksFs, gitdir, tree: [{ mode: '100644', path: MARKS_FILE, oid: blob, type: 'blob' }] });
+  const blob = await writeLooseObject(gitdir, 'blob', Buffer.from(serializeMarks(marks), 'utf8'));
+  const tree = await writeLooseObject(gitdir, 'tree', Buffer.concat([Buffer.from(`100644 ${MARKS_FILE}\0`, 'utf8'), Buffer.from(blob, 'hex')]));
   const person = { name: who.name, email: who.email, timestamp: who.timestamp, timezoneOffset: who.timezoneOffset };
-  return igit.writeCommit({ fs: marksFs, gitdir, commit: { message: message.endsWith('\n') ? message : message + '\n', tree, parent: parents, author: person, committer: person } });
+  return writeLooseObject(gitdir, 'commit', Buffer.from(renderCommit({ tree, parents, author: person, committer: person, message }), 'utf8'));
 }
 
 /**
@@ -246,19 +289,22 @@ const STATES = new Set(['tapped', 'rejected', 'none']);
  * concurrent writers lose nothing. Each entry gets `time` = now, but at least 1 ms after the
  * entry it replaces (so an update always beats what it overwrote, even with a clock going
  * backwards) and `by` = user.email (else name). One commit per call, parent = the old tip.
+ * @param opts.who the identity to write with, if the caller started {@link identity} early
+ *   (default: asked for here, while the current marks are read).
  * @returns the new commit id; for an empty `updates` nothing is written and the current tip
  *   (or null if there are no marks) is returned.
  * @throws KizuError (exit 2): an id that is not lowercase hex or a bad state (nothing written);
  *   a corrupt or unknown-version ref (nothing written, ref unchanged); persistent contention.
  */
-export async function setMarks(root: string, updates: MarkUpdate[]): Promise<string | null> {
+export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?: Promise<Ident> } = {}): Promise<string | null> {
   for (const u of updates) {
     if (!/^[0-9a-f]+$/.test(u.id)) throw new KizuError(`not a hunk id: "${u.id}"`, { hint: 'hunk ids are lowercase hex (see git kizu hunks)' });
     if (!STATES.has(u.state)) throw new KizuError(`not a mark state: "${u.state}"`, { hint: 'use tapped, rejected or none' });
   }
   if (!updates.length) return resolveRef(root, MARKS_REF);
+  const whoP = opts.who ?? identity(root);
+  whoP.catch(() => {}); // awaited below, after the common dir (whose error comes first)
   const gitdir = await commonDir(root);
-  const who = await identity(root);
   const verb = { tapped: 'tap', rejected: 'reject', none: 'untap' } as const;
   const counts = new Map<string, number>();
   for (const u of updates) counts.set(verb[u.state], (counts.get(verb[u.state]) ?? 0) + 1);
@@ -267,6 +313,7 @@ export async function setMarks(root: string, updates: MarkUpdate[]): Promise<str
   for (let attempt = 1; ; attempt++) {
     const old = await resolveRef(root, MARKS_REF);
     const cur = old ? await loadMarks(gitdir, old, { ref: MARKS_REF }) : new Map<string, MarkEntry>();
+    const who = await whoP;
     const now = Date.now();
     for (const u of updates) {
       const prev = cur.get(u.id);

@@ -1,0 +1,82 @@
+// The bin's fast path for hunks/tap/reject/untap (src/commands/fast.ts): which argument forms
+// it takes, and that it prints, exits and writes exactly what the full CLI (commander, cli.ts
+// main) does for the same command line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sandbox, ROOT } from './helpers.mjs';
+
+const FAST = pathToFileURL(path.join(ROOT, 'dist', 'commands', 'fast.js')).href;
+const CLI = pathToFileURL(path.join(ROOT, 'dist', 'cli.js')).href;
+
+test('fastArgs: plain forms are taken, anything else is left to the full CLI', async () => {
+  const { fastArgs } = await import(FAST);
+  assert.deepEqual(fastArgs(['hunks']), { cmd: 'hunks', json: false, paths: [] });
+  assert.deepEqual(fastArgs(['hunks', 'a', '--json', 'b c']), { cmd: 'hunks', json: true, paths: ['a', 'b c'] });
+  assert.deepEqual(fastArgs(['tap', '1234', 'a.txt:3']), { cmd: 'tap', all: false, specs: ['1234', 'a.txt:3'] });
+  assert.deepEqual(fastArgs(['untap', '--all']), { cmd: 'untap', all: true, specs: [] });
+  assert.deepEqual(fastArgs(['reject', '--all', 'x']), { cmd: 'reject', all: true, specs: ['x'] });
+  for (const args of [['hunks', '--help'], ['hunks', '-h'], ['hunks', '--all'], ['hunks', '--', 'a'], ['hunks', '-'], ['tap', '--json'], ['tap', '-V'], ['marks', 'list'], ['status'], []]) {
+    assert.equal(fastArgs(args), null, JSON.stringify(args));
+  }
+});
+
+test('FAST_GRAPH names modules that exist (a stale entry would only cost time, so catch it here)', async () => {
+  const { FAST_GRAPH } = await import(FAST);
+  for (const m of [...FAST_GRAPH.hunks, ...FAST_GRAPH.marks]) await import(m.startsWith('node:') ? m : new URL(m, FAST).href);
+});
+
+/** Runs the full CLI's main (commander) in-process in a child, like the bin did before. */
+function full(sb, args, cwd = sb.dir) {
+  const code = `const { main } = await import(${JSON.stringify(CLI)}); await main([process.execPath, 'git-kizu', ...${JSON.stringify(args)}]);`;
+  return sb.run(process.execPath, ['--input-type=module', '-e', code], { cwd });
+}
+
+function same(sb, args, cwd = sb.dir) {
+  const a = sb.kizu(args, { cwd });
+  const b = full(sb, args, cwd);
+  const r = (x) => ({ status: x.status, stdout: x.stdout, stderr: x.stderr });
+  assert.deepEqual(r(a), r(b), `git kizu ${args.join(' ')}`);
+  return a;
+}
+
+test('fast path = full CLI: hunks (text, --json, paths, errors) and tap/reject/untap (ids, path:line, --all, errors)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n', 'sub/b.txt': 'x\n' } });
+  sb.write({ 'a.txt': 'a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n', 'sub/b.txt': 'y\n', 'new.txt': 'n' });
+  const hs = JSON.parse(same(sb, ['hunks', '--json']).stdout);
+  assert.equal(hs.length, 4);
+  same(sb, ['hunks']);
+  same(sb, ['hunks', 'b.txt', '--json'], sb.path('sub'));
+  same(sb, ['hunks', 'nope.txt']);
+  same(sb, ['hunks', '../..']);
+  // Marking: compare the outputs, then undo the write so both runs start from the same state.
+  const marks = () => sb.git('rev-parse', '-q', '--verify', 'refs/kizu/marks', { allowFail: true }).trim();
+  const mark = (args, cwd) => {
+    const before = marks();
+    const a = sb.kizu(args, { cwd });
+    const afterFast = marks();
+    if (before) sb.git('update-ref', 'refs/kizu/marks', before);
+    else if (afterFast) sb.git('update-ref', '-d', 'refs/kizu/marks');
+    const b = full(sb, args, cwd);
+    assert.deepEqual({ status: a.status, stdout: a.stdout, stderr: a.stderr }, { status: b.status, stdout: b.stdout, stderr: b.stderr }, args.join(' '));
+    assert.equal(afterFast === before, marks() === before, `${args.join(' ')} writes in both or in neither`);
+    return a;
+  };
+  mark(['tap', hs[0].shortId, 'a.txt:10']);
+  mark(['reject', 'b.txt:1'], sb.path('sub'));
+  mark(['untap', hs[0].shortId]);
+  mark(['tap', '--all']);
+  mark(['tap', 'ffff']);
+  mark(['reject', 'a.txt']);
+  mark(['tap']);
+  mark(['untap', '--all', hs[1].shortId]);
+  mark(['tap', 'zz']);
+  // Forms the fast path leaves alone still work through the full CLI.
+  const h = sb.kizu(['hunks', '--help']);
+  assert.equal(h.status, 0);
+  assert.match(h.stdout, /^Usage: git kizu hunks \[options\] \[paths\.\.\.\]/);
+  const t = sb.kizu(['tap', '--', hs[2].shortId]);
+  assert.equal(t.stderr, '');
+  assert.equal(t.stdout, `tapped ${hs[2].shortId} ${hs[2].range}\n`);
+});
