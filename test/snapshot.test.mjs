@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox, hook } from './helpers.mjs';
+import { sandbox, hook, spawn, BIN } from './helpers.mjs';
 import { tree, terminal } from './snapshot-helpers.mjs';
 
 function ok(r, what = 'command') {
@@ -395,4 +395,44 @@ test('a first snapshot seeded from the user index holds exactly what a cold one 
   const c4 = snapshotContent(sb, seeded4.name);
   assert.deepEqual([c4.defaults, c4.modes], [{ file: '644', exec: '750' }, { secret: '600' }]);
   assert.deepEqual(snapshotContent(sb, seeded4.name), snapshotContent(sb, cold4.name));
+});
+
+test('the store lock (taken early by the command and the hook) is released after success and after an error; a held lock is waited for', async () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const lock = sb.path('.git/kizu/snapshot/lock');
+  ok(sb.kizu(['snapshot']));
+  assert.equal(existsSync(lock), false, 'released after a snapshot');
+  const payload = { session_id: 's', transcript_path: '/dev/null', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go' };
+  writeFileSync(sb.path('a.txt'), 'a2\n');
+  const h = hook(sb, 'user-prompt-submit', payload);
+  assert.deepEqual([h.status, h.stdout, h.stderr], [0, '', '']);
+  assert.equal(existsSync(lock), false, 'released after the hook');
+  // An invalid config fails the snapshot after the lock was taken: it must still be released.
+  writeFileSync(sb.path('.kizurc.json'), JSON.stringify({ snapshot: { keep: 'many' } }));
+  const bad = sb.kizu(['snapshot']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^git-kizu: error: invalid config in .*\.kizurc\.json:\n.*snapshot\.keep/);
+  assert.equal(existsSync(lock), false, 'released after an error');
+  const badHook = hook(sb, 'user-prompt-submit', payload);
+  assert.equal(badHook.status, 0);
+  assert.equal(badHook.stdout, '');
+  assert.equal(existsSync(lock), false, 'released after a failing hook');
+  rmSync(sb.path('.kizurc.json'));
+  // Another live process holds the lock: the snapshot waits for it, then goes ahead.
+  writeFileSync(lock, `${process.pid} ${(await import('node:os')).hostname()} ${new Date().toISOString()}\n`);
+  const started = Date.now();
+  const waiting = new Promise((resolve) => {
+    const c = spawn(process.execPath, [BIN, 'snapshot', '--json'], { cwd: sb.dir, env: { ...process.env, ...sb.env } });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.on('close', (status) => resolve({ status, out }));
+  });
+  await new Promise((r) => setTimeout(r, 600));
+  assert.equal(existsSync(lock), true, 'the waiting snapshot did not take the held lock');
+  rmSync(lock);
+  const done = await waiting;
+  assert.equal(done.status, 0);
+  assert.equal(JSON.parse(done.out).files, 1);
+  assert.ok(Date.now() - started >= 600, 'it waited for the lock');
+  assert.equal(existsSync(lock), false);
 });

@@ -23,9 +23,12 @@ export interface SnapshotTakeInput {
  *   git failures.
  */
 export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
-  // The snapshot store resolves the repository itself (without a git process when it can).
+  // Lock the store and start git before the snapshot code loads (rollback/early.ts); the
+  // snapshot store resolves the repository itself (without a git process when it can).
+  const { startSnapshotEarly } = await import('../rollback/early.js');
+  const early = await startSnapshotEarly(i.cwd);
   const { takeSnapshot } = await import('../rollback/snapshot.js');
-  const res = await takeSnapshot(findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
+  const res = await takeSnapshot(early ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
   if (i.json) {
     i.reporter.log(JSON.stringify(res, null, 2));
     return EXIT.OK;

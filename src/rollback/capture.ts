@@ -65,6 +65,7 @@ import { git, gitStream, splitZ } from '../git.js';
 import { KizuError } from '../errors.js';
 import { parseIndex, seedProblem, type ParsedIndex } from './indexfile.js';
 import { ensureShadow, realGit, shadowEnv, type Store } from './store.js';
+import { DIRTY_ARGS, UNTRACKED_ARGS, type EarlySnapshot } from './early.js';
 
 /** Permission bits used for files without an exception. */
 export interface ModeDefaults {
@@ -243,20 +244,20 @@ function lstatOrNull(abs: string): Stats | null {
  * @throws KizuError (exit 2) if git fails twice (the private index is rebuilt from scratch
  *   after a first failure), fs errors writing under `<git-dir>/kizu/snapshot`.
  */
-export async function capture(s: Store, extra: Iterable<string> = []): Promise<Capture> {
+export async function capture(s: Store, extra: Iterable<string> = [], early: EarlySnapshot | null = null): Promise<Capture> {
   const more = [...extra];
   try {
-    return await captureOnce(s, more);
+    return await captureOnce(s, more, early);
   } catch (e) {
     if (!(e instanceof KizuError)) throw e;
     // A broken private index (or state) must never block snapshots: start over once.
     rmSync(s.indexFile, { force: true });
     rmSync(s.stateFile, { force: true });
-    return captureOnce(s, more);
+    return captureOnce(s, more, null);
   }
 }
 
-async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
+async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | null): Promise<Capture> {
   const startSec = Math.floor(Date.now() / 1000);
   mkdirSync(s.dir, { recursive: true });
   ensureShadow(s);
@@ -267,7 +268,7 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
     splitZ((await (shadow ? git(args, { cwd: s.root, env }) : realGit(s, args))).stdout);
 
   // The listings do not depend on anything below: start them first.
-  const untrackedP = zlist(['ls-files', '-o', '--exclude-standard', '-z']);
+  const untrackedP = early ? early.untracked.then((r) => splitZ(r.stdout)) : zlist(UNTRACKED_ARGS);
   const includeP = s.config.include.length
     ? zlist(['ls-files', '-o', '-i', '--exclude-standard', '-z', '--', ...s.config.include.map((g) => `:(glob)${g}`)])
     : Promise.resolve([]);
@@ -292,7 +293,9 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
   const stats = new Map<string, Seen>();
 
   if (fast) {
-    dirtyP = zlist(['diff-files', '--name-only', '-z'], true);
+    // diff-files started early ran on this same private index (the lock was held since).
+    const adopt = early?.dirty && JSON.stringify(early.dirtyEnv) === JSON.stringify(env);
+    dirtyP = adopt ? early!.dirty!.then((r) => splitZ(r.stdout)) : zlist(DIRTY_ARGS, true);
     untrackedInP = new Set(state!.untracked);
     absent = new Set(state!.absent);
   } else {
@@ -311,7 +314,7 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
           const t = Math.floor(mtime) / 1000;
           utimesSync(tmp, t, t);
           renameSync(tmp, s.indexFile);
-          early = zlist(['diff-files', '--name-only', '-z'], true);
+          early = zlist(DIRTY_ARGS, true);
           early.catch(() => {});
         } catch {
           /* no index yet: nothing to seed with */
@@ -326,7 +329,7 @@ async function captureOnce(s: Store, extra: string[]): Promise<Capture> {
         early = null;
       }
     }
-    dirtyP = early ?? (priv ? zlist(['diff-files', '--name-only', '-z'], true) : Promise.resolve([]));
+    dirtyP = early ?? (priv ? zlist(DIRTY_ARGS, true) : Promise.resolve([]));
     dirtyP.catch(() => {});
     P = new Map();
     for (const e of priv?.entries ?? []) P.set(e.path, (e.mode & 0o170000) === 0o100000 ? e.size : -1);

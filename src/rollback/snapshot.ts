@@ -23,6 +23,7 @@ import { refFast } from '../gitdir.js';
 import { capture, type Capture, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from './lock.js';
 import { IDENT, openStore, realGit, SNAPSHOT_REFS, type Store } from './store.js';
+import { REFS_ARGS, takeEarlySnapshot } from './early.js';
 
 export { SNAPSHOT_REFS };
 export type { RestorePlan, RestoreChange, FileState, RestoreOptions } from './restore.js';
@@ -177,9 +178,8 @@ export async function headCommit(s: Store): Promise<string | null> {
   return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
-/** Refs, commit ids and tree ids of all snapshots, oldest first (by name). */
-async function snapshotRefs(s: Store): Promise<{ ref: string; id: string; tree: string }[]> {
-  const out = (await realGit(s, ['for-each-ref', '--format=%(objectname) %(tree) %(refname)', SNAPSHOT_REFS])).stdout.toString('utf8');
+/** Parses `git for-each-ref` {@link REFS_ARGS} output: snapshots oldest first (by name). */
+function parseRefs(out: string): { ref: string; id: string; tree: string }[] {
   return out
     .split('\n')
     .filter(Boolean)
@@ -188,6 +188,11 @@ async function snapshotRefs(s: Store): Promise<{ ref: string; id: string; tree: 
       return { ref: l.slice(id.length + tree.length + 2), id, tree };
     })
     .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+}
+
+/** Refs, commit ids and tree ids of all snapshots, oldest first (by name). */
+async function snapshotRefs(s: Store): Promise<{ ref: string; id: string; tree: string }[]> {
+  return parseRefs((await realGit(s, REFS_ARGS)).stdout.toString('utf8'));
 }
 
 /**
@@ -261,11 +266,14 @@ export async function takeSnapshot(
   opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number } = {},
 ): Promise<SnapshotResult> {
   const s = await openStore(root);
-  const release = await acquireLock(s.lockFile, 'the snapshot store', opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
+  // Started by the command's fast path or the hook before this code loaded (./early.ts).
+  const early = takeEarlySnapshot(s.root, s.gitDir);
+  const release = early ? early.release : await acquireLock(s.lockFile, 'the snapshot store', opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
-    const refsP = snapshotRefs(s);
+    const refsP = early ? early.refs.then((r) => parseRefs(r.stdout.toString('utf8'))) : snapshotRefs(s);
+    refsP.catch(() => {});
     const headP = headCommit(s);
-    const c = await capture(s);
+    const c = await capture(s, [], early);
     const kind = opts.kind ?? 'manual';
     const refs = await refsP;
     if (kind === 'prompt') {

@@ -31,9 +31,9 @@ import path from 'node:path';
 import { git, gitText, repoInfo } from '../git.js';
 import { gitDirFast, commonDirFast } from '../gitdir.js';
 import { loadConfig, type KizuConfig } from '../config/index.js';
+import { realEnv, SNAPSHOT_REFS, storePaths } from './early.js';
 
-/** Namespace of the snapshot refs (with trailing slash). */
-export const SNAPSHOT_REFS = 'refs/kizu/snapshots/';
+export { realEnv, SNAPSHOT_REFS };
 
 /** Identity of the commits git-kizu writes. */
 export const IDENT = {
@@ -80,18 +80,13 @@ export async function openStore(root: string): Promise<Store> {
     commonDir = path.resolve(top, await gitText(['rev-parse', '--git-common-dir'], { cwd: top }));
   }
   const config = await loadConfig(top);
-  const dir = path.join(gitDir, 'kizu', 'snapshot');
   const fmt = readFormat(commonDir);
   const hashAlgo = fmt.ext.objectformat === 'sha256' ? 'sha256' : 'sha1';
   return {
     root: top,
     gitDir,
     commonDir,
-    dir,
-    indexFile: path.join(dir, 'index'),
-    stateFile: path.join(dir, 'state.json'),
-    shadowDir: path.join(dir, 'shadow'),
-    lockFile: path.join(dir, 'lock'),
+    ...storePaths(gitDir),
     hashAlgo,
     oidLen: hashAlgo === 'sha256' ? 32 : 20,
     config: config.snapshot,
@@ -173,16 +168,6 @@ export function shadowEnv(s: Store): NodeJS.ProcessEnv {
     GIT_WORK_TREE: s.root,
     GIT_INDEX_FILE: s.indexFile,
   };
-}
-
-/**
- * Environment for git commands on the user's repository from inside `root`: drops a
- * GIT_DIR / GIT_WORK_TREE / GIT_COMMON_DIR inherited from a calling git hook, so that git
- * finds the repository from `root` (GIT_INDEX_FILE, if set, is kept: that is the user's
- * index of the moment).
- */
-export function realEnv(): NodeJS.ProcessEnv {
-  return { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_COMMON_DIR: undefined };
 }
 
 /** Runs git in the user's repository at `s.root` (see {@link realEnv}). */
