@@ -55,9 +55,9 @@ export function startDiff(root: string, oid: string, specs: string[]): Promise<G
 /**
  * Starts the untracked listing and, if the baseline is known from the ref files, the diff.
  * @param specs pathspecs (`:(literal)<path>`), [] for the whole tree.
+ * @param fast the result of {@link baselineFast} if the caller has it already.
  */
-export function startGit(root: string, specs: string[]): Started {
-  const fast = baselineFast(root);
+export function startGit(root: string, specs: string[], fast: Baseline | undefined = baselineFast(root)): Started {
   const others = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
   others.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
   return { fast, others, diff: fast ? startDiff(root, fast.oid, specs) : undefined };
@@ -74,8 +74,8 @@ const early = new Map<string, Started>();
 export function startEarly(cwd: string): void {
   try {
     const info = repoInfoFast(cwd);
-    if (!info || early.has(info.root) || !baselineFast(info.root)) return;
-    early.set(info.root, startGit(info.root, []));
+    const fast = info && !early.has(info.root) ? baselineFast(info.root) : undefined;
+    if (info && fast) early.set(info.root, startGit(info.root, [], fast));
   } catch {
     /* the listing itself will start git and report any problem */
   }

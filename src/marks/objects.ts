@@ -5,7 +5,7 @@
  * uses this for its own small objects so that marking a hunk does not load isomorphic-git;
  * what is not a plain loose object (packed after git gc, damaged) is left to isomorphic-git.
  */
-import { readFileSync, existsSync, promises as fsp } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync, renameSync, mkdirSync, rmSync } from 'node:fs';
 import { randomBytes, hash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import path from 'node:path';
@@ -41,11 +41,12 @@ export function readLooseObject(gitdir: string, oid: string): { type: ObjectType
 /**
  * Writes `body` as a loose object of `type` unless that object is already there (as git and
  * isomorphic-git do): deflated into a temp file in the same directory, then renamed into
- * place, so no reader ever sees a partial object.
+ * place, so no reader ever sees a partial object. Synchronous file calls: the objects are
+ * small, and each asynchronous call would be a round trip through libuv's thread pool.
  * @returns the object id (SHA-1 hex).
  * @throws the file system error if the object cannot be written.
  */
-export async function writeLooseObject(gitdir: string, type: ObjectType, body: Uint8Array): Promise<string> {
+export function writeLooseObject(gitdir: string, type: ObjectType, body: Uint8Array): string {
   if (!TYPES.has(type)) throw new TypeError(`not a git object type: ${type}`);
   const raw = Buffer.concat([Buffer.from(`${type} ${body.length}\0`, 'latin1'), body]);
   const oid = hash('sha1', raw);
@@ -55,15 +56,19 @@ export async function writeLooseObject(gitdir: string, type: ObjectType, body: U
   const tmp = `${file}.kizu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     try {
-      await fsp.writeFile(tmp, data);
+      writeFileSync(tmp, data);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      await fsp.writeFile(tmp, data);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(tmp, data);
     }
-    await fsp.rename(tmp, file);
+    renameSync(tmp, file);
   } catch (e) {
-    await fsp.rm(tmp, { force: true }).catch(() => {});
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* keep the first error */
+    }
     throw e;
   }
   return oid;

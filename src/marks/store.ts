@@ -229,8 +229,8 @@ export function byOf(id: Ident): string {
  * @throws the file system error if an object cannot be written.
  */
 export async function writeMarksCommit(gitdir: string, marks: Marks, parents: string[], message: string, who: Ident): Promise<string> {
-  const blob = await writeLooseObject(gitdir, 'blob', Buffer.from(serializeMarks(marks), 'utf8'));
-  const tree = await writeLooseObject(gitdir, 'tree', Buffer.concat([Buffer.from(`100644 ${MARKS_FILE}\0`, 'utf8'), Buffer.from(blob, 'hex')]));
+  const blob = writeLooseObject(gitdir, 'blob', Buffer.from(serializeMarks(marks), 'utf8'));
+  const tree = writeLooseObject(gitdir, 'tree', Buffer.concat([Buffer.from(`100644 ${MARKS_FILE}\0`, 'utf8'), Buffer.from(blob, 'hex')]));
   const person = { name: who.name, email: who.email, timestamp: who.timestamp, timezoneOffset: who.timezoneOffset };
   return writeLooseObject(gitdir, 'commit', Buffer.from(renderCommit({ tree, parents, author: person, committer: person, message }), 'utf8'));
 }
