@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmarks for git-kizu's hot paths. Each figure is a median ratio against a floor
 // measured in the same run, with runs interleaved so machine noise hits both sides alike.
-// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N] [--only <text in a benchmark's name>])
+// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N] [--only <text in a benchmark's name>] [--keep-node-env])
 // Prints one line per benchmark; never fails on a slow figure (timing is not a test).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
@@ -26,6 +26,18 @@ symlinkSync(BIN, path.join(binDir, 'git-kizu'));
 const gitconfig = path.join(base, 'gitconfig');
 writeFileSync(gitconfig, '[user]\n\tname = Bench\n\temail = bench@example.invalid\n[init]\n\tdefaultBranch = main\n');
 const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}`, GIT_CONFIG_GLOBAL: gitconfig, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
+// Settings that make every Node start do extra work that is not git-kizu's: NODE_EXTRA_CA_CERTS
+// makes Node read and parse a CA bundle at start-up (seen here: `node -e 0` 37 ms without it,
+// 111 ms with it), NODE_OPTIONS can preload anything. They are removed for every process the
+// bench times (subject and floor alike) unless --keep-node-env is given.
+const KEEP_NODE_ENV = process.argv.includes('--keep-node-env');
+const dropped = KEEP_NODE_ENV ? [] : ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'].filter((k) => k in env);
+for (const k of dropped) delete env[k];
+console.log(
+  dropped.length
+    ? `(timed processes run without ${dropped.join(' and ')}, which this environment sets; --keep-node-env keeps them)`
+    : `(timed processes run with this environment's NODE_* settings as they are)`,
+);
 
 function run(cmd, args, cwd, input = '') {
   const t0 = process.hrtime.bigint();

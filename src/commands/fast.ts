@@ -14,7 +14,7 @@ import { startEarly } from '../hunks/start.js';
  */
 export const FAST_GRAPH: Record<'hunks' | 'marks', string[]> = {
   hunks: ['./hunks.js', '../output.js', '../hunks/index.js', '../queue/paths.js', '../marks/index.js', '../marks/format.js', 'node:crypto'],
-  marks: ['./marks.js', './hunks.js', '../output.js', '../hunks/index.js', '../queue/paths.js', '../marks/index.js', '../marks/format.js', '../marks/store.js', '../marks/objects.js', 'node:crypto', 'node:zlib'],
+  marks: ['./marks.js', './hunks.js', '../output.js', '../hunks/index.js', '../queue/paths.js', '../marks/index.js', '../marks/format.js', '../marks/store.js', 'node:crypto'],
 };
 
 /** A command line the fast path runs. */

@@ -1,7 +1,7 @@
 /**
  * Public API of the marks store (tap/reject/untap state per hunk, kept in `refs/kizu/marks`;
- * format in ./format.ts). Cheap to import: no git spawn, and no isomorphic-git unless the
- * ref's objects are packed (hook hot paths call {@link readMarks}).
+ * format in ./format.ts). Cheap to import: no git spawn and no isomorphic-git unless the ref
+ * exists (hook hot paths call {@link readMarks}).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,8 +17,7 @@ export type { MarkEntry, MarkState, Marks } from './format.js';
  * All marks of the repository whose working-tree top level is `root`, from `refs/kizu/marks`
  * in the common git dir (so every linked worktree sees the same marks).
  * Cheap when there are no marks: if the ref does not exist it returns an empty map after a
- * few file reads, without spawning git or loading isomorphic-git; loose marks objects are read
- * directly too (store.ts loadMarks).
+ * few file reads, without spawning git or loading isomorphic-git.
  * @returns hunk id (full hex) → entry, tombstones (`state: 'none'`) included.
  * @throws KizuError (exit 2) naming `refs/kizu/marks` if it is corrupt (not a commit, no
  *   `marks.json`, invalid JSON or entry) or of an unknown format version.

@@ -3,10 +3,8 @@
  * → tree → commit, see ./format.ts) and moves the ref with compare-and-swap `git update-ref`
  * through src/git.ts.
  *
- * Objects are written as loose objects directly (./objects.ts, byte for byte what
- * isomorphic-git's writeBlob/writeTree/writeCommit wrote) and read directly while they are
- * loose; isomorphic-git is loaded only to read objects that are not (packed by git gc, or not
- * shaped like the store's own). Cheap readers go through ./index.ts.
+ * Objects are read and written with isomorphic-git (loaded on first use); cheap readers go
+ * through ./index.ts, which only loads this module when the ref exists.
  */
 import * as nodeFs from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -20,9 +18,29 @@ let igitModule: typeof import('isomorphic-git') | undefined;
 function igit(): typeof import('isomorphic-git') {
   return (igitModule ??= createRequire(import.meta.url)('isomorphic-git') as typeof import('isomorphic-git'));
 }
+
+let deflateTested = false;
+/**
+ * Runs `write` (an isomorphic-git write) so that isomorphic-git deflates with pako, its bundled
+ * deflate (zlib format, as git reads it). Left alone, its one-time `testCompressionStream`
+ * finds `CompressionStream` on Node 20 and then deflates through `Response`, which loads
+ * undici and the web streams (about 20 ms measured, on every tap). For the first write only,
+ * `CompressionStream` is hidden while that test runs; the global is then put back exactly as
+ * it was (nothing else in this process uses it).
+ */
+async function withPakoDeflate<T>(write: () => Promise<T>): Promise<T> {
+  const d = deflateTested ? undefined : Object.getOwnPropertyDescriptor(globalThis, 'CompressionStream');
+  deflateTested = true;
+  if (!d) return write();
+  Object.defineProperty(globalThis, 'CompressionStream', { value: undefined, configurable: true, writable: true });
+  try {
+    return await write();
+  } finally {
+    Object.defineProperty(globalThis, 'CompressionStream', d);
+  }
+}
 import { git } from '../git.js';
 import { commonDirFast, discoveryOverridden, refFast } from '../gitdir.js';
-import { readLooseObject, writeLooseObject, parseTree, renderCommit } from './objects.js';
 import { KizuError } from '../errors.js';
 import {
   MARKS_REF,
@@ -112,9 +130,8 @@ export interface MarksSource {
 }
 
 /**
- * Loads the marks stored in commit `oid` from the common git dir: read directly while the
- * objects are loose and shaped as {@link writeMarksCommit} writes them, else with
- * isomorphic-git `readCommit`, `readTree`, `readBlob` (packed objects too).
+ * Loads the marks stored in commit `oid` (isomorphic-git `readCommit`, `readTree`, `readBlob`
+ * on the common git dir; loose and packed objects).
  * @param gitdir absolute common git dir.
  * @returns hunk id → entry, tombstones included.
  * @throws KizuError (exit 2) naming the ref if `oid` is missing or not a commit, the tree has
@@ -125,34 +142,12 @@ export async function loadMarks(gitdir: string, oid: string, src: MarksSource): 
   const relabel = (e: KizuError): KizuError =>
     label === src.ref && !src.hint ? e : new KizuError(e.message.replace(src.ref, label), { hint: src.hint ?? e.hint });
   const fail = (why: string): KizuError => relabel(corrupt(src.ref, why));
-  const blob = marksBlobLoose(gitdir, oid) ?? (await marksBlobIgit(gitdir, oid, fail));
+  const blob = await marksBlobIgit(gitdir, oid, fail);
   try {
     return parseMarksJson(blob, src.ref);
   } catch (e) {
     throw e instanceof KizuError ? relabel(e) : e;
   }
-}
-
-const PERSON = '[^\\n]* <[^\\n]*> [^\\n ]* [^\\n ]*';
-/** The headers of a commit as writeMarksCommit writes it (and as isomorphic-git parses it). */
-const COMMIT_HEAD = new RegExp(`^tree ([0-9a-f]{40})\\n(?:parent [0-9a-f]{40}\\n)*author ${PERSON}\\ncommitter ${PERSON}\\n\\n`);
-
-/**
- * The marks.json bytes of commit `oid` when commit, tree and blob are loose objects shaped as
- * {@link writeMarksCommit} writes them (a commit with only tree, parent, author and committer
- * headers; a tree whose one entry is `100644 marks.json`).
- * @returns undefined otherwise (then isomorphic-git reads them and names any problem).
- */
-function marksBlobLoose(gitdir: string, oid: string): Uint8Array | undefined {
-  const c = readLooseObject(gitdir, oid);
-  if (c?.type !== 'commit') return undefined;
-  const head = COMMIT_HEAD.exec(c.body.toString('utf8'));
-  if (!head) return undefined;
-  const t = readLooseObject(gitdir, head[1]);
-  const entries = t?.type === 'tree' ? parseTree(t.body) : undefined;
-  if (!entries || entries.length !== 1 || entries[0].mode !== '100644' || entries[0].name !== MARKS_FILE) return undefined;
-  const b = readLooseObject(gitdir, entries[0].oid);
-  return b?.type === 'blob' ? b.body : undefined;
 }
 
 /** The marks.json bytes of commit `oid` read with isomorphic-git (loose and packed objects). */
@@ -221,18 +216,19 @@ export function byOf(id: Ident): string {
 
 /**
  * Writes `marks.json`, a one-entry tree (`100644 marks.json`) and a commit with `who` as
- * author and committer, as loose objects in the common git dir (./objects.ts; the same bytes
- * isomorphic-git's writeBlob, writeTree and writeCommit produced).
+ * author and committer (isomorphic-git `writeBlob`, `writeTree`, `writeCommit`; loose objects
+ * in the common git dir).
  * @param parents parent commit ids: [] for the first commit, [old] for an update,
  *   [local, remote] for a merge.
  * @returns the new commit id. The ref is not moved (see {@link casUpdateRef}).
  * @throws the file system error if an object cannot be written.
  */
 export async function writeMarksCommit(gitdir: string, marks: Marks, parents: string[], message: string, who: Ident): Promise<string> {
-  const blob = writeLooseObject(gitdir, 'blob', Buffer.from(serializeMarks(marks), 'utf8'));
-  const tree = writeLooseObject(gitdir, 'tree', Buffer.concat([Buffer.from(`100644 ${MARKS_FILE}\0`, 'utf8'), Buffer.from(blob, 'hex')]));
+  const ig = igit();
+  const blob = await withPakoDeflate(() => ig.writeBlob({ fs: marksFs, gitdir, blob: new TextEncoder().encode(serializeMarks(marks)) }));
+  const tree = await ig.writeTree({ fs: marksFs, gitdir, tree: [{ mode: '100644', path: MARKS_FILE, oid: blob, type: 'blob' }] });
   const person = { name: who.name, email: who.email, timestamp: who.timestamp, timezoneOffset: who.timezoneOffset };
-  return writeLooseObject(gitdir, 'commit', Buffer.from(renderCommit({ tree, parents, author: person, committer: person, message }), 'utf8'));
+  return ig.writeCommit({ fs: marksFs, gitdir, commit: { message: message.endsWith('\n') ? message : message + '\n', tree, parent: parents, author: person, committer: person } });
 }
 
 /**
