@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sandbox, spawn, ROOT } from './helpers.mjs';
@@ -117,7 +118,7 @@ test('store: by is user.email, else user.name; bad ids and states are refused wi
   assert.equal(rev(sb), before);
 });
 
-test('store: readMarks spawns no git and loads no isomorphic-git when the ref is absent; works packed, from a linked worktree', () => {
+test('store: readMarks spawns no git, and loads no isomorphic-git when the ref is absent or its marks are cached; works packed, from a linked worktree', () => {
   const sb = sandbox();
   // PATH emptied inside the child: any git spawn would fail.
   const probe = `const { createRequire } = await import('node:module');
@@ -131,11 +132,15 @@ out({ size: m.size, loaded: loaded() });`;
   sb.git('worktree', 'add', '-q', '-b', 'side', path.join(sb.base, 'wt'));
   const wt = path.join(sb.base, 'wt');
   setMarks(sb, [upd('w', 'tapped')], { cwd: wt });
-  // written from the worktree, read in the main tree (shared common dir), loose ref, no git
+  // written from the worktree, read in the main tree (shared common dir), loose ref, no git;
+  // the writer left the marks of its commit in the cache, so no isomorphic-git either
   r = store(sb, probe);
-  assert.deepEqual({ status: r.status, stderr: r.stderr, out: JSON.parse(r.stdout) }, { status: 0, stderr: '', out: { size: 1, loaded: true } });
-  // packed ref + packed objects (git gc): fast path reads packed-refs, isomorphic-git reads the pack
+  assert.deepEqual({ status: r.status, stderr: r.stderr, out: JSON.parse(r.stdout) }, { status: 0, stderr: '', out: { size: 1, loaded: false } });
+  const cache = path.join(sb.dir, '.git', 'kizu', 'marks-cache.json');
+  assert.equal(JSON.parse(readFileSync(cache, 'utf8')).oid, sb.git('rev-parse', REF).trim());
+  // packed ref + packed objects (git gc), no cache: fast path reads packed-refs, isomorphic-git reads the pack
   sb.git('gc', '-q');
+  rmSync(cache);
   assert.equal(sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/'), `${REF}\n`);
   assert.equal(sb.git('count-objects', '-v').match(/^count: (\d+)$/m)[1], '0');
   r = store(sb, probe, { cwd: wt });
@@ -578,4 +583,21 @@ test('commands: unknown or ambiguous hunk → exit 1 with candidates, nothing wr
     assert.deepEqual({ status: u.status, stdout: u.stdout, stderr: u.stderr }, { status: 2, stdout: '', stderr: `git-kizu: error: ${msg}\nhint: ${hint}\n` });
   }
   assert.equal(rev(sb), '');
+});
+
+test('store: the marks cache is used only for the commit it names; a stale or garbled cache is ignored', () => {
+  const sb = sandbox();
+  setMarks(sb, [upd('a', 'tapped')]);
+  const first = sb.git('rev-parse', REF).trim();
+  setMarks(sb, [upd('b', 'rejected')]);
+  assert.deepEqual(Object.keys(readMarks(sb)).sort(), [hid('a'), hid('b')].sort());
+  // The ref moves back behind our back (another tool, a reset): the cache names the newer commit.
+  sb.git('update-ref', REF, first);
+  assert.deepEqual(Object.keys(readMarks(sb)), [hid('a')]);
+  const cache = path.join(sb.dir, '.git', 'kizu', 'marks-cache.json');
+  assert.equal(JSON.parse(readFileSync(cache, 'utf8')).oid, first, 'the cache now names what was read');
+  writeFileSync(cache, '{"oid": "' + first + '", "json": 12');
+  assert.deepEqual(Object.keys(readMarks(sb)), [hid('a')]);
+  writeFileSync(cache, JSON.stringify({ oid: first, json: '{"version": 1, "marks": {}}' }).replace(first, 'f'.repeat(40)));
+  assert.deepEqual(Object.keys(readMarks(sb)), [hid('a')]);
 });

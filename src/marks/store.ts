@@ -131,22 +131,61 @@ export interface MarksSource {
 
 /**
  * Loads the marks stored in commit `oid` (isomorphic-git `readCommit`, `readTree`, `readBlob`
- * on the common git dir; loose and packed objects).
+ * on the common git dir; loose and packed objects), or from the one-entry cache of the commit
+ * read or written last (`<gitdir>/kizu/marks-cache.json`, keyed by the commit id) unless
+ * `opts.cache` is false (writers read through isomorphic-git, so that they refuse to build on a
+ * damaged commit).
  * @param gitdir absolute common git dir.
  * @returns hunk id → entry, tombstones included.
  * @throws KizuError (exit 2) naming the ref if `oid` is missing or not a commit, the tree has
  *   no `marks.json` blob, or the JSON is invalid / of an unknown format version.
  */
-export async function loadMarks(gitdir: string, oid: string, src: MarksSource): Promise<Marks> {
+export async function loadMarks(gitdir: string, oid: string, src: MarksSource, opts: { cache?: boolean } = {}): Promise<Marks> {
   const label = src.label ?? src.ref;
   const relabel = (e: KizuError): KizuError =>
     label === src.ref && !src.hint ? e : new KizuError(e.message.replace(src.ref, label), { hint: src.hint ?? e.hint });
   const fail = (why: string): KizuError => relabel(corrupt(src.ref, why));
-  const blob = await marksBlobIgit(gitdir, oid, fail);
+  const blob = (opts.cache !== false ? readMarksCache(gitdir, oid) : undefined) ?? (await marksBlobIgit(gitdir, oid, fail));
+  writeMarksCache(gitdir, oid, blob);
   try {
     return parseMarksJson(blob, src.ref);
   } catch (e) {
     throw e instanceof KizuError ? relabel(e) : e;
+  }
+}
+
+/**
+ * `<common git dir>/kizu/marks-cache.json`: `{"oid": <commit>, "json": <its marks.json text>}`
+ * for the commit read or written last. Commits are named by the hash of their content, so an
+ * entry for the same oid is exact; it spares the hooks and `hunks` loading isomorphic-git
+ * (tens of milliseconds) to read marks that have not changed since.
+ */
+function marksCacheFile(gitdir: string): string {
+  return path.join(gitdir, 'kizu', 'marks-cache.json');
+}
+
+/** The cached marks.json bytes of commit `oid`, or undefined (no cache, another oid, unreadable). */
+function readMarksCache(gitdir: string, oid: string): Uint8Array | undefined {
+  try {
+    const c = JSON.parse(nodeFs.readFileSync(marksCacheFile(gitdir), 'utf8')) as { oid?: unknown; json?: unknown };
+    return c.oid === oid && typeof c.json === 'string' ? Buffer.from(c.json, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records `blob` as the marks.json of commit `oid` (atomic; best effort: a failure is ignored). */
+function writeMarksCache(gitdir: string, oid: string, blob: Uint8Array): void {
+  const file = marksCacheFile(gitdir);
+  try {
+    const text = Buffer.from(blob).toString('utf8');
+    if (readMarksCache(gitdir, oid)) return;
+    nodeFs.mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    nodeFs.writeFileSync(tmp, JSON.stringify({ oid, json: text }));
+    nodeFs.renameSync(tmp, file);
+  } catch {
+    /* a cache only */
   }
 }
 
@@ -225,10 +264,13 @@ export function byOf(id: Ident): string {
  */
 export async function writeMarksCommit(gitdir: string, marks: Marks, parents: string[], message: string, who: Ident): Promise<string> {
   const ig = igit();
-  const blob = await withPakoDeflate(() => ig.writeBlob({ fs: marksFs, gitdir, blob: new TextEncoder().encode(serializeMarks(marks)) }));
+  const json = new TextEncoder().encode(serializeMarks(marks));
+  const blob = await withPakoDeflate(() => ig.writeBlob({ fs: marksFs, gitdir, blob: json }));
   const tree = await ig.writeTree({ fs: marksFs, gitdir, tree: [{ mode: '100644', path: MARKS_FILE, oid: blob, type: 'blob' }] });
   const person = { name: who.name, email: who.email, timestamp: who.timestamp, timezoneOffset: who.timezoneOffset };
-  return ig.writeCommit({ fs: marksFs, gitdir, commit: { message: message.endsWith('\n') ? message : message + '\n', tree, parent: parents, author: person, committer: person } });
+  const commit = await ig.writeCommit({ fs: marksFs, gitdir, commit: { message: message.endsWith('\n') ? message : message + '\n', tree, parent: parents, author: person, committer: person } });
+  writeMarksCache(gitdir, commit, json);
+  return commit;
 }
 
 /**
@@ -308,7 +350,7 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
   const body = updates.map((u) => `${verb[u.state]} ${u.id} ${u.range}`).join('\n');
   for (let attempt = 1; ; attempt++) {
     const old = await resolveRef(root, MARKS_REF);
-    const cur = old ? await loadMarks(gitdir, old, { ref: MARKS_REF }) : new Map<string, MarkEntry>();
+    const cur = old ? await loadMarks(gitdir, old, { ref: MARKS_REF }, { cache: false }) : new Map<string, MarkEntry>();
     const who = await whoP;
     const now = Date.now();
     for (const u of updates) {

@@ -98,7 +98,7 @@ export async function mergeInto(root: string, theirs: string, theirsRef: string,
   for (let attempt = 1; ; attempt++) {
     const local = await resolveRef(root, MARKS_REF);
     if (local === theirs) return { action: 'up-to-date', oid: local };
-    const theirMarks = await loadMarks(gitdir, theirs, { ref: theirsRef, label, hint });
+    const theirMarks = await loadMarks(gitdir, theirs, { ref: theirsRef, label, hint }, { cache: false });
     if (local && (await isAncestor(root, theirs, local))) return { action: 'up-to-date', oid: local };
     let next: string;
     let action: MergeAction;
@@ -106,7 +106,7 @@ export async function mergeInto(root: string, theirs: string, theirsRef: string,
       next = theirs;
       action = 'fast-forward';
     } else {
-      const mine = await loadMarks(gitdir, local, { ref: MARKS_REF });
+      const mine = await loadMarks(gitdir, local, { ref: MARKS_REF }, { cache: false });
       if (await isAncestor(root, local, theirs)) {
         next = theirs;
         action = 'fast-forward';
@@ -178,7 +178,7 @@ export async function pushMarks(root: string, remote: string): Promise<PushResul
     const local = await resolveRef(root, MARKS_REF);
     if (!local) return { merge, push: 'nothing', oid: null };
     if (local === theirs) return { merge, push: 'up-to-date', oid: local };
-    await loadMarks(gitdir, local, { ref: MARKS_REF });
+    await loadMarks(gitdir, local, { ref: MARKS_REF }, { cache: false });
     const r = await git(['push', '--porcelain', `--force-with-lease=${MARKS_REF}:${theirs ?? ''}`, remote, `${local}:${MARKS_REF}`], {
       cwd: root,
       okStatus: [0, 1, 128],
