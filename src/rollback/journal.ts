@@ -24,12 +24,11 @@
  *   version stays reachable (not garbage-collected) as long as the ref exists.
  * An entry's id is its commit id; entries are listed in time order (ties: chain order).
  */
-import igit from 'isomorphic-git';
 import { git } from '../git.js';
 import { commonDirFast } from '../gitdir.js';
 import { KizuError, EXIT } from '../errors.js';
 import { parseDiff, type RawHunk } from '../hunks/diff.js';
-import { marksFs, commonDir, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, type Ident } from '../marks/store.js';
+import { marksFs, commonDir, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../marks/store.js';
 
 /** The ref holding the journal chain. */
 export const JOURNAL_REF = 'refs/kizu/journal';
@@ -114,7 +113,8 @@ async function gitdirOf(root: string): Promise<string> {
  * @throws the fs error if the object store cannot be written.
  */
 export async function writeBlob(root: string, data: Buffer): Promise<string> {
-  return igit.writeBlob({ fs: marksFs, gitdir: await gitdirOf(root), blob: new Uint8Array(data.buffer, data.byteOffset, data.length) });
+  const gitdir = await gitdirOf(root);
+  return withPakoDeflate(() => igit().writeBlob({ fs: marksFs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) }));
 }
 
 /**
@@ -123,7 +123,7 @@ export async function writeBlob(root: string, data: Buffer): Promise<string> {
  */
 export async function readBlob(root: string, oid: string): Promise<Buffer> {
   try {
-    const { blob } = await igit.readBlob({ fs: marksFs, gitdir: await gitdirOf(root), oid, cache });
+    const { blob } = await igit().readBlob({ fs: marksFs, gitdir: await gitdirOf(root), oid, cache });
     return Buffer.from(blob);
   } catch (e) {
     throw new KizuError(`cannot read blob ${oid} of ${JOURNAL_REF}: ${(e as Error).message}`, {
@@ -200,7 +200,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   const time = (e.time ?? new Date()).toISOString();
   const body: Record<string, unknown> = { version: JOURNAL_VERSION, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files };
   if (e.rollbackOf?.length) body.rollbackOf = e.rollbackOf;
-  const treeOid = await igit.writeTree({ fs: marksFs, gitdir, tree });
+  const treeOid = await withPakoDeflate(() => igit().writeTree({ fs: marksFs, gitdir, tree }));
   const who: Ident = await identity(root);
   const person = { name: who.name, email: who.email, timestamp: Math.floor(Date.parse(time) / 1000), timezoneOffset: who.timezoneOffset };
   const subject = subjectOf({ tool: e.tool, files });
@@ -215,7 +215,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
         if (parts[k + 1].includes(needle)) return { id: parts[k].replace(/^\n/, ''), time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, seq: -1 };
       }
     }
-    const oid = await igit.writeCommit({ fs: marksFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
+    const oid = await igit().writeCommit({ fs: marksFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
     if (await casUpdateRef(root, JOURNAL_REF, oid, old, subject)) {
       return { id: oid, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, ...(e.rollbackOf?.length ? { rollbackOf: e.rollbackOf } : {}), seq: -1 };
     }
