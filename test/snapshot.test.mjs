@@ -436,3 +436,26 @@ test('the store lock (taken early by the command and the hook) is released after
   assert.ok(Date.now() - started >= 600, 'it waited for the lock');
   assert.equal(existsSync(lock), false);
 });
+
+test('rollback snapshot and undo when a file became a directory, and back: exact tree, exit 0', () => {
+  const sb = sandbox({ files: { base: 'base\n' } });
+  const take = (m) => JSON.parse(ok(sb.kizu(['snapshot', '-m', m, '--json'])).stdout).name;
+  writeFileSync(sb.path('x'), 'xfile\n');
+  const a = take('A');
+  const tA = tree(sb.dir);
+  rmSync(sb.path('x'));
+  sb.write({ 'x/a': 'a\n', 'x/y/b': 'b\n' });
+  const b = take('B');
+  const tB = tree(sb.dir);
+  rmSync(sb.path('x'), { recursive: true });
+  writeFileSync(sb.path('x'), 'xfile2\n');
+  const tC = tree(sb.dir);
+  ok(sb.kizu(['rollback', 'snapshot', b, '--yes']), 'rollback to the directory');
+  assert.deepEqual(tree(sb.dir), tB);
+  ok(sb.kizu(['undo', '--yes']), 'undo back to the file');
+  assert.deepEqual(tree(sb.dir), tC);
+  ok(sb.kizu(['rollback', 'snapshot', a, '--yes']), 'rollback to the first file');
+  assert.deepEqual(tree(sb.dir), tA);
+  ok(sb.kizu(['rollback', 'snapshot', b, '--yes']), 'file to directory again');
+  assert.deepEqual(tree(sb.dir), tB);
+});

@@ -320,7 +320,8 @@ function gitOid(s: Store, data: Buffer): string {
 function verifyPath(s: Store, p: string, want: FileState | null): string | null {
   const file = abs(s, p);
   const st = lstatOrNull(file);
-  if (!want) return st ? 'still present' : null;
+  // Absent as a file or link: a directory there is right when the snapshot holds files under it.
+  if (!want) return st && !st.isDirectory() ? 'still present' : null;
   if (!st) return 'missing';
   if (want.type === 'symlink') {
     if (!st.isSymbolicLink()) return 'not a symbolic link';
