@@ -379,22 +379,35 @@ test('a first snapshot seeded from the user index holds exactly what a cold one 
   const assumed = take();
   assert.deepEqual(snapshotContent(sb, assumed.name), snapshotContent(sb, cold2.name));
   assert.equal(sb.git('cat-file', 'blob', `${assumed.id}:a.txt`), 'changed behind an assume-unchanged entry\n');
-  // A clean index: seeded, and still the same content as cold, 0600 and 0755 bits included.
+  // This repository has a .gitattributes file and core.autocrlf: never seeded.
   sb.git('update-index', '--no-assume-unchanged', 'a.txt');
   const cold3 = take({ KIZU_SNAPSHOT_NO_SEED: '1' });
-  const seeded = take();
-  assert.equal(seeded.hashed < cold3.hashed, true, `seeded read ${seeded.hashed} files, cold ${cold3.hashed}`);
-  const content = snapshotContent(sb, seeded.name);
-  assert.deepEqual(content, snapshotContent(sb, cold3.name));
+  const unseeded = take();
+  assert.equal(unseeded.hashed, cold3.hashed);
+  assert.deepEqual(snapshotContent(sb, unseeded.name), snapshotContent(sb, cold3.name));
+
+  // Without conversions: seeded (fewer files read), the same content as cold, permission bits included.
+  const plain = sandbox({ files: { 'a.txt': 'a\n', 'run.sh': '#!/bin/sh\n', secret: 's\n', 'd/e.txt': 'e\n' } });
+  const takeP = (env = {}) => {
+    rmSync(plain.path('.git/kizu/snapshot'), { recursive: true, force: true });
+    return JSON.parse(ok(plain.kizu(['snapshot', '--json'], { env })).stdout);
+  };
+  writeFileSync(plain.path('a.txt'), 'a changed\n');
+  plain.write({ 'new.txt': 'new\n' });
+  const coldP = takeP({ KIZU_SNAPSHOT_NO_SEED: '1' });
+  const seededP = takeP();
+  assert.equal(seededP.hashed < coldP.hashed, true, `seeded read ${seededP.hashed} files, cold ${coldP.hashed}`);
+  const content = snapshotContent(plain, seededP.name);
+  assert.deepEqual(content, snapshotContent(plain, coldP.name));
   assert.deepEqual([content.defaults, content.modes], [{ file: '644', exec: '755' }, {}]);
-  chmodSync(sb.path('secret'), 0o600);
-  chmodSync(sb.path('run.sh'), 0o750);
-  const cold4 = take({ KIZU_SNAPSHOT_NO_SEED: '1' });
-  const seeded4 = take();
+  chmodSync(plain.path('secret'), 0o600);
+  chmodSync(plain.path('run.sh'), 0o750);
+  const cold4 = takeP({ KIZU_SNAPSHOT_NO_SEED: '1' });
+  const seeded4 = takeP();
   // run.sh is the only executable file, so its bits are the default for executables.
-  const c4 = snapshotContent(sb, seeded4.name);
+  const c4 = snapshotContent(plain, seeded4.name);
   assert.deepEqual([c4.defaults, c4.modes], [{ file: '644', exec: '750' }, { secret: '600' }]);
-  assert.deepEqual(snapshotContent(sb, seeded4.name), snapshotContent(sb, cold4.name));
+  assert.deepEqual(c4, snapshotContent(plain, cold4.name));
 });
 
 test('the store lock (taken early by the command and the hook) is released after success and after an error; a held lock is waited for', async () => {
@@ -458,4 +471,29 @@ test('rollback snapshot and undo when a file became a directory, and back: exact
   assert.deepEqual(tree(sb.dir), tA);
   ok(sb.kizu(['rollback', 'snapshot', b, '--yes']), 'file to directory again');
   assert.deepEqual(tree(sb.dir), tB);
+});
+
+test('a first snapshot holds the bytes on disk, not what clean filters or line-ending conversion put in the index', () => {
+  const past = new Date('2020-01-01T00:00:00Z');
+  const cases = [
+    { name: 'eol=crlf attribute', attrs: { '.gitattributes': '*.txt text eol=crlf\n' }, config: [], file: 'a.txt', bytes: 'l1\r\nl2\r\n' },
+    { name: 'clean filter', attrs: { '.gitattributes': '*.u filter=up\n' }, config: [['filter.up.clean', 'tr a-z A-Z'], ['filter.up.smudge', 'cat']], file: 'a.u', bytes: 'hello\n' },
+    { name: 'core.autocrlf=true', attrs: {}, config: [['core.autocrlf', 'true']], file: 'a.txt', bytes: 'l1\r\nl2\r\n' },
+    { name: 'info/attributes', attrs: {}, info: '*.txt text\n', config: [], file: 'a.txt', bytes: 'l1\r\nl2\r\n' },
+  ];
+  for (const c of cases) {
+    const sb = sandbox({ commit: false });
+    for (const [k, v] of c.config) sb.git('config', k, v);
+    if (c.info) writeFileSync(sb.path('.git/info/attributes'), c.info);
+    sb.write({ ...c.attrs, [c.file]: c.bytes, 'plain.bin': 'x\r\n' });
+    // Old mtimes: the index entries are not "racily clean", so git would trust them.
+    for (const f of [...Object.keys(c.attrs), c.file, 'plain.bin']) utimesSync(sb.path(f), past, past);
+    sb.git('add', '-A');
+    sb.git('commit', '-q', '-m', 'files');
+    const snap = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout);
+    assert.equal(sb.git('cat-file', 'blob', `${snap.id}:${c.file}`), c.bytes, c.name);
+    writeFileSync(sb.path(c.file), 'changed\n');
+    ok(sb.kizu(['rollback', 'snapshot', snap.name, '--yes']), c.name);
+    assert.equal(readFileSync(sb.path(c.file), 'utf8'), c.bytes, `${c.name}: rollback restores the exact bytes`);
+  }
 });

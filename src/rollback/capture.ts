@@ -11,7 +11,8 @@
  *
  * How (git-update-index(1), git-diff-files(1), git-write-tree(1), gitformat-index(5)):
  * 1. The private index P. If there is none, the user's index is copied as a seed when it is
- *    safe (indexfile.ts seedProblem), with its mtime kept no later than the original so git's
+ *    safe (indexfile.ts seedProblem; no clean filter or line-ending conversion can have made
+ *    its blobs differ from the files: filterRisk, gitattributesIn), with its mtime kept no later than the original so git's
  *    racy-entry check still applies; otherwise P starts empty.
  * 2. In parallel: the listings above and `git diff-files --name-only` on P, which compares
  *    stat data only (git's stat cache) and so names the entries whose files changed.
@@ -237,6 +238,48 @@ function lstatOrNull(abs: string): Stats | null {
 }
 
 /**
+ * Why blobs in the user's index may not be the bytes of the files (so the index must not seed
+ * the private one), or null. `git add` runs clean filters and line-ending conversion
+ * (gitattributes(5) `filter`, `text`, `eol`, `ident`, `working-tree-encoding`; git-config(1)
+ * core.autocrlf), and a seeded entry whose stat data is unchanged keeps the user's blob; the
+ * snapshot wants the bytes as they are. Looked for: core.autocrlf true or input, and an
+ * attributes file outside the tree (`$GIT_COMMON_DIR/info/attributes`, core.attributesFile or
+ * `$XDG_CONFIG_HOME/git/attributes` / `~/.config/git/attributes`, `/etc/gitattributes` unless
+ * GIT_ATTR_NOSYSTEM). Tracked `.gitattributes` files: see {@link gitattributesIn}.
+ * @returns a reason, or null when no conversion can apply.
+ * @throws KizuError (exit 2) if `git config` fails.
+ */
+async function filterRisk(s: Store): Promise<string | null> {
+  const nonEmpty = (f: string): boolean => {
+    try {
+      return readFileSync(f, 'utf8').trim().length > 0;
+    } catch {
+      return false;
+    }
+  };
+  const r = await realGit(s, ['config', '-z', '--get-regexp', '^core\\.(autocrlf|attributesfile)$'], { okStatus: [0, 1] });
+  const cfg = new Map<string, string>();
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    const nl = rec.indexOf('\n');
+    if (nl > 0) cfg.set(rec.slice(0, nl).toLowerCase(), rec.slice(nl + 1));
+  }
+  const autocrlf = (cfg.get('core.autocrlf') ?? 'false').toLowerCase();
+  if (autocrlf !== 'false' && autocrlf !== 'no' && autocrlf !== 'off' && autocrlf !== '0') return `core.autocrlf is ${autocrlf}`;
+  const home = process.env.HOME ?? '';
+  const global = cfg.get('core.attributesfile')?.replace(/^~(?=\/)/, home) ?? path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'attributes');
+  for (const f of [path.join(s.commonDir, 'info', 'attributes'), global, ...(process.env.GIT_ATTR_NOSYSTEM ? [] : ['/etc/gitattributes'])]) {
+    if (nonEmpty(path.resolve(s.root, f))) return `attributes in ${f}`;
+  }
+  return null;
+}
+
+/** A tracked `.gitattributes` file (at any depth) in index `ix`, as a reason, or null. */
+function gitattributesIn(ix: ParsedIndex): string | null {
+  const e = ix.entries.find((x) => x.path === '.gitattributes' || x.path.endsWith('/.gitattributes'));
+  return e ? `attributes in ${e.path}` : null;
+}
+
+/**
  * Captures the working tree of `s.root` (see the module comment). Touches only the private
  * index, its state file and the object database; never the user's index, HEAD or files.
  * The caller holds the store lock.
@@ -304,7 +347,10 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
     let early: Promise<string[]> | null = null;
     if (!priv) {
       rmSync(s.indexFile, { force: true });
+      let riskP: Promise<string | null> = Promise.resolve(null);
       if (userIndexFile && !process.env.KIZU_SNAPSHOT_NO_SEED) {
+        riskP = filterRisk(s);
+        riskP.catch(() => {});
         // Copy first and let git compare stat data while the copy is parsed and checked.
         try {
           const mtime = statSync(userIndexFile).mtimeMs;
@@ -321,7 +367,7 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
         }
       }
       userIx = early ? readIndexFile(s.indexFile, s.oidLen) : userIndexFile ? readIndexFile(userIndexFile, s.oidLen) : null;
-      if (early && userIx && !seedProblem(userIx)) {
+      if (early && userIx && !seedProblem(userIx) && !gitattributesIn(userIx) && !(await riskP)) {
         priv = userIx;
         seeded = true;
       } else if (early) {
