@@ -114,3 +114,23 @@ process.stdout.write(JSON.stringify({ undici: process.moduleLoadList.some((m) =>
   assert.equal(sb.git('rev-parse', `${out.c2}^`).trim(), out.c1);
   assert.equal(sb.git('fsck', '--strict', '--no-dangling').trim(), '');
 });
+
+test('objects: in a SHA-256 repository tap refuses with a clear error and writes no object', () => {
+  const sb = sandbox({ init: false });
+  sb.git('init', '-q', '--object-format=sha256');
+  sb.write({ f: '1\n2\n3\n' });
+  sb.git('add', 'f');
+  sb.git('commit', '-q', '-m', 'i');
+  sb.write({ f: '1\n2\n3\n4\n' });
+  const objects = sb.git('count-objects', '-v');
+  const r = sb.kizu(['tap', 'f:4']);
+  assert.equal(r.status, 2);
+  assert.equal(
+    r.stderr,
+    'git-kizu: error: review marks are not available in a SHA-256 repository: isomorphic-git, which writes them, supports SHA-1 objects only\n' +
+      'hint: use scars (git kizu scar) or the review queue (git kizu queue add) to review here; snapshots and rollback work in SHA-256 repositories\n',
+  );
+  assert.equal(sb.git('count-objects', '-v'), objects);
+  assert.equal(sb.git('for-each-ref', 'refs/kizu/'), '');
+  assert.equal(sb.git('fsck', '--strict', '--no-dangling').trim(), '');
+});

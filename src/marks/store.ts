@@ -296,6 +296,26 @@ export async function casUpdateRef(root: string, ref: string, newOid: string, ol
   });
 }
 
+/**
+ * Refuses repositories whose objects are not SHA-1 (`extensions.objectFormat = sha256` in
+ * `<gitdir>/config`; gitrepository-layout(5)): isomorphic-git writes SHA-1 objects only, and
+ * they would be invalid there.
+ * @throws KizuError (exit 2) for a SHA-256 repository, before anything is written.
+ */
+export function assertSha1(gitdir: string): void {
+  let text = '';
+  try {
+    text = nodeFs.readFileSync(path.join(gitdir, 'config'), 'utf8');
+  } catch {
+    return;
+  }
+  if (/^\s*objectformat\s*=\s*"?sha256"?\s*$/im.test(text)) {
+    throw new KizuError('review marks are not available in a SHA-256 repository: isomorphic-git, which writes them, supports SHA-1 objects only', {
+      hint: 'use scars (git kizu scar) or the review queue (git kizu queue add) to review here; snapshots and rollback work in SHA-256 repositories',
+    });
+  }
+}
+
 /** Attempts per CAS loop before giving up. */
 export const MAX_ATTEMPTS = 30;
 
@@ -348,6 +368,7 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
   const whoP = opts.who ?? identity(root);
   whoP.catch(() => {}); // awaited below, after the common dir (whose error comes first)
   const gitdir = await commonDir(root);
+  assertSha1(gitdir);
   const verb = { tapped: 'tap', rejected: 'reject', none: 'untap' } as const;
   const counts = new Map<string, number>();
   for (const u of updates) counts.set(verb[u.state], (counts.get(verb[u.state]) ?? 0) + 1);

@@ -17,7 +17,7 @@
 import { git } from '../git.js';
 import { KizuError } from '../errors.js';
 import { MARKS_REF, mergeMarks } from './format.js';
-import { commonDir, resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS } from './store.js';
+import { commonDir, resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './store.js';
 
 /** What a merge did to the local ref. */
 export type MergeAction = 'up-to-date' | 'fast-forward' | 'merged';
@@ -139,6 +139,7 @@ export interface PullResult {
  *   either side (local ref unchanged).
  */
 export async function pullMarks(root: string, remote: string): Promise<PullResult> {
+  assertSha1(await commonDir(root));
   const seen = await remoteMarksOid(root, remote);
   if (!seen) return { remoteOid: null, action: 'up-to-date', oid: await resolveRef(root, MARKS_REF) };
   const theirs = await fetchMarks(root, remote);
@@ -165,6 +166,7 @@ export interface PushResult {
  *   (git's message), corrupt marks on either side, persistent contention.
  */
 export async function pushMarks(root: string, remote: string): Promise<PushResult> {
+  assertSha1(await commonDir(root));
   const gitdir = await commonDir(root);
   const tracking = trackingRef(remote);
   for (let attempt = 1; ; attempt++) {
