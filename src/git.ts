@@ -4,7 +4,9 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { KizuError } from './errors.js';
-import { repoInfoFast } from './gitdir.js';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { discoveryOverridden, gitDirFast, repoInfoFast } from './gitdir.js';
 
 export { findRootFast, gitDirFast } from './gitdir.js';
 
@@ -125,7 +127,32 @@ export async function repoInfo(cwd: string): Promise<RepoInfo> {
       hint: 'run git kizu from inside a git repository (git init creates one)',
     });
   }
-  return { root: lines[0], gitDir: lines[1] };
+  const info = { root: lines[0], gitDir: lines[1] };
+  assertGitDirInTree(info);
+  return info;
+}
+
+/**
+ * Refuses a working tree that is apart from the git dir git found for it (core.worktree set in
+ * a repository's config, git-config(1)), unless GIT_DIR/GIT_WORK_TREE say so explicitly: git
+ * kizu runs git from the working tree, where git would not find that git dir, so it would
+ * read and write the wrong place.
+ * @throws KizuError (exit 2) for such a layout.
+ */
+export function assertGitDirInTree(info: RepoInfo): void {
+  if (discoveryOverridden()) return;
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const own = gitDirFast(info.root);
+  if (own && real(own) === real(info.gitDir)) return;
+  throw new KizuError(`the working tree ${info.root} is apart from its git dir ${info.gitDir} (core.worktree): git kizu does not support this layout`, {
+    hint: `git kizu needs the git dir at ${path.join(info.root, '.git')} (a directory, or a .git file naming it, as in linked worktrees)`,
+  });
 }
 
 /** True if HEAD points at a commit (false in a repo with no commits yet). */

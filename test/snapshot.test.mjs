@@ -497,3 +497,23 @@ test('a first snapshot holds the bytes on disk, not what clean filters or line-e
     assert.equal(readFileSync(sb.path(c.file), 'utf8'), c.bytes, `${c.name}: rollback restores the exact bytes`);
   }
 });
+
+test('a working tree apart from its git dir (core.worktree) is refused clearly by snapshot, the hook and hunks; nothing is written', () => {
+  const sb = sandbox({ init: false });
+  const tree = path.join(sb.base, 'tree');
+  sb.git('init', '-q');
+  sb.git('config', 'core.worktree', tree);
+  sb.run('mkdir', ['-p', tree]);
+  writeFileSync(path.join(tree, 'f'), 'f\n');
+  sb.git('add', 'f');
+  sb.git('commit', '-q', '-m', 'i');
+  writeFileSync(path.join(tree, 'f'), 'f2\n');
+  const msg = `git-kizu: error: the working tree ${tree} is apart from its git dir ${path.join(sb.dir, '.git')} (core.worktree): git kizu does not support this layout\nhint: git kizu needs the git dir at ${path.join(tree, '.git')} (a directory, or a .git file naming it, as in linked worktrees)\n`;
+  for (const args of [['snapshot'], ['hunks'], ['tap', 'f:1']]) {
+    const r = sb.kizu(args);
+    assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', msg], args.join(' '));
+  }
+  const h = hook(sb, 'user-prompt-submit', { session_id: 's', transcript_path: '/dev/null', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go' });
+  assert.deepEqual([h.status, h.stdout], [0, '']);
+  assert.equal(sb.git('for-each-ref', 'refs/kizu/'), '');
+});

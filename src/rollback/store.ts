@@ -29,7 +29,7 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { git, gitText, repoInfo } from '../git.js';
-import { gitDirFast, commonDirFast } from '../gitdir.js';
+import { commonDirFast } from '../gitdir.js';
 import { loadConfig, type KizuConfig } from '../config/index.js';
 import { realEnv, SNAPSHOT_REFS, storePaths } from './early.js';
 
@@ -70,15 +70,12 @@ export interface Store {
  * @throws KizuError (exit 2) outside a git working tree or for an invalid config.
  */
 export async function openStore(root: string): Promise<Store> {
-  let top = path.resolve(root);
-  let gitDir = gitDirFast(top);
-  let commonDir = gitDir ? commonDirFast(top) : null;
-  if (!gitDir || !commonDir) {
-    const info = await repoInfo(top);
-    top = info.root;
-    gitDir = info.gitDir;
-    commonDir = path.resolve(top, await gitText(['rev-parse', '--git-common-dir'], { cwd: top }));
-  }
+  // From the files when that is certain (git.ts repoInfo; a working tree apart from its git
+  // dir, core.worktree, is refused there).
+  const info = await repoInfo(path.resolve(root));
+  const top = info.root;
+  const gitDir = info.gitDir;
+  const commonDir = commonDirFast(top) ?? path.resolve(top, await gitText(['rev-parse', '--git-common-dir'], { cwd: top }));
   const config = await loadConfig(top);
   const fmt = readFormat(commonDir);
   const hashAlgo = fmt.ext.objectformat === 'sha256' ? 'sha256' : 'sha1';
