@@ -88,7 +88,12 @@ test('repoInfoFast steps aside: git env vars, inside .git, bare repo, broken nes
   rmSync(sb.path('sub/nested'), { recursive: true });
   // core.worktree and core.bare in the repository config.
   sb.git('config', 'core.worktree', sb.path('sub'));
-  assert.equal(expectFallback(sb, sb.path('sub')).info.root, path.join(real, 'sub'));
+  const apart = probe(sb, sb.path('sub'));
+  assert.deepEqual([apart.fast, apart.info, apart.git], [null, null, { root: path.join(real, 'sub'), gitDir: path.join(real, '.git') }]);
+  assert.equal(
+    apart.error,
+    `the working tree ${path.join(real, 'sub')} is apart from its git dir ${path.join(real, '.git')} (core.worktree): git kizu does not support this layout | git kizu needs the git dir at ${path.join(real, 'sub', '.git')} (a directory, or a .git file naming it, as in linked worktrees)`,
+  );
   sb.git('config', '--unset', 'core.worktree');
   sb.git('config', 'core.bare', 'true');
   assert.equal(expectFallback(sb, sb.path('sub')).git, null);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox, hook } from './helpers.mjs';
+import { sandbox, hook, spawn, BIN } from './helpers.mjs';
 
 const PROTOCOL =
   'Protocol: ask → answer the question in your reply, then delete the scar line; reject → undo that change, then delete the scar line; free → do what it says, then delete the scar line. Delete a scar line by editing the file or with `git kizu unscar <path>:<line>`.';
@@ -240,4 +240,26 @@ test('hook: unknown event → exit 2 with the list of events', () => {
   const r = hook(sb, 'nope', '{}');
   assert.equal(r.status, 2);
   assert.equal(r.stderr, 'git-kizu: unknown hook event "nope"; expected one of: stop, post-tool-use, journal, user-prompt-submit, pre-commit\n');
+});
+
+test('a hook whose stdin is non-blocking and not written yet waits for the payload (no "bad payload")', async () => {
+  const { openSync, closeSync, writeSync, constants: C } = await import('node:fs');
+  const sb = sandbox({ files: { 'src/app.ts': '// @kizu[ask]: why?\nexport const a = 1;\n' } });
+  const fifo = path.join(sb.base, 'stdin.fifo');
+  sb.run('mkfifo', [fifo]);
+  const rfd = openSync(fifo, C.O_RDONLY | C.O_NONBLOCK);
+  const wfd = openSync(fifo, C.O_WRONLY);
+  const child = spawn(process.execPath, [BIN, 'hook', 'post-tool-use'], { cwd: sb.dir, env: { ...process.env, ...sb.env }, stdio: [rfd, 'pipe', 'pipe'] });
+  closeSync(rfd);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const done = new Promise((resolve) => child.on('close', resolve));
+  await new Promise((r) => setTimeout(r, 400));
+  writeSync(wfd, JSON.stringify({ session_id: 's', cwd: sb.dir, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(sb.dir, 'src/app.ts') } }));
+  closeSync(wfd);
+  assert.equal(await done, 0);
+  assert.equal(err, '');
+  assert.match(JSON.parse(out).hookSpecificOutput.additionalContext, /src\/app\.ts:1 \[ask\] why\?/);
 });

@@ -5,7 +5,7 @@
  * `tool_name`, `tool_input`, `tool_response`; Stop adds `stop_hook_active`,
  * `last_assistant_message`; SubagentStop adds `agent_id`.
  */
-import { readFileSync } from 'node:fs';
+import { readSync } from 'node:fs';
 
 export interface HookPayload {
   session_id?: string;
@@ -73,17 +73,39 @@ export function editedPaths(p: HookPayload): string[] {
   return [...new Set(out)];
 }
 
+/** Longest wait (ms) for a non-blocking stdin to deliver the payload. */
+export const STDIN_WAIT_MS = 10_000;
+
 /**
- * Reads all of stdin as UTF-8, synchronously (cheaper to start than a stream).
+ * Reads all of stdin as UTF-8, synchronously (cheaper to start than a stream), until end of
+ * file. A non-blocking stdin that has no data yet (EAGAIN: the hook was started before its
+ * payload was written) is polled every 5 ms for up to {@link STDIN_WAIT_MS}.
  * @returns '' if stdin is a TTY or closed.
+ * @throws PayloadError if a non-blocking stdin stays empty for STDIN_WAIT_MS; other read errors.
  */
 export function readStdin(): string {
   if (process.stdin.isTTY) return '';
-  try {
-    return readFileSync(0, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') throw new PayloadError('stdin is non-blocking and empty; expected the hook payload');
-    if ((e as NodeJS.ErrnoException).code === 'EOF' || (e as NodeJS.ErrnoException).code === 'EBADF') return '';
-    throw e;
+  const chunks: Buffer[] = [];
+  const buf = Buffer.alloc(1 << 16);
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  let deadline = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        deadline ||= Date.now() + STDIN_WAIT_MS;
+        if (Date.now() > deadline) throw new PayloadError(`stdin stayed empty for ${STDIN_WAIT_MS / 1000} s; expected the hook payload`);
+        Atomics.wait(sleeper, 0, 0, 5);
+        continue;
+      }
+      if (code === 'EOF' || (code === 'EBADF' && !chunks.length)) break;
+      throw e;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
   }
+  return Buffer.concat(chunks).toString('utf8');
 }
