@@ -2,8 +2,19 @@
  * A small advisory lock file for the snapshot store and the undo log: created with O_EXCL
  * (`wx`), holding `<pid> <hostname> <ISO time>`. A lock whose process is gone (same host)
  * or that is older than {@link STALE_MS} is taken over. Waiters poll every 20 ms.
+ *
+ * Taking over is serialized by a guard file `<file>.takeover` (same format, also created
+ * with O_EXCL): only its holder re-reads the lock, re-checks that it is stale and removes it;
+ * other waiters sleep and retry. Only guard holders remove a lock they do not own, and the
+ * owner of a stale lock is gone, so the lock the guard holder re-read is still in place when
+ * it removes it: a fresh lock created by another waiter is never removed. As a second check,
+ * a lock is removed by renaming it aside (`<file>.<pid>.<random>.stale`) and deleting it only
+ * if it holds the exact bytes judged stale; anything else is linked back. A guard whose
+ * process is gone (same host) or older than {@link GUARD_STALE_MS} (its holder crashed or
+ * hung) is removed the same way.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
@@ -11,20 +22,112 @@ import { KizuError } from '../errors.js';
 /** A lock older than this (ms) is considered abandoned. */
 export const STALE_MS = 10 * 60 * 1000;
 
-function stale(file: string): boolean {
+/** A takeover guard older than this (ms) is considered abandoned (it is held for a few syscalls). */
+const GUARD_STALE_MS = 5_000;
+
+/** The text and modification time of `file` (read through one descriptor), or null if it is gone or unreadable. */
+function inspect(file: string): { text: string; mtimeMs: number } | null {
+  let fd: number;
   try {
-    const text = readFileSync(file, 'utf8');
-    const [pid, host] = text.split(' ');
-    if (host === hostname() && /^\d+$/.test(pid)) {
-      try {
-        process.kill(Number(pid), 0);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
-      }
-    }
-    return Date.now() - statSync(file).mtimeMs > STALE_MS;
+    fd = openSync(file, 'r');
   } catch {
-    return false; // vanished or unreadable: retry the create
+    return null;
+  }
+  try {
+    return { text: readFileSync(fd, 'utf8'), mtimeMs: fstatSync(fd).mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a lock (or guard) with this content is abandoned: its process is gone (same host) or it is older than `maxAgeMs`. */
+function stale(seen: { text: string; mtimeMs: number }, maxAgeMs: number): boolean {
+  const [pid, host] = seen.text.split(' ');
+  if (host === hostname() && /^\d+$/.test(pid)) {
+    try {
+      process.kill(Number(pid), 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
+    }
+  }
+  return Date.now() - seen.mtimeMs > maxAgeMs;
+}
+
+/** Creates `file` with O_EXCL holding our stamp; returns the stamp, or null if it exists. */
+function create(file: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw e;
+  }
+  const stamp = `${process.pid} ${hostname()} ${new Date().toISOString()}\n`;
+  try {
+    writeSync(fd, stamp);
+  } finally {
+    closeSync(fd);
+  }
+  return stamp;
+}
+
+/**
+ * Removes `file` if it holds exactly `text`: renames it aside (atomic: whatever is there is
+ * taken), then deletes it if it is the one expected, else links it back (unless a newer one
+ * appeared meanwhile). Never throws.
+ * @returns true if `file` is gone (removed by us, or already missing), false if it was not
+ * `text` or could not be moved.
+ */
+function removeIfSame(file: string, text: string): boolean {
+  const aside = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.stale`;
+  try {
+    renameSync(file, aside);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  let got: string | null = null;
+  try {
+    got = readFileSync(aside, 'utf8');
+  } catch {
+    // unreadable: keep it
+  }
+  if (got !== text) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // a newer file is in place already
+    }
+  }
+  rmSync(aside, { force: true });
+  return got === text;
+}
+
+/**
+ * Removes the lock `file` if it is still stale, holding the takeover guard; removes an
+ * abandoned guard. Never removes a fresh lock.
+ * @returns true to retry the create now, false to wait (the guard is busy, or the lock is live).
+ */
+function takeOver(file: string): boolean {
+  const guard = `${file}.takeover`;
+  let stamp: string | null;
+  try {
+    stamp = create(guard);
+  } catch {
+    return false; // cannot create the guard: wait (and time out) like for a live lock
+  }
+  if (stamp === null) {
+    const seen = inspect(guard);
+    if (seen && stale(seen, GUARD_STALE_MS)) removeIfSame(guard, seen.text);
+    return false;
+  }
+  try {
+    const seen = inspect(file); // re-read under the guard: it may have been replaced meanwhile
+    if (!seen) return true;
+    return stale(seen, STALE_MS) && removeIfSame(file, seen.text);
+  } finally {
+    removeIfSame(guard, stamp);
   }
 }
 
@@ -37,22 +140,16 @@ export async function acquireLock(file: string, what: string, timeoutMs: number)
   mkdirSync(path.dirname(file), { recursive: true });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    try {
-      const fd = openSync(file, 'wx', 0o644);
-      writeSync(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
-      closeSync(fd);
+    const stamp = create(file);
+    if (stamp !== null) {
       let held = true;
       return () => {
-        if (held) rmSync(file, { force: true });
+        if (held) removeIfSame(file, stamp); // not a lock taken over from us meanwhile
         held = false;
       };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    if (stale(file)) {
-      rmSync(file, { force: true });
-      continue;
-    }
+    const seen = inspect(file); // null: vanished (or unreadable): wait and retry the create
+    if (seen && stale(seen, STALE_MS) && takeOver(file)) continue;
     if (Date.now() >= deadline) {
       throw new KizuError(`${what} is busy: another git kizu process holds ${file}`, {
         hint: `wait for it to finish and retry; if no git kizu process is running, delete ${file}`,
