@@ -5,7 +5,7 @@
 // a shared log that must strictly alternate. Every other round the takeover guard is stale too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,10 +40,14 @@ release();
 release(); // idempotent
 `;
 
+/**
+ * A pid no process has: above Linux's largest possible pid_max (2^22), so kill(pid, 0) gives
+ * ESRCH (a pid of a process that just exited could be reused by a busy machine).
+ */
 function deadPid() {
-  const r = spawnSync(process.execPath, ['-e', '0']);
-  assert.equal(r.status, 0);
-  return r.pid;
+  const pid = 2 ** 22 + 12345;
+  assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' });
+  return pid;
 }
 
 function worker(dir) {
