@@ -50,6 +50,20 @@ export function storePaths(gitDir: string): { dir: string; indexFile: string; st
   };
 }
 
+/**
+ * Environment for git commands on the private snapshot index: the real git dir, the shadow
+ * common dir (store.ts explains why), the repository's objects, the working tree, the index.
+ */
+export function shadowEnv(s: { root: string; gitDir: string; commonDir: string; shadowDir: string; indexFile: string }): NodeJS.ProcessEnv {
+  return {
+    GIT_DIR: s.gitDir,
+    GIT_COMMON_DIR: s.shadowDir,
+    GIT_OBJECT_DIRECTORY: process.env.GIT_OBJECT_DIRECTORY || path.join(s.commonDir, 'objects'),
+    GIT_WORK_TREE: s.root,
+    GIT_INDEX_FILE: s.indexFile,
+  };
+}
+
 /** A snapshot started by {@link startSnapshotEarly}. */
 export interface EarlySnapshot {
   /** The working-tree top level (real path, as git prints it). */
@@ -104,13 +118,7 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     const common = commonDirFast(info.root);
     try {
       if (common && existsSync(p.indexFile) && statSync(path.join(p.shadowDir, 'config')).mtimeMs >= statSync(path.join(common, 'config')).mtimeMs) {
-        dirtyEnv = {
-          GIT_DIR: info.gitDir,
-          GIT_COMMON_DIR: p.shadowDir,
-          GIT_OBJECT_DIRECTORY: process.env.GIT_OBJECT_DIRECTORY || path.join(common, 'objects'),
-          GIT_WORK_TREE: info.root,
-          GIT_INDEX_FILE: p.indexFile,
-        };
+        dirtyEnv = shadowEnv({ root: info.root, gitDir: info.gitDir, commonDir: common, ...p });
         dirty = run(DIRTY_ARGS, dirtyEnv);
       }
     } catch {

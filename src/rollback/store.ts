@@ -31,7 +31,7 @@ import path from 'node:path';
 import { git, gitText, repoInfo } from '../git.js';
 import { commonDirFast } from '../gitdir.js';
 import { loadConfig, type KizuConfig } from '../config/index.js';
-import { realEnv, SNAPSHOT_REFS, storePaths } from './early.js';
+import { realEnv, shadowEnv as shadowEnvOf, SNAPSHOT_REFS, storePaths } from './early.js';
 
 export { realEnv, SNAPSHOT_REFS };
 
@@ -158,13 +158,7 @@ export function ensureShadow(s: Store): void {
 
 /** Environment for git commands on the private index (see the module comment). */
 export function shadowEnv(s: Store): NodeJS.ProcessEnv {
-  return {
-    GIT_DIR: s.gitDir,
-    GIT_COMMON_DIR: s.shadowDir,
-    GIT_OBJECT_DIRECTORY: process.env.GIT_OBJECT_DIRECTORY || path.join(s.commonDir, 'objects'),
-    GIT_WORK_TREE: s.root,
-    GIT_INDEX_FILE: s.indexFile,
-  };
+  return shadowEnvOf(s);
 }
 
 /** Runs git in the user's repository at `s.root` (see {@link realEnv}). */
