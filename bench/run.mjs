@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Benchmarks for git-kizu's hot paths. Each figure is a median ratio against a floor
 // measured in the same run, with runs interleaved so machine noise hits both sides alike.
-// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N] [--only <text in a benchmark's name>] [--keep-node-env])
+// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N] [--only <text in a benchmark's name>] [--keep-node-env] [--keep])
+// --keep leaves the generated repositories in place and prints where they are.
 // Prints one line per benchmark; never fails on a slow figure (timing is not a test).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
@@ -251,5 +252,6 @@ try {
     );
   }
 } finally {
-  rmSync(base, { recursive: true, force: true });
+  if (process.argv.includes('--keep')) console.log(`kept ${base}`);
+  else rmSync(base, { recursive: true, force: true });
 }

@@ -45,6 +45,7 @@
  */
 import {
   accessSync,
+  existsSync,
   closeSync,
   constants,
   copyFileSync,
@@ -66,7 +67,8 @@ import { git, gitStream, splitZ } from '../git.js';
 import { KizuError } from '../errors.js';
 import { parseIndex, seedProblem, type ParsedIndex } from './indexfile.js';
 import { ensureShadow, realGit, shadowEnv, type Store } from './store.js';
-import { DIRTY_ARGS, UNTRACKED_ARGS, type EarlySnapshot } from './early.js';
+import { DIRTY_ARGS, indexChecksum, listUntracked, type EarlySnapshot } from './early.js';
+import { keepUntrackedIndex } from './untracked.js';
 
 /** Permission bits used for files without an exception. */
 export interface ModeDefaults {
@@ -157,23 +159,6 @@ function readIndexFile(file: string, oidLen: number): ParsedIndex | null {
     return parseIndex(buf, oidLen);
   } catch {
     return null;
-  }
-}
-
-/** Hex of the trailing checksum of an index file (its last `oidLen` bytes), or null. */
-function indexChecksum(file: string, oidLen: number): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
-    if (size < 12 + oidLen) return null;
-    const b = Buffer.alloc(oidLen);
-    readSync(fd, b, 0, oidLen, size - oidLen);
-    return b.toString('hex');
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -311,7 +296,8 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
     splitZ((await (shadow ? git(args, { cwd: s.root, env }) : realGit(s, args))).stdout);
 
   // The listings do not depend on anything below: start them first.
-  const untrackedP = early ? early.untracked.then((r) => splitZ(r.stdout)) : zlist(UNTRACKED_ARGS);
+  const listingP = early ? early.untracked : listUntracked(s.root, s.gitDir);
+  const untrackedP = listingP.then((l) => l.paths);
   const includeP = s.config.include.length
     ? zlist(['ls-files', '-o', '-i', '--exclude-standard', '-z', '--', ...s.config.include.map((g) => `:(glob)${g}`)])
     : Promise.resolve([]);
@@ -319,17 +305,20 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   includeP.catch(() => {});
 
   const userIndexFile = process.env.GIT_INDEX_FILE ? null : path.join(s.gitDir, 'index');
-  const userSum = userIndexFile ? (indexChecksum(userIndexFile, s.oidLen) ?? 'none') : 'env';
+  // 'none': no index yet; 'unhashed': an index without checksum (index.skipHash), which
+  // never matches a recorded one, so every capture then reads it.
+  let userSum = userIndexFile ? (indexChecksum(userIndexFile, s.oidLen) ?? (existsSync(userIndexFile) ? 'unhashed' : 'none')) : 'env';
   const privSum = indexChecksum(s.indexFile, s.oidLen);
   const state = readState(s.stateFile);
   const stateValid = privSum !== null && state !== null && state.index === privSum;
-  const fast = stateValid && userSum !== 'env' && state!.user === userSum && state!.max === max && state!.include === includeKey && !extra.length;
+  const fast = stateValid && userSum !== 'env' && userSum !== 'unhashed' && state!.user === userSum && state!.max === max && state!.include === includeKey && !extra.length;
 
   // 1. What P holds (fast: from the state; slow: parsed), or a seed.
   let untrackedInP: Set<string>;
   let absent: Set<string>;
   let P: Map<string, number> | null = null; // slow path: path -> recorded size (regular files)
   let U: { has(p: string): boolean } | null = null;
+  let userIxSeen: ParsedIndex | null = null; // the user's index, when parsed (for untracked.ts)
   let seeded = false;
   let dirtyP: Promise<string[]>;
   // lstat results kept (only what is needed, so the Stats objects die young).
@@ -380,11 +369,13 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
     P = new Map();
     for (const e of priv?.entries ?? []) P.set(e.path, (e.mode & 0o170000) === 0o100000 ? e.size : -1);
     if (seeded) {
+      userIxSeen = userIx;
       U = P;
       untrackedInP = new Set();
       absent = new Set();
     } else {
       if (!userIx && userIndexFile) userIx = readIndexFile(userIndexFile, s.oidLen);
+      userIxSeen = userIx;
       const tracked =
         userIx && !userIx.extensions.includes('link') && !userIx.extensions.includes('sdir')
           ? new Set(userIx.entries.map((e) => e.path))
@@ -492,8 +483,17 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
 
   // The captured untracked paths (OI).
   const OI = new Set<string>();
+  let keepP: Promise<void> | null = null;
   try {
     const [untracked, included, dirty] = await Promise.all([untrackedP, includeP, dirtyP]);
+    const listing = await listingP;
+    // Listed through the untracked index for another user index than the one recorded here
+    // (it changed in between): record no checksum, so the next capture reads it again.
+    if (listing.viaIndex !== null && listing.viaIndex !== userSum) userSum = 'raced';
+    // The untracked index for the next capture, while git works on the private one.
+    if (listing.viaIndex === null || listing.viaIndex !== userSum) {
+      keepP = keepUntrackedIndex(s, userSum, userIxSeen);
+    }
 
     for (const p of untracked) {
       if (p.endsWith('/')) skip(p.slice(0, -1), 'untracked nested git repository');
@@ -539,6 +539,7 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   const changed = add.length > 0 || remove.size > 0;
   const tree = !changed && stateValid ? state!.tree : (await git(['write-tree'], { cwd: s.root, env })).stdout.toString('utf8').trim();
   await prefetchDone;
+  await keepP;
 
   // 4. Bookkeeping for the next capture.
   const isTracked = (p: string) => (U ? U.has(p) : !untrackedInP.has(p) && !OI.has(p)) || absent.has(p);

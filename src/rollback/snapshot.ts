@@ -131,10 +131,21 @@ function oneLine(s: string, max = 72): string {
 }
 
 /**
- * Writes the commit and ref for a capture (caller holds the store lock).
+ * Writes the commit and ref for a capture (caller holds the store lock). `o.drop` names
+ * snapshots to delete in the same ref transaction (retention, see {@link retentionPlan}):
+ * one `git update-ref --stdin` creates the new ref and deletes those, each compare-and-swap
+ * against the id listed (git-update-ref(1) `create`, `delete`). If that transaction fails
+ * (a name taken in the same millisecond, or a listed ref moved meanwhile), the ref is created
+ * alone and the deletions are tried once more on their own; those that cannot be made are
+ * left in place.
+ * @returns the new snapshot, and the names of the snapshots deleted.
  * @throws KizuError (exit 2) if git fails.
  */
-export async function commitSnapshot(s: Store, c: Capture, o: { kind: SnapshotKind; message: string; head: string | null }): Promise<SnapshotInfo> {
+export async function commitSnapshot(
+  s: Store,
+  c: Capture,
+  o: { kind: SnapshotKind; message: string; head: string | null; drop?: { ref: string; id: string }[] },
+): Promise<SnapshotInfo & { dropped: string[] }> {
   const now = new Date();
   const meta: SnapshotMeta = {
     v: 1,
@@ -153,13 +164,30 @@ export async function commitSnapshot(s: Store, c: Capture, o: { kind: SnapshotKi
   ).stdout
     .toString('utf8')
     .trim();
+  const drop = o.drop ?? [];
+  const names = (d: { ref: string }[]) => d.map((x) => x.ref.slice(SNAPSHOT_REFS.length));
+  const reflog = `kizu snapshot (${o.kind})`;
   for (let ms = now.getTime(); ; ms++) {
     const name = `${stamp(new Date(ms))}-${commit.slice(0, 8)}`;
     const ref = SNAPSHOT_REFS + name;
-    const r = await realGit(s, ['update-ref', '-m', `kizu snapshot (${o.kind})`, ref, commit, ''], { okStatus: [0, 1, 128] });
-    if (r.status === 0) return { id: commit, ref, name, tree: c.tree, meta };
+    const info = { id: commit, ref, name, tree: c.tree, meta };
+    if (ms === now.getTime() && drop.length) {
+      const tx = `create ${ref} ${commit}\n` + drop.map((d) => `delete ${d.ref} ${d.id}\n`).join('');
+      const r = await realGit(s, ['update-ref', '-m', reflog, '--stdin'], { input: tx, okStatus: [0, 1, 128] });
+      if (r.status === 0) return { ...info, dropped: names(drop) };
+    }
+    const r = await realGit(s, ['update-ref', '-m', reflog, ref, commit, ''], { okStatus: [0, 1, 128] });
+    if (r.status === 0) return { ...info, dropped: drop.length ? await deleteRefs(s, drop) : [] };
     if (ms - now.getTime() > 5) throw new KizuError(`could not create ${ref}: ${r.stderr.trim()}`, { hint: 'check that the repository is writable' });
   }
+}
+
+/** Deletes snapshot refs in one transaction (each only if it still names the listed id). */
+async function deleteRefs(s: Store, drop: { ref: string; id: string }[]): Promise<string[]> {
+  // One transaction; a ref someone else already moved makes it fail as a whole: then skip.
+  const input = drop.map((d) => `delete ${d.ref} ${d.id}\n`).join('');
+  const r = await realGit(s, ['update-ref', '--stdin'], { input, okStatus: [0, 1, 128] });
+  return r.status === 0 ? drop.map((d) => d.ref.slice(SNAPSHOT_REFS.length)) : [];
 }
 
 /** HEAD's commit id, or null when there is no commit yet (read from the files when it can). */
@@ -196,12 +224,12 @@ async function snapshotRefs(s: Store): Promise<{ ref: string; id: string; tree: 
 }
 
 /**
- * Drops the oldest snapshots beyond `snapshot.keep` (protected ones count towards it), never
- * the newest and never one the undo log refers to.
- * @returns the names dropped.
+ * The snapshots `snapshot.keep` retention drops once `adding` more are taken: the oldest of
+ * `refs` (oldest first) beyond the limit, skipping those the undo log refers to (protected
+ * ones count towards the limit). Nothing when the undo log cannot be read.
  */
-async function applyRetention(s: Store, refs: { ref: string; id: string }[]): Promise<string[]> {
-  if (refs.length <= s.config.keep) return [];
+async function retentionPlan(s: Store, refs: { ref: string; id: string }[], adding: number): Promise<{ ref: string; id: string }[]> {
+  if (refs.length + adding <= s.config.keep) return [];
   const { protectedSnapshots } = await import('./log.js');
   let keepIds: Set<string>;
   try {
@@ -210,27 +238,24 @@ async function applyRetention(s: Store, refs: { ref: string; id: string }[]): Pr
     return []; // an unreadable undo log: keep everything rather than drop what it needs
   }
   const drop: { ref: string; id: string }[] = [];
-  let n = refs.length;
-  // Oldest first; never the newest (just taken) nor one the undo log needs.
-  for (const r of refs.slice(0, -1)) {
+  let n = refs.length + adding;
+  for (const r of refs) {
     if (n <= s.config.keep) break;
     if (keepIds.has(r.id)) continue;
     drop.push(r);
     n--;
   }
-  if (!drop.length) return [];
-  // One transaction; a ref someone else already moved makes it fail as a whole: then skip.
-  const input = drop.map((d) => `delete ${d.ref} ${d.id}\n`).join('');
-  const r = await realGit(s, ['update-ref', '--stdin'], { input, okStatus: [0, 1, 128] });
-  return r.status === 0 ? drop.map((d) => d.ref.slice(SNAPSHOT_REFS.length)) : [];
+  return drop;
 }
 
 /**
- * Applies `snapshot.keep` retention (caller holds the store lock).
+ * Applies `snapshot.keep` retention (caller holds the store lock); never drops the newest.
  * @returns the names dropped.
  */
 export async function retain(s: Store): Promise<string[]> {
-  return applyRetention(s, await snapshotRefs(s));
+  const refs = await snapshotRefs(s);
+  const drop = await retentionPlan(s, refs.slice(0, -1), 1);
+  return drop.length ? deleteRefs(s, drop) : [];
 }
 
 /** The newest snapshot if it holds exactly capture `c` (tree, permission bits, skipped list, worktree). */
@@ -273,6 +298,10 @@ export async function takeSnapshot(
     const refsP = early ? early.refs.then((r) => parseRefs(r.stdout.toString('utf8'))) : snapshotRefs(s);
     refsP.catch(() => {});
     const headP = headCommit(s);
+    // Retention is planned while the capture runs (the new ref and the deletions then go in
+    // one transaction).
+    const dropP = refsP.then((refs) => retentionPlan(s, refs, 1));
+    dropP.catch(() => {});
     const c = await capture(s, [], early);
     const kind = opts.kind ?? 'manual';
     const refs = await refsP;
@@ -280,9 +309,8 @@ export async function takeSnapshot(
       const same = await sameAsNewest(s, refs, c);
       if (same) return { id: same.id, ref: same.ref, name: same.ref.slice(SNAPSHOT_REFS.length), skipped: c.skipped, files: c.files, hashed: c.hashed, dropped: [], reused: true };
     }
-    const info = await commitSnapshot(s, c, { kind, message: opts.message ?? '', head: await headP });
-    const dropped = await applyRetention(s, [...refs, { ref: info.ref, id: info.id, tree: info.tree }]);
-    return { id: info.id, ref: info.ref, name: info.name, skipped: c.skipped, files: c.files, hashed: c.hashed, dropped, reused: false };
+    const info = await commitSnapshot(s, c, { kind, message: opts.message ?? '', head: await headP, drop: await dropP });
+    return { id: info.id, ref: info.ref, name: info.name, skipped: c.skipped, files: c.files, hashed: c.hashed, dropped: info.dropped, reused: false };
   } finally {
     release();
   }
