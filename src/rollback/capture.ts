@@ -483,17 +483,14 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
 
   // The captured untracked paths (OI).
   const OI = new Set<string>();
-  let keepP: Promise<void> | null = null;
+  let keepUntracked = false;
   try {
     const [untracked, included, dirty] = await Promise.all([untrackedP, includeP, dirtyP]);
     const listing = await listingP;
     // Listed through the untracked index for another user index than the one recorded here
     // (it changed in between): record no checksum, so the next capture reads it again.
     if (listing.viaIndex !== null && listing.viaIndex !== userSum) userSum = 'raced';
-    // The untracked index for the next capture, while git works on the private one.
-    if (listing.viaIndex === null || listing.viaIndex !== userSum) {
-      keepP = keepUntrackedIndex(s, userSum, userIxSeen);
-    }
+    keepUntracked = listing.viaIndex === null || listing.viaIndex !== userSum;
 
     for (const p of untracked) {
       if (p.endsWith('/')) skip(p.slice(0, -1), 'untracked nested git repository');
@@ -537,9 +534,12 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   // 3. Drop what is no longer captured, and write the tree.
   if (remove.size) await git(['update-index', '--force-remove', '-z', '--stdin'], { cwd: s.root, env, input: [...remove].join('\0') + '\0' });
   const changed = add.length > 0 || remove.size > 0;
-  const tree = !changed && stateValid ? state!.tree : (await git(['write-tree'], { cwd: s.root, env })).stdout.toString('utf8').trim();
+  const treeP = !changed && stateValid ? Promise.resolve(state!.tree) : git(['write-tree'], { cwd: s.root, env }).then((r) => r.stdout.toString('utf8').trim());
+  treeP.catch(() => {});
+  // The untracked index for the next capture (untracked.ts), while git writes the tree.
+  if (keepUntracked) keepUntrackedIndex(s, userSum, userIxSeen);
+  const tree = await treeP;
   await prefetchDone;
-  await keepP;
 
   // 4. Bookkeeping for the next capture.
   const isTracked = (p: string) => (U ? U.has(p) : !untrackedInP.has(p) && !OI.has(p)) || absent.has(p);

@@ -4,7 +4,8 @@
  * git's untracked cache (early.ts UNTRACKED_STATUS_ARGS) instead of `git ls-files -o`, which
  * reads every directory of the working tree each time.
  *
- * Only the paths of the user's index matter to that listing (which files are tracked), not
+ * Its cached trees (the TREE extension copied from the user's index) let that status compare
+ * it with HEAD cheaply. Only the paths of the user's index matter to that listing (which files are tracked), not
  * their stat data or object ids. So the index is kept while the user's index holds the same
  * entries (path, stage, gitlink or not): its key file names the checksum of the user's
  * index it was last checked against, and a capture that found the user's index changed
@@ -17,10 +18,8 @@
  * has no checksum (index.skipHash), a split-index or sparse-index extension, or unmerged
  * entries.
  */
-import { copyFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { git } from '../git.js';
-import { indexChecksum, realEnv, UNTRACKED_INDEX_CONFIG } from './early.js';
-import { parseIndex, type ParsedIndex } from './indexfile.js';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { parseIndex, withAssumeValid, type ParsedIndex } from './indexfile.js';
 import type { Store } from './store.js';
 
 /** True if the untracked listings of `a` and `b` are the same: same paths, stages, gitlinks. */
@@ -42,9 +41,17 @@ function unusable(ix: ParsedIndex): string | null {
   return null;
 }
 
-function readIndex(file: string, oidLen: number): ParsedIndex | null {
+function readBytes(file: string): Buffer | null {
   try {
-    return parseIndex(readFileSync(file), oidLen);
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function parseOrNull(buf: Buffer, oidLen: number): ParsedIndex | null {
+  try {
+    return parseIndex(buf, oidLen);
   } catch {
     return null;
   }
@@ -54,11 +61,11 @@ function readIndex(file: string, oidLen: number): ParsedIndex | null {
  * Makes the store's untracked index match the user's index whose checksum is `userSum`
  * (hex; anything else removes the key, so listings use ls-files): nothing when the key names
  * it already; a new key when the index holds the same paths; else a new index (a copy of the
- * user's, then `git update-index --assume-unchanged` on every path). The caller holds the
- * store lock. Failures are not errors: the key is removed and listings fall back to ls-files.
+ * user's with every entry marked assume-unchanged: indexfile.ts withAssumeValid). The caller
+ * holds the store lock. Failures are not errors: the key is removed and listings fall back to ls-files.
  * @param userIx the user's index as parsed by the caller, if it has it (read here otherwise).
  */
-export async function keepUntrackedIndex(s: Store, userSum: string, userIx: ParsedIndex | null): Promise<void> {
+export function keepUntrackedIndex(s: Store, userSum: string, userIx: ParsedIndex | null): void {
   const dropKey = () => rmSync(s.untrackedKey, { force: true });
   try {
     if (!/^[0-9a-f]+$/.test(userSum) || userSum.length !== s.oidLen * 2) return dropKey();
@@ -70,24 +77,23 @@ export async function keepUntrackedIndex(s: Store, userSum: string, userIx: Pars
     }
     if (key === userSum) return;
     const userFile = `${s.gitDir}/index`;
-    const ix = userIx && userIx.checksum === userSum ? userIx : readIndex(userFile, s.oidLen);
+    let buf: Buffer | null = null;
+    let ix = userIx && userIx.checksum === userSum ? userIx : null;
+    if (!ix) {
+      buf = readBytes(userFile);
+      ix = buf ? parseOrNull(buf, s.oidLen) : null;
+    }
     if (!ix || ix.checksum !== userSum || unusable(ix)) return dropKey();
     dropKey();
-    const current = readIndex(s.untrackedIndex, s.oidLen);
-    if (!current || !samePaths(current, ix)) {
+    const current = readBytes(s.untrackedIndex);
+    const cur = current ? parseOrNull(current, s.oidLen) : null;
+    if (!cur || !samePaths(cur, ix)) {
+      buf ??= readBytes(userFile);
+      // The bytes must be the index that was compared (the user's may change meanwhile).
+      if (!buf || buf.toString('hex', buf.length - s.oidLen) !== userSum) return;
       const tmp = `${s.untrackedIndex}.${process.pid}.tmp`;
       try {
-        copyFileSync(userFile, tmp);
-        // The copy must be the index that was compared (the user's may change meanwhile).
-        if (indexChecksum(tmp, s.oidLen) !== userSum) return;
-        const paths = ix.entries.map((e) => e.path);
-        if (paths.length) {
-          const env = { ...realEnv(), GIT_INDEX_FILE: tmp };
-          await git([...UNTRACKED_INDEX_CONFIG, 'update-index', '--assume-unchanged', '-z', '--stdin'], { cwd: s.root, env, input: paths.join('\0') + '\0' });
-          // Marking entries drops the cached trees; without them every listing compares the
-          // whole index with HEAD (status always does).
-          await git([...UNTRACKED_INDEX_CONFIG, 'write-tree'], { cwd: s.root, env });
-        }
+        writeFileSync(tmp, withAssumeValid(buf, s.oidLen, s.hashAlgo));
         renameSync(tmp, s.untrackedIndex);
       } finally {
         rmSync(tmp, { force: true });
