@@ -167,6 +167,8 @@ export interface GitStream {
   write(chunk: Buffer | string): void;
   /** Closes stdin and waits for git to exit; same result and errors as {@link git}. */
   end(): Promise<GitResult>;
+  /** True once git was started (by the first write, or by end). */
+  readonly started: boolean;
 }
 
 /**
@@ -217,6 +219,9 @@ export function gitStream(args: string[], opts: GitOptions): GitStream {
         child!.stdin!.end();
       }
       return done!;
+    },
+    get started() {
+      return child !== null;
     },
   };
 }

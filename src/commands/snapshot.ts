@@ -25,10 +25,15 @@ export interface SnapshotTakeInput {
 export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
   // Lock the store and start git before the snapshot code loads (rollback/early.ts); the
   // snapshot store resolves the repository itself (without a git process when it can).
-  const { startSnapshotEarly } = await import('../rollback/early.js');
+  const { startSnapshotEarly, abandonEarlySnapshot } = await import('../rollback/early.js');
   const early = await startSnapshotEarly(i.cwd);
-  const { takeSnapshot } = await import('../rollback/snapshot.js');
-  const res = await takeSnapshot(early ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
+  let res: Awaited<ReturnType<typeof import('../rollback/snapshot.js').takeSnapshot>>;
+  try {
+    const { takeSnapshot } = await import('../rollback/snapshot.js');
+    res = await takeSnapshot(early ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
+  } finally {
+    abandonEarlySnapshot();
+  }
   if (i.json) {
     i.reporter.log(JSON.stringify(res, null, 2));
     return EXIT.OK;

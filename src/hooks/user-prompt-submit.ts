@@ -32,9 +32,13 @@ export async function userPromptSubmit(p: HookPayload & { prompt?: unknown }, en
   if (!root) throw new Error(`not inside a git repository: ${base}`);
   const first = (p.prompt ?? '').split('\n').find((l) => l.trim()) ?? '';
   // Lock the store and start git before the snapshot code loads (rollback/early.ts).
-  const { startSnapshotEarly } = await import('../rollback/early.js');
+  const { startSnapshotEarly, abandonEarlySnapshot } = await import('../rollback/early.js');
   const early = await startSnapshotEarly(root);
-  const { takeSnapshot } = await import('../rollback/snapshot.js');
-  const r = await takeSnapshot(early ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS });
-  return r.name;
+  try {
+    const { takeSnapshot } = await import('../rollback/snapshot.js');
+    const r = await takeSnapshot(early ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS });
+    return r.name;
+  } finally {
+    abandonEarlySnapshot();
+  }
 }

@@ -67,7 +67,7 @@ import { git, gitStream, splitZ } from '../git.js';
 import { KizuError } from '../errors.js';
 import { parseIndex, seedProblem, type ParsedIndex } from './indexfile.js';
 import { ensureShadow, realGit, shadowEnv, type Store } from './store.js';
-import { DIRTY_ARGS, indexChecksum, listUntracked, type EarlySnapshot } from './early.js';
+import { DIRTY_ARGS, indexChecksum, listUntracked, UPDATE_ARGS, type EarlySnapshot } from './early.js';
 import { keepUntrackedIndex } from './untracked.js';
 
 /** Permission bits used for files without an exception. */
@@ -398,13 +398,11 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   const skip = (p: string, reason: string) => {
     if (!skippedSet.has(p)) (skippedSet.add(p), skipped.push({ path: p, reason }));
   };
-  const sink = gitStream(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], { cwd: s.root, env });
+  const sink = gitStream(UPDATE_ARGS, { cwd: s.root, env });
   let pending: string[] = [];
-  let sinkUsed = false;
   const flush = () => {
     if (!pending.length) return;
     sink.write(pending.join('\0') + '\0');
-    sinkUsed = true;
     pending = [];
   };
   const add: string[] = [];
@@ -527,9 +525,9 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
     }
   } finally {
     // Never leave the stream open (it holds the private index's lock).
-    if (sinkUsed) await sink.end().catch(() => {});
+    if (sink.started) await sink.end().catch(() => {});
   }
-  if (sinkUsed) await sink.end();
+  if (sink.started) await sink.end();
 
   // 3. Drop what is no longer captured, and write the tree.
   if (remove.size) await git(['update-index', '--force-remove', '-z', '--stdin'], { cwd: s.root, env, input: [...remove].join('\0') + '\0' });
@@ -537,7 +535,7 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   const treeP = !changed && stateValid ? Promise.resolve(state!.tree) : git(['write-tree'], { cwd: s.root, env }).then((r) => r.stdout.toString('utf8').trim());
   treeP.catch(() => {});
   // The untracked index for the next capture (untracked.ts), while git writes the tree.
-  if (keepUntracked) keepUntrackedIndex(s, userSum, userIxSeen);
+  if (keepUntracked) await keepUntrackedIndex(s, userSum, userIxSeen);
   const tree = await treeP;
   await prefetchDone;
 

@@ -44,6 +44,9 @@ export const UNTRACKED_INDEX_CONFIG = [
 ];
 export const UNTRACKED_STATUS_ARGS = [...UNTRACKED_INDEX_CONFIG, 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
 
+/** `git update-index` arguments the capture streams the paths to (re)hash to (capture.ts). */
+export const UPDATE_ARGS = ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
+
 /** `git diff-files` arguments naming the private index's entries whose files changed. */
 export const DIRTY_ARGS = ['diff-files', '--name-only', '-z'];
 
@@ -210,7 +213,6 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     } catch {
       return null; // busy: takeSnapshot waits for it
     }
-    process.once('exit', release);
     const run = (args: string[], env: NodeJS.ProcessEnv) => {
       const r = git(args, { cwd: info.root, env });
       r.catch(() => {}); // consumed (and reported) by the capture
@@ -232,11 +234,22 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     } catch {
       /* no shadow config yet */
     }
+    process.once('exit', release);
     early = { root: info.root, gitDir: info.gitDir, release, untracked, refs, dirty, dirtyEnv };
     return info.root;
   } catch {
     return null;
   }
+}
+
+/**
+ * Releases a snapshot started early that no capture adopted (its lock). Callers of
+ * {@link startSnapshotEarly} call it once the snapshot is taken or has failed. Idempotent.
+ */
+export function abandonEarlySnapshot(): void {
+  const e = early;
+  early = null;
+  e?.release();
 }
 
 /**

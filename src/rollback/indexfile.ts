@@ -15,7 +15,6 @@
  * bytes (versions 2 and 3) or, in version 4, a varint of bytes to strip from the previous
  * path followed by the NUL-terminated remainder, without padding.
  */
-import { createHash } from 'node:crypto';
 
 /** One index entry (only the fields the snapshot code needs). */
 export interface IndexEntry {
@@ -127,17 +126,20 @@ export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
 /**
  * A copy of the index file `buf` in which every entry has the assume-unchanged bit (bit 15 of
  * the entry flags, gitformat-index(5); what `git update-index --assume-unchanged` sets), with
- * the trailing checksum computed again (`hashAlgo` over everything before it). Entry sizes do
- * not change, so the extensions (cached trees, offset tables) stay valid as they are.
- * @param oidLen object id length in bytes (20 or 32); `hashAlgo` its hash ('sha1', 'sha256').
+ * the trailing checksum computed again (`digest`, the repository's hash, over everything
+ * before it). Entry sizes do not change, so the extensions (cached trees, offset tables) stay
+ * valid as they are.
+ * @param oidLen object id length in bytes (20 or 32).
+ * @param digest the repository's hash function (SHA-1 or SHA-256) of the given bytes;
+ *   passed in so that this module does not load node:crypto for every snapshot.
  * @throws Error if `buf` is not a well-formed index of version 2, 3 or 4.
  */
-export function withAssumeValid(buf: Buffer, oidLen: number, hashAlgo: 'sha1' | 'sha256'): Buffer {
+export function withAssumeValid(buf: Buffer, oidLen: number, digest: (b: Buffer) => Buffer): Buffer {
   const out = Buffer.from(buf);
   const { flagOffsets } = walkEntries(out, oidLen);
   for (const o of flagOffsets) out[o] |= 0x80;
   const end = out.length - oidLen;
-  createHash(hashAlgo).update(out.subarray(0, end)).digest().copy(out, end);
+  digest(out.subarray(0, end)).copy(out, end);
   return out;
 }
 

@@ -14,7 +14,6 @@
  * hung) is removed the same way.
  */
 import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
@@ -81,7 +80,8 @@ function create(file: string): string | null {
  * `text` or could not be moved.
  */
 function removeIfSame(file: string, text: string): boolean {
-  const aside = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.stale`;
+  // Unique enough for a name only this process uses (node:crypto is not loaded for it).
+  const aside = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}.stale`;
   try {
     renameSync(file, aside);
   } catch (e) {

@@ -65,7 +65,7 @@ function parseOrNull(buf: Buffer, oidLen: number): ParsedIndex | null {
  * holds the store lock. Failures are not errors: the key is removed and listings fall back to ls-files.
  * @param userIx the user's index as parsed by the caller, if it has it (read here otherwise).
  */
-export function keepUntrackedIndex(s: Store, userSum: string, userIx: ParsedIndex | null): void {
+export async function keepUntrackedIndex(s: Store, userSum: string, userIx: ParsedIndex | null): Promise<void> {
   const dropKey = () => rmSync(s.untrackedKey, { force: true });
   try {
     if (!/^[0-9a-f]+$/.test(userSum) || userSum.length !== s.oidLen * 2) return dropKey();
@@ -91,9 +91,11 @@ export function keepUntrackedIndex(s: Store, userSum: string, userIx: ParsedInde
       buf ??= readBytes(userFile);
       // The bytes must be the index that was compared (the user's may change meanwhile).
       if (!buf || buf.toString('hex', buf.length - s.oidLen) !== userSum) return;
+      const { createHash } = await import('node:crypto');
+      const bytes = withAssumeValid(buf, s.oidLen, (b) => createHash(s.hashAlgo).update(b).digest());
       const tmp = `${s.untrackedIndex}.${process.pid}.tmp`;
       try {
-        writeFileSync(tmp, withAssumeValid(buf, s.oidLen, s.hashAlgo));
+        writeFileSync(tmp, bytes);
         renameSync(tmp, s.untrackedIndex);
       } finally {
         rmSync(tmp, { force: true });
