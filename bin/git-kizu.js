@@ -1,6 +1,16 @@
 #!/usr/bin/env node
 // Tiny entry: hook handlers take a fast path that loads no CLI framework.
-if (process.argv[2] === 'hook') {
+let cwdGone = false;
+try {
+  process.cwd();
+} catch {
+  cwdGone = true; // the directory was deleted or moved away (uv_cwd: ENOENT)
+}
+if (cwdGone && process.argv[2] !== 'hook') {
+  // Hooks handle this themselves (one stderr line, exit 0); commands cannot work without it.
+  process.stderr.write('git-kizu: the current directory no longer exists (it was deleted or moved)\nhint: cd into your repository and run the command again\n');
+  process.exitCode = 2;
+} else if (process.argv[2] === 'hook') {
   const { runHookCli } = await import('../dist/hooks/cli.js');
   await runHookCli(process.argv.slice(3));
 } else if (process.argv[2] === 'snapshot' && (await import('../dist/commands/snapshot.js')).snapshotFast(process.argv.slice(3))) {

@@ -49,3 +49,23 @@ test('a scar left by revert -m tells the agent the change is already undone', ()
     /\n- a\.js:2 \[reject\] reverted: keep the old name → the reviewer already reverted this change: do not redo it; take the reason into account, then delete the scar line\n/,
   );
 });
+
+test('a deleted current directory: commands exit 2 with one clear message, hooks exit 0 with one stderr line', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const gone = path.join(sb.base, 'gone');
+  // git itself refuses to start in a deleted directory, so the bin is run directly.
+  const inGone = (args, input = '') =>
+    sb.run('sh', ['-c', `mkdir "$1" && cd "$1" && rmdir "$1" && shift && exec git-kizu "$@"`, 'sh', gone, ...args], { input });
+  for (const cmd of [['hunks'], ['status'], ['snapshot'], ['tap', 'a.txt:1'], ['scan']]) {
+    const r = inGone(cmd);
+    assert.deepEqual(
+      [r.status, r.stdout, r.stderr],
+      [2, '', 'git-kizu: the current directory no longer exists (it was deleted or moved)\nhint: cd into your repository and run the command again\n'],
+      cmd.join(' '),
+    );
+  }
+  const h = inGone(['hook', 'stop'], '{}');
+  assert.equal(h.status, 0);
+  assert.equal(h.stdout, '');
+  assert.equal(h.stderr.trim().split('\n').length, 1, h.stderr);
+});
