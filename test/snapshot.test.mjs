@@ -517,3 +517,32 @@ test('a working tree apart from its git dir (core.worktree) is refused clearly b
   assert.deepEqual([h.status, h.stdout], [0, '']);
   assert.equal(sb.git('for-each-ref', 'refs/kizu/'), '');
 });
+
+test('snapshots of a working tree named by GIT_DIR/GIT_WORK_TREE (a dotfiles repository), and with a relative GIT_DIR as a git hook passes it', () => {
+  const sb = sandbox({ init: false });
+  const repo = path.join(sb.base, 'dotfiles.git');
+  const home = path.join(sb.base, 'tree');
+  sb.git('init', '-q', '--bare', repo);
+  sb.run('mkdir', ['-p', home]);
+  const env = { GIT_DIR: repo, GIT_WORK_TREE: home };
+  writeFileSync(path.join(home, '.bashrc'), 'a\n');
+  sb.git('add', '.bashrc', { env, cwd: home });
+  sb.git('commit', '-q', '-m', 'i', { env, cwd: home });
+  writeFileSync(path.join(home, '.bashrc'), 'a\nb\n');
+  const first = JSON.parse(ok(sb.kizu(['snapshot', '--json'], { env, cwd: home })).stdout);
+  assert.equal(sb.git('cat-file', 'blob', `${first.id}:.bashrc`, { env, cwd: home }), 'a\nb\n');
+  assert.equal(existsSync(path.join(repo, 'kizu', 'snapshot', 'index')), true, 'the store is in the named git dir');
+  writeFileSync(path.join(home, '.bashrc'), 'changed\n');
+  writeFileSync(path.join(home, 'new.txt'), 'n\n');
+  ok(sb.kizu(['rollback', 'snapshot', first.name, '--yes'], { env, cwd: home }), 'rollback');
+  assert.deepEqual(tree(home), { '.bashrc': { mode: '644', hex: Buffer.from('a\nb\n').toString('hex') } });
+  ok(sb.kizu(['undo', '--yes'], { env, cwd: home }), 'undo');
+  assert.equal(readFileSync(path.join(home, '.bashrc'), 'utf8'), 'changed\n');
+  assert.equal(readFileSync(path.join(home, 'new.txt'), 'utf8'), 'n\n');
+
+  // A git hook runs with GIT_DIR=.git (relative) in the top level: same repository.
+  const sb2 = sandbox({ files: { 'a.txt': 'a\n' } });
+  sb2.write({ 'u.txt': 'u\n' });
+  const s2 = JSON.parse(ok(sb2.kizu(['snapshot', '--json'], { env: { GIT_DIR: '.git' } })).stdout);
+  assert.deepEqual(sb2.git('ls-tree', '-r', '--name-only', s2.id).split('\n').filter(Boolean), ['a.txt', 'u.txt']);
+});

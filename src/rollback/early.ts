@@ -51,12 +51,19 @@ export const UPDATE_ARGS = ['update-index', '--add', '--remove', '--replace', '-
 export const DIRTY_ARGS = ['diff-files', '--name-only', '-z'];
 
 /**
- * Environment for git commands on the user's repository from inside its top level: drops a
- * GIT_DIR / GIT_WORK_TREE / GIT_COMMON_DIR inherited from a calling git hook, so that git
- * finds the repository from the working directory (GIT_INDEX_FILE, if set, is kept: that is
- * the user's index of the moment).
+ * Environment for git commands on the user's repository from inside its top level. A
+ * GIT_DIR / GIT_WORK_TREE / GIT_COMMON_DIR inherited from a calling git hook may be relative
+ * to another directory, so they are not passed on as they are: without them git finds the
+ * repository from the working directory. When the user names the repository with GIT_DIR or
+ * GIT_WORK_TREE (a working tree apart from its git dir, such as a dotfiles repository; git(1)
+ * "ENVIRONMENT VARIABLES"), git would not find it that way, so `repo` (the repository as
+ * resolved from them: absolute top level and git dir) is passed on explicitly instead.
+ * GIT_INDEX_FILE, if set, is kept: that is the user's index of the moment.
  */
-export function realEnv(): NodeJS.ProcessEnv {
+export function realEnv(repo?: { root: string; gitDir: string }): NodeJS.ProcessEnv {
+  if (repo && (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined)) {
+    return { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.root, GIT_COMMON_DIR: undefined };
+  }
   return { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_COMMON_DIR: undefined };
 }
 
@@ -147,7 +154,7 @@ export async function listUntracked(root: string, gitDir: string): Promise<Untra
   }
   if (key) {
     // Optional locks on (git.ts turns them off): status writes the refreshed untracked cache.
-    const env = { ...realEnv(), GIT_INDEX_FILE: p.untrackedIndex, GIT_OPTIONAL_LOCKS: '1' };
+    const env = { ...realEnv({ root, gitDir }), GIT_INDEX_FILE: p.untrackedIndex, GIT_OPTIONAL_LOCKS: '1' };
     const r = await git(UNTRACKED_STATUS_ARGS, { cwd: root, env, okStatus: [0, 1, 128, 129] });
     if (r.status === 0) return { paths: untrackedOfStatus(r.stdout), viaIndex: key };
     try {
@@ -156,7 +163,7 @@ export async function listUntracked(root: string, gitDir: string): Promise<Untra
       /* listed the slow way below either way */
     }
   }
-  const r = await git(UNTRACKED_ARGS, { cwd: root, env: realEnv() });
+  const r = await git(UNTRACKED_ARGS, { cwd: root, env: realEnv({ root, gitDir }) });
   return { paths: r.stdout.toString('utf8').split('\0').filter((x) => x.length > 0), viaIndex: null };
 }
 
@@ -220,7 +227,7 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     };
     const untracked = listUntracked(info.root, info.gitDir);
     untracked.catch(() => {}); // consumed (and reported) by the capture
-    const refs = run(REFS_ARGS, realEnv());
+    const refs = run(REFS_ARGS, realEnv(info));
     let dirty: Promise<GitResult> | null = null;
     let dirtyEnv: NodeJS.ProcessEnv | null = null;
     // diff-files only when the private index exists and its shadow config is up to date

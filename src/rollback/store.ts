@@ -166,5 +166,5 @@ export function shadowEnv(s: Store): NodeJS.ProcessEnv {
 
 /** Runs git in the user's repository at `s.root` (see {@link realEnv}). */
 export function realGit(s: Store, args: string[], opts: { input?: Buffer | string; okStatus?: number[]; env?: NodeJS.ProcessEnv } = {}) {
-  return git(args, { cwd: s.root, input: opts.input, okStatus: opts.okStatus, env: { ...realEnv(), ...opts.env } });
+  return git(args, { cwd: s.root, input: opts.input, okStatus: opts.okStatus, env: { ...realEnv(s), ...opts.env } });
 }
