@@ -339,9 +339,10 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--dry-run', 'only print the per-file plan')
     .option('--yes', 'do not ask (required when there is no terminal)')
     .option('--json', 'print the plan / result as JSON')
-    .action(async (id: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+    .option('--other-worktree', 'restore a snapshot taken in another worktree of this repository here')
+    .action(async (id: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean; otherWorktree?: boolean }) => {
       const { rollbackSnapshotCommand } = await import('./commands/rollback.js');
-      setCode(await rollbackSnapshotCommand({ cwd, id, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
+      setCode(await rollbackSnapshotCommand({ cwd, id, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter, otherWorktree: !!o.otherWorktree }));
     });
   rollback
     .command('branch')

@@ -546,3 +546,38 @@ test('snapshots of a working tree named by GIT_DIR/GIT_WORK_TREE (a dotfiles rep
   const s2 = JSON.parse(ok(sb2.kizu(['snapshot', '--json'], { env: { GIT_DIR: '.git' } })).stdout);
   assert.deepEqual(sb2.git('ls-tree', '-r', '--name-only', s2.id).split('\n').filter(Boolean), ['a.txt', 'u.txt']);
 });
+
+test('snapshots of another worktree: listed with the worktree they come from; rollback refuses them without --other-worktree', () => {
+  const sb = sandbox({ files: { 'a.txt': 'main\n' } });
+  const wt = path.join(sb.base, 'linked');
+  sb.git('worktree', 'add', '-q', wt);
+  const wtReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', wt]).stdout.trim();
+  const mainReal = sb.run('sh', ['-c', 'pwd -P'], {}).stdout.trim();
+  sb.write({ 'a.txt': 'main changed\n' });
+  const s = JSON.parse(ok(sb.kizu(['snapshot', '--json', '-m', 'in main'])).stdout);
+  const mine = JSON.parse(ok(sb.kizu(['snapshot', '--json', '-m', 'in linked'], { cwd: wt })).stdout);
+
+  const list = ok(sb.kizu(['snapshot', 'list'], { cwd: wt })).stdout.split('\n').filter(Boolean);
+  assert.deepEqual(list, [
+    `${mine.name}  manual  1 files  in linked`,
+    `${s.name}  manual  1 files  [worktree ${mainReal}]  in main`,
+  ]);
+  const show = ok(sb.kizu(['snapshot', 'show', s.name], { cwd: wt })).stdout;
+  assert.ok(show.includes(`\nworktree: ${mainReal} (another worktree of this repository)\n`), show);
+
+  const before = tree(wt);
+  const r = sb.kizu(['rollback', 'snapshot', s.name, '--yes'], { cwd: wt });
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '');
+  assert.equal(
+    r.stderr,
+    `git-kizu: error: snapshot ${s.name} was taken in another worktree (${mainReal}), not in this one (${wtReal})\n` +
+      `hint: git kizu snapshot list shows where each snapshot was taken; to make this worktree equal to it anyway: git kizu rollback snapshot ${s.name} --other-worktree\n`,
+  );
+  assert.deepEqual(tree(wt), before, 'nothing changed');
+  const dry = ok(sb.kizu(['rollback', 'snapshot', s.name, '--dry-run'], { cwd: wt })).stdout;
+  const time = JSON.parse(ok(sb.kizu(['snapshot', 'list', '--json'])).stdout).find((x) => x.name === s.name).time;
+  assert.equal(dry.split('\n')[0], `rollback to snapshot ${s.name} (manual, ${time}, "in main", taken in worktree ${mainReal}):`);
+  ok(sb.kizu(['rollback', 'snapshot', s.name, '--yes', '--other-worktree'], { cwd: wt }), 'rollback --other-worktree');
+  assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'main changed\n');
+});

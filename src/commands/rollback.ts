@@ -18,6 +18,8 @@ export interface RollbackSnapshotInput {
   reporter: Reporter;
   /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
   interactive?: boolean;
+  /** Restore a snapshot taken in another worktree of the repository (refused otherwise). */
+  otherWorktree?: boolean;
 }
 
 function countLines(n: number | null, sign: string): string {
@@ -100,8 +102,10 @@ export function canAsk(): boolean {
  * log. Output: the plan (text, or the RestorePlan as JSON with --json), then what happened.
  * @returns 0 on success or a cancelled question; 1 when refused for lack of --yes; 2 when
  *   a file could not be restored (everything is put back if the failure happens midway).
- * @throws KizuError: exit 1 for an unknown snapshot or a working tree that changed while
- *   asking; exit 2 outside a repository or for git failures.
+ * A snapshot taken in another worktree of the repository is refused (exit 1) unless
+ * `otherWorktree` is set; --dry-run shows its plan either way.
+ * @throws KizuError: exit 1 for an unknown snapshot, one from another worktree, or a working
+ *   tree that changed while asking; exit 2 outside a repository or for git failures.
  */
 export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise<number> {
   const { root } = await repoInfo(i.cwd);
@@ -109,7 +113,15 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const { readSnapshot } = await import('../rollback/snapshot.js');
   const { restoreSnapshot } = await import('../rollback/restore.js');
   const snap = await readSnapshot(root, i.id);
-  const heading = `rollback to snapshot ${snap.name} (${snap.meta.kind}, ${snap.meta.time}${snap.meta.message ? `, "${snap.meta.message.split('\n')[0].slice(0, 60)}"` : ''}):`;
+  // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
+  const elsewhere = snap.meta.worktree && snap.meta.worktree !== root ? snap.meta.worktree : null;
+  if (elsewhere && !i.otherWorktree && !i.dryRun) {
+    throw new KizuError(`snapshot ${snap.name} was taken in another worktree (${elsewhere}), not in this one (${root})`, {
+      hint: `git kizu snapshot list shows where each snapshot was taken; to make this worktree equal to it anyway: git kizu rollback snapshot ${snap.name} --other-worktree`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  const heading = `rollback to snapshot ${snap.name} (${snap.meta.kind}, ${snap.meta.time}${snap.meta.message ? `, "${snap.meta.message.split('\n')[0].slice(0, 60)}"` : ''}${elsewhere ? `, taken in worktree ${elsewhere}` : ''}):`;
   const show = (plan: RestorePlan) => {
     if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
     else for (const l of [heading, ...planLines(plan)]) r.log(l);

@@ -88,7 +88,9 @@ function infoJson(s: SnapshotInfo): object {
 }
 
 /**
- * Lists snapshots, newest first: `<name>  <kind>  <files> files  <message>`; with --json an
+ * Lists snapshots, newest first: `<name>  <kind>  <files> files  <message>`, with
+ * `[worktree <path>]` before the message for one taken in another worktree of the
+ * repository (snapshot refs are shared by all of them); with --json an
  * array of {id, ref, name, time, kind, message, files, skipped, head, worktree}.
  * @returns 0.
  */
@@ -103,7 +105,9 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
   if (!list.length) i.reporter.log('no snapshots (take one with git kizu snapshot)');
   for (const s of list) {
     const msg = s.meta.message.split('\n')[0];
-    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${s.meta.files} files${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${msg ? `  ${msg}` : ''}`);
+    // Snapshot refs are shared by the worktrees of a repository: say which one took it.
+    const where = s.meta.worktree && s.meta.worktree !== root ? `  [worktree ${s.meta.worktree}]` : '';
+    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${s.meta.files} files${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
   }
   return EXIT.OK;
 }
@@ -134,6 +138,7 @@ export async function snapshotShow(i: { cwd: string; id: string; json: boolean; 
   r.log(`time:     ${m.time}`);
   if (m.message) r.log(`message:  ${m.message.split('\n')[0]}`);
   r.log(`head:     ${m.head ?? '(no commit)'}`);
+  r.log(`worktree: ${m.worktree}${m.worktree !== root ? ' (another worktree of this repository)' : ''}`);
   r.log(`files:    ${m.files}`);
   for (const s of m.skipped) r.log(`skipped:  ${s.path} (${s.reason})`);
   const diff = await git(
