@@ -11,11 +11,16 @@ if (cwdGone && process.argv[2] !== 'hook') {
   process.stderr.write('git-kizu: the current directory no longer exists (it was deleted or moved)\nhint: cd into your repository and run the command again\n');
   process.exitCode = 2;
 } else if (process.argv[2] === 'hook') {
-  const { runHookCli } = await import('../dist/hooks/cli.js');
+  // The UserPromptSubmit hook (a snapshot before each prompt) from one bundled file, like
+  // `snapshot` below; the other hook events load only the modules they need from dist/.
+  const entry = process.argv[3] === 'user-prompt-submit' ? '../dist/bundle/hook-user-prompt-submit.js' : '../dist/hooks/cli.js';
+  const { runHookCli } = await import(entry);
   await runHookCli(process.argv.slice(3));
-} else if (process.argv[2] === 'snapshot' && (await import('../dist/commands/snapshot.js')).snapshotFast(process.argv.slice(3))) {
-  // `git kizu snapshot [-m <msg>] [--json]` without the CLI framework (src/commands/snapshot.ts).
-  await (await import('../dist/commands/snapshot.js')).snapshotFastRun(process.argv.slice(3));
+} else if (process.argv[2] === 'snapshot' && (await import('../dist/bundle/snapshot.js')).snapshotFast(process.argv.slice(3))) {
+  // `git kizu snapshot [-m <msg>] [--json]` without the CLI framework (src/commands/snapshot.ts),
+  // from one bundled file (package.json "build": esbuild; one module loads faster than the
+  // fifteen it is made of; rarely used code stays in dist/ and loads on demand).
+  await (await import('../dist/bundle/snapshot.js')).snapshotFastRun(process.argv.slice(3));
 } else if (['hunks', 'tap', 'reject', 'untap'].includes(process.argv[2]) && (await (await import('../dist/commands/fast.js')).runFast(process.argv.slice(2)))) {
   // `git kizu hunks|tap|reject|untap` in their plain forms, without the CLI framework (src/commands/fast.ts).
 } else {

@@ -13,6 +13,9 @@ export const EXIT = {
   ERROR: 2,
 } as const;
 
+/** Marks KizuError instances across copies of this module (see KizuError[Symbol.hasInstance]). */
+const BRAND = Symbol.for('git-kizu.KizuError');
+
 /**
  * A user-facing failure. `message` says what went wrong; `hint` says how to fix it.
  * `exitCode` is the process exit code the CLI uses (default 2).
@@ -25,5 +28,15 @@ export class KizuError extends Error {
     this.name = 'KizuError';
     this.exitCode = opts.exitCode ?? EXIT.ERROR;
     this.hint = opts.hint;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /**
+   * `e instanceof KizuError` by brand, not by prototype: the fast paths run from bundles
+   * (dist/bundle/) that carry their own copy of this class, and an error thrown by a module
+   * loaded from dist/ must still be recognised there (and the reverse).
+   */
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
   }
 }

@@ -147,7 +147,7 @@ export async function snapshotShow(i: { cwd: string; id: string; json: boolean; 
   );
   const text = diff.stdout.toString('utf8').replace(/\n$/, '');
   const extra = plan.changes.filter((c) => c.action === 'mode' || c.action === 'kept');
-  const { changeLine } = await import('./rollback.js');
+  const { changeLine } = await import('../commands/rollback.js');
   if (!text && !extra.length) {
     r.log('(the working tree matches the snapshot)');
     return EXIT.OK;

@@ -29,7 +29,7 @@ export async function runHookCli(args: string[]): Promise<void> {
   }
   if (event === 'pre-commit') {
     try {
-      const { preCommit } = await import('./pre-commit.js');
+      const { preCommit } = await import('../hooks/pre-commit.js');
       const r = await preCommit(process.cwd(), process.env);
       for (const l of r.stderr) process.stderr.write(l + '\n');
       process.exitCode = r.code;
@@ -44,7 +44,7 @@ export async function runHookCli(args: string[]): Promise<void> {
     // (Claude Code adds it to the model's context), errors are one stderr line and exit 0.
     try {
       const payload = parsePayload(readStdin(), ['UserPromptSubmit']);
-      await (await import('./user-prompt-submit.js')).userPromptSubmit(payload, process.env);
+      await (await import('../hooks/user-prompt-submit.js')).userPromptSubmit(payload, process.env);
     } catch (e) {
       const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'snapshot skipped because of an error';
       writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);
@@ -60,14 +60,14 @@ export async function runHookCli(args: string[]): Promise<void> {
       // record is a few hundred milliseconds of work, so it is finished rather than lost.
       for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => {});
       const started = new Date();
-      await (await import('./journal.js')).journalHook(payload, process.env, started);
+      await (await import('../hooks/journal.js')).journalHook(payload, process.env, started);
       process.exitCode = 0;
       return;
     }
     const out =
       event === 'stop'
-        ? await (await import('./stop.js')).stop(payload, process.env, (l) => writeAll(2, l + '\n'))
-        : await (await import('./post-tool-use.js')).postToolUse(payload, process.env, (l) => writeAll(2, l + '\n'));
+        ? await (await import('../hooks/stop.js')).stop(payload, process.env, (l) => writeAll(2, l + '\n'))
+        : await (await import('../hooks/post-tool-use.js')).postToolUse(payload, process.env, (l) => writeAll(2, l + '\n'));
     if (out) writeAll(1, JSON.stringify(out) + '\n');
   } catch (e) {
     const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'hook skipped because of an error';

@@ -17,8 +17,22 @@ export interface HookPayload {
   agent_id?: string;
 }
 
-/** A problem with the payload: the hook exits 0 and prints this one line on stderr. */
-export class PayloadError extends Error {}
+const PAYLOAD_BRAND = Symbol.for('git-kizu.PayloadError');
+
+/**
+ * A problem with the payload: the hook exits 0 and prints this one line on stderr.
+ * `instanceof` goes by brand, as for errors.ts KizuError (bundled copies of this module).
+ */
+export class PayloadError extends Error {
+  constructor(message?: string) {
+    super(message);
+    Object.defineProperty(this, PAYLOAD_BRAND, { value: true });
+  }
+
+  static [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[PAYLOAD_BRAND] === true;
+  }
+}
 
 /**
  * Parses a payload string and checks the types of the fields the handlers read.

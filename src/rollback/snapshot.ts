@@ -29,12 +29,12 @@ export { SNAPSHOT_REFS };
 export type { RestorePlan, RestoreChange, FileState, RestoreOptions } from './restore.js';
 
 /**
- * {@link import('./restore.js').restoreSnapshot}, loaded on first use so that taking a
+ * {@link import('../rollback/restore.js').restoreSnapshot}, loaded on first use so that taking a
  * snapshot (the UserPromptSubmit hook's hot path) does not load the restore code. Same
  * arguments, result and errors.
  */
-export async function restoreSnapshot(...args: Parameters<typeof import('./restore.js').restoreSnapshot>): ReturnType<typeof import('./restore.js').restoreSnapshot> {
-  return (await import('./restore.js')).restoreSnapshot(...args);
+export async function restoreSnapshot(...args: Parameters<typeof import('../rollback/restore.js').restoreSnapshot>): ReturnType<typeof import('../rollback/restore.js').restoreSnapshot> {
+  return (await import('../rollback/restore.js')).restoreSnapshot(...args);
 }
 
 
@@ -230,7 +230,7 @@ async function snapshotRefs(s: Store): Promise<{ ref: string; id: string; tree: 
  */
 async function retentionPlan(s: Store, refs: { ref: string; id: string }[], adding: number): Promise<{ ref: string; id: string }[]> {
   if (refs.length + adding <= s.config.keep) return [];
-  const { protectedSnapshots } = await import('./log.js');
+  const { protectedSnapshots } = await import('../rollback/log.js');
   let keepIds: Set<string>;
   try {
     keepIds = await protectedSnapshots(s.root);
@@ -401,7 +401,7 @@ export async function dropSnapshot(root: string, spec: string, opts: { force?: b
   const snap = await readIn(s, spec);
   if (!snap.ref) throw new KizuError(`no snapshot "${spec}" (its ref is already gone)`, { exitCode: EXIT.FOUND });
   if (!opts.force) {
-    const { protectedSnapshots } = await import('./log.js');
+    const { protectedSnapshots } = await import('../rollback/log.js');
     if ((await protectedSnapshots(s.root)).has(snap.id)) {
       throw new KizuError(`snapshot ${snap.name} is the safety snapshot of a rollback that git kizu undo can still reverse`, {
         hint: `pass --force to drop it anyway (undo then cannot restore it)`,
