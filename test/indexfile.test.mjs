@@ -2,12 +2,11 @@
 // git itself says about the same index: versions 2, 3 and 4, extended flags, non-ASCII paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from './helpers.mjs';
 
-const { parseIndex, seedProblem, withAssumeValid } = await import('../dist/rollback/indexfile.js');
+const { parseIndex, seedProblem } = await import('../dist/rollback/indexfile.js');
 
 /** What `git ls-files -s -z` says: [mode (number), stage, path] per entry, in index order. */
 function gitEntries(sb) {
@@ -95,37 +94,3 @@ test('parseIndex refuses bytes that are not an index', () => {
   const buf = readFileSync(path.join(sb.dir, '.git', 'index'));
   assert.throws(() => parseIndex(buf.subarray(0, 80)), /not a git index file/);
 });
-
-// withAssumeValid: what `git update-index --assume-unchanged` on every path gives, read back by
-// git itself (checksum, entries, flags), for versions 2, 3 (extended flags) and 4.
-for (const version of ['2', '3', '4']) {
-  test(`withAssumeValid marks every entry of a version ${version} index assume-unchanged; git reads it and agrees`, () => {
-    const sb = makeRepo();
-    if (version === '3') {
-      sb.write({ 'new.txt': 'n\n' });
-      sb.git('add', '-N', 'new.txt');
-      sb.git('update-index', '--skip-worktree', 'dir/b.txt');
-    } else sb.git('update-index', '--index-version', version);
-    sb.git('update-index', '--assume-unchanged', 'a.txt');
-    const before = readFileSync(path.join(sb.dir, '.git', 'index'));
-    const ix = parseIndex(before);
-    assert.equal(ix.version, Number(version));
-    const copy = path.join(sb.base, 'copy-index');
-    writeFileSync(copy, withAssumeValid(before, 20, (b) => createHash('sha1').update(b).digest()));
-    const env = { GIT_INDEX_FILE: copy };
-    // git fsck verifies the index's trailing checksum (plain reads do not).
-    assert.equal(sb.run('git', ['fsck', '--no-dangling'], { env }).status, 0, 'git fsck accepts the index, checksum included');
-    const tags = sb.git('ls-files', '-v', '-z', { env }).split('\0').filter(Boolean);
-    const want = sb.git('ls-files', '-v', '-z').split('\0').filter(Boolean).map((l) => l[0].toLowerCase() + l.slice(1));
-    assert.deepEqual(tags, want, 'every tag in lower case (assume-unchanged), nothing else changed');
-    assert.deepEqual(gitEntries({ git: (...a) => sb.git(...a, { env }) }), gitEntries(sb));
-    const after = parseIndex(readFileSync(copy));
-    assert.deepEqual(after.extensions, ix.extensions, 'extensions kept as they are');
-    assert.deepEqual(after.entries.map((e) => e.assumeValid), ix.entries.map(() => true));
-    assert.deepEqual(
-      after.entries.map((e) => [e.path, e.skipWorktree, e.intentToAdd]),
-      ix.entries.map((e) => [e.path, e.skipWorktree, e.intentToAdd]),
-    );
-    assert.ok(readFileSync(path.join(sb.dir, '.git', 'index')).equals(before), 'the input index is not changed');
-  });
-}

@@ -46,15 +46,11 @@
 import {
   accessSync,
   existsSync,
-  closeSync,
   constants,
   copyFileSync,
-  fstatSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readFileSync,
-  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -68,7 +64,6 @@ import { KizuError } from '../errors.js';
 import { parseIndex, seedProblem, type ParsedIndex } from './indexfile.js';
 import { ensureShadow, realGit, shadowEnv, type Store } from './store.js';
 import { DIRTY_ARGS, indexChecksum, listUntracked, UPDATE_ARGS, type EarlySnapshot } from './early.js';
-import { keepUntrackedIndex } from './untracked.js';
 
 /** Permission bits used for files without an exception. */
 export interface ModeDefaults {
@@ -296,8 +291,7 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
     splitZ((await (shadow ? git(args, { cwd: s.root, env }) : realGit(s, args))).stdout);
 
   // The listings do not depend on anything below: start them first.
-  const listingP = early ? early.untracked : listUntracked(s.root, s.gitDir);
-  const untrackedP = listingP.then((l) => l.paths);
+  const untrackedP = early ? early.untracked : listUntracked(s.root, s.gitDir);
   const includeP = s.config.include.length
     ? zlist(['ls-files', '-o', '-i', '--exclude-standard', '-z', '--', ...s.config.include.map((g) => `:(glob)${g}`)])
     : Promise.resolve([]);
@@ -307,7 +301,7 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   const userIndexFile = process.env.GIT_INDEX_FILE ? null : path.join(s.gitDir, 'index');
   // 'none': no index yet; 'unhashed': an index without checksum (index.skipHash), which
   // never matches a recorded one, so every capture then reads it.
-  let userSum = userIndexFile ? (indexChecksum(userIndexFile, s.oidLen) ?? (existsSync(userIndexFile) ? 'unhashed' : 'none')) : 'env';
+  const userSum = userIndexFile ? (indexChecksum(userIndexFile, s.oidLen) ?? (existsSync(userIndexFile) ? 'unhashed' : 'none')) : 'env';
   const privSum = indexChecksum(s.indexFile, s.oidLen);
   const state = readState(s.stateFile);
   const stateValid = privSum !== null && state !== null && state.index === privSum;
@@ -318,7 +312,6 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   let absent: Set<string>;
   let P: Map<string, number> | null = null; // slow path: path -> recorded size (regular files)
   let U: { has(p: string): boolean } | null = null;
-  let userIxSeen: ParsedIndex | null = null; // the user's index, when parsed (for untracked.ts)
   let seeded = false;
   let dirtyP: Promise<string[]>;
   // lstat results kept (only what is needed, so the Stats objects die young).
@@ -369,13 +362,11 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
     P = new Map();
     for (const e of priv?.entries ?? []) P.set(e.path, (e.mode & 0o170000) === 0o100000 ? e.size : -1);
     if (seeded) {
-      userIxSeen = userIx;
       U = P;
       untrackedInP = new Set();
       absent = new Set();
     } else {
       if (!userIx && userIndexFile) userIx = readIndexFile(userIndexFile, s.oidLen);
-      userIxSeen = userIx;
       const tracked =
         userIx && !userIx.extensions.includes('link') && !userIx.extensions.includes('sdir')
           ? new Set(userIx.entries.map((e) => e.path))
@@ -481,14 +472,8 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
 
   // The captured untracked paths (OI).
   const OI = new Set<string>();
-  let keepUntracked = false;
   try {
     const [untracked, included, dirty] = await Promise.all([untrackedP, includeP, dirtyP]);
-    const listing = await listingP;
-    // Listed through the untracked index for another user index than the one recorded here
-    // (it changed in between): record no checksum, so the next capture reads it again.
-    if (listing.viaIndex !== null && listing.viaIndex !== userSum) userSum = 'raced';
-    keepUntracked = listing.viaIndex === null || listing.viaIndex !== userSum;
 
     for (const p of untracked) {
       if (p.endsWith('/')) skip(p.slice(0, -1), 'untracked nested git repository');
@@ -532,11 +517,7 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   // 3. Drop what is no longer captured, and write the tree.
   if (remove.size) await git(['update-index', '--force-remove', '-z', '--stdin'], { cwd: s.root, env, input: [...remove].join('\0') + '\0' });
   const changed = add.length > 0 || remove.size > 0;
-  const treeP = !changed && stateValid ? Promise.resolve(state!.tree) : git(['write-tree'], { cwd: s.root, env }).then((r) => r.stdout.toString('utf8').trim());
-  treeP.catch(() => {});
-  // The untracked index for the next capture (untracked.ts), while git writes the tree.
-  if (keepUntracked) await keepUntrackedIndex(s, userSum, userIxSeen);
-  const tree = await treeP;
+  const tree = !changed && stateValid ? state!.tree : (await git(['write-tree'], { cwd: s.root, env })).stdout.toString('utf8').trim();
   await prefetchDone;
 
   // 4. Bookkeeping for the next capture.

@@ -10,7 +10,7 @@
  *
  * A small module on purpose (no config, no snapshot code): it must cost less than it saves.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git, type GitResult } from '../git.js';
 import { commonDirFast, repoInfoFast } from '../gitdir.js';
@@ -24,25 +24,6 @@ export const UNTRACKED_ARGS = ['ls-files', '-o', '--exclude-standard', '-z'];
 
 /** `git for-each-ref` arguments listing the snapshots: `<commit> <tree> <ref>` per line. */
 export const REFS_ARGS = ['for-each-ref', '--format=%(objectname) %(tree) %(refname)', SNAPSHOT_REFS];
-
-/**
- * `git status` on the store's untracked index (see {@link untrackedIndexFiles}): its
- * untracked files, `?` records of porcelain v2 (git-status(1) "Porcelain Format Version 2"),
- * are `git ls-files -o --exclude-standard` of the user's index, read through git's untracked
- * cache (git-update-index(1) "UNTRACKED CACHE"). Every entry of that index has the
- * assume-unchanged bit, and with core.preloadIndex off git lstat's none of them; the
- * untracked cache then re-reads only directories whose stat data changed. The `-c` options
- * keep the user's settings from changing that: the cache is on and kept for `-uall`,
- * no fsmonitor, no split index (which would write shared index files into the git dir).
- */
-export const UNTRACKED_INDEX_CONFIG = [
-  '-c', 'core.untrackedCache=true',
-  '-c', 'status.showUntrackedFiles=all',
-  '-c', 'core.preloadIndex=false',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'core.splitIndex=false',
-];
-export const UNTRACKED_STATUS_ARGS = [...UNTRACKED_INDEX_CONFIG, 'status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'];
 
 /** `git update-index` arguments the capture streams the paths to (re)hash to (capture.ts). */
 export const UPDATE_ARGS = ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'];
@@ -74,8 +55,6 @@ export function storePaths(gitDir: string): {
   stateFile: string;
   shadowDir: string;
   lockFile: string;
-  untrackedIndex: string;
-  untrackedKey: string;
 } {
   const dir = path.join(gitDir, 'kizu', 'snapshot');
   return {
@@ -84,10 +63,6 @@ export function storePaths(gitDir: string): {
     stateFile: path.join(dir, 'state.json'),
     shadowDir: path.join(dir, 'shadow'),
     lockFile: path.join(dir, 'lock'),
-    // The untracked index (see UNTRACKED_STATUS_ARGS) and the checksum of the user's index
-    // whose paths it holds (untracked.ts keeps them).
-    untrackedIndex: path.join(dir, 'untracked-index'),
-    untrackedKey: path.join(dir, 'untracked-index.key'),
   };
 }
 
@@ -112,59 +87,15 @@ export function indexChecksum(file: string, oidLen: number): string | null {
   }
 }
 
-/** The file names of `git status --porcelain=v2 -z` `?` records (untracked), in output order. */
-export function untrackedOfStatus(out: Buffer): string[] {
-  const recs = out.toString('utf8').split('\0');
-  const paths: string[] = [];
-  for (let i = 0; i < recs.length; i++) {
-    const r = recs[i];
-    if (r.startsWith('? ')) paths.push(r.slice(2));
-    else if (r.startsWith('2 ')) i++; // a rename record is followed by its original path
-  }
-  return paths;
-}
-
-/** How {@link listUntracked} listed: through the untracked index, or `git ls-files -o`. */
-export interface UntrackedListing {
-  paths: string[];
-  /** The user's index checksum the untracked index was used for, or null (ls-files ran). */
-  viaIndex: string | null;
-}
-
 /**
- * Lists the untracked files git does not ignore in the worktree at `root` (git dir
- * `gitDir`): `git ls-files -o --exclude-standard -z` ({@link UNTRACKED_ARGS}) of the user's
- * index, or, when the store's untracked index holds the paths of exactly this user index
- * (its key file names the user index's checksum), the same list through that index and git's
- * untracked cache ({@link UNTRACKED_STATUS_ARGS}). A failing status falls back to ls-files
- * (and the key is removed, so the index is rebuilt). Nested repositories are listed as
- * `dir/`, as ls-files does. The caller holds the store lock.
- * @throws KizuError (exit 2) if `git ls-files` fails.
+ * The untracked files git does not ignore in the worktree at `root` (git dir `gitDir`):
+ * `git ls-files -o --exclude-standard -z` ({@link UNTRACKED_ARGS}) of the user's index;
+ * untracked nested repositories are listed as `dir/`.
+ * @throws KizuError (exit 2) if git fails.
  */
-export async function listUntracked(root: string, gitDir: string): Promise<UntrackedListing> {
-  const p = storePaths(gitDir);
-  let key: string | null = null;
-  if (!process.env.GIT_INDEX_FILE) {
-    try {
-      const want = readFileSync(p.untrackedKey, 'utf8');
-      if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(want) && indexChecksum(path.join(gitDir, 'index'), want.length / 2) === want && existsSync(p.untrackedIndex)) key = want;
-    } catch {
-      /* no key: ls-files */
-    }
-  }
-  if (key) {
-    // Optional locks on (git.ts turns them off): status writes the refreshed untracked cache.
-    const env = { ...realEnv({ root, gitDir }), GIT_INDEX_FILE: p.untrackedIndex, GIT_OPTIONAL_LOCKS: '1' };
-    const r = await git(UNTRACKED_STATUS_ARGS, { cwd: root, env, okStatus: [0, 1, 128, 129] });
-    if (r.status === 0) return { paths: untrackedOfStatus(r.stdout), viaIndex: key };
-    try {
-      rmSync(p.untrackedKey, { force: true });
-    } catch {
-      /* listed the slow way below either way */
-    }
-  }
+export async function listUntracked(root: string, gitDir: string): Promise<string[]> {
   const r = await git(UNTRACKED_ARGS, { cwd: root, env: realEnv({ root, gitDir }) });
-  return { paths: r.stdout.toString('utf8').split('\0').filter((x) => x.length > 0), viaIndex: null };
+  return r.stdout.toString('utf8').split('\0').filter((x) => x.length > 0);
 }
 
 /**
@@ -189,7 +120,7 @@ export interface EarlySnapshot {
   /** Releases the store lock (idempotent). */
   release: () => void;
   /** {@link listUntracked} in `root`. */
-  untracked: Promise<UntrackedListing>;
+  untracked: Promise<string[]>;
   /** `git` {@link REFS_ARGS} in `root`. */
   refs: Promise<GitResult>;
   /** `git` {@link DIRTY_ARGS} on the private index, if it and its shadow config existed. */

@@ -1,9 +1,8 @@
 /**
- * A parser for git's index file (gitformat-index(5), "The Git index format"),
+ * A read-only parser for git's index file (gitformat-index(5), "The Git index format"),
  * used by the snapshot code to list the paths of the private snapshot index and of the
  * user's index without starting git, and to decide whether the user's index is safe to
- * seed the private index with; and {@link withAssumeValid}, which copies an index with
- * every entry marked assume-unchanged (the snapshot store's untracked index).
+ * seed the private index with.
  *
  * Layout: 12-byte header (`DIRC`, version 2/3/4, entry count, all big-endian), the entries
  * sorted by path, extensions (4-byte signature, 4-byte size, data), and a trailing checksum
@@ -121,62 +120,6 @@ export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
   }
   if (off !== end) throw bad('bad extension sizes');
   return { version, entries, extensions, checksum: buf.toString('hex', end) };
-}
-
-/**
- * A copy of the index file `buf` in which every entry has the assume-unchanged bit (bit 15 of
- * the entry flags, gitformat-index(5); what `git update-index --assume-unchanged` sets), with
- * the trailing checksum computed again (`digest`, the repository's hash, over everything
- * before it). Entry sizes do not change, so the extensions (cached trees, offset tables) stay
- * valid as they are.
- * @param oidLen object id length in bytes (20 or 32).
- * @param digest the repository's hash function (SHA-1 or SHA-256) of the given bytes;
- *   passed in so that this module does not load node:crypto for every snapshot.
- * @throws Error if `buf` is not a well-formed index of version 2, 3 or 4.
- */
-export function withAssumeValid(buf: Buffer, oidLen: number, digest: (b: Buffer) => Buffer): Buffer {
-  const out = Buffer.from(buf);
-  const { flagOffsets } = walkEntries(out, oidLen);
-  for (const o of flagOffsets) out[o] |= 0x80;
-  const end = out.length - oidLen;
-  digest(out.subarray(0, end)).copy(out, end);
-  return out;
-}
-
-/** Offsets of each entry's flags word in an index file (see parseIndex for the layout). */
-function walkEntries(buf: Buffer, oidLen: number): { flagOffsets: number[] } {
-  const bad = (why: string) => new Error(`not a git index file (${why})`);
-  if (buf.length < 12 + oidLen || buf.toString('latin1', 0, 4) !== 'DIRC') throw bad('no DIRC header');
-  const version = buf.readUInt32BE(4);
-  if (version < 2 || version > 4) throw bad(`version ${version}`);
-  const count = buf.readUInt32BE(8);
-  const end = buf.length - oidLen;
-  const fixed = 40 + oidLen;
-  const flagOffsets: number[] = new Array(count);
-  let off = 12;
-  for (let i = 0; i < count; i++) {
-    if (off + fixed + 2 > end) throw bad('truncated entry');
-    flagOffsets[i] = off + fixed;
-    const flags = buf.readUInt16BE(off + fixed);
-    let p = off + fixed + 2;
-    if (flags & 0x4000) {
-      if (version < 3) throw bad('extended flag in a version 2 index');
-      p += 2;
-    }
-    if (version === 4) {
-      let c = buf[p++];
-      while (c & 128) c = buf[p++];
-      const nul = buf.indexOf(0, p);
-      if (nul < 0 || nul > end) throw bad('bad v4 path');
-      off = nul + 1;
-    } else {
-      const len = flags & 0xfff;
-      const nul = len < 0xfff ? p + len : buf.indexOf(0, p);
-      if (nul < 0 || nul > end || buf[nul] !== 0) throw bad('bad path');
-      off += (p - off + (nul - p) + 8) & ~7;
-    }
-  }
-  return { flagOffsets };
 }
 
 /**

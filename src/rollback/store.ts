@@ -57,9 +57,6 @@ export interface Store {
   stateFile: string;
   shadowDir: string;
   lockFile: string;
-  /** The untracked index and its key file (early.ts UNTRACKED_STATUS_ARGS, untracked.ts). */
-  untrackedIndex: string;
-  untrackedKey: string;
   /** The repository's object hash (extensions.objectFormat). */
   hashAlgo: 'sha1' | 'sha256';
   /** Object id length in bytes (20 or 32). */
