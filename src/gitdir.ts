@@ -32,11 +32,35 @@ export function discoveryOverridden(env: NodeJS.ProcessEnv = process.env): boole
 }
 
 /**
+ * The repository named by GIT_DIR together with GIT_WORK_TREE (git(1) "ENVIRONMENT
+ * VARIABLES"; a working tree apart from its git dir, such as a dotfiles repository), both
+ * resolved against the current directory as git does; null unless both are set.
+ */
+function namedRepo(): { root: string; gitDir: string } | null {
+  const { GIT_DIR: gd, GIT_WORK_TREE: wt } = process.env;
+  if (!gd || !wt) return null;
+  try {
+    return { root: path.resolve(wt), gitDir: path.resolve(gd) };
+  } catch {
+    return null; // no current directory to resolve against
+  }
+}
+
+/** True if `p` is `dir` or below it. */
+function isInside(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
  * Finds the working-tree top level without spawning git, by walking up from `start` to the
- * first directory holding a `.git` entry (directory or gitfile). Used on hook hot paths.
+ * first directory holding a `.git` entry (directory or gitfile); GIT_WORK_TREE when `start`
+ * is inside it and GIT_DIR is set too. Used on hook hot paths.
  * @returns the absolute directory, or null if none is found.
  */
 export function findRootFast(start: string): string | null {
+  const named = namedRepo();
+  if (named && isInside(path.resolve(start), named.root)) return named.root;
   let dir = path.resolve(start);
   for (;;) {
     if (existsSync(path.join(dir, '.git'))) return dir;
@@ -47,11 +71,14 @@ export function findRootFast(start: string): string | null {
 }
 
 /**
- * The git dir for a working-tree root without spawning git: `<root>/.git` if a directory,
- * else the `gitdir:` target of a `.git` file (linked worktrees, submodules).
+ * The git dir for a working-tree root without spawning git: GIT_DIR when `root` is the
+ * GIT_WORK_TREE it is set with, else `<root>/.git` if a directory, else the `gitdir:` target
+ * of a `.git` file (linked worktrees, submodules).
  * @returns absolute path, or null if `.git` is neither.
  */
 export function gitDirFast(root: string): string | null {
+  const named = namedRepo();
+  if (named && named.root === path.resolve(root)) return named.gitDir;
   const dotgit = path.join(root, '.git');
   try {
     const st = statSync(dotgit);

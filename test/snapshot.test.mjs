@@ -581,3 +581,25 @@ test('snapshots of another worktree: listed with the worktree they come from; ro
   ok(sb.kizu(['rollback', 'snapshot', s.name, '--yes', '--other-worktree'], { cwd: wt }), 'rollback --other-worktree');
   assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'main changed\n');
 });
+
+test('hooks in a working tree named by GIT_DIR/GIT_WORK_TREE: Stop blocks on a scar, PostToolUse names it, UserPromptSubmit takes a snapshot', () => {
+  const sb = sandbox({ init: false });
+  const repo = path.join(sb.base, 'dotfiles.git');
+  const home = path.join(sb.base, 'tree');
+  sb.git('init', '-q', '--bare', repo);
+  sb.run('mkdir', ['-p', path.join(home, 'sub')]);
+  const env = { GIT_DIR: repo, GIT_WORK_TREE: home };
+  writeFileSync(path.join(home, '.bashrc'), 'a\n');
+  sb.git('add', '.bashrc', { env, cwd: home });
+  sb.git('commit', '-q', '-m', 'i', { env, cwd: home });
+  writeFileSync(path.join(home, '.bashrc'), 'a\n# @kizu[ask]: why?\nalias x=y\n');
+  const stop = hook(sb, 'stop', { session_id: 's', cwd: path.join(home, 'sub'), hook_event_name: 'Stop', stop_hook_active: false }, { env, cwd: home });
+  assert.equal(stop.status, 0, stop.stderr);
+  assert.equal(JSON.parse(stop.stdout).decision, 'block');
+  assert.match(JSON.parse(stop.stdout).reason, /- \.bashrc:2 \[ask\] why\?/);
+  const ptu = hook(sb, 'post-tool-use', { session_id: 's', cwd: home, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(home, '.bashrc') } }, { env, cwd: home });
+  assert.match(JSON.parse(ptu.stdout).hookSpecificOutput.additionalContext, /\.bashrc:2 \[ask\] why\?/);
+  const ups = hook(sb, 'user-prompt-submit', { session_id: 's', transcript_path: '/dev/null', cwd: home, hook_event_name: 'UserPromptSubmit', prompt: 'go' }, { env, cwd: home });
+  assert.deepEqual([ups.status, ups.stdout, ups.stderr], [0, '', '']);
+  assert.equal(sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/snapshots/', { env, cwd: home }).split('\n').filter(Boolean).length, 1);
+});
