@@ -6,8 +6,8 @@ try {
 } catch {
   cwdGone = true; // the directory was deleted or moved away (uv_cwd: ENOENT)
 }
-if (cwdGone && process.argv[2] !== 'hook') {
-  // Hooks handle this themselves (one stderr line, exit 0); commands cannot work without it.
+// Hooks, help and the version work without a current directory.
+if (cwdGone && !['hook', 'help', '--help', '-h', '--version', '-V', undefined].includes(process.argv[2])) {
   process.stderr.write('git-kizu: the current directory no longer exists (it was deleted or moved)\nhint: cd into your repository and run the command again\n');
   process.exitCode = 2;
 } else if (process.argv[2] === 'hook') {

@@ -28,7 +28,12 @@ export function reportError(e: unknown): number {
 
 /** Builds the commander program. `setCode` receives each command's exit code. */
 export function buildProgram(setCode: (code: number) => void): Command {
-  const cwd = process.cwd();
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    cwd = ''; // deleted current directory: bin/git-kizu.js lets only help and --version through
+  }
   const reporter = consoleReporter;
   const program = new Command();
   program

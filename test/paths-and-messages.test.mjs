@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { sandbox, hook } from './helpers.mjs';
 
 test('tap/reject/untap resolve path:line relative to the current directory, like revert and scar', () => {
@@ -50,7 +51,7 @@ test('a scar left by revert -m tells the agent the change is already undone', ()
   );
 });
 
-test('a deleted current directory: commands exit 2 with one clear message, hooks exit 0 with one stderr line', () => {
+test('a deleted current directory: commands exit 2 with one clear message, help and --version work, hooks exit 0 with one stderr line', () => {
   const sb = sandbox({ files: { 'a.txt': 'a\n' } });
   const gone = path.join(sb.base, 'gone');
   // git itself refuses to start in a deleted directory, so the bin is run directly.
@@ -64,6 +65,11 @@ test('a deleted current directory: commands exit 2 with one clear message, hooks
       cmd.join(' '),
     );
   }
+  const v = inGone(['--version']);
+  assert.deepEqual([v.status, v.stdout.trim(), v.stderr], [0, JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version, '']);
+  const help = inGone(['help']);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^Usage: git kizu/);
   const h = inGone(['hook', 'stop'], '{}');
   assert.equal(h.status, 0);
   assert.equal(h.stdout, '');
