@@ -11,9 +11,10 @@ if (cwdGone && !['hook', 'help', '--help', '-h', '--version', '-V', undefined].i
   process.stderr.write('git-kizu: the current directory no longer exists (it was deleted or moved)\nhint: cd into your repository and run the command again\n');
   process.exitCode = 2;
 } else if (process.argv[2] === 'hook') {
-  // The UserPromptSubmit hook (a snapshot before each prompt) from one bundled file, like
-  // `snapshot` below; the other hook events load only the modules they need from dist/.
-  const entry = process.argv[3] === 'user-prompt-submit' ? '../dist/bundle/hook-user-prompt-submit.js' : '../dist/hooks/cli.js';
+  // The hooks that run on every prompt, edit and stop come from one bundled file each, like
+  // `snapshot` below (package.json "bundle"); the others load their modules from dist/.
+  const bundled = ['user-prompt-submit', 'post-tool-use', 'stop'].includes(process.argv[3]);
+  const entry = bundled ? `../dist/bundle/hook-${process.argv[3]}.js` : '../dist/hooks/cli.js';
   const { runHookCli } = await import(entry);
   await runHookCli(process.argv.slice(3));
 } else if (process.argv[2] === 'snapshot' && (await import('../dist/bundle/snapshot.js')).snapshotFast(process.argv.slice(3))) {

@@ -24,7 +24,7 @@ test('instanceof KizuError / PayloadError holds across two copies of the module,
   assert.equal(new p.PayloadError('k') instanceof a.KizuError, false);
 });
 
-test('the snapshot fast path and the UserPromptSubmit hook run from their bundles; a config error there is reported as one', async () => {
+test('the snapshot fast path and the prompt, edit and stop hooks run from their bundles; a config error there is reported as one', async () => {
   const { writeFileSync } = await import('node:fs');
   const path = (await import('node:path')).default;
   const { sandbox } = await import('./helpers.mjs');
@@ -57,5 +57,14 @@ test('the snapshot fast path and the UserPromptSubmit hook run from their bundle
   assert.equal(sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/snapshots/').split('\n').filter(Boolean).length, 1, 'the hook took a snapshot');
   const st = sb.kizu(['hook', 'stop'], { env: { NODE_OPTIONS: `--import=${register}` }, input: JSON.stringify({ session_id: 's', cwd: sb.dir, hook_event_name: 'Stop', stop_hook_active: false }) });
   assert.deepEqual([st.status, st.stdout, st.stderr], [0, '', '']);
-  assert.equal(loaded().includes('hooks/cli.js'), true, 'other hooks load from dist/');
+  assert.deepEqual(loaded(), ['bundle/hook-stop.js']);
+  const ptu = sb.kizu(['hook', 'post-tool-use'], {
+    env: { NODE_OPTIONS: `--import=${register}` },
+    input: JSON.stringify({ session_id: 's', cwd: sb.dir, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: sb.path('a.txt') } }),
+  });
+  assert.deepEqual([ptu.status, ptu.stdout, ptu.stderr], [0, '', '']);
+  assert.deepEqual(loaded(), ['bundle/hook-post-tool-use.js'], 'no marks ref: the hunk review code is not loaded');
+  const pc = sb.kizu(['hook', 'pre-commit'], { env: { NODE_OPTIONS: `--import=${register}` } });
+  assert.equal(pc.status, 0, pc.stderr);
+  assert.equal(loaded()[0], 'hooks/cli.js', 'other hooks load from dist/');
 });

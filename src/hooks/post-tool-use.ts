@@ -43,7 +43,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
     // Rejected hunks need refs/kizu/marks: without it (the common case) load nothing more.
     const common = commonDirFast(root);
     if (!common || refFast(common, 'refs/kizu/marks') !== null) {
-      const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
+      const review = await (await import('../hooks/hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
       if (review.rejectedText) rejected.push(review.rejectedText);
     }
     let cfg = configs.get(root);
