@@ -151,6 +151,7 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     } catch {
       return null; // busy: takeSnapshot waits for it
     }
+    process.once('exit', release);
     const run = (args: string[], env: NodeJS.ProcessEnv) => {
       const r = git(args, { cwd: info.root, env });
       r.catch(() => {}); // consumed (and reported) by the capture
@@ -172,7 +173,6 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     } catch {
       /* no shadow config yet */
     }
-    process.once('exit', release);
     early = { root: info.root, gitDir: info.gitDir, release, untracked, refs, dirty, dirtyEnv };
     return info.root;
   } catch {
