@@ -582,6 +582,38 @@ test('snapshots of another worktree: listed with the worktree they come from; ro
   assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'main changed\n');
 });
 
+test('a moved repository keeps its snapshots as its own; a new worktree at an old worktree\'s path does not take them over', () => {
+  const sb = sandbox({ files: { 'a.txt': 'one\n' } });
+  sb.write({ 'a.txt': 'two\n' });
+  const s = JSON.parse(ok(sb.kizu(['snapshot', '--json', '-m', 'before the move'])).stdout);
+  const moved = path.join(sb.base, 'moved repo');
+  renameSync(sb.dir, moved);
+  const movedReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', moved], { cwd: moved }).stdout.trim();
+  const oldReal = path.join(path.dirname(movedReal), 'repo');
+  assert.deepEqual(ok(sb.kizu(['snapshot', 'list'], { cwd: moved })).stdout.split('\n').filter(Boolean), [`${s.name}  manual  1 files  before the move`]);
+  const show = ok(sb.kizu(['snapshot', 'show', s.name], { cwd: moved })).stdout;
+  assert.ok(show.includes(`\nworktree: ${oldReal} (this worktree, since moved to ${movedReal})\n`), show);
+  writeFileSync(path.join(moved, 'a.txt'), 'three\n');
+  ok(sb.kizu(['rollback', 'snapshot', s.name, '--yes'], { cwd: moved }), 'rollback in the moved repository');
+  assert.equal(readFileSync(path.join(moved, 'a.txt'), 'utf8'), 'two\n');
+  ok(sb.kizu(['undo', '--yes'], { cwd: moved }), 'undo in the moved repository');
+  assert.equal(readFileSync(path.join(moved, 'a.txt'), 'utf8'), 'three\n');
+
+  // A linked worktree removed and another added at the same path: the old one's snapshots
+  // are not this one's.
+  const wt = path.join(sb.base, 'linked');
+  sb.git('worktree', 'add', '-q', '-b', 'w1', wt, { cwd: moved });
+  const wtReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', wt], { cwd: moved }).stdout.trim();
+  writeFileSync(path.join(wt, 'a.txt'), 'linked\n');
+  const old = JSON.parse(ok(sb.kizu(['snapshot', '--json', '-m', 'old linked'], { cwd: wt })).stdout);
+  sb.git('worktree', 'remove', '--force', wt, { cwd: moved });
+  sb.git('worktree', 'add', '-q', '-b', 'w2', wt, { cwd: moved });
+  const r = sb.kizu(['rollback', 'snapshot', old.name, '--yes'], { cwd: wt });
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.stderr.split('\n')[0], `git-kizu: error: snapshot ${old.name} was taken in another worktree (${wtReal}), not in this one (${wtReal})`);
+  assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'one\n');
+});
+
 test('hooks in a working tree named by GIT_DIR/GIT_WORK_TREE: Stop blocks on a scar, PostToolUse names it, UserPromptSubmit takes a snapshot', () => {
   const sb = sandbox({ init: false });
   const repo = path.join(sb.base, 'dotfiles.git');

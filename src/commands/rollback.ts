@@ -108,13 +108,14 @@ export function canAsk(): boolean {
  *   tree that changed while asking; exit 2 outside a repository or for git failures.
  */
 export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise<number> {
-  const { root } = await repoInfo(i.cwd);
+  const { root, gitDir } = await repoInfo(i.cwd);
   const r = i.reporter;
   const { readSnapshot } = await import('../rollback/snapshot.js');
+  const { sameWorktree } = await import('../rollback/store.js');
   const { restoreSnapshot } = await import('../rollback/restore.js');
   const snap = await readSnapshot(root, i.id);
   // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
-  const elsewhere = snap.meta.worktree && snap.meta.worktree !== root ? snap.meta.worktree : null;
+  const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
   if (elsewhere && !i.otherWorktree && !i.dryRun) {
     throw new KizuError(`snapshot ${snap.name} was taken in another worktree (${elsewhere}), not in this one (${root})`, {
       hint: `git kizu snapshot list shows where each snapshot was taken; to make this worktree equal to it anyway: git kizu rollback snapshot ${snap.name} --other-worktree`,

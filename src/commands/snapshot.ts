@@ -95,8 +95,9 @@ function infoJson(s: SnapshotInfo): object {
  * @returns 0.
  */
 export async function snapshotList(i: { cwd: string; json: boolean; reporter: Reporter }): Promise<number> {
-  const { root } = await repoInfo(i.cwd);
+  const { root, gitDir } = await repoInfo(i.cwd);
   const { listSnapshots } = await import('../rollback/snapshot.js');
+  const { sameWorktree } = await import('../rollback/store.js');
   const list = await listSnapshots(root);
   if (i.json) {
     i.reporter.log(JSON.stringify(list.map(infoJson), null, 2));
@@ -106,7 +107,7 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
   for (const s of list) {
     const msg = s.meta.message.split('\n')[0];
     // Snapshot refs are shared by the worktrees of a repository: say which one took it.
-    const where = s.meta.worktree && s.meta.worktree !== root ? `  [worktree ${s.meta.worktree}]` : '';
+    const where = s.meta.worktree && !sameWorktree(s.meta, root, gitDir) ? `  [worktree ${s.meta.worktree}]` : '';
     i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${s.meta.files} files${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
   }
   return EXIT.OK;
@@ -121,9 +122,10 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
  * @throws KizuError: exit 1 for an unknown snapshot; exit 2 for git failures.
  */
 export async function snapshotShow(i: { cwd: string; id: string; json: boolean; reporter: Reporter }): Promise<number> {
-  const { root } = await repoInfo(i.cwd);
+  const { root, gitDir } = await repoInfo(i.cwd);
   const { readSnapshot } = await import('../rollback/snapshot.js');
   const { restoreSnapshot } = await import('../rollback/restore.js');
+  const { sameWorktree } = await import('../rollback/store.js');
   const snap = await readSnapshot(root, i.id);
   const plan = await restoreSnapshot(root, snap.id, { dryRun: true });
   if (i.json) {
@@ -138,7 +140,8 @@ export async function snapshotShow(i: { cwd: string; id: string; json: boolean; 
   r.log(`time:     ${m.time}`);
   if (m.message) r.log(`message:  ${m.message.split('\n')[0]}`);
   r.log(`head:     ${m.head ?? '(no commit)'}`);
-  r.log(`worktree: ${m.worktree}${m.worktree !== root ? ' (another worktree of this repository)' : ''}`);
+  const here = sameWorktree(m, root, gitDir);
+  r.log(`worktree: ${m.worktree}${!here ? ' (another worktree of this repository)' : m.worktree !== root ? ` (this worktree, since moved to ${root})` : ''}`);
   r.log(`files:    ${m.files}`);
   for (const s of m.skipped) r.log(`skipped:  ${s.path} (${s.reason})`);
   const diff = await git(

@@ -22,7 +22,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { refFast } from '../gitdir.js';
 import { capture, type Capture, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from './lock.js';
-import { IDENT, openStore, realGit, SNAPSHOT_REFS, type Store } from './store.js';
+import { IDENT, openStore, realGit, sameWorktree, SNAPSHOT_REFS, worktreeId, type Store } from './store.js';
 import { REFS_ARGS, takeEarlySnapshot } from './early.js';
 
 export { SNAPSHOT_REFS };
@@ -73,6 +73,11 @@ export interface SnapshotMeta {
   message: string;
   /** Absolute working-tree root it was taken in. */
   worktree: string;
+  /**
+   * Identity of that worktree (store.ts worktreeId), which survives moving the repository;
+   * absent in snapshots written before it was recorded (then `worktree` identifies it).
+   */
+  worktreeId?: string;
   /** HEAD commit at the time, or null (no commits yet). */
   head: string | null;
   files: number;
@@ -153,6 +158,7 @@ export async function commitSnapshot(
     time: now.toISOString(),
     message: o.message,
     worktree: s.root,
+    worktreeId: worktreeId(s.gitDir, true) ?? undefined,
     head: o.head,
     files: c.files,
     ...metaModes(c),
@@ -264,7 +270,7 @@ async function sameAsNewest(s: Store, refs: { ref: string; id: string; tree: str
   if (!newest || newest.tree !== c.tree) return null;
   const r = await realGit(s, ['cat-file', 'commit', newest.id], { okStatus: [0, 128] });
   const meta = r.status === 0 ? parseMeta(r.stdout.toString('utf8')) : null;
-  if (!meta || meta.worktree !== s.root) return null;
+  if (!meta || !sameWorktree(meta, s.root, s.gitDir)) return null;
   const m = metaModes(c);
   const canon = (x: Pick<SnapshotMeta, 'modes' | 'defaults' | 'skipped'>) =>
     JSON.stringify([x.defaults.file, x.defaults.exec, Object.entries(x.modes).sort(), x.skipped.map((k) => [k.path, k.reason]).sort()]);

@@ -26,7 +26,7 @@
  * `extensions.*`, which git reads without following includes) is copied. Objects go to the
  * repository's object directory (GIT_OBJECT_DIRECTORY); GIT_DIR stays the real git dir.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync, linkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { git, gitText, repoInfo } from '../git.js';
 import { commonDirFast } from '../gitdir.js';
@@ -159,6 +159,57 @@ export function ensureShadow(s: Store): void {
 /** Environment for git commands on the private index (see the module comment). */
 export function shadowEnv(s: Store): NodeJS.ProcessEnv {
   return shadowEnvOf(s);
+}
+
+/** Where a worktree's identity is kept (see {@link worktreeId}). */
+function worktreeIdFile(gitDir: string): string {
+  return path.join(gitDir, 'kizu', 'worktree-id');
+}
+
+/**
+ * The identity of the worktree whose git dir is `gitDir`, as recorded in its snapshots
+ * (SnapshotMeta.worktreeId): a random token kept in `<gitDir>/kizu/worktree-id`. It lives in
+ * the git dir, so it moves with the repository (a renamed or moved directory, `git worktree
+ * move`) and dies with the worktree (`git worktree remove` or prune): a later worktree at
+ * the same path, or under the same name, gets a new one. Paths alone cannot tell those
+ * cases apart.
+ * @param create make one if there is none yet (only when writing a snapshot).
+ * @returns the token, or null if there is none (and `create` is false).
+ * @throws fs errors other than a missing file (EACCES, ...) when `create` is set.
+ */
+export function worktreeId(gitDir: string, create = false): string | null {
+  const file = worktreeIdFile(gitDir);
+  try {
+    const v = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-z-]{8,64}$/.test(v)) return v;
+  } catch {
+    /* none yet */
+  }
+  if (!create) return null;
+  const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, id + '\n');
+  try {
+    linkSync(tmp, file); // first writer wins
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
+  }
+  rmSync(tmp, { force: true });
+  return worktreeId(gitDir) ?? id;
+}
+
+/**
+ * True if a snapshot with metadata `meta` was taken in the worktree with top level `root`
+ * and git dir `gitDir`: by its worktree identity when it has one ({@link worktreeId}), else
+ * (snapshots from before identities were recorded) by its path.
+ */
+export function sameWorktree(meta: { worktree: string; worktreeId?: string }, root: string, gitDir: string): boolean {
+  if (meta.worktreeId) return meta.worktreeId === worktreeId(gitDir);
+  return meta.worktree === root;
 }
 
 /** Runs git in the user's repository at `s.root` (see {@link realEnv}). */

@@ -19,6 +19,7 @@ import { git } from '../git.js';
 import { gitDirFast } from '../gitdir.js';
 import { readRollbacks, popRollback, type RollbackRecord } from './log.js';
 import { readSnapshot } from './snapshot.js';
+import { sameWorktree } from './store.js';
 import { restoreSnapshot, type RestorePlan } from './restore.js';
 
 /** The branch part of an undo. */
@@ -121,7 +122,11 @@ export async function undoLastRollback(
   const branch = record.undo?.kind === 'branch' ? await branchPlan(root, record.undo) : null;
   const recorded = snap.meta.worktree;
   const willExist = branch?.worktree && path.resolve(branch.worktree) === path.resolve(recorded);
-  const worktree = isWorktree(recorded) || willExist ? recorded : root;
+  // The worktree the rollback happened in: this one if the snapshot says so (by identity,
+  // which survives moving the repository), else the recorded path if a worktree is (or will
+  // be) there, else this one.
+  const here = gitDirFast(root);
+  const worktree = (here && sameWorktree(snap.meta, root, here)) || !(isWorktree(recorded) || willExist) ? root : recorded;
   const result: UndoResult = { record, worktree, branch, plan: null, popped: false, dryRun: !!opts.dryRun };
   const safetyMessage = `before undoing: ${record.description}`;
 
