@@ -1,7 +1,7 @@
 // Hook handlers through the real bin: `git-kizu hook <event>` with payloads on stdin.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, existsSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox, hook, spawn, BIN } from './helpers.mjs';
 
@@ -180,14 +180,42 @@ test('stop: scan.exclude keeps fixtures with literal scars from blocking', () =>
   assert.equal(r.stderr, '');
 });
 
-test('stop: invalid config → exit 0, one stderr line naming the problem, no block', () => {
+test('an invalid config does not switch the gates off: Stop, PostToolUse and pre-commit use its valid keys and defaults, and say so', () => {
   const sb = scarredRepo();
-  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"maxBlocks": 0}}\n');
+  sb.write({ 'vendor/lib.js': '// @kizu[ask]: not mine\n' });
+  // One valid key (scan.exclude) and one invalid one (stop.maxBlocks).
+  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"maxBlocks": 0}, "scan": {"exclude": ["vendor/**"]}}\n');
+  const file = path.join(realpathSync(sb.dir), '.kizurc.json');
+  const warning = `git-kizu: warning: invalid config in ${file}: "stop.maxBlocks" must be an integer >= 1, got 0; its valid keys and the defaults for the rest are used until it is fixed (see README "Config")`;
   const r = hook(sb, 'stop', stopPayload(sb, false));
   assert.equal(r.status, 0);
-  assert.equal(r.stdout, '');
-  assert.equal(r.stderr.split('\n').filter(Boolean).length, 1);
-  assert.match(r.stderr, /^git-kizu: hook skipped because of an error: invalid config in .*\.kizurc\.json: - "stop\.maxBlocks" must be an integer >= 1, got 0\n$/);
+  assert.equal(r.stderr, warning + '\n');
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(out), ['decision', 'reason', 'systemMessage']);
+  assert.equal(out.decision, 'block');
+  assert.equal(out.reason.split('\n').slice(0, 2).join('\n'), 'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line');
+  assert.equal(out.systemMessage, warning);
+
+  const ptu = hook(sb, 'post-tool-use', { session_id: 's', cwd: sb.dir, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: sb.path('src/app.js') } });
+  assert.equal(ptu.status, 0);
+  assert.equal(ptu.stderr, warning + '\n');
+  assert.equal(JSON.parse(ptu.stdout).hookSpecificOutput.additionalContext.split('\n').slice(0, 2).join('\n'), 'git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line');
+
+  sb.git('add', 'src/app.js', 'vendor/lib.js');
+  const pc = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
+  assert.equal(pc.status, 1);
+  assert.deepEqual(pc.stderr.split('\n').slice(0, 3), [warning, 'git-kizu: commit refused: 1 unresolved scar is staged:', '  src/app.js:2  [ask]  explain this change']);
+
+  // A config that cannot even be parsed: the defaults; with nothing to resolve, only the warning.
+  writeFileSync(sb.path('.kizurc.json'), '{"stop": \n');
+  writeFileSync(sb.path('src/app.js'), 'const a = 1;\n');
+  rmSync(sb.path('vendor'), { recursive: true });
+  const clean = hook(sb, 'stop', stopPayload(sb, false));
+  assert.equal(clean.status, 0);
+  const msg = JSON.parse(clean.stdout);
+  assert.deepEqual(Object.keys(msg), ['systemMessage']);
+  assert.match(msg.systemMessage, /^git-kizu: warning: could not read config: .*; the defaults are used until it is fixed \(see README "Config"\)$/);
+  assert.equal(clean.stderr, msg.systemMessage + '\n');
 });
 
 test('stop: state lives under the git dir, never in the working tree', () => {

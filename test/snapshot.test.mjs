@@ -582,6 +582,28 @@ test('snapshots of another worktree: listed with the worktree they come from; ro
   assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'main changed\n');
 });
 
+test('an invalid config: the UserPromptSubmit hook still takes its snapshot, list and show work, rollback refuses', () => {
+  const sb = sandbox({ files: { 'a.txt': 'one\n', '.gitignore': '.env\n' } });
+  sb.write({ '.env': 'SECRET=1\n', 'a.txt': 'two\n' });
+  // snapshot.include is valid (and used), snapshot.keep is not.
+  writeFileSync(sb.path('.kizurc.json'), '{"snapshot": {"include": [".env"], "keep": 0}}\n');
+  const file = path.join(sb.run('sh', ['-c', 'pwd -P']).stdout.trim(), '.kizurc.json');
+  const problem = `invalid config in ${file}: "snapshot.keep" must be an integer >= 1, got 0`;
+  const payload = { session_id: 's', transcript_path: '/dev/null', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
+  const h = hook(sb, 'user-prompt-submit', payload);
+  assert.deepEqual([h.status, h.stdout, h.stderr], [0, '', `git-kizu: warning: ${problem}; its valid keys and the defaults for the rest are used until it is fixed (see README "Config")\n`]);
+  const list = snapshots(sb);
+  assert.equal(list.length, 1);
+  assert.equal(list[0].kind, 'prompt');
+  assert.equal(sb.git('show', `${list[0].id}:.env`), 'SECRET=1\n');
+  const show = sb.kizu(['snapshot', 'show', list[0].name]);
+  assert.equal(show.status, 0, show.stderr);
+  assert.equal(show.stderr, `git-kizu: warning: ${problem}; its valid keys and the defaults for the rest are used until it is fixed (see README "Config")\n`);
+  const r = sb.kizu(['rollback', 'snapshot', list[0].name, '--yes']);
+  assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', `git-kizu: error: ${problem.replace(': "', ':\n  - "')}\nhint: fix the listed keys (see README "Config")\n`]);
+  assert.equal(sb.read('a.txt'), 'two\n');
+});
+
 test('a moved repository keeps its snapshots as its own; a new worktree at an old worktree\'s path does not take them over', () => {
   const sb = sandbox({ files: { 'a.txt': 'one\n' } });
   sb.write({ 'a.txt': 'two\n' });

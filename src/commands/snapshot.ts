@@ -127,7 +127,7 @@ export async function snapshotShow(i: { cwd: string; id: string; json: boolean; 
   const { restoreSnapshot } = await import('../rollback/restore.js');
   const { sameWorktree } = await import('../rollback/store.js');
   const snap = await readSnapshot(root, i.id);
-  const plan = await restoreSnapshot(root, snap.id, { dryRun: true });
+  const plan = await restoreSnapshot(root, snap.id, { dryRun: true, configProblem: (l) => i.reporter.warn(l.replace(/^git-kizu: warning: /, '')) });
   if (i.json) {
     i.reporter.log(JSON.stringify({ snapshot: infoJson(snap), changes: plan.changes }, null, 2));
     return EXIT.OK;

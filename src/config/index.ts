@@ -124,6 +124,17 @@ const SYNTAX_HELP =
  * @throws KizuError (exit 2) listing every problem found, one per line.
  */
 export function validateConfig(raw: unknown, filepath: string | null): KizuConfig {
+  const { cfg, problems } = checkConfig(raw, filepath);
+  if (problems.length) {
+    throw new KizuError(`invalid config${filepath ? ` in ${filepath}` : ''}:\n  - ${problems.join('\n  - ')}`, {
+      hint: 'fix the listed keys (see README "Config")',
+    });
+  }
+  return cfg;
+}
+
+/** The valid part of a raw config merged over the defaults, and what is wrong with the rest. */
+function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; problems: string[] } {
   const cfg = defaultConfig();
   cfg.filepath = filepath;
   const problems: string[] = [];
@@ -135,7 +146,7 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
     review: ['keys'],
     snapshot: ['include', 'maxFileBytes', 'keep'],
   };
-  if (raw === null || raw === undefined) return cfg;
+  if (raw === null || raw === undefined) return { cfg, problems };
   if (!isObj(raw)) {
     problems.push(`the config must be an object with keys ${Object.keys(known).join(', ')}`);
   } else {
@@ -212,12 +223,7 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
       else problems.push(`"snapshot.keep" must be an integer >= 1, got ${JSON.stringify(snapshot.keep)}`);
     }
   }
-  if (problems.length) {
-    throw new KizuError(`invalid config${filepath ? ` in ${filepath}` : ''}:\n  - ${problems.join('\n  - ')}`, {
-      hint: 'fix the listed keys (see README "Config")',
-    });
-  }
-  return cfg;
+  return { cfg, problems };
 }
 
 /**
@@ -236,4 +242,32 @@ export async function loadConfig(root: string): Promise<KizuConfig> {
   }
   if (!result || result.isEmpty) return validateConfig(null, result?.filepath ?? null);
   return validateConfig(result.config, result.filepath);
+}
+
+/**
+ * {@link loadConfig} for the hooks and read-only commands, which must not stop working over a
+ * config mistake (a Stop hook that gave up on an invalid config would let the agent stop
+ * over unresolved scars; a UserPromptSubmit hook would take no snapshot): the valid keys of
+ * the config are used and every invalid one keeps its default; a config that cannot be read
+ * or parsed at all gives the defaults.
+ * @returns the config, and a one-line description of what was ignored (null if nothing).
+ * Never throws.
+ */
+export async function loadConfigLenient(root: string): Promise<{ config: KizuConfig; problem: string | null }> {
+  try {
+    return { config: await loadConfig(root), problem: null };
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).replace(/:\s*\n\s*-\s*/, ': ').replace(/\s*\n\s*-?\s*/g, '; ');
+    if (!mayHaveConfig(root)) return { config: defaultConfig(), problem: null };
+    let partial: KizuConfig | null = null;
+    try {
+      const { cosmiconfig } = await import('cosmiconfig');
+      const result = await cosmiconfig('kizu').search(root);
+      if (result && !result.isEmpty) partial = checkConfig(result.config, result.filepath).cfg;
+    } catch {
+      /* unreadable: defaults */
+    }
+    const used = partial ? 'its valid keys and the defaults for the rest are used' : 'the defaults are used';
+    return { config: partial ?? defaultConfig(), problem: `git-kizu: warning: ${why.replace(/;\s*$/, '')}; ${used} until it is fixed (see README "Config")` };
+  }
 }

@@ -44,7 +44,7 @@ export async function runHookCli(args: string[]): Promise<void> {
     // (Claude Code adds it to the model's context), errors are one stderr line and exit 0.
     try {
       const payload = parsePayload(readStdin(), ['UserPromptSubmit']);
-      await (await import('../hooks/user-prompt-submit.js')).userPromptSubmit(payload, process.env);
+      await (await import('../hooks/user-prompt-submit.js')).userPromptSubmit(payload, process.env, (l) => writeAll(2, l + '\n'));
     } catch (e) {
       const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'snapshot skipped because of an error';
       writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { findRootFast, gitDirFast, commonDirFast, refFast } from '../gitdir.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { QueueItem } from '../queue/item.js';
-import { loadConfig } from '../config/index.js';
+import { loadConfigLenient, type KizuConfig } from '../config/index.js';
 import { scanBuffer, type Scar } from '../scars/parse.js';
 import { editedPaths, type HookPayload } from './payload.js';
 import { scarLines, itemLines, PROTOCOL } from './describe.js';
@@ -32,7 +32,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
   const found: Scar[] = [];
   const queued: QueueItem[] = [];
   const rejected: string[] = [];
-  const configs = new Map<string, Awaited<ReturnType<typeof loadConfig>>>();
+  const configs = new Map<string, KizuConfig>();
   for (const f of files) {
     const abs = path.resolve(base, f);
     const root = findRootFast(path.dirname(abs));
@@ -47,7 +47,12 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
       if (review.rejectedText) rejected.push(review.rejectedText);
     }
     let cfg = configs.get(root);
-    if (!cfg) configs.set(root, (cfg = await loadConfig(root)));
+    if (!cfg) {
+      // A config mistake must not hide scars from the agent: valid keys and defaults are used.
+      const { config, problem } = await loadConfigLenient(root);
+      if (problem) warn(problem);
+      configs.set(root, (cfg = config));
+    }
     if (cfg.scan.exclude.length && (await import('picomatch')).default(cfg.scan.exclude, { dot: true })(rel)) continue;
     let st;
     try {

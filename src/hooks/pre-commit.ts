@@ -4,7 +4,7 @@
  * modified, renamed) hold scars. `KIZU_SKIP=1` skips it, as does `git commit --no-verify`.
  */
 import { repoInfo } from '../git.js';
-import { loadConfig } from '../config/index.js';
+import { loadConfigLenient } from '../config/index.js';
 import { scanStagedForCommit } from '../scars/scan.js';
 
 /**
@@ -14,13 +14,16 @@ import { scanStagedForCommit } from '../scars/scan.js';
 export async function preCommit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string[] }> {
   if (env.KIZU_SKIP === '1') return { code: 0, stderr: [] };
   const { root } = await repoInfo(cwd);
-  const config = await loadConfig(root);
+  // A config mistake must not let scars through: valid keys and defaults are used.
+  const { config, problem } = await loadConfigLenient(root);
+  const warning = problem ? [problem] : [];
   const { scars } = await scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes);
-  if (!scars.length) return { code: 0, stderr: [] };
+  if (!scars.length) return { code: 0, stderr: warning };
   const n = scars.length;
   return {
     code: 1,
     stderr: [
+      ...warning,
       `git-kizu: commit refused: ${n} unresolved scar${n === 1 ? ' is' : 's are'} staged:`,
       ...scars.map((s) => `  ${s.path}:${s.line}  [${s.kind}]  ${s.body}`),
       'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.',

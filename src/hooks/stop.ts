@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { findRootFast, gitDirFast } from '../gitdir.js';
-import { loadConfig } from '../config/index.js';
+import { loadConfigLenient } from '../config/index.js';
 import { scanRepo } from '../scars/scan.js';
 import type { HookPayload } from './payload.js';
 import { scarLines, itemLines, PROTOCOL } from './describe.js';
@@ -55,9 +55,14 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
   const root = findRootFast(base);
   if (!root) throw new Error(`not inside a git repository: ${base}`);
-  const config = await loadConfig(root);
+  // A config mistake must not switch the gate off: the valid keys and defaults are used, and
+  // the user is told (systemMessage) at every stop until it is fixed.
+  const { config, problem } = await loadConfigLenient(root);
+  if (problem) warn(problem);
+  const note = (o: Record<string, unknown> | null): object | null =>
+    problem ? { ...(o ?? {}), systemMessage: o?.systemMessage ? `${o.systemMessage}\n${problem}` : problem } : o;
   const isSubagent = p.hook_event_name === 'SubagentStop' || typeof p.agent_id === 'string';
-  if (isSubagent && !config.stop.subagents) return null;
+  if (isSubagent && !config.stop.subagents) return note(null);
   const gitDir = gitDirFast(root) ?? path.join(root, '.git');
   const session = typeof p.session_id === 'string' ? p.session_id : 'unknown';
   const file = stateFile(gitDir, isSubagent ? `${session}-${p.agent_id ?? 'subagent'}` : session);
@@ -70,7 +75,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   const { rejected, unreviewed } = review;
   if (!scars.length && !items.length && !rejected.length && !unreviewed.length) {
     rmSync(file, { force: true });
-    return null;
+    return note(null);
   }
   const key = createHash('sha1')
     .update(
@@ -104,7 +109,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
     .join('\n');
   if (streak > max) {
     rmSync(file, { force: true });
-    return {
+    return note({
       systemMessage:
         `git-kizu: allowing the stop after ${max} block${max === 1 ? '' : 's'} without progress; ` +
         `${left} still unresolved:\n${listing}\n` +
@@ -113,7 +118,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
           : items.length
             ? 'Run `git kizu queue list` to see them.'
             : 'Run `git kizu hunks` to see them.'),
-    };
+    });
   }
   writeState(file, { key, streak });
   const n = scars.length;
@@ -127,13 +132,13 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
       ? `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`
       : `git-kizu: a human reviewer left ${joinAnd(what)}`;
   const total = scars.length + items.length + rejected.length + unreviewed.length;
-  return {
+  return note({
     decision: 'block',
     reason:
       `${head}. Resolve ${total === 1 ? 'it' : 'each one'} before you stop:\n${listing}` +
       (n ? `\n${PROTOCOL}` : '') +
       (streak > 1 ? `\n(Block ${streak} of ${max} without progress; after that the stop is allowed and the user is told.)` : ''),
-  };
+  });
 }
 
 function joinAnd(xs: string[]): string {

@@ -23,7 +23,7 @@ export const LOCK_WAIT_MS = 5000;
  * @throws PayloadError if `prompt` is present but not a string; Error outside a git
  *   repository; KizuError from takeSnapshot (busy store, git failure).
  */
-export async function userPromptSubmit(p: HookPayload & { prompt?: unknown }, env: NodeJS.ProcessEnv): Promise<string> {
+export async function userPromptSubmit(p: HookPayload & { prompt?: unknown }, env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): Promise<string> {
   if (p.prompt !== undefined && typeof p.prompt !== 'string') {
     throw new PayloadError(`hook payload field "prompt" should be a string, got ${JSON.stringify(p.prompt).slice(0, 80)}`);
   }
@@ -36,7 +36,7 @@ export async function userPromptSubmit(p: HookPayload & { prompt?: unknown }, en
   const early = await startSnapshotEarly(root);
   try {
     const { takeSnapshot } = await import('../rollback/snapshot.js');
-    const r = await takeSnapshot(early ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS });
+    const r = await takeSnapshot(early ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS, configProblem: warn });
     return r.name;
   } finally {
     abandonEarlySnapshot();

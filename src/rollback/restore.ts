@@ -99,6 +99,12 @@ export interface RestoreOptions {
   safetyMessage?: string;
   /** How long to wait for a concurrent snapshot or restore (ms, default 30 000). */
   lockTimeoutMs?: number;
+  /**
+   * With `dryRun` only: an invalid config gives this one-line warning instead of an error
+   * (its valid keys and the defaults are used; store.ts openStore). A real restore always
+   * refuses an invalid config, since its safety snapshot depends on it.
+   */
+  configProblem?: (line: string) => void;
 }
 
 interface TreeEntry {
@@ -351,7 +357,7 @@ function errText(e: unknown): string {
  *   failures.
  */
 export async function restoreSnapshot(root: string, id: string, opts: RestoreOptions = {}): Promise<RestorePlan> {
-  const s = await openStore(root);
+  const s = await openStore(root, { configProblem: opts.dryRun ? opts.configProblem : undefined });
   const target = await readIn(s, id);
   const paths = opts.paths ? normalisePaths(opts.paths) : null;
   const tgt = await lsTree(s, target.tree);

@@ -284,19 +284,20 @@ async function sameAsNewest(s: Store, refs: { ref: string; id: string; tree: str
  * @param root the working-tree top level (a subdirectory also works; it is resolved).
  * @param opts.message free text stored with the snapshot (default ''); `kind` default
  *   'manual'; `lockTimeoutMs`: how long to wait for a concurrent snapshot/restore (default
- *   30 000 ms).
+ *   30 000 ms); `configProblem`: see store.ts openStore (an invalid config then gives a
+ *   warning instead of an error).
  * A 'prompt' snapshot identical to the newest snapshot (same tree, permission bits and
  * skipped list, same worktree) is not written again: the newest is returned with
  * `reused: true`, so prompts that change nothing do not push older snapshots out.
  * @returns ids, skipped files, file count, how many files were hashed again.
- * @throws KizuError (exit 2) outside a repository, for an invalid config, when the store
- *   stays locked, or when git fails.
+ * @throws KizuError (exit 2) outside a repository, for an invalid config (unless
+ *   `configProblem`), when the store stays locked, or when git fails.
  */
 export async function takeSnapshot(
   root: string,
-  opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number } = {},
+  opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number; configProblem?: (line: string) => void } = {},
 ): Promise<SnapshotResult> {
-  const s = await openStore(root);
+  const s = await openStore(root, { configProblem: opts.configProblem });
   // Started by the command's fast path or the hook before this code loaded (./early.ts).
   const early = takeEarlySnapshot(s.root, s.gitDir);
   const release = early ? early.release : await acquireLock(s.lockFile, 'the snapshot store', opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
@@ -335,12 +336,15 @@ export function parseMeta(message: string): SnapshotMeta | null {
   }
 }
 
+/** Listing, reading and dropping snapshots use no config: a mistake in it must not block them. */
+function ignoreConfig(): void {}
+
 /**
  * Every snapshot, newest first.
  * @throws KizuError (exit 2) if git fails.
  */
 export async function listSnapshots(root: string): Promise<SnapshotInfo[]> {
-  const s = await openStore(root);
+  const s = await openStore(root, { configProblem: ignoreConfig });
   return listIn(s);
 }
 
@@ -366,7 +370,7 @@ async function listIn(s: Store): Promise<SnapshotInfo[]> {
  * @throws KizuError (exit 1) if nothing or more than one snapshot matches.
  */
 export async function readSnapshot(root: string, spec: string): Promise<SnapshotInfo> {
-  return readIn(await openStore(root), spec);
+  return readIn(await openStore(root, { configProblem: ignoreConfig }), spec);
 }
 
 /** {@link readSnapshot} for an open store. */
@@ -403,7 +407,7 @@ export async function readIn(s: Store, spec: string): Promise<SnapshotInfo> {
  *   needs; exit 2 if git fails.
  */
 export async function dropSnapshot(root: string, spec: string, opts: { force?: boolean } = {}): Promise<SnapshotInfo> {
-  const s = await openStore(root);
+  const s = await openStore(root, { configProblem: ignoreConfig });
   const snap = await readIn(s, spec);
   if (!snap.ref) throw new KizuError(`no snapshot "${spec}" (its ref is already gone)`, { exitCode: EXIT.FOUND });
   if (!opts.force) {

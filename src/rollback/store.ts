@@ -30,7 +30,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync, linkSync,
 import path from 'node:path';
 import { git, gitText, repoInfo } from '../git.js';
 import { commonDirFast } from '../gitdir.js';
-import { loadConfig, type KizuConfig } from '../config/index.js';
+import { loadConfig, loadConfigLenient, type KizuConfig } from '../config/index.js';
 import { realEnv, shadowEnv as shadowEnvOf, SNAPSHOT_REFS, storePaths } from './early.js';
 
 export { realEnv, SNAPSHOT_REFS };
@@ -67,16 +67,25 @@ export interface Store {
 /**
  * Opens the snapshot store of the working tree at (or containing) `root`. Cheap: no git
  * process unless `root` is not a working-tree top level.
- * @throws KizuError (exit 2) outside a git working tree or for an invalid config.
+ * @param opts.configProblem when given, an invalid config does not throw: its valid keys and
+ *   the defaults are used (config/index.ts loadConfigLenient) and this is called with a
+ *   one-line warning. For the hook and the read-only commands.
+ * @throws KizuError (exit 2) outside a git working tree, or for an invalid config (unless
+ *   `opts.configProblem`).
  */
-export async function openStore(root: string): Promise<Store> {
+export async function openStore(root: string, opts: { configProblem?: (line: string) => void } = {}): Promise<Store> {
   // From the files when that is certain (git.ts repoInfo; a working tree apart from its git
   // dir, core.worktree, is refused there).
   const info = await repoInfo(path.resolve(root));
   const top = info.root;
   const gitDir = info.gitDir;
   const commonDir = commonDirFast(top) ?? path.resolve(top, await gitText(['rev-parse', '--git-common-dir'], { cwd: top }));
-  const config = await loadConfig(top);
+  let config: KizuConfig;
+  if (opts.configProblem) {
+    const r = await loadConfigLenient(top);
+    if (r.problem) opts.configProblem(r.problem);
+    config = r.config;
+  } else config = await loadConfig(top);
   const fmt = readFormat(commonDir);
   const hashAlgo = fmt.ext.objectformat === 'sha256' ? 'sha256' : 'sha1';
   return {
