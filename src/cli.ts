@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { KizuError, EXIT } from './errors.js';
-import { consoleReporter, pc } from './output.js';
+import { consoleReporter, guardClosedPipes, pc } from './output.js';
 
 const pkg = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8')) as {
   version: string;
@@ -422,13 +422,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
 
 /** Entry point used by bin/git-kizu.js. Sets process.exitCode; never throws. */
 export async function main(argv: string[]): Promise<void> {
-  // A closed pipe (`git kizu status | head`) ends output quietly, like git does.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw e;
-    });
-  }
+  // A closed pipe (`git kizu status | head`) ends the output quietly, never the command.
+  guardClosedPipes();
   let code = 0;
   const program = buildProgram((c) => (code = c));
   try {

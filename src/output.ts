@@ -52,3 +52,23 @@ export function memoryReporter(): Reporter & { lines: string[]; warnings: string
 }
 
 export { pc };
+
+let pipesGuarded = false;
+
+/**
+ * Makes a closed stdout or stderr (`git kizu rollback snapshot ... | head -1`) end the output
+ * quietly instead of ending the process: the command goes on to the end with its output
+ * dropped, so that nothing is left half done (a rollback without its undo record, an init
+ * without its settings). Only the output is lost; the exit code is the command's own.
+ * Other stream errors are thrown as before. Installs once per process.
+ */
+export function guardClosedPipes(): void {
+  if (pipesGuarded) return;
+  pipesGuarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') return;
+      throw e;
+    });
+  }
+}

@@ -156,3 +156,23 @@ test('recordRollback validates records (one message naming the field)', () => {
   assert.equal(r.stdout, 'invalid rollback record: time must be an ISO date string, got "x"');
   assert.ok(!existsSync(sb.path('.git/kizu/rollbacks.json')));
 });
+
+test('a closed stdout (`| true`) drops the output, never the command: rollback still records itself for undo, init still installs everything', () => {
+  const files = {};
+  for (let i = 0; i < 300; i++) files[`f${i}.txt`] = `o${i}\n`;
+  const sb = sandbox({ files });
+  const snap = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout);
+  for (let i = 0; i < 300; i++) writeFileSync(sb.path(`f${i}.txt`), 'HUMAN\n');
+  // The reader has exited before git-kizu writes its first line: every write fails with EPIPE.
+  const piped = (args) => sb.run('bash', ['-c', 'git kizu "$@" | true; echo "rc=${PIPESTATUS[0]}"', 'x', ...args]);
+  assert.equal(piped(['rollback', 'snapshot', snap.name, '--yes']).stdout, 'rc=0\n');
+  assert.equal(sb.read('f0.txt'), 'o0\n');
+  assert.equal(sb.read('f299.txt'), 'o299\n');
+  ok(sb.kizu(['undo', '--yes']), 'undo');
+  assert.equal(sb.read('f0.txt'), 'HUMAN\n');
+  assert.equal(sb.read('f299.txt'), 'HUMAN\n');
+
+  assert.equal(piped(['init']).stdout, 'rc=0\n');
+  const status = sb.kizu(['status', '--json']);
+  assert.deepEqual(JSON.parse(status.stdout).hooks, { project: true, local: false, user: false, preCommit: true });
+});

@@ -54,12 +54,7 @@ export function fastArgs(args: string[]): FastArgs | null {
 export async function runFast(args: string[]): Promise<boolean> {
   const o = fastArgs(args);
   if (!o) return false;
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw e;
-    });
-  }
+  (await import('../output.js')).guardClosedPipes();
   const cwd = process.cwd();
   // A whole-tree listing follows (hunks without paths; a marking command whose arguments pass
   // its usage check): start its git processes now, while the command loads.

@@ -67,7 +67,8 @@ export function snapshotFast(args: string[]): { message?: string; json: boolean 
  */
 export async function snapshotFastRun(args: string[]): Promise<void> {
   const o = snapshotFast(args)!;
-  const { consoleReporter, pc } = await import('../output.js');
+  const { consoleReporter, pc, guardClosedPipes } = await import('../output.js');
+  guardClosedPipes();
   try {
     process.exitCode = await snapshotTake({ cwd: process.cwd(), message: o.message, json: o.json, reporter: consoleReporter });
   } catch (e) {
