@@ -536,3 +536,42 @@ test('rollback branch of a task checked out in the main worktree: switches back 
   assert.deepEqual([sb.read('a.txt'), sb.read('n.txt'), sb.read('stray.txt')], ['a changed\n', 'n\n', 'stray\n']);
   assert.equal(sb.git('status', '--porcelain=v1', '-z', '--untracked-files=all'), '?? stray.txt\0');
 });
+
+test('ignored files that snapshot.include keeps (.env): rollback branch saves them and undo brings them back; task land --remove refuses to delete them; other ignored files are named', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': '.env\n*.log\n', '.kizurc.json': '{"snapshot": {"include": [".env"]}}\n' } });
+  ok(sb, ['task', 'start', 'e', '--worktree']);
+  const wt = sibling(sb, 'e');
+  commit(sb, wt, 'e work', { 'b.txt': 'b\n' });
+  writeFileSync(path.join(wt, '.env'), 'SECRET=1\n');
+  writeFileSync(path.join(wt, 'debug.log'), 'log\n');
+  expectRun(sb, ['rollback', 'branch', 'e', '--dry-run'], {
+    status: 0,
+    stdout:
+      `would save task e in refs/kizu/trash/e/<time>: 1 commit not on the base, 1 changed or untracked file in ${wt}\n` +
+      `would remove worktree ${wt} (with 1 ignored path, not saved: debug.log)\n` +
+      `would delete branch kizu/e (at ${rev(sb, 'refs/heads/kizu/e').slice(0, 12)})\n`,
+  });
+  const r = sb.kizu(['rollback', 'branch', 'e', '--yes']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(existsSync(wt), false);
+  const trash = sb.git('for-each-ref', '--format=%(objectname)', 'refs/kizu/trash/e/').trim();
+  assert.equal(sb.git('show', `${trash}:.env`), 'SECRET=1\n');
+  assert.equal(sb.git('ls-tree', '--name-only', trash, 'debug.log'), '');
+  const u = sb.kizu(['undo', '--yes']);
+  assert.equal(u.status, 0, u.stderr + u.stdout);
+  assert.equal(readFileSync(path.join(wt, '.env'), 'utf8'), 'SECRET=1\n');
+  assert.equal(sb.git('status', '--porcelain', '--ignored', { cwd: wt }), '!! .env\n');
+
+  // land --remove would delete .env with the worktree: refused before anything changes.
+  const before = state(sb);
+  expectRun(sb, ['task', 'land', 'e', '--remove'], {
+    status: 1,
+    stderr: err(`task "e"'s worktree ${wt} holds .env, which git ignores but snapshot.include keeps; --remove would delete it with the worktree`, `move it out of ${wt} first, or land without --remove`),
+  });
+  assert.deepEqual(state(sb), before);
+  unlinkSync(path.join(wt, '.env'));
+  writeFileSync(path.join(wt, 'debug.log'), 'log\n');
+  const out = ok(sb, ['task', 'land', 'e', '--remove']);
+  assert.equal(out.split('\n')[1], `removed worktree ${wt} (with its ignored file: debug.log)`);
+  assert.equal(existsSync(wt), false);
+});

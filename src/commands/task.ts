@@ -64,8 +64,8 @@ export async function taskList(i: { cwd: string; json: boolean; reporter: Report
  * `git kizu task land <name> [--remove]` (see landTask). Prints `switched to <into>` when it
  * switched first, then one of `landed task <name> in <into>: fast-forward to <12 hex>`,
  * `landed task <name> in <into>: merge commit <12 hex>`, `nothing to land: <into> already
- * has kizu/<name> (<12 hex>)`; with --remove also `removed worktree <path>` (if it had one)
- * and `deleted branch kizu/<name> and refs/kizu/tasks/<name>`.
+ * has kizu/<name> (<12 hex>)`; with --remove also `removed worktree <path>` (if it had one;
+ * followed by the ignored files that went with it) and `deleted branch kizu/<name> and refs/kizu/tasks/<name>`.
  * @returns 0.
  * @throws KizuError from landTask (exit 1 for refusals, conflicts included).
  */
@@ -75,7 +75,10 @@ export async function taskLand(i: { cwd: string; name: string; remove: boolean; 
   if (l.how === 'up-to-date') i.reporter.log(`nothing to land: ${l.into} already has kizu/${l.name} (${short(l.tip)})`);
   else i.reporter.log(`landed task ${l.name} in ${l.into}: ${l.how === 'fast-forward' ? 'fast-forward to' : 'merge commit'} ${short(l.head)}`);
   if (l.removed) {
-    if (l.removed.worktree) i.reporter.log(`removed worktree ${l.removed.worktree}`);
+    if (l.removed.worktree) {
+      const ig = l.removed.ignored;
+      i.reporter.log(`removed worktree ${l.removed.worktree}${ig.length ? ` (with ${ig.length === 1 ? 'its ignored file' : `${ig.length} ignored files and directories`}: ${ig.join(', ')})` : ''}`);
+    }
     i.reporter.log(`deleted branch kizu/${l.name} and refs/kizu/tasks/${l.name}`);
   }
   return EXIT.OK;

@@ -4,8 +4,9 @@
  *
  * - tree: the task worktree's files as they were: tracked files with their working-tree
  *   content, deletions applied, and untracked files that are not ignored (what `git add -A`
- *   would stage, built in a temporary index, so the real index is not touched). Without a
- *   worktree: the branch tip's tree. Ignored files are not saved.
+ *   would stage, built in a temporary index, so the real index is not touched), plus the
+ *   ignored files config `snapshot.include` names (e.g. `.env`). Without a worktree: the
+ *   branch tip's tree. Other ignored files are not saved.
  * - first parent: the branch tip, so `git log <trash ref>` reaches every commit of the task,
  *   merged or not.
  * - second parent (only when the index held staged changes): a commit of the index tree
@@ -61,13 +62,14 @@ async function isDir(p: string): Promise<boolean> {
 
 /**
  * The tree of a worktree's current files (tracked content, deletions, untracked not
- * ignored), built with `git add -A` into a temporary copy of the index
+ * ignored, and the ignored files `include` names: {@link includedIgnored}), built with
+ * `git add -A` (and `git add -f` for those) into a temporary copy of the index
  * (GIT_INDEX_FILE, git(1)); the real index is left alone.
  * @returns the tree id and the tree of the real index (null when it cannot be written,
  *   e.g. during a conflicted merge).
  * @throws KizuError (exit 2) when git fails.
  */
-export async function worktreeState(wt: string): Promise<{ tree: string; indexTree: string | null }> {
+export async function worktreeState(wt: string, include: string[] = []): Promise<{ tree: string; indexTree: string | null }> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'kizu-index-'));
   try {
     const index = path.join(tmp, 'index');
@@ -88,12 +90,29 @@ export async function worktreeState(wt: string): Promise<{ tree: string; indexTr
       r = await add();
       if (r.status !== 0) throw new KizuError(`could not save the files of ${wt}: ${r.stderr.trim()}`, { hint: `run git status in ${wt} to see the problem` });
     }
+    const kept = await includedIgnored(wt, include);
+    if (kept.length) {
+      await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: wt, env: { ...env, GIT_LITERAL_PATHSPECS: '1' }, input: kept.join('\0') + '\0' });
+    }
     const tree = await text(['write-tree'], wt, { env });
     const real2 = await git(['write-tree'], { cwd: wt, okStatus: [0, 1, 128] });
     return { tree, indexTree: real2.status === 0 ? real2.stdout.toString('utf8').trim() : null };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The ignored files in worktree `wt` that config `snapshot.include` names (globs, see
+ * config/index.ts): files the user asked to keep although git ignores them (e.g. `.env`).
+ * `git ls-files -o -i --exclude-standard -- :(glob)<pattern>...` (git-ls-files(1)).
+ * @returns repository-relative paths ([] when `include` is empty).
+ * @throws KizuError (exit 2) when git fails.
+ */
+export async function includedIgnored(wt: string, include: string[]): Promise<string[]> {
+  if (!include.length) return [];
+  const r = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--', ...include.map((g) => `:(glob)${g}`)], { cwd: wt });
+  return r.stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
 }
 
 /** `20250102T030405Z` for a Date. */
@@ -109,12 +128,13 @@ export function trashStamp(d: Date): string {
  *   kizu-worktree, where restoreTask recreates it); false for the main worktree.
  * @param t.checkout the worktree that had the branch checked out and is switched away
  *   (recorded as kizu-checkout, switched back by restoreTask).
+ * @param t.include config `snapshot.include`: ignored files it names are saved too.
  * @returns the saved copy (ref and commit ids).
  * @throws KizuError (exit 2) when git cannot write the objects or the ref.
  */
 export async function saveTaskTrash(
   root: string,
-  t: { name: string; tip: string; base: string | null; from: string | null; files: string | null; linked: boolean; checkout?: string | null },
+  t: { name: string; tip: string; base: string | null; from: string | null; files: string | null; linked: boolean; checkout?: string | null; include?: string[] },
 ): Promise<TaskTrash> {
   const tipTree = await text(['rev-parse', `${t.tip}^{tree}`], root);
   let tree = tipTree;
@@ -122,7 +142,7 @@ export async function saveTaskTrash(
   const hasDir = t.files !== null && (await isDir(t.files));
   const worktree = hasDir && t.linked ? t.files : null;
   if (hasDir) {
-    const st = await worktreeState(t.files!);
+    const st = await worktreeState(t.files!, t.include ?? []);
     tree = st.tree;
     if (st.indexTree && st.indexTree !== tipTree) {
       index = await text(['commit-tree', st.indexTree, '-p', t.tip, '-F', '-'], root, {

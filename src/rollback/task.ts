@@ -30,7 +30,8 @@ import {
   type TaskInfo,
   type WorktreeInfo,
 } from './task-store.js';
-import { readTaskTrash, saveTaskTrash, type TaskTrash } from './task-trash.js';
+import { includedIgnored, readTaskTrash, saveTaskTrash, type TaskTrash } from './task-trash.js';
+import { loadConfig } from '../config/index.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './task-store.js';
 export { readTaskTrash, type TaskTrash } from './task-trash.js';
@@ -148,8 +149,11 @@ export interface LandedTask {
   head: string;
   /** True when the current worktree was switched from the task branch to the target first. */
   switched: boolean;
-  /** With remove: the removed worktree (null: none), and that branch and record were deleted. */
-  removed: { worktree: string | null } | null;
+  /**
+   * With remove: the removed worktree (null: none), and that branch and record were deleted;
+   * `ignored`: the ignored files and directories (`dir/`) deleted with the worktree.
+   */
+  removed: { worktree: string | null; ignored: string[] } | null;
 }
 
 /**
@@ -160,12 +164,15 @@ export interface LandedTask {
  * task has no worktree of its own, in which case it first switches to the target branch
  * (and back again if the merge fails). On success the record's base moves to the landed tip.
  * With `remove`, the task's linked worktree is removed (`git worktree remove`, no force: it
- * is clean), and the branch and record are deleted (everything is merged, so nothing is lost).
+ * is clean; ignored files go with it and are listed in the result), and the branch and
+ * record are deleted (everything is merged, so nothing is lost). It refuses, before merging,
+ * when the worktree holds ignored files that config `snapshot.include` names (e.g. `.env`).
  * On conflicts it runs `git merge --abort` (and switches back), leaving HEAD, index and
  * working tree as they were.
  * @throws KizuError exit 1: no such task; no record or it started on a detached HEAD; the
  *   target branch is not checked out here; uncommitted tracked changes here; uncommitted
- *   changes (untracked included) in the task's worktree; conflicts (message lists the files);
+ *   changes (untracked included) in the task's worktree; with `remove`, files there that
+ *   snapshot.include keeps; conflicts (message lists the files);
  *   git refuses the merge (its message). Exit 2: git failures.
  */
 export async function landTask(cwd: string, name: string, opts: { remove?: boolean } = {}): Promise<LandedTask> {
@@ -204,6 +211,20 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
         { hint: `commit them there (git -C ${task.worktree} add -A && git -C ${task.worktree} commit), or remove them; then land again`, exitCode: EXIT.FOUND },
       );
     }
+  }
+  // `git worktree remove` deletes ignored files with the worktree: never those the user asked
+  // to keep (snapshot.include, e.g. .env); the others are named in the result.
+  let ignoredGone: string[] = [];
+  if (opts.remove && task.linked && task.worktree) {
+    const kept = await includedIgnored(task.worktree, (await loadConfig(root)).snapshot.include);
+    if (kept.length) {
+      throw new KizuError(
+        `task "${name}"'s worktree ${task.worktree} holds ${kept.join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${kept.length === 1 ? 'it' : 'them'} with the worktree`,
+        { hint: `move ${kept.length === 1 ? 'it' : 'them'} out of ${task.worktree} first, or land without --remove`, exitCode: EXIT.FOUND },
+      );
+    }
+    const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
+    ignoredGone = ig.stdout.toString('utf8').split('\0').filter(Boolean);
   }
   const mine = await statusPaths(root, { trackedOnly: true });
   const merging = await resolve(root, 'MERGE_HEAD');
@@ -272,7 +293,7 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     }
     await git(['update-ref', '-m', `git kizu task land --remove ${name}`, '-d', taskBranchRef(name), task.tip], { cwd: root });
     await deleteRecord(root, name, rec.commit);
-    removed = { worktree: wtPath };
+    removed = { worktree: wtPath, ignored: wtPath ? ignoredGone : [] };
   } else if (rec.base !== task.tip) {
     await writeRecord(root, name, { base: task.tip, from: rec.from, created: rec.created }, rec.commit, `git kizu task land ${name}`);
   }
@@ -296,10 +317,15 @@ export interface DiscardPlan {
   switchTo: string | null;
   /** Commits on the branch not on the base (not on any other branch when there is no base). */
   commits: number;
-  /** Changed and untracked (not ignored) files in the worktree, all saved. */
+  /**
+   * Changed and untracked (not ignored) files in the worktree, and ignored ones config
+   * `snapshot.include` names (e.g. `.env`): all saved.
+   */
   files: string[];
-  /** Ignored files and directories in a linked worktree: removed with it, not saved. */
+  /** Other ignored files and directories in a linked worktree: removed with it, not saved. */
   ignored: string[];
+  /** Config `snapshot.include` (what the save adds of the ignored files). */
+  include: string[];
 }
 
 /**
@@ -327,6 +353,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
   let switchTo: string | null = null;
   let files: string[] = [];
   let ignored: string[] = [];
+  const include = (await loadConfig(root)).snapshot.include;
   if (wt && !wt.main) {
     mode = 'linked';
     if (isInside(cwd, wt.path)) {
@@ -343,8 +370,10 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
     }
     if (!wt.prunable) {
       files = await statusPaths(wt.path);
+      const kept = await includedIgnored(wt.path, include);
+      files.push(...kept);
       const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: wt.path });
-      ignored = ig.stdout.toString('utf8').split('\0').filter(Boolean);
+      ignored = ig.stdout.toString('utf8').split('\0').filter((p) => p && !kept.includes(p));
     }
   } else if (wt) {
     mode = 'main';
@@ -368,7 +397,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
     ? [`${rec.base}..${task.tip}`]
     : [task.tip, '--not', `--exclude=${taskBranchRef(name)}`, '--branches'];
   const commits = Number((await git(['rev-list', '--count', ...range], { cwd: root })).stdout.toString('utf8').trim());
-  return { task, root, mode, worktree: wt, switchTo, commits, files, ignored };
+  return { task, root, mode, worktree: wt, switchTo, commits, files, ignored, include };
 }
 
 /** What {@link discardTask} did. */
@@ -400,6 +429,7 @@ export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
     files: plan.mode === 'none' || plan.worktree?.prunable ? null : plan.worktree!.path,
     linked: plan.mode === 'linked',
     checkout: plan.mode === 'main' ? plan.worktree!.path : null,
+    include: plan.include,
   });
   const fail = (what: string, stderr: string) =>
     new KizuError(`saved task "${name}" in ${trash.ref}, but could not ${what}: ${gitMessage(stderr)}`, {
