@@ -35,11 +35,11 @@ test('post-tool-use: edited file with a scar → exact additionalContext JSON', 
 test('post-tool-use: relative path resolves against payload cwd; notebook_path and legacy edits[] are read', () => {
   const sb = scarredRepo();
   sb.write({ 'nb.py': '# @kizu[free]: split this cell\nx = 1\n' });
-  const rel = hook(sb, 'post-tool-use', { cwd: path.join(sb.dir, 'src'), tool_name: 'Write', tool_input: { file_path: 'app.js' } });
+  const rel = hook(sb, 'post-tool-use', { session_id: 's', hook_event_name: 'PostToolUse', cwd: path.join(sb.dir, 'src'), tool_name: 'Write', tool_input: { file_path: 'app.js' } });
   assert.match(JSON.parse(rel.stdout).hookSpecificOutput.additionalContext, /^git-kizu: the file you just edited holds 1 review scar[^]*- src\/app\.js:2 \[ask\] explain this change/);
-  const nb = hook(sb, 'post-tool-use', { cwd: sb.dir, tool_name: 'NotebookEdit', tool_input: { notebook_path: 'nb.py' } });
+  const nb = hook(sb, 'post-tool-use', { session_id: 's', hook_event_name: 'PostToolUse', cwd: sb.dir, tool_name: 'NotebookEdit', tool_input: { notebook_path: 'nb.py' } });
   assert.match(JSON.parse(nb.stdout).hookSpecificOutput.additionalContext, /- nb\.py:1 \[free\] split this cell → do what it says, then delete the scar line/);
-  const multi = hook(sb, 'post-tool-use', { cwd: sb.dir, tool_name: 'MultiEdit', tool_input: { edits: [{ file_path: 'nb.py' }, { file_path: 'src/app.js' }] } });
+  const multi = hook(sb, 'post-tool-use', { session_id: 's', hook_event_name: 'PostToolUse', cwd: sb.dir, tool_name: 'MultiEdit', tool_input: { edits: [{ file_path: 'nb.py' }, { file_path: 'src/app.js' }] } });
   const ctx = JSON.parse(multi.stdout).hookSpecificOutput.additionalContext;
   assert.match(ctx, /holds 2 review scars/);
   assert.match(ctx, /- nb\.py:1 \[free\]/);
@@ -51,7 +51,7 @@ test('post-tool-use: file without scars, missing file, path outside the repo →
   const outside = path.join(sb.base, 'outside.js');
   writeFileSync(outside, '// @kizu[ask]: not ours\n');
   for (const file_path of [path.join(sb.dir, 'README.md'), path.join(sb.dir, 'gone.js'), outside, '../outside.js']) {
-    const r = hook(sb, 'post-tool-use', { cwd: sb.dir, tool_name: 'Edit', tool_input: { file_path } });
+    const r = hook(sb, 'post-tool-use', { session_id: 's', hook_event_name: 'PostToolUse', cwd: sb.dir, tool_name: 'Edit', tool_input: { file_path } });
     assert.equal(r.status, 0, file_path);
     assert.equal(r.stdout, '', file_path);
     assert.equal(r.stderr, '', file_path);
@@ -60,14 +60,15 @@ test('post-tool-use: file without scars, missing file, path outside the repo →
 
 test('bad payloads (garbage, empty, array, wrong types) → exit 0, no stdout, exactly one stderr line', () => {
   const sb = scarredRepo();
-  const payloads = ['not json', '', '[1,2]', '"str"', '{"tool_input": 5, "cwd": 7}', '{"cwd": "/nonexistent/dir/x"}', '{"hook_event_name": "UserPromptSubmit"}', '{"stop_hook_active": "yes"}'];
+  // `{}` and other objects without hook_event_name are not Claude Code payloads.
+  const payloads = ['not json', '', '[1,2]', '"str"', '{}', '{"session_id": "s", "cwd": "/x"}', '{"tool_input": 5, "cwd": 7}', '{"hook_event_name": "PostToolUse", "cwd": "/nonexistent/dir/x"}', '{"hook_event_name": "UserPromptSubmit"}', '{"stop_hook_active": "yes"}'];
   for (const event of ['stop', 'post-tool-use']) {
     for (const p of payloads) {
       const r = hook(sb, event, p);
       assert.equal(r.status, 0, `${event} ${p}`);
       assert.equal(r.stdout, '', `${event} ${p}`);
-      if (event === 'post-tool-use' && p === '{"cwd": "/nonexistent/dir/x"}') {
-        assert.equal(r.stderr, '', `${event} ${p}`); // valid JSON object with nothing to read: silent
+      if (event === 'post-tool-use' && p === '{"hook_event_name": "PostToolUse", "cwd": "/nonexistent/dir/x"}') {
+        assert.equal(r.stderr, '', `${event} ${p}`); // valid payload with nothing to read: silent
       } else {
         assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, `${event} ${p}: ${r.stderr}`);
         assert.match(r.stderr, /^git-kizu: /);
@@ -78,7 +79,7 @@ test('bad payloads (garbage, empty, array, wrong types) → exit 0, no stdout, e
 
 test('stop: cwd outside any git repository → exit 0, one stderr line', () => {
   const sb = sandbox({ init: false });
-  const r = hook(sb, 'stop', { session_id: 's', cwd: sb.dir, stop_hook_active: false });
+  const r = hook(sb, 'stop', { session_id: 's', hook_event_name: 'Stop', cwd: sb.dir, stop_hook_active: false });
   assert.equal(r.status, 0);
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, `git-kizu: hook skipped because of an error: not inside a git repository: ${sb.dir}\n`);

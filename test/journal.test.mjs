@@ -200,8 +200,9 @@ test('hook journal: bad payloads exit 0 with one stderr line and nothing on stdo
     ['not json', /^git-kizu: ignored a bad hook payload: hook payload is not JSON \([^\n]*\)\n$/],
     ['', /^git-kizu: ignored a bad hook payload: empty hook payload on stdin\n$/],
     ['[1]', /^git-kizu: ignored a bad hook payload: hook payload is not a JSON object\n$/],
-    [JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: 'a.txt' }, tool_response: 'oops' }), /^git-kizu: ignored a bad hook payload: hook payload field "tool_response" should be an object, got "oops"\n$/],
-    [JSON.stringify({ tool_name: 'Edit', tool_use_id: 7 }), /^git-kizu: ignored a bad hook payload: hook payload field "tool_use_id" should be a string, got 7\n$/],
+    ['{}', /^git-kizu: ignored a bad hook payload: hook payload has no "hook_event_name" \(is this a Claude Code hook payload\?\)\n$/],
+    [JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: 'a.txt' }, tool_response: 'oops' }), /^git-kizu: ignored a bad hook payload: hook payload field "tool_response" should be an object, got "oops"\n$/],
+    [JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_use_id: 7 }), /^git-kizu: ignored a bad hook payload: hook payload field "tool_use_id" should be a string, got 7\n$/],
     [JSON.stringify({ hook_event_name: 'Stop' }), /^git-kizu: ignored a bad hook payload: hook payload is for event "Stop", expected PostToolUse\n$/],
   ];
   for (const [input, re] of bad) {

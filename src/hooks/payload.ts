@@ -36,9 +36,9 @@ export class PayloadError extends Error {
 
 /**
  * Parses a payload string and checks the types of the fields the handlers read.
- * @param expectEvents if given, a present `hook_event_name` must be one of these.
- * @throws PayloadError if it is empty, not JSON, not a JSON object, has a known field of the
- *   wrong type, or is for another event.
+ * @param expectEvents if given, `hook_event_name` must be one of these.
+ * @throws PayloadError if it is empty, not JSON, not a JSON object, lacks `hook_event_name`,
+ *   has a known field of the wrong type, or is for another event.
  */
 export function parsePayload(text: string, expectEvents?: string[]): HookPayload {
   if (text.trim() === '') throw new PayloadError('empty hook payload on stdin');
@@ -64,6 +64,8 @@ export function parsePayload(text: string, expectEvents?: string[]): HookPayload
       throw new PayloadError(`hook payload field "${k}" should be a ${t}, got ${JSON.stringify(o[k])}`);
     }
   }
+  // Every payload Claude Code sends names its event ("Hook Input", common fields).
+  if (o.hook_event_name === undefined) throw new PayloadError('hook payload has no "hook_event_name" (is this a Claude Code hook payload?)');
   if (expectEvents && typeof o.hook_event_name === 'string' && !expectEvents.includes(o.hook_event_name)) {
     throw new PayloadError(`hook payload is for event "${o.hook_event_name}", expected ${expectEvents.join(' or ')}`);
   }
