@@ -3,7 +3,7 @@
 // codes, and the saved copy in refs/kizu/reverts reproducing the pre-revert bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, chmodSync, unlinkSync, existsSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, statSync, chmodSync, unlinkSync, existsSync, writeFileSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sandbox, ROOT } from './helpers.mjs';
@@ -32,7 +32,7 @@ const trashHead = (sb) => sb.git('rev-parse', '--verify', '-q', 'refs/kizu/rever
 function savedLines(sb, rel) {
   const c = trashHead(sb);
   const blob = sb.git('rev-parse', `${c}:${rel}`).trim();
-  return `saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}\n  (or: git cat-file -p ${blob} > ${rel})\n`;
+  return `saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}\n  (or: git cat-file -p ${blob} > ${path.join(realpathSync(sb.dir), rel)})\n`;
 }
 
 /** Runs the printed `git cat-file -p <blob> > <path>` line in a shell and returns the bytes it writes. */
@@ -245,7 +245,7 @@ test('revert: paths with spaces, quotes, tabs and non-ASCII characters', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(sb.read(odd), 'a\nb\n');
   assert.deepEqual(catFileRoute(sb, r.stdout.replace(/> .*\)/, '> x)')), Buffer.from('a\nB\n'));
-  assert.match(r.stdout, /\(or: git cat-file -p [0-9a-f]+ > 'dir x\/é "q"\tz\.txt'\)/);
+  assert.ok(r.stdout.includes(` > '${realpathSync(sb.dir)}/dir x/é "q"\tz.txt')`), r.stdout);
   assert.equal(sb.kizu(['revert', '--restore', restoreId(r.stdout)]).status, 0);
   assert.equal(sb.read(odd), 'a\nB\n');
   assert.equal(sb.kizu(['revert', hs[1].shortId]).status, 0);
@@ -389,4 +389,21 @@ test('commitPlan re-verifies right before writing: a file changed after planning
   writeFileSync(sb.path('a.txt'), text(mod) + 'appended\n');
   await assert.rejects(commitPlan(plan), (e) => e.exitCode === 1 && e.message === `a.txt changed since hunk ${hs[0].id.slice(0, 8)} was listed; nothing was reverted`);
   assert.equal(sb.read('a.txt'), text(mod) + 'appended\n');
+});
+
+test('from a subdirectory: a path:line copied from `hunks` (root-relative) works as well as one relative to the directory; the printed cat-file line restores the right file', () => {
+  const sb = sandbox({ files: { 'src/a.txt': text(lines30), 'src/b.txt': text(lines30) } });
+  sb.write({ 'src/a.txt': text(lines30.map((l) => (l === 'l5' ? 'FIVE' : l))), 'src/b.txt': text(lines30.map((l) => (l === 'l20' ? 'TWENTY' : l))) });
+  const sub = sb.path('src');
+  const [ha, hb] = hunks(sb);
+  expectRun(sb, ['tap', 'src/a.txt:5'], { status: 0, stdout: `tapped ${ha.shortId} ${ha.range}\n`, cwd: sub });
+  expectRun(sb, ['tap', 'b.txt:20'], { status: 0, stdout: `tapped ${hb.shortId} ${hb.range}\n`, cwd: sub });
+  const r = sb.kizu(['revert', 'src/a.txt:5'], { cwd: sub });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(sb.read('src/a.txt'), text(lines30));
+  const m = /\(or: (git cat-file -p [0-9a-f]+ > \S+)\)/.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  const run = sb.run('sh', ['-c', m[1]], { cwd: sub });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(sb.read('src/a.txt'), text(lines30.map((l) => (l === 'l5' ? 'FIVE' : l))));
 });

@@ -118,7 +118,7 @@ function marks(sb) {
 function savedLines(sb, rel) {
   const c = sb.git('rev-parse', 'refs/kizu/reverts').trim();
   const blob = sb.git('rev-parse', `${c}:${rel}`).trim();
-  return [`saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}`, `  (or: git cat-file -p ${blob} > ${rel})`];
+  return [`saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}`, `  (or: git cat-file -p ${blob} > ${path.join(realpathSync(sb.dir), rel)})`];
 }
 
 const listLine = (h, mark = h.mark) => `  ${h.shortId}  ${h.range}  +${h.added} -${h.removed}  ${h.kind}${mark !== 'unreviewed' ? `  [${mark}]` : ''}`;

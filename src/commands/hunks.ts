@@ -133,15 +133,20 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
  * Converts a user hunk spec's path part (relative to `cwd`) to a repo-root-relative one, so
  * `path:line` means the same file in every command run from a subdirectory. Id prefixes
  * (4+ hex digits) pass through; a spec naming a path outside the repository passes through
- * unchanged (resolution then reports it).
+ * unchanged (resolution then reports it). With `hunks`: when the path, read relative to
+ * `cwd`, names no file with hunks but read relative to the root does (a path copied from
+ * `git kizu hunks`, which prints root-relative paths), the root-relative reading is used.
  */
-export function normaliseHunkSpec(root: string, cwd: string, spec: string): string {
+export function normaliseHunkSpec(root: string, cwd: string, spec: string, hunks?: { path: string }[]): string {
   if (/^[0-9a-fA-F]{4,}$/.test(spec)) return spec;
   const m = /^(.*):(\d+)$/.exec(spec);
+  const file = m && m[1] !== '' ? m[1] : spec;
+  let rel: string;
   try {
-    if (m && m[1] !== '') return `${toRootPaths(root, cwd, [m[1]])[0]}:${m[2]}`;
-    return toRootPaths(root, cwd, [spec])[0];
+    rel = toRootPaths(root, cwd, [file])[0];
   } catch {
     return spec;
   }
+  if (hunks && !path.isAbsolute(file) && !hunks.some((h) => h.path === rel) && hunks.some((h) => h.path === file)) rel = file;
+  return m && m[1] !== '' ? `${rel}:${m[2]}` : rel;
 }

@@ -45,7 +45,7 @@ export async function markCommand(i: MarkInput): Promise<number> {
   who.catch(() => {}); // awaited by setMarks
   const { listHunks, resolveHunks, shortId, hunkRange } = await import('../hunks/index.js');
   const { hunks } = await listHunks(root);
-  const picked = i.all ? hunks : resolveHunks(i.specs.map((x) => normaliseHunkSpec(root, i.cwd, x)), hunks);
+  const picked = i.all ? hunks : resolveHunks(i.specs.map((x) => normaliseHunkSpec(root, i.cwd, x, hunks)), hunks);
   const seen = new Set<string>();
   const chosen: Hunk[] = [];
   for (const h of picked) if (!seen.has(h.id)) (seen.add(h.id), chosen.push(h));

@@ -35,11 +35,13 @@ function shellWord(s: string): string {
 }
 
 /** Lines telling how to get a trash entry back. */
-function restoreHint(t: TrashEntry, what: string): string[] {
+function restoreHint(root: string, t: TrashEntry, what: string): string[] {
   const id = t.commit.slice(0, 12);
   if (t.type === 'absent') return [`${t.path} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
   const lines = [`saved the previous ${t.path} in ${TRASH_REF}; restore it with: git kizu revert --restore ${id}`];
-  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellWord(t.path)})`);
+  // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
+  // name the file absolutely.
+  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellWord(path.join(root, t.path))})`);
   return lines;
 }
 
@@ -78,7 +80,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   }
   const ctx = await repoContext(i.cwd);
   const { baseline, hunks } = await listHunks(ctx.root);
-  const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk)], hunks);
+  const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk, hunks)], hunks);
   const plan = await planRevert(ctx.root, h, baseline.oid);
   const body = i.message !== undefined ? `reverted: ${i.message}` : '';
   const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;
@@ -105,7 +107,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     try {
       queued = await fileInQueue(ctx.root, h, plan.spot, after, kind, body);
     } catch (e) {
-      await commitState(plan.abs, after, plan.before, () => new KizuError(`${h.path} changed while the queue item was filed`, { hint: restoreHint(saved, 'the revert').join('\n') }));
+      await commitState(plan.abs, after, plan.before, () => new KizuError(`${h.path} changed while the queue item was filed`, { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') }));
       throw e;
     }
   }
@@ -119,7 +121,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
     if (idx.stdout.length) i.reporter.warn(`${h.path} is still in the index; git rm --cached -- ${shellWord(h.path)} removes it there`);
   }
-  for (const l of restoreHint(saved, 'the revert')) i.reporter.log(l);
+  for (const l of restoreHint(ctx.root, saved, 'the revert')) i.reporter.log(l);
   return EXIT.OK;
 }
 
@@ -164,6 +166,6 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
   const saved = await saveToTrash(ctx.root, now, `restore ${t.commit}`);
   await commitState(abs, now, t, () => new KizuError(`${t.path} changed while it was being restored; nothing was written`, { hint: 'retry' }));
   reporter.log(`restored ${t.path} from ${t.commit.slice(0, 12)}`);
-  for (const l of restoreHint(saved, 'the restore')) reporter.log(l);
+  for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);
   return EXIT.OK;
 }
