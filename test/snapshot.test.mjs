@@ -302,6 +302,28 @@ test('retention keeps snapshot.keep snapshots, never the safety snapshot the und
   assert.deepEqual(snapshots(sb), []);
 });
 
+test('the safety snapshot an undo takes (its printed redo point) survives retention; drop names it', () => {
+  const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ snapshot: { keep: 2 } }), 'a.txt': '0\n' } });
+  const take = () => /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot'])).stdout)[1];
+  const a = take();
+  writeFileSync(sb.path('a.txt'), '1\n');
+  ok(sb.kizu(['rollback', 'snapshot', a, '--yes']));
+  writeFileSync(sb.path('b.txt'), 'b\n');
+  const u = ok(sb.kizu(['undo', '--yes'])).stdout;
+  const redo = /to redo: git kizu rollback snapshot (\S+)\)/.exec(u)[1];
+  for (let i = 2; i < 6; i++) {
+    writeFileSync(sb.path('a.txt'), `${i}\n`);
+    take();
+  }
+  assert.ok(snapshots(sb).some((x) => x.name === redo), 'the redo point is kept');
+  const refused = sb.kizu(['snapshot', 'drop', redo]);
+  assert.deepEqual([refused.status, refused.stderr], [1, `git-kizu: error: snapshot ${redo} is the safety snapshot a recent git kizu undo took (its redo point)\nhint: pass --force to drop it anyway (undo then cannot restore it)\n`]);
+  // The redo point is the state just before the undo: a.txt rolled back, b.txt added.
+  ok(sb.kizu(['rollback', 'snapshot', redo, '--yes']), 'redo');
+  assert.equal(sb.read('a.txt'), '0\n');
+  assert.equal(sb.read('b.txt'), 'b\n');
+});
+
 test('snapshot show: metadata, git diff from the snapshot to the working tree, permission bits; ids by commit prefix', () => {
   const sb = sandbox({ files: { 'a.txt': 'one\n', 'b.txt': 'b\n' } });
   chmodSync(sb.path('b.txt'), 0o600);

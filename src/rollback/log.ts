@@ -7,8 +7,9 @@
  * last, written atomically (temp file + rename) under the lock file
  * `<git-common-dir>/kizu/rollbacks.lock`. A missing file is an empty log; an unreadable or
  * invalid one is an error (never silently replaced, since it is the only way back).
- * Snapshots that records refer to are protected from `snapshot.keep` retention and from
- * `git kizu snapshot drop` without --force.
+ * Snapshots that records refer to, and the safety snapshots of the last undos (`redo`, the
+ * snapshots undo tells the user to redo with), are protected from `snapshot.keep` retention
+ * and from `git kizu snapshot drop` without --force.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,7 +42,16 @@ export interface RollbackRecord {
 interface LogFile {
   version: 1;
   records: RollbackRecord[];
+  /**
+   * Commit ids of the safety snapshots the last undos took (newest last, at most
+   * {@link REDO_KEPT}): `git kizu undo` prints `to redo: git kizu rollback snapshot <id>`, so
+   * retention must not drop them. Absent in logs written before it was kept.
+   */
+  redo?: string[];
 }
+
+/** How many undo safety snapshots (redo points) stay protected. */
+export const REDO_KEPT = 10;
 
 async function commonDir(root: string): Promise<string> {
   const fast = commonDirFast(root);
@@ -92,6 +102,7 @@ function readLog(file: string): LogFile {
     throw new KizuError(`the undo log ${file} has an unknown format`, { hint: 'fix or move the file away (git kizu undo cannot use it)' });
   }
   v.records = v.records.filter((r) => problem(r) === null);
+  v.redo = Array.isArray(v.redo) ? v.redo.filter((x) => typeof x === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(x)) : [];
   return v;
 }
 
@@ -138,22 +149,27 @@ export async function readRollbacks(root: string): Promise<RollbackRecord[]> {
 
 /**
  * Removes the newest record if it is still `expected` (same time and safety snapshot).
+ * @param redo the commit id of the safety snapshot the undo took (kept protected as a redo
+ *   point, the newest {@link REDO_KEPT}).
  * @returns true if removed, false if the log changed in between.
  */
-export async function popRollback(root: string, expected: RollbackRecord): Promise<boolean> {
+export async function popRollback(root: string, expected: RollbackRecord, redo?: string): Promise<boolean> {
   return withLog(root, (file, log) => {
     const last = log.records[log.records.length - 1];
     if (!last || last.time !== expected.time || last.safetySnapshot !== expected.safetySnapshot) return false;
     log.records.pop();
+    if (redo) log.redo = [...(log.redo ?? []).filter((x) => x !== redo), redo].slice(-REDO_KEPT);
     writeLog(file, log);
     return true;
   });
 }
 
 /**
- * Commit ids of the snapshots the undo log refers to.
+ * Commit ids of the snapshots the undo log refers to: the records' safety snapshots, and the
+ * redo points of the last undos.
  * @throws KizuError (exit 2) if the log cannot be read (callers then drop nothing).
  */
 export async function protectedSnapshots(root: string): Promise<Set<string>> {
-  return new Set((await readRollbacks(root)).map((r) => r.safetySnapshot));
+  const log = readLog(await rollbackLogPath(root));
+  return new Set([...log.records.map((r) => r.safetySnapshot), ...(log.redo ?? [])]);
 }

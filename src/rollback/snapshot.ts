@@ -411,9 +411,10 @@ export async function dropSnapshot(root: string, spec: string, opts: { force?: b
   const snap = await readIn(s, spec);
   if (!snap.ref) throw new KizuError(`no snapshot "${spec}" (its ref is already gone)`, { exitCode: EXIT.FOUND });
   if (!opts.force) {
-    const { protectedSnapshots } = await import('../rollback/log.js');
+    const { protectedSnapshots, readRollbacks } = await import('../rollback/log.js');
     if ((await protectedSnapshots(s.root)).has(snap.id)) {
-      throw new KizuError(`snapshot ${snap.name} is the safety snapshot of a rollback that git kizu undo can still reverse`, {
+      const isRecord = (await readRollbacks(s.root)).some((r) => r.safetySnapshot === snap.id);
+      throw new KizuError(isRecord ? `snapshot ${snap.name} is the safety snapshot of a rollback that git kizu undo can still reverse` : `snapshot ${snap.name} is the safety snapshot a recent git kizu undo took (its redo point)`, {
         hint: `pass --force to drop it anyway (undo then cannot restore it)`,
         exitCode: EXIT.FOUND,
       });

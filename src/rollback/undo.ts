@@ -146,6 +146,6 @@ export async function undoLastRollback(
     });
     if (opts.dryRun) return result;
   }
-  if (result.plan.applied) result.popped = await popRollback(root, record);
+  if (result.plan.applied) result.popped = await popRollback(root, record, result.plan.safetySnapshot ?? undefined);
   return result;
 }
