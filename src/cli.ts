@@ -417,6 +417,16 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await demoCommand({ keep: !!o.keep, reporter }));
     });
 
+  // A command group without its subcommand (`git kizu rollback`): say what is missing rather
+  // than only printing the group's help.
+  for (const group of [queue, marks, task, patch, rollback]) {
+    group.allowExcessArguments(true).action((_o: unknown, cmd: Command) => {
+      const subs = group.commands.map((c) => c.name());
+      const hint = `git kizu ${group.name()} --help describes them`;
+      if (cmd.args.length) throw new KizuError(`unknown command 'git kizu ${group.name()} ${cmd.args[0]}' (known: ${subs.join(', ')})`, { hint });
+      throw new KizuError(`git kizu ${group.name()} needs a subcommand: ${subs.join(', ')}`, { hint });
+    });
+  }
   return program;
 }
 
@@ -427,6 +437,11 @@ export async function main(argv: string[]): Promise<void> {
   let code = 0;
   const program = buildProgram((c) => (code = c));
   try {
+    // `git kizu help <unknown>`: commander would print the whole help without a word.
+    const topic = argv[2] === 'help' ? argv[3] : undefined;
+    if (topic !== undefined && !topic.startsWith('-') && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
+      throw new KizuError(`unknown command '${topic}'`, { hint: 'git kizu help lists the commands' });
+    }
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {

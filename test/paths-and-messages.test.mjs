@@ -75,3 +75,20 @@ test('a deleted current directory: commands exit 2 with one clear message, help 
   assert.equal(h.stdout, '');
   assert.equal(h.stderr.trim().split('\n').length, 1, h.stderr);
 });
+
+test('a command group without its subcommand, an unknown subcommand, or help for an unknown command: exit 2 with a message saying so', () => {
+  const sb = sandbox();
+  const cases = [
+    [['rollback'], "git-kizu: error: git kizu rollback needs a subcommand: snapshot, branch, patch\nhint: git kizu rollback --help describes them\n"],
+    [['queue'], 'git-kizu: error: git kizu queue needs a subcommand: add, list, done, reopen, rm, clear\nhint: git kizu queue --help describes them\n'],
+    [['task', 'bogus'], "git-kizu: error: unknown command 'git kizu task bogus' (known: start, list, land)\nhint: git kizu task --help describes them\n"],
+    [['help', 'bogus'], "git-kizu: error: unknown command 'bogus'\nhint: git kizu help lists the commands\n"],
+  ];
+  for (const [args, stderr] of cases) {
+    const r = sb.kizu(args);
+    assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', stderr], args.join(' '));
+  }
+  const h = sb.kizu(['help', 'rollback']);
+  assert.equal(h.status, 0);
+  assert.match(h.stdout, /^Usage: git kizu rollback \[options\] \[command\]\n/);
+});

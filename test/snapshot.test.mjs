@@ -581,8 +581,8 @@ test('snapshots of another worktree: listed with the worktree they come from; ro
 
   const list = ok(sb.kizu(['snapshot', 'list'], { cwd: wt })).stdout.split('\n').filter(Boolean);
   assert.deepEqual(list, [
-    `${mine.name}  manual  1 files  in linked`,
-    `${s.name}  manual  1 files  [worktree ${mainReal}]  in main`,
+    `${mine.name}  manual  1 file  in linked`,
+    `${s.name}  manual  1 file  [worktree ${mainReal}]  in main`,
   ]);
   const show = ok(sb.kizu(['snapshot', 'show', s.name], { cwd: wt })).stdout;
   assert.ok(show.includes(`\nworktree: ${mainReal} (another worktree of this repository)\n`), show);
@@ -634,7 +634,7 @@ test('a moved repository keeps its snapshots as its own; a new worktree at an ol
   renameSync(sb.dir, moved);
   const movedReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', moved], { cwd: moved }).stdout.trim();
   const oldReal = path.join(path.dirname(movedReal), 'repo');
-  assert.deepEqual(ok(sb.kizu(['snapshot', 'list'], { cwd: moved })).stdout.split('\n').filter(Boolean), [`${s.name}  manual  1 files  before the move`]);
+  assert.deepEqual(ok(sb.kizu(['snapshot', 'list'], { cwd: moved })).stdout.split('\n').filter(Boolean), [`${s.name}  manual  1 file  before the move`]);
   const show = ok(sb.kizu(['snapshot', 'show', s.name], { cwd: moved })).stdout;
   assert.ok(show.includes(`\nworktree: ${oldReal} (this worktree, since moved to ${movedReal})\n`), show);
   writeFileSync(path.join(moved, 'a.txt'), 'three\n');

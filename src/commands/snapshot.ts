@@ -109,7 +109,7 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
     const msg = s.meta.message.split('\n')[0];
     // Snapshot refs are shared by the worktrees of a repository: say which one took it.
     const where = s.meta.worktree && !sameWorktree(s.meta, root, gitDir) ? `  [worktree ${s.meta.worktree}]` : '';
-    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${s.meta.files} files${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
+    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${s.meta.files} file${s.meta.files === 1 ? '' : 's'}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
   }
   return EXIT.OK;
 }
