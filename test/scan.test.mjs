@@ -266,3 +266,18 @@ test('scan paths: a path naming nothing is an error (exit 2), a path deleted but
   expectRun(sb, ['scan', 'gone.ts'], { status: 0 });
   expectRun(sb, ['scan', '--staged', 'gone.ts'], { status: 1, stdout: 'gone.ts:1  [ask]  explain this change\n' });
 });
+
+test('an unreadable review queue (not UTF-8) does not hide the scars: scan and status list them, report the queue and exit 2', () => {
+  const sb = sandbox({ files: { 'a.js': 'x\n' } });
+  sb.write({ 'a.js': 'x\n// @kizu[ask]: why\n', '.claude/review-queue.md': Buffer.from('- [ ] caf\xe9\n', 'latin1') });
+  const problem = '.claude/review-queue.md is not valid UTF-8 (save the file as UTF-8, or move it aside and let git kizu queue add create a new one)';
+  const scan = sb.kizu(['scan']);
+  assert.deepEqual([scan.status, scan.stdout, scan.stderr], [2, 'a.js:2  [ask]  why\n', `git-kizu: warning: review queue not read: ${problem}\n`]);
+  const status = sb.kizu(['status']);
+  assert.equal(status.status, 2);
+  assert.ok(status.stdout.includes('\nscars     1\n  a.js:2  [ask]  why\n'), status.stdout);
+  assert.ok(status.stdout.includes(`\nqueue     not read: ${problem}\n`), status.stdout);
+  const json = sb.kizu(['status', '--json']);
+  assert.equal(json.status, 2);
+  assert.deepEqual(JSON.parse(json.stdout).queue, { open: [], done: 0, error: problem });
+});

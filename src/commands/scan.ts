@@ -27,7 +27,8 @@ export interface ScanCommandInput {
  * `{path, line, kind, body, queue}` (`queue` = the item id; `path`, `line`, `kind` may be
  * null). Skipped files go to stderr.
  * `paths` are relative to `cwd`, matched literally (no globs or pathspec magic).
- * @returns 0 if no scars and no open items, 1 if some.
+ * @returns 0 if no scars and no open items, 1 if some; 2 (after listing the scars, with a
+ *   warning) when the review queue file cannot be read.
  * @throws KizuError (exit 2) outside a repo, for paths outside it or naming nothing in the
  *   working tree or the index, or on git failure.
  */
@@ -55,9 +56,17 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
   // Open review-queue items are part of the review state too (not for --staged: the index
   // holds no queue). With paths, only items anchored inside them.
   let items: QueueItem[] = [];
+  // An unreadable queue must not hide the scars: they are listed, the problem is reported
+  // last and the exit code is 2 (as grep does with a file it cannot read).
+  let queueError: KizuError | null = null;
   if (i.mode !== 'staged') {
     const inside = (p: string) => !paths.length || paths.some((q) => q === '.' || p === q || p.startsWith(q + '/'));
-    items = (await readQueue(ctx.root, ctx.gitDir)).items.filter((x) => !x.checked && (paths.length ? !!x.anchor && inside(x.anchor.path) : true));
+    try {
+      items = (await readQueue(ctx.root, ctx.gitDir)).items.filter((x) => !x.checked && (paths.length ? !!x.anchor && inside(x.anchor.path) : true));
+    } catch (e) {
+      if (!(e instanceof KizuError)) throw e;
+      queueError = e;
+    }
   }
   if (i.json) {
     i.reporter.log(
@@ -78,6 +87,10 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
       i.reporter.log(pc.bold(`queue (${QUEUE_FILE}):`));
       for (const x of items) i.reporter.log(`${pc.bold(`[${x.id}]`)}${x.anchor ? `  ${x.anchor.path}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${x.text}`);
     }
+  }
+  if (queueError) {
+    i.reporter.warn(`review queue not read: ${queueError.message}${queueError.hint ? ` (${queueError.hint})` : ''}`);
+    return EXIT.ERROR;
   }
   return res.scars.length || items.length ? EXIT.FOUND : EXIT.OK;
 }

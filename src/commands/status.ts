@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EXIT } from '../errors.js';
+import { EXIT, KizuError } from '../errors.js';
 import { pc, type Reporter } from '../output.js';
 import { repoContext } from '../context.js';
 import { listHunks, hunkRange, shortId, BASELINE_REF } from '../hunks/index.js';
@@ -27,7 +27,8 @@ export interface StatusJson {
   baseline: { rev: string; oid: string; fromRef: boolean };
   hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[] };
   scars: Scar[];
-  queue: { open: ReturnType<typeof itemJson>[]; done: number };
+  /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). */
+  queue: { open: ReturnType<typeof itemJson>[]; done: number; error?: string };
   /** Per scope: whether that settings file registers our hooks (null: file unreadable/invalid). */
   hooks: { project: boolean | null; local: boolean | null; user: boolean | null; preCommit: boolean };
 }
@@ -49,7 +50,7 @@ function settingsHas(file: string): boolean | null {
 /**
  * Gathers the review state of the repository containing `cwd`.
  * @throws KizuError (exit 2) outside a repository, without a baseline commit, for a corrupt
- *   marks ref or an unreadable queue file, or when git fails.
+ *   marks ref, or when git fails (an unreadable queue file is reported in `queue.error`).
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir()): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
@@ -62,7 +63,11 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     ),
     readMarks(ctx.root),
     scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
-    readQueue(ctx.root, ctx.gitDir),
+    // An unreadable queue must not hide the rest: it is reported in the result.
+    readQueue(ctx.root, ctx.gitDir).catch((e: unknown) => {
+      if (!(e instanceof KizuError)) throw e;
+      return { items: [], error: `${e.message}${e.hint ? ` (${e.hint})` : ''}` };
+    }),
     effectiveHooksDir(ctx.root),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
@@ -71,7 +76,11 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     baseline,
     hunks: { total: list.length, unreviewed: by('unreviewed'), tapped: by('tapped'), rejected: by('rejected'), list },
     scars: scan.scars,
-    queue: { open: queue.items.filter((i) => !i.checked).map(itemJson), done: queue.items.filter((i) => i.checked).length },
+    queue: {
+      open: queue.items.filter((i) => !i.checked).map(itemJson),
+      done: queue.items.filter((i) => i.checked).length,
+      ...('error' in queue ? { error: queue.error } : {}),
+    },
     hooks: {
       project: settingsHas(path.join(ctx.root, '.claude', 'settings.json')),
       local: settingsHas(path.join(ctx.root, '.claude', 'settings.local.json')),
@@ -89,15 +98,17 @@ export interface StatusCommandInput {
 
 /**
  * Prints the status (text, or {@link StatusJson} with `json`).
- * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks), else 1.
+ * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks), else 1;
+ *   2 when the review queue file could not be read (the rest is still shown).
  * @throws KizuError as {@link gatherStatus}.
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
   const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected;
+  const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
-    return blocking ? EXIT.FOUND : EXIT.OK;
+    return code;
   }
   const log = (l: string) => i.reporter.log(l);
   log(`${pc.bold('baseline')}  ${s.baseline.rev}${s.baseline.oid ? ' ' + s.baseline.oid.slice(0, 12) : ''}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
@@ -105,7 +116,8 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) log(`  ${pc.red('rejected')}  ${h.shortId}  ${h.range}`);
   log(`${pc.bold('scars')}     ${s.scars.length}`);
   for (const x of s.scars) log(`  ${x.path}:${x.line}  [${x.kind}]  ${x.body}`);
-  log(`${pc.bold('queue')}     ${s.queue.open.length} open, ${s.queue.done} done (${QUEUE_FILE})`);
+  if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${s.queue.error}`);
+  else log(`${pc.bold('queue')}     ${s.queue.open.length} open, ${s.queue.done} done (${QUEUE_FILE})`);
   for (const q of s.queue.open) {
     log(`  ${describeItem({ id: q.id, kind: q.kind, anchor: q.path ? { path: q.path, line: q.line ?? 0 } : null, text: q.text } as Parameters<typeof describeItem>[0])}`);
   }
@@ -116,7 +128,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}; pre-commit: ${s.hooks.preCommit ? 'installed' : 'not installed'}`,
   );
   log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
-  return blocking ? EXIT.FOUND : EXIT.OK;
+  return code;
 }
 
 export { hunkRange, shortId };
