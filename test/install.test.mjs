@@ -279,6 +279,18 @@ test('a settings file that is not valid JSON: exit 2 naming file, line and colum
   assert.equal(w.status, 2);
   assert.match(w.stderr, /"hooks\.Stop" is an object, expected an array of matcher groups/);
   assert.ok(!existsSync(sb.path('.claude/hooks')));
+
+  // A byte order mark and an empty file are named as such.
+  const file = sb.path('.claude/settings.json');
+  for (const [content, stderr] of [
+    ['\uFEFF{}\n', `git-kizu: error: ${file} is not valid JSON: it starts with a byte order mark (BOM), which JSON does not allow\nhint: save it as UTF-8 without a BOM, then run the command again (nothing was changed)\n`],
+    ['', `git-kizu: error: ${file} is empty, which is not valid JSON\nhint: write {} into it (or remove it), then run the command again (nothing was changed)\n`],
+  ]) {
+    writeFileSync(file, content);
+    const x = sb.kizu(['init']);
+    assert.deepEqual([x.status, x.stdout, x.stderr], [2, '', stderr]);
+    assert.ok(!existsSync(sb.path('.claude/hooks')));
+  }
 });
 
 test('core.hooksPath .husky: the hook goes where git runs it, chains the husky hook, teardown restores it', () => {

@@ -163,6 +163,14 @@ export function parseSettings(file: string, text: string): Node {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const hint = `fix or remove ${file}, then run the command again (nothing was changed)`;
+  if (text.startsWith('\uFEFF')) {
+    throw new KizuError(`${file} is not valid JSON: it starts with a byte order mark (BOM), which JSON does not allow`, {
+      hint: `save it as UTF-8 without a BOM, then run the command again (nothing was changed)`,
+    });
+  }
+  if (text.trim() === '') {
+    throw new KizuError(`${file} is empty, which is not valid JSON`, { hint: `write {} into it (or remove it), then run the command again (nothing was changed)` });
+  }
   if (errors.length) {
     const e = errors[0];
     const { line, column } = lineCol(text, e.offset);
