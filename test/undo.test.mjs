@@ -45,6 +45,8 @@ test('undo: dry run and no-terminal refusal change nothing; undo is itself rever
   assert.ok(dry.stdout.includes(`restore ${sb.dir} to safety snapshot ${rec.safetySnapshot.slice(0, 12)}:\n`), dry.stdout);
   assert.ok(dry.stdout.includes('\n  create  b.txt  (deleted since the snapshot; restored; lines +1)\n'), dry.stdout);
   assert.ok(dry.stdout.includes('\n  mode    tool.sh  (mode 755 -> 700)\n'), dry.stdout);
+  // Undo's own safety snapshot is brought back with rollback snapshot, not with another undo.
+  assert.ok(dry.stdout.endsWith('\n3 paths would change; what changed since the rollback is taken away, but they stay recoverable: a safety snapshot of the current state is taken first (git kizu rollback snapshot <it> restores it; the name is printed).\n'), dry.stdout);
   assert.deepEqual(tree(sb.dir), rolled);
   const refused = sb.kizu(['undo']);
   assert.equal(refused.status, 1);

@@ -54,15 +54,19 @@ export function changeLine(c: RestoreChange): string {
   return `  ${c.action.padEnd(6)}  ${c.path}  (${detail.join('; ')})`;
 }
 
-/** The plan as text lines (without a heading). */
-export function planLines(plan: RestorePlan): string[] {
+/**
+ * The plan as text lines (without a heading). `forUndo`: the plan of `git kizu undo`, whose
+ * own safety snapshot is brought back with `rollback snapshot` (undo itself moves on to the
+ * rollback before).
+ */
+export function planLines(plan: RestorePlan, forUndo = false): string[] {
   const ops = plan.changes.filter((c) => c.action !== 'kept');
   if (!plan.changes.length) return ['  (no differences: the working tree already matches the snapshot)'];
   const out = plan.changes.map(changeLine);
   if (ops.length) {
     out.push(
-      `${ops.length} path${ops.length === 1 ? '' : 's'} would change; the changes made since the snapshot are taken away, ` +
-        'but they stay recoverable: a safety snapshot of the current state is taken first (git kizu undo restores it).',
+      `${ops.length} path${ops.length === 1 ? '' : 's'} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
+        `but they stay recoverable: a safety snapshot of the current state is taken first (${forUndo ? 'git kizu rollback snapshot <it> restores it; the name is printed' : 'git kizu undo restores it'}).`,
     );
   }
   return out;

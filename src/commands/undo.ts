@@ -23,7 +23,7 @@ function previewLines(u: UndoResult): string[] {
     if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
   }
   out.push(`restore ${u.worktree} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
-  if (u.plan) out.push(...planLines(u.plan).map((l) => l.replace('would change; the changes made since the snapshot are taken away', 'would change; what changed since the rollback is taken away')));
+  if (u.plan) out.push(...planLines(u.plan, true));
   else out.push('  (the files are restored once the worktree is recreated)');
   return out;
 }
