@@ -37,6 +37,9 @@ export class KizuError extends Error {
    * loaded from dist/ must still be recognised there (and the reverse).
    */
   static [Symbol.hasInstance](x: unknown): boolean {
+    // Subclasses (PatchError, PatchMismatch) inherit this method: for them `instanceof` is
+    // the ordinary prototype check, else every KizuError would count as one of them.
+    if (this !== KizuError) return Function.prototype[Symbol.hasInstance].call(this, x);
     return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
   }
 }

@@ -22,6 +22,18 @@ test('instanceof KizuError / PayloadError holds across two copies of the module,
   assert.equal(new q.PayloadError('bad').message, 'bad');
   assert.equal(new a.KizuError('k') instanceof p.PayloadError, false);
   assert.equal(new p.PayloadError('k') instanceof a.KizuError, false);
+
+  // Subclasses: a plain KizuError is not one of them (it once was, through the inherited
+  // brand check, so patch apply took any KizuError for a patch mismatch).
+  const { PatchMismatch } = await import('../dist/rollback/patch-apply.js');
+  const { PatchError } = await import('../dist/rollback/patch-parse.js');
+  const { KizuError } = await import('../dist/errors.js');
+  assert.equal(new KizuError('k') instanceof PatchMismatch, false);
+  assert.equal(new KizuError('k') instanceof PatchError, false);
+  assert.equal(new PatchError('k') instanceof PatchMismatch, false);
+  assert.equal(new PatchMismatch('k') instanceof PatchMismatch, true);
+  assert.equal(new PatchMismatch('k') instanceof KizuError, true);
+  assert.equal(new PatchMismatch('k') instanceof b.KizuError, true);
 });
 
 test('the snapshot fast path and the prompt, edit and stop hooks run from their bundles; a config error there is reported as one', async () => {

@@ -342,3 +342,36 @@ test('patch apply: -p0, CRLF lines kept byte for byte, a GNU diff with timestamp
   assert.match(u.stdout, new RegExp(`^rolled back ${id} \\(patch-apply\\): reversed 1 hunk in sub/n.txt \\(later edits kept\\)\n`));
   assert.equal(sb.read('sub/n.txt'), '1\n2\n3\n4\n5\n6\n7\n8\nNINE\n');
 });
+
+test('patch apply never goes through a symbolic link or into a special file: outside the repository, into .git, onto another file, a FIFO; exit 2, nothing written', () => {
+  const sb = sandbox({ files: { 'b.txt': 'secret\n', 'real/c.txt': 'secret\n' } });
+  const outside = path.join(sb.base, 'outside.txt');
+  writeFileSync(outside, 'secret\n');
+  const outDir = path.join(sb.base, 'outdir');
+  sb.run('mkdir', ['-p', outDir]);
+  writeFileSync(path.join(outDir, 'c.txt'), 'secret\n');
+  sb.run('ln', ['-s', outside, 'out-link']);
+  sb.run('ln', ['-s', '.git/description', 'git-link']);
+  sb.run('ln', ['-s', 'b.txt', 'in-link']);
+  sb.run('ln', ['-s', outDir, 'out-dir']);
+  sb.run('mkfifo', ['fifo']);
+  const description = readFileSync(sb.path('.git/description'));
+  const hint = 'hint: patch the file itself, inside the working tree (nothing was written)\n';
+  const cases = [
+    ['out-link', 'it is a symbolic link; git-kizu patches regular files only'],
+    ['git-link', 'it is a symbolic link; git-kizu patches regular files only'],
+    ['in-link', 'it is a symbolic link; git-kizu patches regular files only'],
+    ['fifo', 'it is not a regular file (a FIFO, socket or device)'],
+    ['out-dir/c.txt', `out-dir leads outside the repository (to ${outDir})`],
+  ];
+  for (const [file, why] of cases) {
+    const patch = `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-secret\n+overwritten\n`;
+    const r = sb.kizu(['patch', 'apply', '-'], { input: patch });
+    assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', `git-kizu: error: ${file}: ${why}\n${hint}`], file);
+  }
+  assert.equal(readFileSync(outside, 'utf8'), 'secret\n');
+  assert.equal(readFileSync(path.join(outDir, 'c.txt'), 'utf8'), 'secret\n');
+  assert.equal(sb.read('b.txt'), 'secret\n');
+  assert.deepEqual(readFileSync(sb.path('.git/description')), description);
+  assert.equal(journalTip(sb), '');
+});

@@ -128,6 +128,7 @@ export function planPatch(root: string, files: FilePatch[]): PlannedFile[] {
       try {
         cur = readWorkFile(root, fp.path);
       } catch (e) {
+        if (e instanceof KizuError) throw e; // a file patches must not touch: exit 2
         throw new PatchMismatch(`${fp.path}: cannot be read (${(e as Error).message})`);
       }
       const { added, removed } = countLines(fp);

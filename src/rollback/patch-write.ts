@@ -6,7 +6,7 @@
  * be written, the files already written are put back as they were, so either every file
  * changes or none does.
  */
-import { lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, existsSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { writeFileAtomic } from '../fsutil.js';
@@ -24,25 +24,62 @@ export interface FileWrite {
 }
 
 /**
- * Reads a working-tree file (following a symlink, like the writes do).
+ * Why git-kizu must not read or write the working-tree file `rel` of `root` as a regular
+ * file, or null. Patches change regular files only: not a symbolic link (git would read a
+ * text patch of one as a change of the link's target path, and following it could write
+ * outside the repository or into `.git`), not a FIFO, socket or device (reading a FIFO would
+ * block), not a directory; and every directory on the way must resolve (symbolic links
+ * followed) to a place inside the repository and outside `.git`.
+ */
+function workFileProblem(root: string, rel: string): string | null {
+  const abs = path.join(root, rel);
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return null; // no root to compare with: the read reports what is wrong
+  }
+  // The nearest existing directory on the way, resolved.
+  for (let d = path.dirname(abs); ; d = path.dirname(d)) {
+    let real: string;
+    try {
+      real = realpathSync(d);
+    } catch {
+      if (path.dirname(d) === d) break;
+      continue;
+    }
+    const r = path.relative(realRoot, real);
+    if (r === '..' || r.startsWith('..' + path.sep) || path.isAbsolute(r)) return `${path.relative(root, d) || '.'} leads outside the repository (to ${real})`;
+    if (r.split(path.sep).some((c) => c.toLowerCase() === '.git')) return `${path.relative(root, d)} leads into a .git directory (${real})`;
+    break;
+  }
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return null; // nothing there (or a parent is not a directory)
+  }
+  if (st.isSymbolicLink()) return 'it is a symbolic link; git-kizu patches regular files only';
+  if (st.isDirectory()) return 'it is a directory';
+  if (!st.isFile()) return 'it is not a regular file (a FIFO, socket or device)';
+  return null;
+}
+
+/**
+ * Reads a working-tree file that patches may change (see {@link workFileProblem}).
  * @returns the bytes, or null if nothing is there (also when a parent is not a directory).
- * @throws the fs error for anything else (EISDIR for a directory, EACCES, a dangling
- *   symlink's ENOENT).
+ * @throws KizuError (exit 2) for a symbolic link, a special file, a directory, or a path
+ *   that leads outside the repository or into `.git`; the fs error for anything else
+ *   (EACCES, ...).
  */
 export function readWorkFile(root: string, rel: string): Buffer | null {
-  const abs = path.join(root, rel);
+  const problem = workFileProblem(root, rel);
+  if (problem) throw new KizuError(`${rel}: ${problem}`, { hint: 'patch the file itself, inside the working tree (nothing was written)' });
   try {
-    return readFileSync(abs);
+    return readFileSync(path.join(root, rel));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
-    let link = false;
-    try {
-      link = lstatSync(abs).isSymbolicLink();
-    } catch {
-      /* nothing there */
-    }
-    if (link) throw e; // a dangling symlink: something is there, but it cannot be read
     return null;
   }
 }
