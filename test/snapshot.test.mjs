@@ -654,8 +654,45 @@ test('a moved repository keeps its snapshots as its own; a new worktree at an ol
   sb.git('worktree', 'add', '-q', '-b', 'w2', wt, { cwd: moved });
   const r = sb.kizu(['rollback', 'snapshot', old.name, '--yes'], { cwd: wt });
   assert.equal(r.status, 1, r.stderr);
-  assert.equal(r.stderr.split('\n')[0], `git-kizu: error: snapshot ${old.name} was taken in another worktree (${wtReal}), not in this one (${wtReal})`);
+  assert.equal(r.stderr.split('\n')[0], `git-kizu: error: snapshot ${old.name} was taken in an earlier worktree at this path (${wtReal}), removed since; this one is a new worktree`);
   assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'one\n');
+});
+
+test('undo of a rollback made in a linked worktree: restores there when it moved, refuses when it was removed or replaced (nothing changes here)', () => {
+  const sb = sandbox({ files: { 'm.txt': 'main\n' } });
+  const main = sb.dir;
+  const mk = (name) => {
+    const wt = path.join(sb.base, name);
+    sb.git('worktree', 'add', '-q', '-b', name, wt);
+    writeFileSync(path.join(wt, 'm.txt'), `${name} 1\n`);
+    const snap = JSON.parse(ok(sb.kizu(['snapshot', '--json'], { cwd: wt })).stdout);
+    writeFileSync(path.join(wt, 'm.txt'), `${name} 2\n`);
+    ok(sb.kizu(['rollback', 'snapshot', snap.name, '--yes'], { cwd: wt }), 'rollback');
+    assert.equal(readFileSync(path.join(wt, 'm.txt'), 'utf8'), `${name} 1\n`);
+    return wt;
+  };
+  // Moved: undo from the main worktree finds it by identity and restores there.
+  const a = mk('wa');
+  const moved = path.join(sb.base, 'wa-moved');
+  sb.git('worktree', 'move', a, moved);
+  writeFileSync(path.join(main, 'm.txt'), 'my work\n');
+  ok(sb.kizu(['undo', '--yes']), 'undo');
+  assert.equal(readFileSync(path.join(moved, 'm.txt'), 'utf8'), 'wa 2\n');
+  assert.equal(readFileSync(path.join(main, 'm.txt'), 'utf8'), 'my work\n');
+
+  // Removed, then replaced by a new worktree at its path: refused, nothing changes.
+  const b = mk('wb');
+  const bReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', b]).stdout.trim();
+  sb.git('worktree', 'remove', '--force', b);
+  const r = sb.kizu(['undo', '--yes']);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.stderr.split('\n')[0], `git-kizu: error: the rollback to undo was made in the worktree ${bReal}, which no longer exists`);
+  assert.equal(readFileSync(path.join(main, 'm.txt'), 'utf8'), 'my work\n');
+  sb.git('worktree', 'add', '-q', '-b', 'wb2', b);
+  const r2 = sb.kizu(['undo', '--yes'], { cwd: b });
+  assert.equal(r2.status, 1, r2.stderr);
+  assert.equal(r2.stderr.split('\n')[0], `git-kizu: error: the rollback to undo was made in the worktree ${bReal}, which no longer exists (the worktree there now is a new one)`);
+  assert.equal(readFileSync(path.join(b, 'm.txt'), 'utf8'), 'main\n');
 });
 
 test('hooks in a working tree named by GIT_DIR/GIT_WORK_TREE: Stop blocks on a scar, PostToolUse names it, UserPromptSubmit takes a snapshot', () => {

@@ -121,7 +121,8 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
   const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
   if (elsewhere && !i.otherWorktree && !i.dryRun) {
-    throw new KizuError(`snapshot ${snap.name} was taken in another worktree (${elsewhere}), not in this one (${root})`, {
+    const what = elsewhere === root ? `an earlier worktree at this path (${root}), removed since; this one is a new worktree` : `another worktree (${elsewhere}), not in this one (${root})`;
+    throw new KizuError(`snapshot ${snap.name} was taken in ${what}`, {
       hint: `git kizu snapshot list shows where each snapshot was taken; to make this worktree equal to it anyway: git kizu rollback snapshot ${snap.name} --other-worktree`,
       exitCode: EXIT.FOUND,
     });

@@ -18,8 +18,8 @@ import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git.js';
 import { gitDirFast } from '../gitdir.js';
 import { readRollbacks, popRollback, type RollbackRecord } from './log.js';
-import { readSnapshot } from './snapshot.js';
-import { sameWorktree } from './store.js';
+import { readSnapshot, type SnapshotInfo } from './snapshot.js';
+import { sameWorktree, worktreeId } from './store.js';
 import { restoreSnapshot, type RestorePlan } from './restore.js';
 
 /** The branch part of an undo. */
@@ -90,12 +90,44 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
 }
 
 /**
+ * The worktree a rollback happened in, where its undo restores the safety snapshot `snap`:
+ * this one (`root`) if the snapshot was taken here (by worktree identity, which survives
+ * moving the repository: store.ts worktreeId); the recorded path when the undo recreates the
+ * worktree there (`recreated`, a branch rollback); else the worktree of the repository that
+ * has the snapshot's identity, wherever it is now. A snapshot without an identity (taken
+ * before identities were recorded) goes by its recorded path, else here.
+ * @throws KizuError (exit 1) when that worktree no longer exists (removed, or replaced by a
+ *   new worktree at its path): restoring its files anywhere else would overwrite another
+ *   worktree's work.
+ */
+async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean): Promise<string> {
+  const here = gitDirFast(root);
+  const recorded = snap.meta.worktree;
+  if (here && sameWorktree(snap.meta, root, here)) return root;
+  if (recreated) return recorded;
+  if (!snap.meta.worktreeId) return isWorktree(recorded) ? recorded : root;
+  const { listWorktrees } = await import('./task-store.js');
+  for (const w of await listWorktrees(root)) {
+    const dir = gitDirFast(w.path);
+    if (dir && worktreeId(dir) === snap.meta.worktreeId) return w.path;
+  }
+  const replaced = isWorktree(recorded) ? ' (the worktree there now is a new one)' : '';
+  throw new KizuError(`the rollback to undo was made in the worktree ${recorded}, which no longer exists${replaced}`, {
+    hint:
+      `nothing was changed; its state before the rollback is in safety snapshot ${snap.name}: bring that worktree back and run git kizu undo there, ` +
+      `or put those files here with git kizu rollback snapshot ${snap.name} --other-worktree`,
+    exitCode: EXIT.FOUND,
+  });
+}
+
+/**
  * Reverses the newest rollback of the repository containing `root` (see the module comment).
  * @param opts.dryRun only report what would happen; `confirm` is asked (with the result as
  *   it would be) before anything changes and may cancel (`popped: false`, plan not applied).
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
- *   path is occupied, or the working tree changed during `confirm`; exit 2 when the safety
+ *   path is occupied, the worktree the rollback was made in no longer exists, or the working
+ *   tree changed during `confirm`; exit 2 when the safety
  *   snapshot or trash ref is gone, the log is unreadable, or git fails.
  */
 export async function undoLastRollback(
@@ -122,11 +154,7 @@ export async function undoLastRollback(
   const branch = record.undo?.kind === 'branch' ? await branchPlan(root, record.undo) : null;
   const recorded = snap.meta.worktree;
   const willExist = branch?.worktree && path.resolve(branch.worktree) === path.resolve(recorded);
-  // The worktree the rollback happened in: this one if the snapshot says so (by identity,
-  // which survives moving the repository), else the recorded path if a worktree is (or will
-  // be) there, else this one.
-  const here = gitDirFast(root);
-  const worktree = (here && sameWorktree(snap.meta, root, here)) || !(isWorktree(recorded) || willExist) ? root : recorded;
+  const worktree = await undoWorktree(root, snap, !!willExist);
   const result: UndoResult = { record, worktree, branch, plan: null, popped: false, dryRun: !!opts.dryRun };
   const safetyMessage = `before undoing: ${record.description}`;
 
