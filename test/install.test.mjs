@@ -8,7 +8,9 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -643,6 +645,38 @@ test('a hook script of the user\'s at git-kizu\'s path, or a file or directory i
   assert.deepEqual([r3.status, r3.stdout, r3.stderr], [2, '', `git-kizu: error: cannot write settings file ${settings}: something other than a file is there\nhint: move it away, then run the command again; nothing was changed\n`]);
   const t3 = sb3.kizu(['teardown']);
   assert.deepEqual([t3.status, t3.stdout, t3.stderr], [2, '', `git-kizu: error: cannot read ${settings}: it is a directory\nhint: move what is in the way (or fix its permissions), then run the command again; nothing was changed\n`]);
+
+  // The pre-commit hook's place taken by a directory, core.hooksPath naming a file, a
+  // dangling symlink where .claude/hooks goes: refused before anything is written.
+  const inTheWay = [
+    (x) => mkdirSync(x.path('.git/hooks/pre-commit'), { recursive: true }),
+    (x) => (x.git('config', 'core.hooksPath', '.husky'), writeFileSync(x.path('.husky'), 'x\n')),
+    (x) => (mkdirSync(x.path('.claude')), symlinkSync('/nowhere', x.path('.claude/hooks'))),
+  ];
+  const why = (real) => [
+    `cannot write git pre-commit hook ${real}/.git/hooks/pre-commit: something other than a file is there`,
+    `cannot write git pre-commit hook ${real}/.husky/pre-commit: ${real}/.husky is not a directory`,
+    `cannot write hook script ${real}/.claude/hooks/kizu-stop.sh: ${real}/.claude/hooks is a symbolic link to nothing`,
+  ];
+  for (let k = 0; k < inTheWay.length; k++) {
+    const x = sandbox();
+    inTheWay[k](x);
+    const list = () => (existsSync(x.path('.claude')) ? readdirSync(x.path('.claude')) : []);
+    const b = [list(), readdirSync(x.path('.git/hooks'))];
+    const ri = x.kizu(['init']);
+    assert.deepEqual([ri.status, ri.stdout, ri.stderr], [2, '', `git-kizu: error: ${why(realpathSync(x.dir))[k]}\nhint: move it away, then run the command again; nothing was changed\n`]);
+    assert.deepEqual([list(), readdirSync(x.path('.git/hooks'))], b, 'nothing written');
+  }
+
+  // Teardown leaves a directory at a script's place alone (it removes the rest).
+  const sb4 = sandbox();
+  ok(sb4.kizu(['init']));
+  rmSync(sb4.path('.claude/hooks/kizu-stop.sh'));
+  mkdirSync(sb4.path('.claude/hooks/kizu-stop.sh'));
+  const t4 = sb4.kizu(['teardown']);
+  assert.equal(t4.status, 0, t4.stderr);
+  assert.equal(t4.stderr, 'git-kizu: warning: left .claude/hooks/kizu-stop.sh alone: it is not a file, so git-kizu did not write it\n');
+  assert.ok(!existsSync(sb4.path('.claude/hooks/kizu-post-tool-use.sh')));
 });
 
 test('generated scripts: PATH first, then the recorded path, else exit 0 with one clear stderr line', () => {

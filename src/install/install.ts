@@ -13,7 +13,7 @@
  * the repository's one pre-commit hook), teardown of one scope leaves it in place and hands
  * it over to the other scope's record.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, chmodSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
@@ -77,17 +77,26 @@ function readText(file: string): string | null {
   }
 }
 
-/** The nearest existing ancestor of `file` if it is not a directory (else null). */
+/**
+ * What stands where `file`'s directories go: the nearest existing ancestor if it is not a
+ * directory, or a symbolic link to nothing on the way (mkdir cannot create through it).
+ * @returns a description such as `/r/.claude is not a directory`, or null.
+ */
 function blockingAncestor(file: string): string | null {
   for (let d = path.dirname(file); ; d = path.dirname(d)) {
     let st;
     try {
       st = statSync(d);
     } catch {
+      try {
+        if (lstatSync(d).isSymbolicLink()) return `${d} is a symbolic link to nothing`;
+      } catch {
+        /* not there: look further up */
+      }
       if (path.dirname(d) === d) return null;
       continue;
     }
-    return st.isDirectory() ? null : d;
+    return st.isDirectory() ? null : `${d} is not a directory`;
   }
 }
 
@@ -100,7 +109,7 @@ function blockingAncestor(file: string): string | null {
 function assertWritable(file: string, what: string, ours?: (text: string) => boolean): void {
   const hint = `move it away, then run the command again; nothing was changed`;
   const block = blockingAncestor(file);
-  if (block) throw new KizuError(`cannot write ${what} ${file}: ${block} is not a directory`, { hint });
+  if (block) throw new KizuError(`cannot write ${what} ${file}: ${block}`, { hint });
   let st;
   try {
     st = statSync(file);
@@ -193,7 +202,10 @@ export async function runInit(o: InitOptions): Promise<number> {
   );
   let pre: ReturnType<typeof inspectPreCommit> | null = null;
   if (o.preCommit && t.repo) {
-    pre = inspectPreCommit(await effectiveHooksDir(o.cwd));
+    const hooksDir = await effectiveHooksDir(o.cwd);
+    // Not a file where the hook goes, nor where its directory goes (core.hooksPath naming a file).
+    assertWritable(path.join(hooksDir, 'pre-commit'), 'git pre-commit hook');
+    pre = inspectPreCommit(hooksDir);
     checkPreCommit(pre);
   }
   const commandBefore = readText(t.commandFile);
@@ -341,6 +353,10 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
 
   for (const file of [t.stopScript, t.postToolUseScript, t.journalScript, t.userPromptSubmitScript]) {
     if (!existsSync(file)) continue;
+    if (!statSync(file).isFile()) {
+      r.warn(`left ${show(file)} alone: it is not a file, so git-kizu did not write it`);
+      continue;
+    }
     const fr = rec?.files[file];
     // Generated content is ours even if the record says the file existed before init (an
     // earlier git-kizu overwrote whatever was there; init now refuses to).
