@@ -431,3 +431,31 @@ test('syntax: bodies cannot end PHP mode (?>) or an HTML <script>/<style> elemen
   assert.equal(p.text, '<?php\n// @kizu[ask]: why ? > here\necho 1;\n');
 });
 
+
+test('syntax: a line inside a multi-line string (Python and TOML triple quotes, YAML block scalars, here-documents) is refused; the line after it is fine', () => {
+  const cases = [
+    // [file, source, refused line, start line, what, fine line, expected text after scarring the fine line]
+    ['m.py', 'S = """\nhello\n"""\nx = 1\n', 2, 1, 'a """ string', 4, `S = """\nhello\n"""\n# ${BODY}\nx = 1\n`],
+    ['m.py', "s = r'''a \\''' still\n'''\ny = 2\n", 2, 1, "a ''' string", 3, `s = r'''a \\''' still\n'''\n# ${BODY}\ny = 2\n`],
+    ['m.py', 'x = "a # not a comment"  # """ in a comment\ny = 2\n', null, null, null, 2, `x = "a # not a comment"  # """ in a comment\n# ${BODY}\ny = 2\n`],
+    ['t.toml', '[a]\ns = """\nx\n"""\nb = 1\n', 3, 2, 'a """ string', 5, `[a]\ns = """\nx\n"""\n# ${BODY}\nb = 1\n`],
+    ['c.yaml', 'block: |\n  line one\n\n  line two\nnext: 1\n', 4, 1, 'a YAML block scalar', 5, `block: |\n  line one\n\n  line two\n# ${BODY}\nnext: 1\n`],
+    ['c.yml', 'items:\n  - >-\n    folded\n  - plain\n', 3, 2, 'a YAML block scalar', 4, `items:\n  - >-\n    folded\n  # ${BODY}\n  - plain\n`],
+    ['s.sh', "cat <<-'EOF' > f\n\tbody\n\tEOF\necho hi\n", 3, 1, 'a here-document', 4, `cat <<-'EOF' > f\n\tbody\n\tEOF\n# ${BODY}\necho hi\n`],
+    ['Dockerfile', 'FROM x\nRUN <<EOF\necho a\nEOF\nCMD b\n', 3, 2, 'a here-document', 5, `FROM x\nRUN <<EOF\necho a\nEOF\n# ${BODY}\nCMD b\n`],
+  ];
+  for (const [name, src, bad, start, what, good, after] of cases) {
+    if (bad !== null) {
+      const { r, text } = scarOnce({ [name]: src }, `${name}:${bad}`);
+      assert.deepEqual(
+        [r.status, r.stdout, r.stderr],
+        [2, '', err(`${name}:${bad}: this line is inside ${what} (from line ${start}); a scar line there would become part of the string`, `scar the line where it starts: git kizu scar ${name}:${start}, or use git kizu queue add --at ${name}:${bad} "<text>"`)],
+        `${name}:${bad}`,
+      );
+      assert.equal(text, src, name);
+    }
+    const ok = scarOnce({ [name]: src }, `${name}:${good}`);
+    assert.equal(ok.r.status, 0, `${name}:${good}: ${ok.r.stderr}`);
+    assert.equal(ok.text, after, `${name}:${good}`);
+  }
+});

@@ -3,6 +3,7 @@
  * the config override `scar.syntax`, and for JSX/TSX/HTML-like files the syntax context
  * of the insertion point.
  */
+import { stringAround } from './strings.js';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { formatScar, type CommentSyntax } from './format.js';
@@ -162,6 +163,12 @@ export async function chooseSyntax(
         hint: `scar the fence instead: git kizu scar ${relPath}:${fence}, or use git kizu queue add --at ${relPath}:${lineNo} "<text>"`,
       });
     }
+  }
+  const str = stringAround(ext, name, lines, lineIndex);
+  if (str) {
+    throw new KizuError(`${relPath}:${lineNo}: this line is inside ${str.what} (from line ${str.startLine}); a scar line there would become part of the string`, {
+      hint: `scar the line where it starts: git kizu scar ${relPath}:${str.startLine}, or use git kizu queue add --at ${relPath}:${lineNo} "<text>"`,
+    });
   }
   const { open, close } = choice.syntax;
   if (!close && (open.startsWith('#') || open.startsWith('//'))) {

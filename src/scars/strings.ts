@@ -1,0 +1,148 @@
+/**
+ * Multi-line string content in languages whose comments are line comments: a scar line
+ * inserted there would not be a comment but part of the string (changing the program's
+ * data). Recognised, by file type:
+ * - Python (`py`, `pyi`, `pyw`) and TOML (`toml`): triple-quoted strings `"""` / `'''`
+ *   (Python string prefixes such as r, b, f included; the Python reference, "String and
+ *   Bytes literals"; TOML 1.0 "Multi-line basic / literal strings"), and single-quoted
+ *   strings continued by a backslash at the end of a line;
+ * - YAML (`yml`, `yaml`): block scalars (`key: |`, `- >-`, with chomping and indentation
+ *   indicators; YAML 1.2.2 section 8.1), whose content is every following line that is
+ *   empty or more indented than the line that opened it;
+ * - shell (`sh`, `bash`, `zsh`, `ksh`) and Dockerfiles: here-documents (`<<WORD`,
+ *   `<<-WORD`, quoted words; POSIX Shell Command Language 2.7.4), up to the line holding
+ *   only the delimiter (leading tabs allowed with `<<-`).
+ * Other languages are handled elsewhere (JavaScript and TypeScript by their parser) or not
+ * at all.
+ */
+
+/** Where a multi-line string that contains line `lineIndex` (0-based) starts, or null. */
+export interface StringSpan {
+  /** 1-based line the string starts on. */
+  startLine: number;
+  /** What kind of string, for messages (e.g. `a """ string`). */
+  what: string;
+}
+
+const PY = new Set(['py', 'pyi', 'pyw', 'toml']);
+const YAML = new Set(['yml', 'yaml']);
+const SHELL = new Set(['sh', 'bash', 'zsh', 'ksh']);
+
+/**
+ * The multi-line string that a line inserted just above line `lineIndex` (0-based) of
+ * `lines` would fall into, or null.
+ * @param ext the file's extension, lower case, without the dot ('' for none).
+ * @param name the file's base name (for `Dockerfile`).
+ */
+export function stringAround(ext: string, name: string, lines: string[], lineIndex: number): StringSpan | null {
+  if (PY.has(ext)) return pythonString(lines, lineIndex, ext === 'toml');
+  if (YAML.has(ext)) return yamlBlock(lines, lineIndex);
+  if (SHELL.has(ext) || /^(Dockerfile|Containerfile)(\..*)?$/.test(name) || ext === 'dockerfile') return heredoc(lines, lineIndex);
+  return null;
+}
+
+/** Python / TOML: the state at the start of line `lineIndex`. */
+function pythonString(lines: string[], lineIndex: number, toml: boolean): StringSpan | null {
+  let open: { quote: string; line: number } | null = null;
+  for (let i = 0; i < lineIndex && i < lines.length; i++) {
+    const l = lines[i].replace(/\r$/, '');
+    let k = 0;
+    // A single-quoted string continued from the line before (backslash-newline).
+    if (open && open.quote.length === 1) {
+      const end = scanQuoted(l, 0, open.quote, toml && open.quote === "'");
+      if (end === -1) continue; // still open (continued again) or unterminated
+      open = null;
+      k = end;
+    }
+    while (k < l.length) {
+      if (open) {
+        const at = findClose(l, k, open.quote, toml && open.quote === "'''");
+        if (at === -1) break;
+        open = null;
+        k = at + 3;
+        continue;
+      }
+      const c = l[k];
+      if (c === '#') break; // a comment to the end of the line
+      if (c === '"' || c === "'") {
+        if (l.startsWith(c.repeat(3), k)) {
+          open = { quote: c.repeat(3), line: i + 1 };
+          k += 3;
+          continue;
+        }
+        const end = scanQuoted(l, k + 1, c, toml && c === "'");
+        if (end === -1) {
+          // Unterminated: a backslash at the end continues it on the next line.
+          if (/\\$/.test(l) && !toml) open = { quote: c, line: i + 1 };
+          break;
+        }
+        k = end;
+        continue;
+      }
+      k++;
+    }
+  }
+  if (!open) return null;
+  return { startLine: open.line, what: open.quote.length === 3 ? `a ${open.quote} string` : 'a string continued with a backslash' };
+}
+
+/** Index just after the closing `quote` of a one-line string whose body starts at `k`, or -1. */
+function scanQuoted(l: string, k: number, quote: string, literal: boolean): number {
+  for (let j = k; j < l.length; j++) {
+    if (l[j] === '\\' && !literal) j++;
+    else if (l[j] === quote) return j + 1;
+  }
+  return -1;
+}
+
+/** Index of the closing triple quote at or after `k`, or -1. */
+function findClose(l: string, k: number, quote: string, literal: boolean): number {
+  for (let j = k; j < l.length; j++) {
+    if (l[j] === '\\' && !literal) j++;
+    else if (l.startsWith(quote, j)) return j;
+  }
+  return -1;
+}
+
+/** A YAML block scalar header: a value of `|` or `>` with optional indicators, maybe a comment. */
+const YAML_HEADER = /(?:^|[:?-])\s+[|>](?:[1-9][+-]?|[+-][1-9]?)?\s*(?:#.*)?$|^\s*[|>](?:[1-9][+-]?|[+-][1-9]?)?\s*(?:#.*)?$/;
+
+/**
+ * YAML: the block scalar a line inserted above line `lineIndex` (at that line's
+ * indentation) would fall into: the nearest header above such that every non-blank line
+ * from it down to the target is more indented than the header's line.
+ */
+function yamlBlock(lines: string[], lineIndex: number): StringSpan | null {
+  const indent = (l: string) => l.length - l.trimStart().length;
+  const blank = (l: string) => l.replace(/\r$/, '').trim() === '';
+  const target = lines[lineIndex];
+  let least = target !== undefined && !blank(target) ? indent(target) : Infinity;
+  for (let i = lineIndex - 1; i >= 0; i--) {
+    const l = lines[i].replace(/\r$/, '');
+    if (blank(l)) continue;
+    if (indent(l) < least && YAML_HEADER.test(l)) return { startLine: i + 1, what: 'a YAML block scalar' };
+    least = Math.min(least, indent(l));
+    if (least === 0) return null;
+  }
+  return null;
+}
+
+/** Shell / Dockerfile: a here-document whose body holds line `lineIndex`. */
+function heredoc(lines: string[], lineIndex: number): StringSpan | null {
+  const pending: { word: string; tabs: boolean; line: number }[] = [];
+  for (let i = 0; i < lineIndex && i < lines.length; i++) {
+    const l = lines[i].replace(/\r$/, '');
+    if (pending.length) {
+      const cur = pending[0];
+      if ((cur.tabs ? l.replace(/^\t+/, '') : l) === cur.word) pending.shift();
+      continue;
+    }
+    // Here-document operators on this line (outside comments); their bodies start next line.
+    const code = l.replace(/(^|\s)#.*$/, '');
+    for (const m of code.matchAll(/<<(-?)\s*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/g)) {
+      if (code[m.index! - 1] === '<') continue; // `<<<` is a here-string
+      pending.push({ word: m[3], tabs: m[1] === '-', line: i + 1 });
+    }
+  }
+  return pending.length ? { startLine: pending[0].line, what: 'a here-document' } : null;
+}
