@@ -575,3 +575,14 @@ test('ignored files that snapshot.include keeps (.env): rollback branch saves th
   assert.equal(out.split('\n')[1], `removed worktree ${wt} (with its ignored file: debug.log)`);
   assert.equal(existsSync(wt), false);
 });
+
+test('rollback branch --dry-run: an ignored directory holding files snapshot.include keeps is named as partly saved', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': 'secrets/\n', '.kizurc.json': '{"snapshot": {"include": ["secrets/*.key"]}}\n' } });
+  ok(sb, ['task', 'start', 's', '--worktree']);
+  const wt = sibling(sb, 's');
+  mkdirSync(path.join(wt, 'secrets'));
+  writeFileSync(path.join(wt, 'secrets', 'prod.key'), 'k\n');
+  writeFileSync(path.join(wt, 'secrets', 'cache.tmp'), 't\n');
+  const out = ok(sb, ['rollback', 'branch', 's', '--dry-run']);
+  assert.equal(out.split('\n')[1], `would remove worktree ${wt} (with 1 ignored path, not saved: secrets/ (except what snapshot.include keeps))`);
+});

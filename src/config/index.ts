@@ -257,7 +257,10 @@ export async function loadConfigLenient(root: string): Promise<{ config: KizuCon
   try {
     return { config: await loadConfig(root), problem: null };
   } catch (e) {
-    const why = (e instanceof Error ? e.message : String(e)).replace(/:\s*\n\s*-\s*/, ': ').replace(/\s*\n\s*-?\s*/g, '; ');
+    const msg = e instanceof Error ? e.message : String(e);
+    // A parse error's first line says it all (the rest is a code frame); a list of invalid
+    // keys goes on one line.
+    const why = msg.startsWith('could not read config') ? msg.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').replace(/:\s+/, ': ').replace(/: (\S)/, ': $1') : msg.replace(/:\s*\n\s*-\s*/, ': ').replace(/\s*\n\s*-?\s*/g, '; ');
     if (!mayHaveConfig(root)) return { config: defaultConfig(), problem: null };
     let partial: KizuConfig | null = null;
     try {

@@ -373,7 +373,12 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
       const kept = await includedIgnored(wt.path, include);
       files.push(...kept);
       const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: wt.path });
-      ignored = ig.stdout.toString('utf8').split('\0').filter((p) => p && !kept.includes(p));
+      // An ignored directory holding files snapshot.include keeps: those are saved.
+      ignored = ig.stdout
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p && !kept.includes(p))
+        .map((p) => (p.endsWith('/') && kept.some((k) => k.startsWith(p)) ? `${p} (except what snapshot.include keeps)` : p));
     }
   } else if (wt) {
     mode = 'main';
