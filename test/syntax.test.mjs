@@ -443,6 +443,7 @@ test('syntax: a line inside a multi-line string (Python and TOML triple quotes, 
     ['c.yml', 'items:\n  - >-\n    folded\n  - plain\n', 3, 2, 'a YAML block scalar', 4, `items:\n  - >-\n    folded\n  # ${BODY}\n  - plain\n`],
     ['s.sh', "cat <<-'EOF' > f\n\tbody\n\tEOF\necho hi\n", 3, 1, 'a here-document', 4, `cat <<-'EOF' > f\n\tbody\n\tEOF\n# ${BODY}\necho hi\n`],
     ['Dockerfile', 'FROM x\nRUN <<EOF\necho a\nEOF\nCMD b\n', 3, 2, 'a here-document', 5, `FROM x\nRUN <<EOF\necho a\nEOF\n# ${BODY}\nCMD b\n`],
+    ['b.sh', 'x=$((a<<b))\necho $x\n', null, null, null, 2, `x=$((a<<b))\n# ${BODY}\necho $x\n`],
   ];
   for (const [name, src, bad, start, what, good, after] of cases) {
     if (bad !== null) {

@@ -141,6 +141,8 @@ function heredoc(lines: string[], lineIndex: number): StringSpan | null {
     const code = l.replace(/(^|\s)#.*$/, '');
     for (const m of code.matchAll(/<<(-?)\s*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/g)) {
       if (code[m.index! - 1] === '<') continue; // `<<<` is a here-string
+      const before = code.slice(0, m.index);
+      if ((before.match(/\(\(/g)?.length ?? 0) > (before.match(/\)\)/g)?.length ?? 0)) continue; // a shift in $(( ))
       pending.push({ word: m[3], tabs: m[1] === '-', line: i + 1 });
     }
   }
