@@ -586,3 +586,39 @@ test('rollback branch --dry-run: an ignored directory holding files snapshot.inc
   const out = ok(sb, ['rollback', 'branch', 's', '--dry-run']);
   assert.equal(out.split('\n')[1], `would remove worktree ${wt} (with 1 ignored path, not saved: secrets/ (except what snapshot.include keeps))`);
 });
+
+test('undo of rollback branch: refuses (nothing changed) while the worktree it must switch back has uncommitted changes; a recreated task worktree keeps its identity, so older rollbacks made in it still undo', () => {
+  // A task without a worktree of its own, checked out in the main worktree.
+  const sb = sandbox({ files: { 'f.txt': 'a\n' } });
+  ok(sb, ['task', 'start', 't2']);
+  commit(sb, sb.dir, 't2', { 't2.txt': 't2\n' });
+  sb.kizu(['rollback', 'branch', 't2', '--yes']);
+  assert.equal(sym(sb), 'refs/heads/main');
+  writeFileSync(sb.path('f.txt'), 'a\nhuman\n');
+  const before = state(sb);
+  const u = sb.kizu(['undo', '--yes']);
+  assert.equal(u.status, 1, u.stderr);
+  assert.equal(u.stderr.split('\n')[0], `git-kizu: error: cannot bring back task "t2": ${rootOf(sb)} has uncommitted changes (f.txt), and undo has to switch it back to kizu/t2`);
+  assert.deepEqual(state(sb), before);
+  sb.git('stash', '-q');
+  ok(sb, ['undo', '--yes']);
+  assert.equal(sym(sb), 'refs/heads/kizu/t2');
+  assert.equal(sb.read('t2.txt'), 't2\n');
+
+  // A task worktree with a snapshot rollback in it, then discarded and brought back by undo:
+  // the rollback made in it before can still be undone there.
+  const sb2 = sandbox({ files: { 'f.txt': 'a\n' } });
+  ok(sb2, ['task', 'start', 't', '--worktree']);
+  const wt = sibling(sb2, 't');
+  writeFileSync(path.join(wt, 'work.txt'), 'v1\n');
+  const snap = JSON.parse(sb2.kizu(['snapshot', '--json'], { cwd: wt }).stdout);
+  writeFileSync(path.join(wt, 'work.txt'), 'agent\n');
+  assert.equal(sb2.kizu(['rollback', 'snapshot', snap.name, '--yes'], { cwd: wt }).status, 0);
+  assert.equal(sb2.kizu(['rollback', 'branch', 't', '--yes']).status, 0);
+  const u1 = sb2.kizu(['undo', '--yes']);
+  assert.equal(u1.status, 0, u1.stderr);
+  assert.equal(readFileSync(path.join(wt, 'work.txt'), 'utf8'), 'v1\n');
+  const u2 = sb2.kizu(['undo', '--yes']);
+  assert.equal(u2.status, 0, u2.stderr);
+  assert.equal(readFileSync(path.join(wt, 'work.txt'), 'utf8'), 'agent\n');
+});

@@ -212,6 +212,20 @@ export function worktreeId(gitDir: string, create = false): string | null {
 }
 
 /**
+ * Gives the worktree whose git dir is `gitDir` the identity `id` (see {@link worktreeId}):
+ * for a worktree `git kizu undo` recreates after `rollback branch` removed it, so that it is
+ * the same worktree to the snapshots and rollbacks made in it before.
+ * @throws fs errors (EACCES, ...).
+ */
+export function setWorktreeId(gitDir: string, id: string): void {
+  const file = worktreeIdFile(gitDir);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, id + '\n');
+  renameSync(tmp, file);
+}
+
+/**
  * True if a snapshot with metadata `meta` was taken in the worktree with top level `root`
  * and git dir `gitDir`: by its worktree identity when it has one ({@link worktreeId}), else
  * (snapshots from before identities were recorded) by its path.

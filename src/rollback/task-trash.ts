@@ -14,6 +14,7 @@
  * - message: `kizu trash: task <name>` and the fields kizu-task (JSON), kizu-tip, kizu-base,
  *   kizu-from (full ref or none), kizu-worktree (JSON path of the linked worktree, or none),
  *   kizu-checkout (JSON path of the main worktree switched away from the branch, or none),
+ *   kizu-worktree-id (the linked worktree's identity, store.ts worktreeId; absent if none),
  *   kizu-index (commit or none), kizu-time (ISO).
  *
  * The ref is created with `git update-ref <ref> <new> 0000...` (only if it does not exist).
@@ -24,6 +25,8 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git.js';
 import { KIZU_IDENT, TASK_TRASH_PREFIX, ZERO_OID, resolve } from './task-store.js';
+import { gitDirFast } from '../gitdir.js';
+import { worktreeId } from './store.js';
 
 /** A saved task, as read back from its trash commit. */
 export interface TaskTrash {
@@ -44,6 +47,8 @@ export interface TaskTrash {
   checkout: string | null;
   /** The index commit (null: nothing was staged). */
   index: string | null;
+  /** The identity of the saved linked worktree (store.ts worktreeId), null if it had none. */
+  worktreeId: string | null;
   /** ISO time of the save. */
   time: string;
 }
@@ -151,6 +156,8 @@ export async function saveTaskTrash(
       });
     }
   }
+  const wtGitDir = worktree ? gitDirFast(worktree) : null;
+  const wtId = wtGitDir ? worktreeId(wtGitDir) : null;
   const now = new Date();
   const time = now.toISOString();
   const msg =
@@ -161,6 +168,7 @@ export async function saveTaskTrash(
     `kizu-from: ${t.from ?? 'none'}\n` +
     `kizu-worktree: ${worktree ? JSON.stringify(worktree) : 'none'}\n` +
     `kizu-checkout: ${t.checkout ? JSON.stringify(t.checkout) : 'none'}\n` +
+    (wtId ? `kizu-worktree-id: ${wtId}\n` : '') +
     `kizu-index: ${index ?? 'none'}\n` +
     `kizu-time: ${time}\n`;
   const commit = await text(['commit-tree', tree, '-p', t.tip, ...(index ? ['-p', index] : []), '-F', '-'], root, { input: msg, env: KIZU_IDENT });
@@ -169,7 +177,7 @@ export async function saveTaskTrash(
     const ref = `${TASK_TRASH_PREFIX}${t.name}/${stamp}${n > 1 ? `-${n}` : ''}`;
     const r = await git(['update-ref', '-m', `git kizu rollback branch ${t.name}`, ref, commit, ZERO_OID], { cwd: root, okStatus: [0, 1, 128] });
     if (r.status === 0) {
-      return { ref, commit, name: t.name, tip: t.tip, base: t.base, from: t.from, worktree, checkout: t.checkout ?? null, index, time };
+      return { ref, commit, name: t.name, tip: t.tip, base: t.base, from: t.from, worktree, checkout: t.checkout ?? null, index, worktreeId: wtId, time };
     }
   }
   throw new KizuError(`could not create a ref under ${TASK_TRASH_PREFIX}${t.name}/ for the copy of task ${t.name}`, {
@@ -213,6 +221,7 @@ export async function readTaskTrash(root: string, spec: string): Promise<TaskTra
     worktree: wt === null ? null : (JSON.parse(wt) as string),
     checkout: co === null ? null : (JSON.parse(co) as string),
     index: opt('index'),
+    worktreeId: opt('worktree-id'),
     time: field('time') ?? '',
   };
 }

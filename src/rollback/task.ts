@@ -32,6 +32,8 @@ import {
 } from './task-store.js';
 import { includedIgnored, readTaskTrash, saveTaskTrash, type TaskTrash } from './task-trash.js';
 import { loadConfig } from '../config/index.js';
+import { setWorktreeId } from './store.js';
+import { gitDirFast } from '../gitdir.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './task-store.js';
 export { readTaskTrash, type TaskTrash } from './task-trash.js';
@@ -515,6 +517,9 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
       }
       await git(['restore', `--source=${t.commit}`, '--worktree', '--', ':/'], { cwd: wt });
       if (t.index) await git(['read-tree', t.index], { cwd: wt });
+      // The same worktree again to the snapshots and rollbacks made in it before.
+      const wtGitDir = gitDirFast(wt);
+      if (t.worktreeId && wtGitDir) setWorktreeId(wtGitDir, t.worktreeId);
     }
   } else if (!cur) {
     await git(['update-ref', '-m', `git kizu undo: task ${name}`, ref, t.tip, ZERO_OID], { cwd: root });

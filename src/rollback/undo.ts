@@ -64,13 +64,36 @@ function isWorktree(dir: string): boolean {
 async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>): Promise<BranchUndo> {
   const { readTaskTrash } = await import('./task.js');
   const { taskBranch, taskBranchRef } = await import('./task-store.js');
+  const branchName = taskBranch;
   const branch = taskBranch(u.name);
   if (!(await revParse(root, `${u.trashRef}^{commit}`))) {
     throw new KizuError(`cannot bring back branch ${branch}: ${u.trashRef} no longer exists`, {
       hint: 'the discarded task is gone; git reflog may still have its commits',
     });
   }
-  const commit = (await readTaskTrash(root, u.trashRef)).tip;
+  const trash = await readTaskTrash(root, u.trashRef);
+  const commit = trash.tip;
+  // The task was checked out in a worktree that the rollback switched to another branch:
+  // undo switches it back, which needs it still on that branch and without uncommitted
+  // changes; otherwise the task's files would be restored onto that branch.
+  if (trash.checkout && trash.from && existsSync(trash.checkout)) {
+    const { headRef, statusPaths } = await import('./task-store.js');
+    const on = await headRef(trash.checkout).catch(() => null);
+    const from = trash.from.replace(/^refs\/heads\//, '');
+    if (on !== trash.from) {
+      throw new KizuError(`cannot bring back task "${u.name}": ${trash.checkout} is no longer on ${from}, where the rollback left it`, {
+        hint: `switch it back (git -C ${trash.checkout} switch ${from}), then run git kizu undo again; nothing was changed`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    const dirty = await statusPaths(trash.checkout, { trackedOnly: true });
+    if (dirty.length) {
+      throw new KizuError(`cannot bring back task "${u.name}": ${trash.checkout} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', ...' : ''}), and undo has to switch it back to ${branchName(u.name)}`, {
+        hint: `commit or stash them (git -C ${trash.checkout} stash), then run git kizu undo again; nothing was changed`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+  }
   const existing = await revParse(root, taskBranchRef(u.name));
   if (existing && existing !== commit) {
     throw new KizuError(`cannot bring back branch ${branch}: a branch of that name exists again (at ${existing.slice(0, 12)})`, {
@@ -114,8 +137,8 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
   const replaced = isWorktree(recorded) ? ' (the worktree there now is a new one)' : '';
   throw new KizuError(`the rollback to undo was made in the worktree ${recorded}, which no longer exists${replaced}`, {
     hint:
-      `nothing was changed; its state before the rollback is in safety snapshot ${snap.name}: bring that worktree back and run git kizu undo there, ` +
-      `or put those files here with git kizu rollback snapshot ${snap.name} --other-worktree`,
+      `nothing was changed; that worktree's state before the rollback is in safety snapshot ${snap.name} ` +
+      `(to put it into a worktree, run git kizu rollback snapshot ${snap.name} --other-worktree there)`,
     exitCode: EXIT.FOUND,
   });
 }
