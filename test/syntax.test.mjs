@@ -187,6 +187,14 @@ test('syntax: a line continuing the previous one (trailing backslash) is refused
     assert.equal(ok.r.status, 0, `${name}: ${ok.r.stderr}`);
     assert.equal(ok.text.split('\n').length, lines.length + 1);
   }
+  // A comment line ending with a backslash continues nothing; Docker drops comment lines
+  // inside a continued instruction.
+  const w = scarOnce({ 'w.py': '# default: C:\\\nx = 1\n' }, 'w.py:2');
+  assert.equal(w.r.status, 0, w.r.stderr);
+  assert.equal(w.text, `# default: C:\\\n# ${BODY}\nx = 1\n`);
+  const d = scarOnce({ Dockerfile: 'FROM x\nRUN apt-get install -y \\\n    curl\n' }, 'Dockerfile:3');
+  assert.equal(d.r.status, 0, d.r.stderr);
+  assert.equal(d.text, `FROM x\nRUN apt-get install -y \\\n    # ${BODY}\n    curl\n`);
   // TeX uses \\ for line breaks and % comments: not a continuation
   const tex = scarOnce({ 't.tex': 'a & b \\\\\nc & d \\\\\n' }, 't.tex:2');
   assert.equal(tex.r.status, 0, tex.r.stderr);
@@ -444,6 +452,14 @@ test('syntax: a line inside a multi-line string (Python and TOML triple quotes, 
     ['s.sh', "cat <<-'EOF' > f\n\tbody\n\tEOF\necho hi\n", 3, 1, 'a here-document', 4, `cat <<-'EOF' > f\n\tbody\n\tEOF\n# ${BODY}\necho hi\n`],
     ['Dockerfile', 'FROM x\nRUN <<EOF\necho a\nEOF\nCMD b\n', 3, 2, 'a here-document', 5, `FROM x\nRUN <<EOF\necho a\nEOF\n# ${BODY}\nCMD b\n`],
     ['b.sh', 'x=$((a<<b))\necho $x\n', null, null, null, 2, `x=$((a<<b))\n# ${BODY}\necho $x\n`],
+    ['q.sh', 'echo "std::cout << msg;"\nx=1\n', null, null, null, 2, `echo "std::cout << msg;"\n# ${BODY}\nx=1\n`],
+    ['e.sh', 'cat <<\\EOF\nbody\nEOF\n', 2, 1, 'a here-document', 1, `# ${BODY}\ncat <<\\EOF\nbody\nEOF\n`],
+    ['h.sh', 'echo "a #b" && cat <<X\nbody\nX\n', 2, 1, 'a here-document', 1, `# ${BODY}\necho "a #b" && cat <<X\nbody\nX\n`],
+    ['deploy', '#!/bin/bash\ncat <<EOF\nbody\nEOF\n', 3, 2, 'a here-document', 2, `#!/bin/bash\n# ${BODY}\ncat <<EOF\nbody\nEOF\n`],
+    ['g.rb', 'sql = <<~SQL\n  select 1\n  SQL\nx = 1\n', 2, 1, 'a here-document', 4, `sql = <<~SQL\n  select 1\n  SQL\n# ${BODY}\nx = 1\n`],
+    ['d.yaml', 'script: &setup |\n  setup line\nb: !!binary |\n  R0lG\n', 4, 3, 'a YAML block scalar', 3, `script: &setup |\n  setup line\n# ${BODY}\nb: !!binary |\n  R0lG\n`],
+    ['f.yaml', '- run: |\n    make\n\n- run: make test\n', 2, 1, 'a YAML block scalar', 3, `- run: |\n    make\n# ${BODY}\n\n- run: make test\n`],
+    ['g.yaml', '# - run: |\nname: build\n', null, null, null, 2, `# - run: |\n# ${BODY}\nname: build\n`],
   ];
   for (const [name, src, bad, start, what, good, after] of cases) {
     if (bad !== null) {

@@ -27,6 +27,8 @@ export interface StringSpan {
 const PY = new Set(['py', 'pyi', 'pyw', 'toml']);
 const YAML = new Set(['yml', 'yaml']);
 const SHELL = new Set(['sh', 'bash', 'zsh', 'ksh']);
+/** Ruby and Perl here-documents (`<<~WORD`, `<<-WORD`, `<<WORD`, quoted words). */
+const HEREDOC_LANGS = new Set(['rb', 'pl', 'pm']);
 
 /**
  * The multi-line string that a line inserted just above line `lineIndex` (0-based) of
@@ -37,7 +39,13 @@ const SHELL = new Set(['sh', 'bash', 'zsh', 'ksh']);
 export function stringAround(ext: string, name: string, lines: string[], lineIndex: number): StringSpan | null {
   if (PY.has(ext)) return pythonString(lines, lineIndex, ext === 'toml');
   if (YAML.has(ext)) return yamlBlock(lines, lineIndex);
-  if (SHELL.has(ext) || /^(Dockerfile|Containerfile)(\..*)?$/.test(name) || ext === 'dockerfile') return heredoc(lines, lineIndex);
+  if (SHELL.has(ext) || /^(Dockerfile|Containerfile)(\..*)?$/.test(name) || ext === 'dockerfile') return heredoc(lines, lineIndex, false);
+  if (HEREDOC_LANGS.has(ext)) return heredoc(lines, lineIndex, true);
+  // A script without an extension: its #! line says which language.
+  const shebang = ext === '' ? /^#!.*\b(sh|bash|zsh|ksh|dash|python[0-9.]*|ruby|perl)\b/.exec(lines[0] ?? '')?.[1] : undefined;
+  if (shebang?.startsWith('python')) return pythonString(lines, lineIndex, false);
+  if (shebang === 'ruby' || shebang === 'perl') return heredoc(lines, lineIndex, true);
+  if (shebang) return heredoc(lines, lineIndex, false);
   return null;
 }
 
@@ -105,7 +113,7 @@ function findClose(l: string, k: number, quote: string, literal: boolean): numbe
 }
 
 /** A YAML block scalar header: a value of `|` or `>` with optional indicators, maybe a comment. */
-const YAML_HEADER = /(?:^|[:?-])\s+[|>](?:[1-9][+-]?|[+-][1-9]?)?\s*(?:#.*)?$|^\s*[|>](?:[1-9][+-]?|[+-][1-9]?)?\s*(?:#.*)?$/;
+const YAML_HEADER = /(?:(?:^|[:?-])\s+|^\s*)(?:[&!]\S*\s+)*[|>](?:[1-9][+-]?|[+-][1-9]?)?\s*(?:#.*)?$/;
 
 /**
  * YAML: the block scalar a line inserted above line `lineIndex` (at that line's
@@ -115,35 +123,68 @@ const YAML_HEADER = /(?:^|[:?-])\s+[|>](?:[1-9][+-]?|[+-][1-9]?)?\s*(?:#.*)?$|^\
 function yamlBlock(lines: string[], lineIndex: number): StringSpan | null {
   const indent = (l: string) => l.length - l.trimStart().length;
   const blank = (l: string) => l.replace(/\r$/, '').trim() === '';
-  const target = lines[lineIndex];
-  let least = target !== undefined && !blank(target) ? indent(target) : Infinity;
+  // A blank target: the scar is inside the block only if block content follows it.
+  let t = lineIndex;
+  while (t < lines.length && blank(lines[t])) t++;
+  const target = lines[t];
+  let least = target !== undefined ? indent(target) : -1;
+  if (least < 0) return null; // only blank lines to the end: after any block
   for (let i = lineIndex - 1; i >= 0; i--) {
     const l = lines[i].replace(/\r$/, '');
     if (blank(l)) continue;
-    if (indent(l) < least && YAML_HEADER.test(l)) return { startLine: i + 1, what: 'a YAML block scalar' };
+    // A comment line is never a header (it may be block content, counted below).
+    if (indent(l) < least && !l.trimStart().startsWith('#') && YAML_HEADER.test(l)) return { startLine: i + 1, what: 'a YAML block scalar' };
     least = Math.min(least, indent(l));
     if (least === 0) return null;
   }
   return null;
 }
 
-/** Shell / Dockerfile: a here-document whose body holds line `lineIndex`. */
-function heredoc(lines: string[], lineIndex: number): StringSpan | null {
-  const pending: { word: string; tabs: boolean; line: number }[] = [];
+/** A line with its quoted strings blanked out and its `#` comment cut (shell rules, roughly). */
+function shellCode(l: string): string {
+  let out = '';
+  for (let k = 0; k < l.length; k++) {
+    const c = l[k];
+    if (c === '\\') {
+      out += '  ';
+      k++;
+    } else if (c === "'" || c === '"') {
+      let j = k + 1;
+      while (j < l.length && l[j] !== c) j += l[j] === '\\' && c === '"' ? 2 : 1;
+      out += ' '.repeat(Math.min(j, l.length) - k + 1);
+      k = j;
+    } else if (c === '#' && (k === 0 || /\s/.test(l[k - 1]))) break;
+    else out += c;
+  }
+  return out;
+}
+
+/**
+ * Shell / Dockerfile (and, with `indented`, Ruby and Perl, whose `<<~` / `<<-` terminators
+ * may be indented): a here-document whose body holds line `lineIndex`.
+ */
+function heredoc(lines: string[], lineIndex: number, indented: boolean): StringSpan | null {
+  const pending: { word: string; strip: boolean; line: number }[] = [];
   for (let i = 0; i < lineIndex && i < lines.length; i++) {
     const l = lines[i].replace(/\r$/, '');
     if (pending.length) {
       const cur = pending[0];
-      if ((cur.tabs ? l.replace(/^\t+/, '') : l) === cur.word) pending.shift();
+      if ((cur.strip ? l.replace(indented ? /^\s+/ : /^\t+/, '') : l) === cur.word) pending.shift();
       continue;
     }
-    // Here-document operators on this line (outside comments); their bodies start next line.
-    const code = l.replace(/(^|\s)#.*$/, '');
-    for (const m of code.matchAll(/<<(-?)\s*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/g)) {
-      if (code[m.index! - 1] === '<') continue; // `<<<` is a here-string
-      const before = code.slice(0, m.index);
+    // Here-document operators on this line, outside quotes and comments (the delimiter
+    // itself may be quoted or escaped); their bodies start on the next line.
+    const raw = l;
+    const code = shellCode(l);
+    for (const m of code.matchAll(/<<([-~]?)/g)) {
+      const at = m.index!;
+      if (code[at - 1] === '<' || code[at + 2] === '<') continue; // `<<<` is a here-string
+      const before = code.slice(0, at);
       if ((before.match(/\(\(/g)?.length ?? 0) > (before.match(/\)\)/g)?.length ?? 0)) continue; // a shift in $(( ))
-      pending.push({ word: m[3], tabs: m[1] === '-', line: i + 1 });
+      // The word, read from the original text (quotes were blanked in `code`).
+      const w = /^\s*\\?(["']?)([A-Za-z_][A-Za-z0-9_]*)\1/.exec(raw.slice(at + m[0].length));
+      if (!w) continue;
+      pending.push({ word: w[2], strip: m[1] !== '', line: i + 1 });
     }
   }
   return pending.length ? { startLine: pending[0].line, what: 'a here-document' } : null;

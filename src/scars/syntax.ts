@@ -171,8 +171,12 @@ export async function chooseSyntax(
     });
   }
   const { open, close } = choice.syntax;
-  if (!close && (open.startsWith('#') || open.startsWith('//'))) {
-    const continues = (n: number) => n >= 1 && n <= lines.length && /\\[ \t]*\r?$/.test(lines[n - 1]);
+  // Docker drops comment lines inside a continued instruction (Dockerfile reference,
+  // "Format"), so there a scar may go between continued lines.
+  const dockerfile = /^(Dockerfile|Containerfile)(\..*)?$/.test(name) || ext === 'dockerfile';
+  if (!close && (open.startsWith('#') || open.startsWith('//')) && !dockerfile) {
+    // A line ending with a backslash continues onto the next, unless it is a comment line.
+    const continues = (n: number) => n >= 1 && n <= lines.length && /\\[ \t]*\r?$/.test(lines[n - 1]) && !lines[n - 1].trimStart().startsWith(open);
     if (continues(lineIndex)) {
       let start = lineIndex;
       while (continues(start - 1)) start--;
