@@ -292,3 +292,18 @@ test('a hook whose stdin is non-blocking and not written yet waits for the paylo
   assert.equal(err, '');
   assert.match(JSON.parse(out).hookSpecificOutput.additionalContext, /src\/app\.ts:1 \[ask\] why\?/);
 });
+
+test('stop: an unreadable review queue is shown to the user (systemMessage) while the scars still block', () => {
+  const sb = scarredRepo();
+  sb.write({ '.claude/review-queue.md': Buffer.from('- [ ] caf\xe9\n', 'latin1') });
+  const r = hook(sb, 'stop', stopPayload(sb, false));
+  assert.equal(r.status, 0);
+  const line = 'git-kizu: review queue not read: .claude/review-queue.md is not valid UTF-8';
+  assert.equal(r.stderr, line + '\n');
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.decision, 'block');
+  assert.equal(out.systemMessage, line);
+  writeFileSync(sb.path('src/app.js'), 'const a = 1;\n');
+  const clean = hook(sb, 'stop', stopPayload(sb, false));
+  assert.deepEqual(JSON.parse(clean.stdout), { systemMessage: line });
+});

@@ -555,7 +555,8 @@ test('a queue file that is not UTF-8: commands refuse (exit 2, unchanged); hook 
   const msg = err(`${Q} is not valid UTF-8`, 'save the file as UTF-8, or move it aside and let git kizu queue add create a new one');
   for (const args of [['list'], ['list', '--json'], ['add', 'x'], ['done', 'x'], ['reopen', 'x'], ['rm', 'x'], ['clear', '--done']]) refused(sb, args, 2, msg);
   const warn = `git-kizu: review queue not read: ${Q} is not valid UTF-8\n`;
-  assert.equal(stop(sb, false, warn), null);
+  // The user is shown the problem (systemMessage); the agent is not blocked by it.
+  assert.deepEqual(stop(sb, false, warn), { systemMessage: warn.trim() });
   sb.write({ 'src/app.ts': 'one\n// @kizu[ask]: why two?\ntwo\nthree\n' });
   assert.deepEqual(stop(sb, false, warn), {
     decision: 'block',
@@ -563,6 +564,7 @@ test('a queue file that is not UTF-8: commands refuse (exit 2, unchanged); hook 
       'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
       '- src/app.ts:2 [ask] why two? → answer the question in your reply, then delete the scar line\n' +
       PROTOCOL,
+    systemMessage: warn.trim(),
   });
 });
 
@@ -572,7 +574,7 @@ test('a queue path that is a directory → commands exit 2 naming it; hooks exit
   const msg = err(`${Q} cannot be read (EISDIR)`, `make ${Q} a readable regular file, or move it aside`);
   refused(sb, ['list'], 2, msg);
   refused(sb, ['add', 'x'], 2, msg);
-  assert.equal(stop(sb, false, `git-kizu: review queue not read: ${Q} cannot be read (EISDIR)\n`), null);
+  assert.deepEqual(stop(sb, false, `git-kizu: review queue not read: ${Q} cannot be read (EISDIR)\n`), { systemMessage: `git-kizu: review queue not read: ${Q} cannot be read (EISDIR)` });
 });
 
 test('a lock or queue file that cannot be created → exit 2 naming it (no internal error), nothing written', () => {
@@ -711,7 +713,7 @@ test('a queue file that confuses the parser: commands refuse naming the line (ex
   for (const args of [['list'], ['add', 'x'], ['done', hid('fine')], ['rm', hid('fine')], ['clear', '--done']]) {
     refused(sb, args, 2, err(msg, 'write the item as "- [ ] text" on one line, or fix that line by hand'));
   }
-  assert.equal(stop(sb, false, `git-kizu: review queue not read: ${msg}\n`), null);
+  assert.deepEqual(stop(sb, false, `git-kizu: review queue not read: ${msg}\n`), { systemMessage: `git-kizu: review queue not read: ${msg}` });
   const r = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.ts'));
   assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']); // the queue names no `src/app.ts:` anchor: not even parsed
   sb.write({ [Q]: sb.read(Q) + '- [ ] `src/app.ts:1` x\n' });
@@ -725,7 +727,7 @@ test('a queue path that cannot be read (symlink loop) → commands exit 2 naming
   symlinkSync('review-queue.md', sb.path(Q));
   const before = sb.kizu(['queue', 'list']);
   assert.deepEqual([before.status, before.stdout, before.stderr], [2, '', err(`${Q} cannot be read (ELOOP)`, `make ${Q} a readable regular file, or move it aside`)]);
-  assert.equal(stop(sb, false, `git-kizu: review queue not read: ${Q} cannot be read (ELOOP)\n`), null);
+  assert.deepEqual(stop(sb, false, `git-kizu: review queue not read: ${Q} cannot be read (ELOOP)\n`), { systemMessage: `git-kizu: review queue not read: ${Q} cannot be read (ELOOP)` });
 });
 
 // ---------------------------------------------------------------------------------------

@@ -59,8 +59,11 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   // the user is told (systemMessage) at every stop until it is fixed.
   const { config, problem } = await loadConfigLenient(root);
   if (problem) warn(problem);
+  // Problems the user must see (the agent is not told): a config mistake, an unreadable
+  // review queue. Shown as a systemMessage at every stop until fixed.
+  const problems = problem ? [problem] : [];
   const note = (o: Record<string, unknown> | null): object | null =>
-    problem ? { ...(o ?? {}), systemMessage: o?.systemMessage ? `${o.systemMessage}\n${problem}` : problem } : o;
+    problems.length ? { ...(o ?? {}), systemMessage: [...(o?.systemMessage ? [o.systemMessage] : []), ...problems].join('\n') } : o;
   const isSubagent = p.hook_event_name === 'SubagentStop' || typeof p.agent_id === 'string';
   if (isSubagent && !config.stop.subagents) return note(null);
   const gitDir = gitDirFast(root) ?? path.join(root, '.git');
@@ -69,7 +72,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
 
   const [{ scars }, items, review] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
-    openQueueItems(root, gitDir, warn),
+    openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
   ]);
   const { rejected, unreviewed } = review;
@@ -98,7 +101,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
     [rejected.length, 'rejected hunk'],
     [unreviewed.length, 'unreviewed hunk'],
   ];
-  const left = parts.filter(([n]) => n).map(([n, w]) => count(n, w)).join(' and ');
+  const left = joinAnd(parts.filter(([n]) => n).map(([n, w]) => count(n, w)));
   const listing = [
     scars.length ? scarLines(scars) : '',
     items.length ? itemLines(items) : '',
