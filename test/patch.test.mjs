@@ -4,7 +4,7 @@
 // journal entry that `git kizu rollback patch` undoes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync, statSync, chmodSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, statSync, chmodSync, readdirSync, realpathSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { sandbox } from './helpers.mjs';
@@ -374,4 +374,23 @@ test('patch apply never goes through a symbolic link or into a special file: out
   assert.equal(sb.read('b.txt'), 'secret\n');
   assert.deepEqual(readFileSync(sb.path('.git/description')), description);
   assert.equal(journalTip(sb), '');
+});
+
+test('rollback patch refuses an entry recorded in another worktree (the journal is shared), naming where to run it; there it works', () => {
+  const sb = sandbox({ files: { 'n.txt': '1\n2\n3\n4\n5\n' } });
+  const wt = path.join(sb.base, 'linked');
+  sb.git('worktree', 'add', '-q', '-b', 't', wt);
+  const wtReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', wt]).stdout.trim();
+  const patch = '--- a/n.txt\n+++ b/n.txt\n@@ -2,3 +2,3 @@\n 2\n-3\n+THREE\n 4\n';
+  assert.equal(sb.kizu(['patch', 'apply', '-'], { cwd: wt, input: patch }).status, 0);
+  writeFileSync(sb.path('n.txt'), '1\n2\nTHREE\n4\n5\n'); // the same fix by hand in the main worktree
+  const [entry] = JSON.parse(sb.kizu(['journal', '--json']).stdout);
+  const r = sb.kizu(['rollback', 'patch', entry.shortId]);
+  assert.deepEqual(
+    [r.status, r.stdout, r.stderr],
+    [1, '', `git-kizu: error: ${entry.shortId} was recorded in another worktree (${wtReal}), not in this one (${realpathSync(sb.dir)})\nhint: roll it back there: cd ${wtReal} && git kizu rollback patch ${entry.shortId}; nothing was changed\n`],
+  );
+  assert.equal(sb.read('n.txt'), '1\n2\nTHREE\n4\n5\n');
+  assert.equal(sb.kizu(['rollback', 'patch', entry.shortId], { cwd: wt }).status, 0);
+  assert.equal(readFileSync(path.join(wt, 'n.txt'), 'utf8'), '1\n2\n3\n4\n5\n');
 });

@@ -6,7 +6,7 @@
  */
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { repoInfo } from '../git.js';
+import { gitDirFast, repoInfo } from '../git.js';
 import { readJournal, recordEntry, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal.js';
 import { entryLine, planRollback, type Refusal, type Step } from '../rollback/patch-rollback.js';
 import { writeAllOrNothing } from '../rollback/patch-write.js';
@@ -75,6 +75,17 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
   const short = shortIds(all);
   const targets = resolveEntries(all, i.ids);
   const plan = await planRollback(root, all, targets, i.cascade);
+  // The journal is shared by all worktrees: an entry made in another one is rolled back there.
+  const { sameWorktree } = await import('../rollback/store.js');
+  const gitDir = gitDirFast(root);
+  const foreign = plan.entries.filter((e) => e.worktree && gitDir && !sameWorktree({ worktree: e.worktree, worktreeId: e.worktreeId }, root, gitDir));
+  if (foreign.length) {
+    const where = [...new Set(foreign.map((e) => e.worktree!))];
+    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${foreign.length === 1 ? 'was' : 'were'} recorded in another worktree (${where.join(', ')}), not in this one (${root})`, {
+      hint: `roll ${foreign.length === 1 ? 'it' : 'them'} back there: cd ${where[0]} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
+      exitCode: EXIT.FOUND,
+    });
+  }
   if (plan.refusals.length) {
     const later = [...new Map(plan.refusals.flatMap((r) => r.overlapping).map((e) => [e.id, e])).values()].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.seq - a.seq));
     const hint = later.length

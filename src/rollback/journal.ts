@@ -13,19 +13,22 @@
  *   `{"version":1,"time":"<ISO 8601 UTC, ms>","tool":"Edit","session":"<id>"|null,
  *     "toolUseId":"<id>"|null,"files":[{"path":"src/a.js","before":"<blob>"|null,
  *     "after":"<blob>"|null,"added":3,"removed":1,"mode":420,"beforeUnknown":true?}],
- *     "rollbackOf":["<entry id>",...]?}`
+ *     "rollbackOf":["<entry id>",...]?,"worktree":"<top level>","worktreeId":"<id>"?}`
  *   `path` is repo-root-relative with '/'; `before`/`after` are blob ids of the file's bytes
  *   before and after the change, null where the file did not exist; `beforeUnknown` marks a
  *   change whose old content Claude Code did not send (then `before` is null and the entry
  *   cannot be rolled back); `added`/`removed` are line counts (`git diff --numstat`), null
  *   for binary content; `mode` is the file's permission bits after the change (absent when
- *   it did not exist). `rollbackOf` lists the entries a rollback entry undid.
+ *   it did not exist). `rollbackOf` lists the entries a rollback entry undid. `worktree` and
+ *   `worktreeId` name the worktree the change was made in (store.ts worktreeId; absent in
+ *   entries recorded before they were kept).
  * - Tree: for file k, blobs `<k>.before` and `<k>.after` (where present), so every recorded
  *   version stays reachable (not garbage-collected) as long as the ref exists.
  * An entry's id is its commit id; entries are listed in time order (ties: chain order).
  */
 import { git } from '../git.js';
-import { commonDirFast } from '../gitdir.js';
+import { commonDirFast, gitDirFast } from '../gitdir.js';
+import { worktreeId } from './store.js';
 import { KizuError, EXIT } from '../errors.js';
 import { parseDiff, type RawHunk } from '../hunks/diff.js';
 import { marksFs, commonDir, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../marks/store.js';
@@ -61,6 +64,12 @@ export interface JournalEntry {
   files: JournalFile[];
   /** For a rollback entry: the ids of the entries it undid. */
   rollbackOf?: string[];
+  /**
+   * The worktree the change was made in: its top level and identity (store.ts worktreeId).
+   * Absent in entries recorded before they were kept.
+   */
+  worktree?: string;
+  worktreeId?: string;
   /** Position in the chain, 0 = oldest (breaks ties between equal times). */
   seq: number;
 }
@@ -200,6 +209,11 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   const time = (e.time ?? new Date()).toISOString();
   const body: Record<string, unknown> = { version: JOURNAL_VERSION, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files };
   if (e.rollbackOf?.length) body.rollbackOf = e.rollbackOf;
+  // Which worktree the change was made in (refs are shared by all worktrees).
+  const wtDir = gitDirFast(root);
+  const wtId = wtDir ? worktreeId(wtDir, true) : null;
+  body.worktree = root;
+  if (wtId) body.worktreeId = wtId;
   const treeOid = await withPakoDeflate(() => igit().writeTree({ fs: marksFs, gitdir, tree }));
   const who: Ident = await identity(root);
   const person = { name: who.name, email: who.email, timestamp: Math.floor(Date.parse(time) / 1000), timezoneOffset: who.timezoneOffset };
@@ -217,7 +231,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
     }
     const oid = await igit().writeCommit({ fs: marksFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
     if (await casUpdateRef(root, JOURNAL_REF, oid, old, subject)) {
-      return { id: oid, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, ...(e.rollbackOf?.length ? { rollbackOf: e.rollbackOf } : {}), seq: -1 };
+      return { id: oid, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, ...(e.rollbackOf?.length ? { rollbackOf: e.rollbackOf } : {}), worktree: root, ...(wtId ? { worktreeId: wtId } : {}), seq: -1 };
     }
     if (attempt >= MAX_ATTEMPTS) {
       throw new KizuError(`could not update ${JOURNAL_REF}: it changed under us ${MAX_ATTEMPTS} times in a row`, { hint: 'another process keeps writing the journal; try again' });
@@ -269,6 +283,8 @@ export async function readJournal(root: string): Promise<JournalEntry[]> {
       toolUseId: typeof v.toolUseId === 'string' ? v.toolUseId : null,
       files,
       ...(Array.isArray(v.rollbackOf) ? { rollbackOf: v.rollbackOf as string[] } : {}),
+      ...(typeof v.worktree === 'string' ? { worktree: v.worktree } : {}),
+      ...(typeof v.worktreeId === 'string' ? { worktreeId: v.worktreeId } : {}),
       seq: 0,
     });
   }
