@@ -22,7 +22,7 @@ function previewLines(u: UndoResult): string[] {
     out.push(b.branchExists ? `  branch  ${b.branch}  (already at ${b.commit.slice(0, 12)})` : `  branch  ${b.branch}  (recreated at ${b.commit.slice(0, 12)} from ${b.trashRef})`);
     if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
   }
-  out.push(`restore ${u.worktree} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
+  out.push(`restore ${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
   if (u.plan) out.push(...planLines(u.plan, true));
   else out.push('  (the files are restored once the worktree is recreated)');
   return out;
@@ -81,7 +81,7 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   }
   if (!i.json) {
     r.log(`undone: ${u.record.description}`);
-    if (plan.safetyName) r.log(`safety snapshot: ${plan.safetyName} (to redo: git kizu rollback snapshot ${plan.safetyName})`);
+    if (plan.safetyName) r.log(`safety snapshot: ${plan.safetyName} (to redo: ${u.elsewhere ? `cd ${u.worktree} && ` : ''}git kizu rollback snapshot ${plan.safetyName})`);
     if (!u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
   }
   if (plan.failures.length) {

@@ -44,6 +44,8 @@ export interface UndoResult {
   record: RollbackRecord;
   /** The working tree restored (absolute). */
   worktree: string;
+  /** True when that is not the worktree undo was run in (the rollback was made there). */
+  elsewhere: boolean;
   branch: BranchUndo | null;
   /** The restore plan; null in a dry run whose worktree does not exist yet. */
   plan: RestorePlan | null;
@@ -178,7 +180,7 @@ export async function undoLastRollback(
   const recorded = snap.meta.worktree;
   const willExist = branch?.worktree && path.resolve(branch.worktree) === path.resolve(recorded);
   const worktree = await undoWorktree(root, snap, !!willExist);
-  const result: UndoResult = { record, worktree, branch, plan: null, popped: false, dryRun: !!opts.dryRun };
+  const result: UndoResult = { record, worktree, elsewhere: path.resolve(worktree) !== path.resolve(root), branch, plan: null, popped: false, dryRun: !!opts.dryRun };
   const safetyMessage = `before undoing: ${record.description}`;
 
   if (branch) {
