@@ -66,7 +66,6 @@ function isWorktree(dir: string): boolean {
 async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>): Promise<BranchUndo> {
   const { readTaskTrash } = await import('./task.js');
   const { taskBranch, taskBranchRef } = await import('./task-store.js');
-  const branchName = taskBranch;
   const branch = taskBranch(u.name);
   if (!(await revParse(root, `${u.trashRef}^{commit}`))) {
     throw new KizuError(`cannot bring back branch ${branch}: ${u.trashRef} no longer exists`, {
@@ -90,7 +89,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
     }
     const dirty = await statusPaths(trash.checkout, { trackedOnly: true });
     if (dirty.length) {
-      throw new KizuError(`cannot bring back task "${u.name}": ${trash.checkout} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', ...' : ''}), and undo has to switch it back to ${branchName(u.name)}`, {
+      throw new KizuError(`cannot bring back task "${u.name}": ${trash.checkout} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', ...' : ''}), and undo has to switch it back to ${branch}`, {
         hint: `commit or stash them (git -C ${trash.checkout} stash), then run git kizu undo again; nothing was changed`,
         exitCode: EXIT.FOUND,
       });
@@ -152,8 +151,8 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
  *   path is occupied, the worktree the rollback was made in no longer exists, or the working
- *   tree changed during `confirm`; exit 2 when the safety
- *   snapshot or trash ref is gone, the log is unreadable, or git fails.
+ *   tree changed during `confirm`; exit 2 when the safety snapshot or trash ref is gone, the
+ *   log is unreadable, or git fails.
  */
 export async function undoLastRollback(
   root: string,
