@@ -227,12 +227,13 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
 }
 
 /**
- * Loads the config for the repository at `root` (only `root` itself is searched).
- * Skips loading cosmiconfig entirely when no config source exists (hook hot path).
- * @throws KizuError (exit 2) if a config file cannot be parsed or is invalid.
+ * The raw config of the repository at `root` (only `root` itself is searched), or null when
+ * there is none. Skips loading cosmiconfig entirely when no config source exists (hook hot
+ * path).
+ * @throws KizuError (exit 2) if a config file cannot be read or parsed.
  */
-export async function loadConfig(root: string): Promise<KizuConfig> {
-  if (!mayHaveConfig(root)) return defaultConfig();
+async function searchConfig(root: string): Promise<{ config: unknown; filepath: string | null } | null> {
+  if (!mayHaveConfig(root)) return null;
   const { cosmiconfig } = await import('cosmiconfig');
   let result;
   try {
@@ -240,8 +241,18 @@ export async function loadConfig(root: string): Promise<KizuConfig> {
   } catch (e) {
     throw new KizuError(`could not read config: ${(e as Error).message}`, { hint: 'fix the syntax of the config file' });
   }
-  if (!result || result.isEmpty) return validateConfig(null, result?.filepath ?? null);
-  return validateConfig(result.config, result.filepath);
+  if (!result) return null;
+  return { config: result.isEmpty ? null : result.config, filepath: result.filepath };
+}
+
+/**
+ * Loads the config for the repository at `root` (only `root` itself is searched).
+ * Skips loading cosmiconfig entirely when no config source exists (hook hot path).
+ * @throws KizuError (exit 2) if a config file cannot be parsed or is invalid.
+ */
+export async function loadConfig(root: string): Promise<KizuConfig> {
+  const found = await searchConfig(root);
+  return found ? validateConfig(found.config, found.filepath) : defaultConfig();
 }
 
 /**
@@ -254,23 +265,18 @@ export async function loadConfig(root: string): Promise<KizuConfig> {
  * Never throws.
  */
 export async function loadConfigLenient(root: string): Promise<{ config: KizuConfig; problem: string | null }> {
+  const lenient = (why: string, used: string) => `git-kizu: warning: ${why}; ${used} until it is fixed (see README "Config")`;
+  let found;
   try {
-    return { config: await loadConfig(root), problem: null };
+    found = await searchConfig(root);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    // A parse error's first line says it all (the rest is a code frame); a list of invalid
-    // keys goes on one line.
-    const why = msg.startsWith('could not read config') ? msg.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').replace(/:\s+/, ': ').replace(/: (\S)/, ': $1') : msg.replace(/:\s*\n\s*-\s*/, ': ').replace(/\s*\n\s*-?\s*/g, '; ');
-    if (!mayHaveConfig(root)) return { config: defaultConfig(), problem: null };
-    let partial: KizuConfig | null = null;
-    try {
-      const { cosmiconfig } = await import('cosmiconfig');
-      const result = await cosmiconfig('kizu').search(root);
-      if (result && !result.isEmpty) partial = checkConfig(result.config, result.filepath).cfg;
-    } catch {
-      /* unreadable: defaults */
-    }
-    const used = partial ? 'its valid keys and the defaults for the rest are used' : 'the defaults are used';
-    return { config: partial ?? defaultConfig(), problem: `git-kizu: warning: ${why.replace(/;\s*$/, '')}; ${used} until it is fixed (see README "Config")` };
+    // A parse error's first lines say it all (the rest is a code frame).
+    const why = (e as Error).message.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').replace(/:\s+/, ': ');
+    return { config: defaultConfig(), problem: lenient(why, 'the defaults are used') };
   }
+  if (!found) return { config: defaultConfig(), problem: null };
+  const { cfg, problems } = checkConfig(found.config, found.filepath);
+  if (!problems.length) return { config: cfg, problem: null };
+  const why = `invalid config${found.filepath ? ` in ${found.filepath}` : ''}: ${problems.join('; ')}`;
+  return { config: cfg, problem: lenient(why, 'its valid keys and the defaults for the rest are used') };
 }
