@@ -1,6 +1,6 @@
 /**
- * Error type shared by every command. Commands throw it; only the CLI layer turns it into
- * a message on stderr and a process exit code.
+ * Error type shared by every command. Commands throw it; only src/main.ts turns it into a
+ * message on stderr and a process exit code.
  */
 
 /** Exit codes used across the CLI (documented in README "Exit codes"). */
@@ -12,9 +12,6 @@ export const EXIT = {
   /** Usage error, bad input, or an internal/git failure. */
   ERROR: 2,
 } as const;
-
-/** Marks KizuError instances across copies of this module (see KizuError[Symbol.hasInstance]). */
-const BRAND = Symbol.for('git-kizu.KizuError');
 
 /**
  * A user-facing failure. `message` says what went wrong; `hint` says how to fix it.
@@ -28,18 +25,5 @@ export class KizuError extends Error {
     this.name = 'KizuError';
     this.exitCode = opts.exitCode ?? EXIT.ERROR;
     this.hint = opts.hint;
-    Object.defineProperty(this, BRAND, { value: true });
-  }
-
-  /**
-   * `e instanceof KizuError` by brand, not by prototype: the fast paths run from bundles
-   * (dist/bundle/) that carry their own copy of this class, and an error thrown by a module
-   * loaded from dist/ must still be recognised there (and the reverse).
-   */
-  static [Symbol.hasInstance](x: unknown): boolean {
-    // Subclasses (PatchError, PatchMismatch) inherit this method: for them `instanceof` is
-    // the ordinary prototype check, else every KizuError would count as one of them.
-    if (this !== KizuError) return Function.prototype[Symbol.hasInstance].call(this, x);
-    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
   }
 }

@@ -1,36 +1,17 @@
-// The bin's fast path for hunks/tap/reject/untap (src/commands/fast.ts): which argument forms
-// it takes, and that it prints, exits and writes exactly what the full CLI (commander, cli.ts
-// main) does for the same command line.
+// hunks/tap/reject/untap print, exit and write exactly what the CLI (commander, src/main.ts
+// main) does for the same command line when called in-process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sandbox, ROOT } from './helpers.mjs';
+import { sandbox, ROOT, TS } from './helpers.mjs';
 
-const FAST = pathToFileURL(path.join(ROOT, 'dist', 'commands', 'fast.js')).href;
-const CLI = pathToFileURL(path.join(ROOT, 'dist', 'cli.js')).href;
-
-test('fastArgs: plain forms are taken, anything else is left to the full CLI', async () => {
-  const { fastArgs } = await import(FAST);
-  assert.deepEqual(fastArgs(['hunks']), { cmd: 'hunks', json: false, paths: [] });
-  assert.deepEqual(fastArgs(['hunks', 'a', '--json', 'b c']), { cmd: 'hunks', json: true, paths: ['a', 'b c'] });
-  assert.deepEqual(fastArgs(['tap', '1234', 'a.txt:3']), { cmd: 'tap', all: false, specs: ['1234', 'a.txt:3'] });
-  assert.deepEqual(fastArgs(['untap', '--all']), { cmd: 'untap', all: true, specs: [] });
-  assert.deepEqual(fastArgs(['reject', '--all', 'x']), { cmd: 'reject', all: true, specs: ['x'] });
-  for (const args of [['hunks', '--help'], ['hunks', '-h'], ['hunks', '--all'], ['hunks', '--', 'a'], ['hunks', '-'], ['tap', '--json'], ['tap', '-V'], ['marks', 'list'], ['status'], []]) {
-    assert.equal(fastArgs(args), null, JSON.stringify(args));
-  }
-});
-
-test('FAST_GRAPH names modules that exist (a stale entry would only cost time, so catch it here)', async () => {
-  const { FAST_GRAPH } = await import(FAST);
-  for (const m of [...FAST_GRAPH.hunks, ...FAST_GRAPH.marks]) await import(m.startsWith('node:') ? m : new URL(m, FAST).href);
-});
+const CLI = pathToFileURL(path.join(ROOT, 'src', 'main.ts')).href;
 
 /** Runs the full CLI's main (commander) in-process in a child, like the bin did before. */
 function full(sb, args, cwd = sb.dir) {
   const code = `const { main } = await import(${JSON.stringify(CLI)}); await main([process.execPath, 'git-kizu', ...${JSON.stringify(args)}]);`;
-  return sb.run(process.execPath, ['--input-type=module', '-e', code], { cwd });
+  return sb.run(process.execPath, [...TS, '--input-type=module', '-e', code], { cwd });
 }
 
 function same(sb, args, cwd = sb.dir) {

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync, rmSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sandbox, ROOT } from './helpers.mjs';
+import { sandbox, ROOT, TS } from './helpers.mjs';
 
-const GITDIR = pathToFileURL(path.join(ROOT, 'dist', 'gitdir.js')).href;
-const GIT = pathToFileURL(path.join(ROOT, 'dist', 'git.js')).href;
+const GITDIR = pathToFileURL(path.join(ROOT, 'src', 'git', 'repo.ts')).href;
+const GIT = pathToFileURL(path.join(ROOT, 'src', 'git', 'run.ts')).href;
 
 /** repoInfoFast(cwd) and repoInfo(cwd) (or its error) in a child process, and git's own answer. */
 function probe(sb, cwd, env = {}) {
@@ -19,7 +19,7 @@ const fast = F.repoInfoFast(process.cwd()) ?? null;
 let info = null, error = null;
 try { info = await G.repoInfo(process.cwd()); } catch (e) { error = e.message + ' | ' + e.hint; }
 process.stdout.write(JSON.stringify({ fast, info, error }));`;
-  const r = sb.run(process.execPath, ['--input-type=module', '-e', code], { cwd, env });
+  const r = sb.run(process.execPath, [...TS, '--input-type=module', '-e', code], { cwd, env });
   assert.equal(r.stderr, '');
   const out = JSON.parse(r.stdout);
   const g = sb.run('git', ['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd, env });
@@ -112,7 +112,7 @@ test('headFast: branch (loose, packed), detached, unborn; agrees with git rev-pa
   const code = (cwd) => {
     const r = sb.run(
       process.execPath,
-      ['--input-type=module', '-e', `const F = await import(${JSON.stringify(GITDIR)}); const i = F.repoInfoFast(process.cwd()); process.stdout.write(JSON.stringify(F.headFast(i.gitDir, F.commonDirFast(i.root)) ?? null));`],
+      [...TS, '--input-type=module', '-e', `const F = await import(${JSON.stringify(GITDIR)}); const i = F.repoInfoFast(process.cwd()); process.stdout.write(JSON.stringify(F.headFast(i.gitDir, F.commonDirFast(i.root)) ?? null));`],
       { cwd },
     );
     assert.equal(r.stderr, '');

@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = path.join(ROOT, 'bin', 'git-kizu.js');
+/**
+ * Node options that let a child process import TypeScript sources under src/ (tsx's loader,
+ * by absolute URL so it resolves from any working directory): `node ...TS -e '<code>'`.
+ */
+export const TS = ['--import', import.meta.resolve('tsx')];
 
 const cleanups = [];
 process.on('exit', () => {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { unlinkSync, chmodSync } from 'node:fs';
-import { sandbox } from './helpers.mjs';
+import { sandbox, TS } from './helpers.mjs';
 
 const OPTS =
   '--no-ext-diff --no-textconv --no-color --no-renames --no-relative --ignore-submodules --full-index --src-prefix=a/ --dst-prefix=b/ --diff-algorithm=myers --indent-heuristic --inter-hunk-context=0 -U3';
@@ -107,13 +107,13 @@ test('hunk ids are pinned: known ids for fixed input; lines decode like each raw
   const ids = json(sb).map((h) => [h.path, h.id]);
   assert.deepEqual(ids.slice(0, 1), [['a.txt', '815c9e8617abc323b8e0e2d85149ba0636265dd5']]);
   assert.deepEqual(ids.slice(2), [['sub/u.md', 'a384380ae8a0d238d93a68f418243ce5026cd535'], ['ubad.txt', ids[3][1]]]);
-  const code = `const H = await import(${JSON.stringify(new URL('../dist/hunks/index.js', import.meta.url).href)});
+  const code = `const H = await import(${JSON.stringify(new URL('../src/hunks/listing.ts', import.meta.url).href)});
 const { hunks } = await H.listHunks(process.cwd());
 process.stdout.write(JSON.stringify(hunks.map((h) => {
   const raw = H.hunkDetail(h).raw;
   return [h.id, JSON.stringify(h.lines) === JSON.stringify(raw.map((r) => r.toString('utf8'))), Buffer.concat(raw.flatMap((r) => [r, Buffer.from('\\n')])).toString('base64')];
 })));`;
-  const r = sb.run(process.execPath, ['--input-type=module', '-e', code]);
+  const r = sb.run(process.execPath, [...TS, '--input-type=module', '-e', code]);
   assert.equal(r.stderr, '');
   const got = JSON.parse(r.stdout);
   assert.deepEqual(got.map((g) => g[1]), [true, true, true, true]);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from './helpers.mjs';
 
-const { parseIndex, seedProblem } = await import('../dist/rollback/indexfile.js');
+const { parseIndex, seedProblem } = await import('../src/git/index-file.ts');
 
 /** What `git ls-files -s -z` says: [mode (number), stage, path] per entry, in index order. */
 function gitEntries(sb) {

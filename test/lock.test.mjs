@@ -9,9 +9,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT } from './helpers.mjs';
+import { ROOT, TS } from './helpers.mjs';
 
-const LOCK_JS = JSON.stringify(path.join(ROOT, 'dist/rollback/lock.js'));
+const LOCK_JS = JSON.stringify(path.join(ROOT, 'src/git/lock.ts'));
 
 // argv: <dir>. Waits for <dir>/go (so that all waiters meet the stale lock together),
 // acquires <dir>/lock, checks it is alone, holds a few ms, releases.
@@ -52,7 +52,7 @@ function deadPid() {
 
 function worker(dir) {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, ['--input-type=module', '-e', WORKER, dir]);
+    const c = spawn(process.execPath, [...TS, '--input-type=module', '-e', WORKER, dir]);
     let err = '';
     c.stderr.on('data', (b) => (err += b));
     c.on('close', (status) => resolve({ pid: c.pid, status, stderr: err }));

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync, chmodSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sandbox, ROOT } from './helpers.mjs';
+import { sandbox, ROOT, TS } from './helpers.mjs';
 
-const STORE = pathToFileURL(path.join(ROOT, 'dist', 'marks', 'store.js')).href;
-const FORMAT = pathToFileURL(path.join(ROOT, 'dist', 'marks', 'format.js')).href;
+const STORE = pathToFileURL(path.join(ROOT, 'src', 'marks', 'commits.ts')).href;
+const FORMAT = pathToFileURL(path.join(ROOT, 'src', 'marks', 'format.ts')).href;
 
 function node(sb, code, opts = {}) {
-  const r = sb.run(process.execPath, ['--input-type=module', '-e', code], opts);
+  const r = sb.run(process.execPath, [...TS, '--input-type=module', '-e', code], opts);
   assert.equal(r.stderr, '');
   assert.equal(r.status, 0);
   return JSON.parse(r.stdout);

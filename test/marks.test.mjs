@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sandbox, spawn, ROOT } from './helpers.mjs';
+import { sandbox, spawn, ROOT, TS } from './helpers.mjs';
 
-const STORE = pathToFileURL(path.join(ROOT, 'dist', 'marks', 'index.js')).href;
-const HUNKS = pathToFileURL(path.join(ROOT, 'dist', 'hunks', 'index.js')).href;
+const STORE = pathToFileURL(path.join(ROOT, 'src', 'marks', 'read.ts')).href;
+const HUNKS = pathToFileURL(path.join(ROOT, 'src', 'hunks', 'listing.ts')).href;
 const EMAIL = 'kizu@example.invalid';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const REF = 'refs/kizu/marks';
@@ -33,7 +33,7 @@ ${body}
 
 /** Runs a store script synchronously in `cwd` (default the sandbox repo). */
 function store(sb, body, opts = {}) {
-  return sb.run(process.execPath, ['--input-type=module', '-e', script(body)], opts);
+  return sb.run(process.execPath, [...TS, '--input-type=module', '-e', script(body)], opts);
 }
 
 /** setMarks(root, updates) in a child process; asserts success. */
@@ -177,7 +177,7 @@ for (let k = 0; k < ${K}; k++) {
   const id = (await import('node:crypto')).createHash('sha1').update('p${p}-' + k).digest('hex');
   await M.setMarks(root, [{ id, state: k % 2 ? 'rejected' : 'tapped', path: 'f${p}.txt', range: 'f${p}.txt:' + (k + 1) }]);
 }`;
-    kids.push(run(process.execPath, ['--input-type=module', '-e', script(body)], { cwd: sb.dir, env: sb.env }));
+    kids.push(run(process.execPath, [...TS, '--input-type=module', '-e', script(body)], { cwd: sb.dir, env: sb.env }));
   }
   const results = await Promise.all(kids);
   assert.deepEqual(results, Array.from({ length: P }, () => ({ status: 0, stdout: '', stderr: '' })));
@@ -488,6 +488,7 @@ test('sync: unknown remote → exit 2 with git message and hint; corrupt remote 
 /** listHunks in the sandbox: [{id, short, range, path}] via the hunks module API. */
 function hunks(sb) {
   const r = sb.run(process.execPath, [
+    ...TS,
     '--input-type=module',
     '-e',
     `import * as H from ${JSON.stringify(HUNKS)};

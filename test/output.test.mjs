@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from './helpers.mjs';
+import { ROOT, TS } from './helpers.mjs';
 
-const OUTPUT = pathToFileURL(path.join(ROOT, 'dist', 'output.js')).href;
+const OUTPUT = pathToFileURL(path.join(ROOT, 'src', 'output.ts')).href;
 const PICO = path.join(ROOT, 'node_modules', 'picocolors', 'picocolors.js');
 
 // Prints ours and picocolors' answers; picocolors is required only after ours was built.
@@ -28,7 +28,7 @@ writeFileSync(script, code);
 
 function probe(env, args = []) {
   const base = { PATH: process.env.PATH, HOME: process.env.HOME ?? '/' };
-  const r = spawnSync(process.execPath, [script, ...args], { env: { ...base, ...env }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...TS, script, ...args], { env: { ...base, ...env }, encoding: 'utf8' });
   assert.equal(r.stderr, '');
   return JSON.parse(r.stdout);
 }
@@ -59,7 +59,7 @@ test('colours: a terminal on stdout turns them on unless TERM=dumb (run under sc
     ['xterm', true],
     ['dumb', false],
   ]) {
-    const r = spawnSync('script', ['-qec', `'${process.execPath}' '${script}'`, '/dev/null'], {
+    const r = spawnSync('script', ['-qec', `'${process.execPath}' ${TS.join(' ')} '${script}'`, '/dev/null'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME ?? '/', TERM: term },
       encoding: 'utf8',
     });

@@ -360,7 +360,7 @@ test('revert: refuses (exit 2, nothing written) a file git converts on read (cor
 });
 
 test('scarIntoBuffer (factored out of writeScar) computes exactly what scar writes, without writing', async () => {
-  const { scarIntoBuffer } = await import(path.join(ROOT, 'dist', 'scars', 'insert.js'));
+  const { scarIntoBuffer } = await import(path.join(ROOT, 'src', 'scars', 'insert.ts'));
   const content = Buffer.from('\ufeffline 1\r\n  line 2\r\nlast');
   const sb = sandbox({ files: { 'x.rb': content } });
   const e = await scarIntoBuffer({ rel: 'x.rb', buf: content, line: 2, kind: 'reject', body: 'no', syntaxOverrides: {} });
@@ -376,8 +376,8 @@ test('scarIntoBuffer (factored out of writeScar) computes exactly what scar writ
 });
 
 test('commitPlan re-verifies right before writing: a file changed after planning is not written (exit 1)', async () => {
-  const { listHunks } = await import(path.join(ROOT, 'dist', 'hunks', 'index.js'));
-  const { planRevert, commitPlan } = await import(path.join(ROOT, 'dist', 'hunks', 'revert.js'));
+  const { listHunks } = await import(path.join(ROOT, 'src', 'hunks', 'listing.ts'));
+  const { planRevert, commitPlan } = await import(path.join(ROOT, 'src', 'hunks', 'revert.ts'));
   const sb = sandbox({ files: { 'a.txt': text(lines30) } });
   const mod = lines30.slice();
   mod[4] = 'L5';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sandbox, ROOT } from './helpers.mjs';
 
-const INPUT = pathToFileURL(path.join(ROOT, 'dist', 'review', 'input.js')).href;
+const INPUT = pathToFileURL(path.join(ROOT, 'src', 'cli', 'review', 'input.ts')).href;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const EMAIL = 'kizu@example.invalid';
 const text = (ls) => ls.map((l) => l + '\n').join('');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox, ROOT } from './helpers.mjs';
+import { sandbox, ROOT, TS } from './helpers.mjs';
 import { tree } from './snapshot-helpers.mjs';
 
 function ok(r, what = 'command') {
@@ -13,11 +13,13 @@ function ok(r, what = 'command') {
   return r;
 }
 
-/** Runs an ES module snippet with the built library (dist/) in `cwd`; returns its stdout. */
+/** Runs an ES module snippet with the library (src/) in `cwd`; returns its stdout. */
 function lib(sb, code, cwd = sb.dir) {
-  const src = `import * as snap from ${JSON.stringify(path.join(ROOT, 'dist/rollback/snapshot.js'))};\n` +
-    `import * as log from ${JSON.stringify(path.join(ROOT, 'dist/rollback/log.js'))};\n${code}`;
-  return ok(sb.run(process.execPath, ['--input-type=module', '-e', src], { cwd }), 'library call').stdout;
+  const src = `import * as snapshots from ${JSON.stringify(path.join(ROOT, 'src/rollback/snapshots/snapshot.ts'))};\n` +
+    `import * as restore from ${JSON.stringify(path.join(ROOT, 'src/rollback/snapshots/restore.ts'))};\n` +
+    `const snap = { ...snapshots, ...restore };\n` +
+    `import * as log from ${JSON.stringify(path.join(ROOT, 'src/rollback/undo-log.ts'))};\n${code}`;
+  return ok(sb.run(process.execPath, [...TS, '--input-type=module', '-e', src], { cwd }), 'library call').stdout;
 }
 
 function logFile(sb) {
@@ -146,14 +148,14 @@ test('restoreSnapshot (library): `paths` limits the restore; the plan says what 
   assert.match(plan.safetySnapshot, /^[0-9a-f]{40}$/);
   assert.deepEqual([sb.read('a.txt'), sb.read('dir/b.txt'), existsSync(sb.path('dir/sub/new.txt')), sb.read('dir/sub/c.txt')], ['a2\n', 'b1\n', false, 'c1\n']);
   assert.ok(!existsSync(sb.path('.git/kizu/rollbacks.json')), 'callers record rollbacks themselves');
-  const outside = sb.run(process.execPath, ['--input-type=module', '-e', `import { restoreSnapshot } from ${JSON.stringify(path.join(ROOT, 'dist/rollback/restore.js'))};
+  const outside = sb.run(process.execPath, [...TS, '--input-type=module', '-e', `import { restoreSnapshot } from ${JSON.stringify(path.join(ROOT, 'src/rollback/snapshots/restore.ts'))};
     try { await restoreSnapshot(process.cwd(), ${JSON.stringify(id)}, { paths: ['../x'] }); } catch (e) { process.stdout.write(e.message); }`]);
   assert.equal(outside.stdout, '../x: not a path inside the repository');
 });
 
 test('recordRollback validates records (one message naming the field)', () => {
   const sb = sandbox();
-  const r = sb.run(process.execPath, ['--input-type=module', '-e', `import { recordRollback } from ${JSON.stringify(path.join(ROOT, 'dist/rollback/log.js'))};
+  const r = sb.run(process.execPath, [...TS, '--input-type=module', '-e', `import { recordRollback } from ${JSON.stringify(path.join(ROOT, 'src/rollback/undo-log.ts'))};
     try { await recordRollback(process.cwd(), { level: 'patch', time: 'x', safetySnapshot: 'abc', description: '' }); } catch (e) { process.stdout.write(e.message); }`]);
   assert.equal(r.stdout, 'invalid rollback record: time must be an ISO date string, got "x"');
   assert.ok(!existsSync(sb.path('.git/kizu/rollbacks.json')));

@@ -4,8 +4,8 @@
  * content. Marks are keyed by hunk content id, so a hunk the agent reworked no longer
  * matches its mark and stops counting.
  */
-import { readMarks, markOf } from '../marks/index.js';
-import type { Hunk } from '../hunks/index.js';
+import { readMarks, markOf } from '../marks/read.js';
+import type { Hunk } from '../hunks/listing.js';
 
 export interface HunkReview {
   rejected: Hunk[];
@@ -31,7 +31,7 @@ export async function hunkReview(root: string, requireReview: boolean, paths?: s
   const wanted = (p: string) => !paths || paths.includes(p);
   const anyRejected = [...marks.values()].some((e) => e.state === 'rejected' && wanted(e.path));
   if (!anyRejected && !requireReview) return NONE;
-  const { listHunks, hunkRange } = await import('../hunks/index.js');
+  const { listHunks, hunkRange } = await import('../hunks/listing.js');
   const { baseline, hunks } = await listHunks(root, paths ? { paths } : {});
   const rejected = hunks.filter((h) => markOf(marks, h.id) === 'rejected');
   const unreviewed = requireReview ? hunks.filter((h) => markOf(marks, h.id) === 'unreviewed') : [];

@@ -3,8 +3,8 @@
  * non-zero exit aborts the commit). Refuses a commit whose staged blobs (added, copied,
  * modified, renamed) hold scars. `KIZU_SKIP=1` skips it, as does `git commit --no-verify`.
  */
-import { repoInfo } from '../git.js';
-import { loadConfigLenient } from '../config/index.js';
+import { repoInfo } from '../git/run.js';
+import { loadConfigLenient } from '../config/config.js';
 import { scanStagedForCommit } from '../scars/scan.js';
 
 /**

@@ -9,10 +9,10 @@ import { lstat, readFile, readlink, unlink, mkdir, symlink, rename } from 'node:
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { git } from '../git.js';
-import { writeFileAtomic } from '../fsutil.js';
-import { hunkDetail, hunkRange, shortId, hunkSpot, type Hunk, type HunkDetail } from './index.js';
-import type { SavedFile } from './trash.js';
+import { git } from '../git/run.js';
+import { writeFileAtomic } from '../files.js';
+import { hunkDetail, hunkRange, shortId, hunkSpot, type Hunk, type HunkDetail } from './listing.js';
+import type { SavedFile } from './saved-reverts.js';
 
 /**
  * The bytes of one side of a hunk: 'old' takes ' ' and '-' lines, 'new' takes ' ' and '+'

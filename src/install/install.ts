@@ -17,7 +17,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, stat
 import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { writeFileAtomic } from '../fsutil.js';
+import { writeFileAtomic } from '../files.js';
 import {
   displayPath,
   hookCommand,
@@ -28,7 +28,7 @@ import {
   type Scope,
 } from './targets.js';
 import { recordedBinPath, renderHookScript, renderSlashCommand, SCRIPT_MARKER } from './scripts.js';
-import { hasKizuHooks, kizuEntries, mergeKizuHooks, removeKizuHooks, type RemoveOptions } from './settings.js';
+import { hasKizuHooks, kizuEntries, mergeKizuHooks, removeKizuHooks, type RemoveOptions } from '../agents/claude/settings.js';
 import {
   checkPreCommit,
   effectiveHooksDir,
@@ -37,7 +37,7 @@ import {
   isOurPreCommit,
   removePreCommit,
   CHAINED_NAME,
-} from './precommit.js';
+} from './git-hook.js';
 import { deleteRecord, readRecord, sha256, writeRecord, type InstallRecord } from './state.js';
 
 /** Options of {@link runInit}. */

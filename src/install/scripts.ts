@@ -9,11 +9,11 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package.js';
 import { shellQuote } from './targets.js';
 
 /** The package root (the directory holding package.json, bin/, dist/, templates/). */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { PACKAGE_ROOT };
 
 /** Absolute path of the templates directory. */
 export const TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');

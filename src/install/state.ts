@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fsutil.js';
+import { writeFileAtomic } from '../files.js';
 
 /** One file init wrote. */
 export interface FileRecord {

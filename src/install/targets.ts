@@ -14,7 +14,7 @@
  * in the main worktree), because the project/local files live in this worktree.
  */
 import path from 'node:path';
-import { repoInfo, type RepoInfo } from '../git.js';
+import { repoInfo, type RepoInfo } from '../git/run.js';
 import { KizuError } from '../errors.js';
 
 /** A Claude Code settings scope. */

@@ -14,10 +14,10 @@
  * [local, remote] whose marks are the per-id last-writer-wins union (format.ts mergeMarks).
  * So a repeated pull creates no commit, and any order of pushes and pulls converges.
  */
-import { git } from '../git.js';
+import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
 import { MARKS_REF, mergeMarks } from './format.js';
-import { commonDir, resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './store.js';
+import { commonDir, resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './commits.js';
 
 /** What a merge did to the local ref. */
 export type MergeAction = 'up-to-date' | 'fast-forward' | 'merged';

@@ -8,17 +8,17 @@
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
-import { withLock } from '../lock.js';
-import { writeFileAtomic } from '../fsutil.js';
+import { withLock } from '../git/state-lock.js';
+import { writeFileAtomic } from '../files.js';
 import type { QueueItem } from './item.js';
 
 import { QUEUE_FILE } from './paths.js';
 import { readQueue, itemsOf, type QueueState } from './read.js';
 
 export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
-const TEMPLATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'templates', 'review-queue.md');
+const TEMPLATE = path.join(PACKAGE_ROOT, 'templates', 'review-queue.md');
 
 /**
  * Runs `fn` while holding `<git-dir>/kizu/queue.lock` (see {@link withLock}).

@@ -15,12 +15,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { git } from '../git.js';
-import { gitDirFast } from '../gitdir.js';
-import { readRollbacks, popRollback, type RollbackRecord } from './log.js';
-import { readSnapshot, type SnapshotInfo } from './snapshot.js';
-import { sameWorktree, worktreeId } from './store.js';
-import { restoreSnapshot, type RestorePlan } from './restore.js';
+import { git } from '../git/run.js';
+import { gitDirFast } from '../git/repo.js';
+import { readRollbacks, popRollback, type RollbackRecord } from './undo-log.js';
+import { readSnapshot, type SnapshotInfo } from './snapshots/snapshot.js';
+import { sameWorktree, worktreeId } from './snapshots/store.js';
+import { restoreSnapshot, type RestorePlan } from './snapshots/restore.js';
 
 /** The branch part of an undo. */
 export interface BranchUndo {
@@ -64,8 +64,8 @@ function isWorktree(dir: string): boolean {
 }
 
 async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>): Promise<BranchUndo> {
-  const { readTaskTrash } = await import('./task.js');
-  const { taskBranch, taskBranchRef } = await import('./task-store.js');
+  const { readTaskTrash } = await import('./tasks/task.js');
+  const { taskBranch, taskBranchRef } = await import('./tasks/store.js');
   const branch = taskBranch(u.name);
   if (!(await revParse(root, `${u.trashRef}^{commit}`))) {
     throw new KizuError(`cannot bring back branch ${branch}: ${u.trashRef} no longer exists`, {
@@ -78,7 +78,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
   // undo switches it back, which needs it still on that branch and without uncommitted
   // changes; otherwise the task's files would be restored onto that branch.
   if (trash.checkout && trash.from && existsSync(trash.checkout)) {
-    const { headRef, statusPaths } = await import('./task-store.js');
+    const { headRef, statusPaths } = await import('./tasks/store.js');
     const on = await headRef(trash.checkout).catch(() => null);
     const from = trash.from.replace(/^refs\/heads\//, '');
     if (on !== trash.from) {
@@ -130,7 +130,7 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
   if (here && sameWorktree(snap.meta, root, here)) return root;
   if (recreated) return recorded;
   if (!snap.meta.worktreeId) return isWorktree(recorded) ? recorded : root;
-  const { listWorktrees } = await import('./task-store.js');
+  const { listWorktrees } = await import('./tasks/store.js');
   for (const w of await listWorktrees(root)) {
     const dir = gitDirFast(w.path);
     if (dir && worktreeId(dir) === snap.meta.worktreeId) return w.path;
@@ -186,7 +186,7 @@ export async function undoLastRollback(
     if (isWorktree(worktree)) result.plan = await restoreSnapshot(worktree, snap.id, { dryRun: true });
     if (opts.dryRun) return result;
     if (opts.confirm && !(await opts.confirm(result))) return result;
-    const { restoreTask } = await import('./task.js');
+    const { restoreTask } = await import('./tasks/task.js');
     await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
     result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage });
   } else {

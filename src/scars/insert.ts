@@ -6,7 +6,7 @@ import { lstat, readFile, realpath, stat, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { writeFileAtomic } from '../fsutil.js';
+import { writeFileAtomic } from '../files.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { git, splitZ, hasHead } from '../git.js';
+import { git, splitZ, hasHead } from '../git/run.js';
 import { KizuError } from '../errors.js';
 import { scanBuffer } from './parse.js';
 import type { Scar } from './parse.js';

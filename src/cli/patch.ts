@@ -1,0 +1,91 @@
+/**
+ * `git kizu patch apply <file|-> [--dry-run] [-p <n>]`: applies a unified diff strictly
+ * (src/rollback/patch-parse.ts, patch-apply.ts), all files or none (patch-write.ts), and
+ * records it in the edit journal so `git kizu rollback patch <id>` can undo it.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { EXIT, KizuError } from '../errors.js';
+import type { Reporter } from '../output.js';
+import { repoInfo } from '../git/run.js';
+import { parsePatch } from '../rollback/journal/patch-parse.js';
+import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';
+import { fileMode, writeAllOrNothing } from '../rollback/journal/patch-write.js';
+import { readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
+
+export interface PatchApplyInput {
+  cwd: string;
+  /** Patch file (relative to cwd) or `-` for stdin. */
+  file: string;
+  dryRun: boolean;
+  /** Leading path components to strip (git-apply(1) -p; default 1). */
+  strip: number;
+  reporter: Reporter;
+  env?: NodeJS.ProcessEnv;
+  /** Reads stdin (tests may replace it). */
+  readStdin?: () => Buffer;
+}
+
+/**
+ * Applies the patch. Paths in the patch are relative to the repository root (after `-p`).
+ * Prints `patched <path> (+a -r)`, `created <path> (+a)`, `deleted <path> (-r)` per file,
+ * then `journal entry <short>; undo with: git kizu rollback patch <short>`. With `dryRun`,
+ * prints the preview of {@link previewLines} and `dry run: <n> file(s) would change; nothing
+ * written`.
+ * @returns 0.
+ * @throws KizuError: exit 2 for an unreadable or malformed patch (PatchError: the patch line,
+ *   the file and the hunk are named), a bad `-p`, or a write failure (the files already
+ *   written are restored); exit 1 when the patch does not fit the files (PatchMismatch: file,
+ *   hunk, line, expected and actual text). Nothing is written in any of these cases. If the
+ *   journal cannot be written after the files were, the files are put back and the error is
+ *   thrown (exit 2).
+ */
+export async function patchApply(i: PatchApplyInput): Promise<number> {
+  const { root } = await repoInfo(i.cwd);
+  if (!Number.isInteger(i.strip) || i.strip < 0) throw new KizuError(`-p takes a whole number >= 0, got ${i.strip}`, { hint: 'use -p1 for a/ b/ prefixes (the default), -p0 for none' });
+  let bytes: Buffer;
+  try {
+    bytes = i.file === '-' ? (i.readStdin ?? (() => readFileSync(0)))() : readFileSync(path.resolve(i.cwd, i.file));
+  } catch (e) {
+    throw new KizuError(`cannot read the patch ${i.file === '-' ? 'from stdin' : i.file}: ${(e as Error).message}`, { hint: 'give a patch file, or - to read it from stdin' });
+  }
+  const files = parsePatch(bytes, i.strip);
+  const plan = planPatch(root, files);
+  const r = i.reporter;
+  if (i.dryRun) {
+    for (const l of previewLines(plan)) r.log(l);
+    r.log(`dry run: ${plan.length} file${plan.length === 1 ? '' : 's'} would change; nothing written`);
+    return EXIT.OK;
+  }
+  const modes = new Map(plan.map((p) => [p.patch.path, fileMode(root, p.patch.path)]));
+  await writeAllOrNothing(
+    root,
+    plan.map((p) => ({ path: p.patch.path, expect: p.before, after: p.after })),
+  );
+  let id: string;
+  try {
+    const e = await recordEntry(root, {
+      tool: 'patch-apply',
+      session: sessionFromEnv(i.env ?? process.env),
+      toolUseId: null,
+      files: plan.map((p) => ({ path: p.patch.path, before: p.before, after: p.after, mode: p.after === null ? modes.get(p.patch.path) : fileMode(root, p.patch.path) })),
+    });
+    id = e.id;
+  } catch (e) {
+    await writeAllOrNothing(
+      root,
+      plan.map((p) => ({ path: p.patch.path, expect: p.after, after: p.before, mode: modes.get(p.patch.path) })),
+    ).catch(() => {});
+    throw new KizuError(`the patch was not applied: recording it in the journal failed (${(e as Error).message}); the files were put back`, {
+      hint: 'fix the repository problem and run the command again',
+    });
+  }
+  for (const p of plan) {
+    if (p.patch.kind === 'create') r.log(`created ${p.patch.path} (+${p.added})`);
+    else if (p.patch.kind === 'delete') r.log(`deleted ${p.patch.path} (-${p.removed})`);
+    else r.log(`patched ${p.patch.path} (+${p.added} -${p.removed})`);
+  }
+  const short = shortIds(await readJournal(root)).get(id) ?? id.slice(0, 8);
+  r.log(`journal entry ${short}; undo with: git kizu rollback patch ${short}`);
+  return EXIT.OK;
+}

@@ -1,0 +1,436 @@
+/**
+ * The CLI layer: the commander program. Each command's module is imported when that command
+ * runs; the action passes the parsed arguments to the command function and hands its exit
+ * code back to src/main.ts, which prints errors and sets the exit code.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { KizuError, EXIT } from '../errors.js';
+import { consoleReporter, pc } from '../output.js';
+import { VERSION } from '../package.js';
+
+/** Builds the commander program. `setCode` receives each command's exit code. */
+export function buildProgram(setCode: (code: number) => void): Command {
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    cwd = ''; // deleted current directory: src/main.ts lets only help and --version through
+  }
+  const reporter = consoleReporter;
+  const program = new Command();
+  program
+    .name('git kizu')
+    .description('Review what an AI agent changed: scars, review hooks for Claude Code, and a pre-commit guard.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (str, write) => write(`${pc.red('git-kizu: error:')} ${str.replace(/^error: /, '')}`) })
+    .exitOverride();
+
+  program
+    .command('scar')
+    .description('write a scar comment above <path>:<line> so the agent sees it on its next read')
+    .argument('[target]', '<path>:<line>, line 1-based in the working-tree file')
+    .addOption(new Option('-k, --kind <kind>', 'scar kind').choices(['ask', 'reject', 'free']).default('ask'))
+    .option('-m, --message <body>', 'scar body (required for --kind free)')
+    .option('--undo', 'remove the last scar you wrote, if it is still exactly as written')
+    .action(async (target: string | undefined, o: { kind: string; message?: string; undo?: boolean }) => {
+      const { scarCommand } = await import('./scar.js');
+      setCode(await scarCommand({ cwd, target, kind: o.kind, message: o.message, undo: !!o.undo, reporter }));
+    });
+
+  program
+    .command('unscar')
+    .description('remove scars: one at <path>:<line>, all in <path>, or --all in the repository')
+    .argument('[target]', '<path> or <path>:<line>')
+    .option('--all', 'remove every scar in the repository (tracked and untracked files)')
+    .action(async (target: string | undefined, o: { all?: boolean }) => {
+      const { unscarCommand } = await import('./unscar.js');
+      setCode(await unscarCommand({ cwd, target, all: !!o.all, reporter }));
+    });
+
+  program
+    .command('scan')
+    .description('list scars (exit 0: none, 1: some, 2: error)')
+    .argument('[paths...]', 'limit to these paths (files or directories)')
+    .option('--all', 'every tracked and untracked (not ignored) file, not just changed ones')
+    .option('--staged', 'the staged blobs in the index instead of the working tree')
+    .option('--json', 'print a JSON array of {path, line, kind, body}')
+    .action(async (paths: string[], o: { all?: boolean; staged?: boolean; json?: boolean }) => {
+      if (o.all && o.staged) throw new KizuError('--all and --staged cannot be combined', { hint: 'pick one scope' });
+      const { scanCommand } = await import('./scan.js');
+      setCode(await scanCommand({ cwd, mode: o.all ? 'all' : o.staged ? 'staged' : 'default', json: !!o.json, paths, reporter }));
+    });
+
+  const queue = program.command('queue').description(`review notes for the agent, as GFM task items in .claude/review-queue.md`);
+  queue
+    .command('add')
+    .description('append an unchecked item and print its id')
+    .argument('<text...>', 'what the agent should do or answer')
+    .option('--at <path:line>', 'the place the item is about')
+    .addOption(new Option('-k, --kind <kind>', 'item kind').choices(['ask', 'reject', 'free']))
+    .action(async (text: string[], o: { at?: string; kind?: string }) => {
+      const { queueAdd } = await import('./queue.js');
+      setCode(await queueAdd({ cwd, text: text.join(' '), at: o.at, kind: o.kind, reporter }));
+    });
+  queue
+    .command('list')
+    .description('list open items (all with --all)')
+    .option('--all', 'include done items')
+    .option('--json', 'print a JSON array of {id, checked, kind, path, line, text, queueLine}')
+    .action(async (o: { all?: boolean; json?: boolean }) => {
+      const { queueList } = await import('./queue.js');
+      setCode(await queueList({ cwd, all: !!o.all, json: !!o.json, reporter }));
+    });
+  queue
+    .command('done')
+    .description('tick items: [x]')
+    .argument('<id...>', 'item ids (see queue list)')
+    .action(async (ids: string[]) => {
+      const { queueCheck } = await import('./queue.js');
+      setCode(await queueCheck({ cwd, ids, checked: true, reporter }));
+    });
+  queue
+    .command('reopen')
+    .description('untick items: [ ]')
+    .argument('<id...>', 'item ids (see queue list --all)')
+    .action(async (ids: string[]) => {
+      const { queueCheck } = await import('./queue.js');
+      setCode(await queueCheck({ cwd, ids, checked: false, reporter }));
+    });
+  queue
+    .command('rm')
+    .description('remove items')
+    .argument('<id...>', 'item ids (see queue list --all)')
+    .action(async (ids: string[]) => {
+      const { queueRemove } = await import('./queue.js');
+      setCode(await queueRemove({ cwd, ids, reporter }));
+    });
+  queue
+    .command('clear')
+    .description('remove done items (requires --done)')
+    .option('--done', 'remove every checked item')
+    .action(async (o: { done?: boolean }) => {
+      const { queueClear } = await import('./queue.js');
+      setCode(await queueClear({ cwd, done: !!o.done, reporter }));
+    });
+
+  // --- hunks, baseline, revert (src/hunks) ---
+  program
+    .command('hunks')
+    .description('list the hunks of the working tree against the baseline (HEAD or git kizu baseline set)')
+    .argument('[paths...]', 'limit to these paths (files or directories)')
+    .option('--json', 'print a JSON array of {id, shortId, path, kind, range, oldStart, oldCount, newStart, newCount, added, removed, mark}')
+    .action(async (paths: string[], o: { json?: boolean }) => {
+      const { hunksCommand } = await import('./hunks.js');
+      setCode(await hunksCommand({ cwd, json: !!o.json, paths, reporter }));
+    });
+  const baseline = program
+    .command('baseline')
+    .description('show the commit hunks are computed against (refs/kizu/baseline if set, else HEAD)')
+    .action(async () => {
+      const { baselineCommand } = await import('./baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'show', reporter }));
+    });
+  baseline
+    .command('show')
+    .description('print the baseline: <rev> <commit>')
+    .action(async () => {
+      const { baselineCommand } = await import('./baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'show', reporter }));
+    });
+  baseline
+    .command('set')
+    .description('record a commit in refs/kizu/baseline')
+    .argument('[rev]', 'any revision naming a commit', 'HEAD')
+    .action(async (rev: string) => {
+      const { baselineCommand } = await import('./baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'set', rev, reporter }));
+    });
+  baseline
+    .command('reset')
+    .description('drop refs/kizu/baseline (back to HEAD)')
+    .action(async () => {
+      const { baselineCommand } = await import('./baseline.js');
+      setCode(await baselineCommand({ cwd, action: 'reset', reporter }));
+    });
+  program
+    .command('revert')
+    .description('put one hunk back to the baseline (what it discards is saved in refs/kizu/reverts)')
+    .argument('[hunk]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
+    .option('-m, --message <reason>', 'also write a scar "reverted: <reason>" above the reverted spot, in the same write')
+    .addOption(new Option('-k, --kind <kind>', 'kind of that scar or queue item (default reject)').choices(['ask', 'reject', 'free']))
+    .option('--queue', 'file the reason in the review queue instead of a scar')
+    .option('--restore <trash-id>', 'put back what a revert saved (the id it printed)')
+    .action(async (hunk: string | undefined, o: { message?: string; kind?: string; queue?: boolean; restore?: string }) => {
+      const { revertCommand } = await import('./revert.js');
+      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, reporter }));
+    });
+
+  // --- marks (tap/reject/untap, refs/kizu/marks) ---
+  for (const [verb, what] of [
+    ['tap', 'mark hunks as reviewed and OK'],
+    ['reject', 'mark hunks as reviewed and not OK'],
+    ['untap', 'clear the mark on hunks (back to unreviewed)'],
+  ] as const) {
+    program
+      .command(verb)
+      .description(`${what} (stored in refs/kizu/marks)`)
+      .argument('[hunks...]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
+      .option('--all', 'every current hunk')
+      .action(async (specs: string[], o: { all?: boolean }) => {
+        const { markCommand } = await import('./marks.js');
+        setCode(await markCommand({ cwd, verb, specs, all: !!o.all, reporter }));
+      });
+  }
+  const marks = program.command('marks').description('review marks in refs/kizu/marks: list, share through a git remote');
+  marks
+    .command('list')
+    .description('list tapped and rejected hunks')
+    .option('--json', 'print the stored map {<hunk id>: {state, time, by, path, range}} (untap tombstones included)')
+    .action(async (o: { json?: boolean }) => {
+      const { marksList } = await import('./marks.js');
+      setCode(await marksList({ cwd, json: !!o.json, reporter }));
+    });
+  marks
+    .command('push')
+    .description("merge the remote's marks, then push refs/kizu/marks to it")
+    .argument('[remote]', 'remote name, URL or path', 'origin')
+    .action(async (remote: string) => {
+      const { marksPush } = await import('./marks.js');
+      setCode(await marksPush({ cwd, remote, reporter }));
+    });
+  marks
+    .command('pull')
+    .description("fetch the remote's refs/kizu/marks and merge it into yours")
+    .argument('[remote]', 'remote name, URL or path', 'origin')
+    .action(async (remote: string) => {
+      const { marksPull } = await import('./marks.js');
+      setCode(await marksPull({ cwd, remote, reporter }));
+    });
+
+  program
+    .command('status')
+    .description('baseline, hunks by review state, scars, queue items, hooks (exit 1 while anything blocks the agent)')
+    .option('--json', 'print one JSON object (see README)')
+    .action(async (o: { json?: boolean }) => {
+      const { statusCommand } = await import('./status.js');
+      setCode(await statusCommand({ cwd, json: !!o.json, reporter }));
+    });
+
+  // --- tasks (branch level, src/rollback/task.ts) ---
+  const task = program.command('task').description('a branch kizu/<name> per task, optionally in its own worktree: start, list, land');
+  task
+    .command('start')
+    .description('create branch kizu/<name> at HEAD (or the baseline) and switch to it, or put it in a new worktree')
+    .argument('<name>', 'task name (git branch-name rules)')
+    .option('--worktree [path]', 'check it out in a new linked worktree (default ../<repo>-<name>) instead of switching')
+    .action(async (name: string, o: { worktree?: boolean | string }) => {
+      const { taskStart } = await import('./task.js');
+      setCode(await taskStart({ cwd, name, worktree: o.worktree, reporter }));
+    });
+  task
+    .command('list')
+    .description('list tasks: name, branch, base, commits ahead, clean/dirty, worktree')
+    .option('--json', 'print a JSON array of {name, branch, tip, base, from, worktree, ahead, dirty}')
+    .action(async (o: { json?: boolean }) => {
+      const { taskList } = await import('./task.js');
+      setCode(await taskList({ cwd, json: !!o.json, reporter }));
+    });
+  task
+    .command('land')
+    .description('merge kizu/<name> into the branch it started from (fast-forward when possible); refuses on conflicts, changing nothing')
+    .argument('<name>', 'task name')
+    .option('--remove', "afterwards remove the task's worktree, branch and record")
+    .action(async (name: string, o: { remove?: boolean }) => {
+      const { taskLand } = await import('./task.js');
+      setCode(await taskLand({ cwd, name, remove: !!o.remove, reporter }));
+    });
+
+  // --- edit journal and strict patches (patch level, src/rollback/journal.ts, patch-*.ts) ---
+  program
+    .command('journal')
+    .description("list the edit journal (refs/kizu/journal): the agent's Write/Edit/NotebookEdit changes and applied patches, oldest first")
+    .option('--session <id>', 'only entries of this Claude Code session (an id prefix is enough)')
+    .option('--json', 'print a JSON array of {id, shortId, time, tool, session, toolUseId, files, rollbackOf, rolledBackBy}')
+    .action(async (o: { session?: string; json?: boolean }) => {
+      const { journalCommand } = await import('./journal.js');
+      setCode(await journalCommand({ cwd, session: o.session, json: !!o.json, reporter }));
+    });
+  const patch = program.command('patch').description('strict unified-diff patches, recorded in the edit journal');
+  patch
+    .command('apply')
+    .description('apply a unified diff exactly (every context and removed line byte-exact), all files or none; exit 2: malformed, 1: does not fit')
+    .argument('<file>', 'the patch file, or - for stdin')
+    .option('--dry-run', 'check it and print each hunk before and after; write nothing')
+    .option('-p <n>', 'strip <n> leading path components from file names (git apply -p)', '1')
+    .action(async (file: string, o: { dryRun?: boolean; p: string }) => {
+      const { patchApply } = await import('./patch.js');
+      if (!/^\d+$/.test(o.p)) throw new KizuError(`-p takes a whole number >= 0, got "${o.p}"`, { hint: 'use -p1 for a/ b/ prefixes (the default), -p0 for none' });
+      setCode(await patchApply({ cwd, file, dryRun: !!o.dryRun, strip: Number(o.p), reporter }));
+    });
+
+  // --- review (interactive, src/review) ---
+  program
+    .command('review')
+    .description('go through the hunks one by one in the terminal, one key each (like git add -p): tap, reject, scar, revert; ? lists the keys')
+    .argument('[paths...]', 'limit to these paths (files or directories)')
+    .option('--all', 'also show hunks that are already tapped')
+    .action(async (paths: string[], o: { all?: boolean }) => {
+      const { reviewCommand } = await import('./review.js');
+      setCode(await reviewCommand({ cwd, paths, all: !!o.all }));
+    });
+
+  // --- snapshot, rollback, undo (src/rollback) ---
+  const snapshot = program
+    .command('snapshot')
+    .description('record the whole working tree (tracked, untracked, snapshot.include) in refs/kizu/snapshots; index, HEAD and files untouched')
+    .option('-m, --message <msg>', 'what the snapshot is for')
+    .option('--json', 'print {id, ref, name, files, hashed, skipped, dropped, reused}')
+    .action(async (o: { message?: string; json?: boolean }) => {
+      const { snapshotTake } = await import('./snapshot.js');
+      setCode(await snapshotTake({ cwd, message: o.message, json: !!o.json, reporter }));
+    });
+  snapshot
+    .command('list')
+    .description('list snapshots, newest first')
+    .option('--json', 'print a JSON array of {id, ref, name, time, kind, message, files, skipped, head, worktree}')
+    .action(async (o: { json?: boolean }) => {
+      const { snapshotList } = await import('./snapshot.js');
+      // commander gives a --json after the subcommand to the parent (it has one too).
+      setCode(await snapshotList({ cwd, json: !!(o.json || snapshot.opts().json), reporter }));
+    });
+  snapshot
+    .command('show')
+    .description('diff of a snapshot against the working tree')
+    .argument('<id>', 'snapshot name (see snapshot list) or commit id prefix')
+    .option('--json', 'print {snapshot, changes} (changes: what a rollback to it would do)')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const { snapshotShow } = await import('./snapshot.js');
+      setCode(await snapshotShow({ cwd, id, json: !!(o.json || snapshot.opts().json), reporter }));
+    });
+  snapshot
+    .command('drop')
+    .description('delete snapshots (not one the undo log still needs, unless --force)')
+    .argument('<id...>', 'snapshot names or commit id prefixes')
+    .option('--force', 'also drop a safety snapshot git kizu undo would need')
+    .action(async (ids: string[], o: { force?: boolean }) => {
+      const { snapshotDrop } = await import('./snapshot.js');
+      setCode(await snapshotDrop({ cwd, ids, force: !!o.force, reporter }));
+    });
+  // `rollback` is a group: each level is a subcommand (rollback.command('<level>')).
+  const rollback = program.command('rollback').description('put the working tree back (every rollback is recorded; git kizu undo reverses the last)');
+  rollback
+    .command('snapshot')
+    .description('make the working tree equal to a snapshot (a safety snapshot of the current state is taken first)')
+    .argument('<id>', 'snapshot name (see snapshot list) or commit id prefix')
+    .option('--dry-run', 'only print the per-file plan')
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .option('--json', 'print the plan / result as JSON')
+    .option('--other-worktree', 'restore a snapshot taken in another worktree of this repository here')
+    .action(async (id: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean; otherWorktree?: boolean }) => {
+      const { rollbackSnapshotCommand } = await import('./rollback.js');
+      setCode(await rollbackSnapshotCommand({ cwd, id, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter, otherWorktree: !!o.otherWorktree }));
+    });
+  rollback
+    .command('branch')
+    .description("discard task <name>: save its commits and worktree files in refs/kizu/trash/<name>/<time>, then remove its worktree and branch")
+    .argument('<name>', 'task name (see git kizu task list)')
+    .option('--dry-run', 'only print what it would do')
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .action(async (name: string, o: { dryRun?: boolean; yes?: boolean }) => {
+      const { rollbackBranchCommand } = await import('./rollback-branch.js');
+      setCode(await rollbackBranchCommand({ cwd, name, dryRun: !!o.dryRun, yes: !!o.yes, reporter }));
+    });
+  rollback
+    .command('patch')
+    .description('undo journal entries (git kizu journal): exactly when the file is unchanged since, else by reversing their hunks or a three-way merge; refuses on conflicts')
+    .argument('<id...>', 'journal entry ids (at least 4 hex digits)')
+    .option('--cascade', 'also undo the later entries whose changes overlap, newest first')
+    .option('--dry-run', 'say what would happen; write nothing')
+    .action(async (ids: string[], o: { cascade?: boolean; dryRun?: boolean }) => {
+      const { rollbackPatchCommand } = await import('./rollback-patch.js');
+      setCode(await rollbackPatchCommand({ cwd, ids, cascade: !!o.cascade, dryRun: !!o.dryRun, reporter }));
+    });
+  program
+    .command('undo')
+    .description('reverse the last rollback (restores its safety snapshot; recreates a discarded branch)')
+    .option('--dry-run', 'only print what it would do')
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .option('--json', 'print the result as JSON')
+    .action(async (o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+      const { undoCommand } = await import('./undo.js');
+      setCode(await undoCommand({ cwd, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
+    });
+
+  program
+    .command('init')
+    .description('install the Claude Code hooks, the /kizu slash command and the git pre-commit hook')
+    .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
+    .option('--no-pre-commit', 'do not install the git pre-commit hook')
+    .action(async (o: { scope: 'project' | 'local' | 'user'; preCommit: boolean }) => {
+      const { initCommand } = await import('./init.js');
+      setCode(await initCommand({ cwd, scope: o.scope, preCommit: o.preCommit, reporter }));
+    });
+
+  program
+    .command('teardown')
+    .description('remove exactly what init added (hooks, slash command, pre-commit hook)')
+    .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
+    .action(async (o: { scope: 'project' | 'local' | 'user' }) => {
+      const { teardownCommand } = await import('./teardown.js');
+      setCode(await teardownCommand({ cwd, scope: o.scope, reporter }));
+    });
+
+  program
+    .command('hook')
+    .description('run a hook handler; reads the hook payload JSON on stdin (used by the generated hook scripts)')
+    .argument('<event>', 'stop | post-tool-use | journal | user-prompt-submit | pre-commit')
+    .action(async (event: string) => {
+      const { runHook } = await import('../hooks/run.js');
+      setCode(await runHook(event));
+    });
+
+  program
+    .command('demo')
+    .description('run the main loop in a throw-away repo and print each step')
+    .option('--keep', 'keep the temp repo and print its path')
+    .action(async (o: { keep?: boolean }) => {
+      const { demoCommand } = await import('./demo.js');
+      setCode(await demoCommand({ keep: !!o.keep, reporter }));
+    });
+
+  // A command group without its subcommand (`git kizu rollback`): say what is missing rather
+  // than only printing the group's help.
+  for (const group of [queue, marks, task, patch, rollback]) {
+    group.allowExcessArguments(true).action((_o: unknown, cmd: Command) => {
+      const subs = group.commands.map((c) => c.name());
+      const hint = `git kizu ${group.name()} --help describes them`;
+      if (cmd.args.length) throw new KizuError(`unknown command 'git kizu ${group.name()} ${cmd.args[0]}' (known: ${subs.join(', ')})`, { hint });
+      throw new KizuError(`git kizu ${group.name()} needs a subcommand: ${subs.join(', ')}`, { hint });
+    });
+  }
+  return program;
+}
+
+/**
+ * Runs the CLI for `argv` (process.argv: node, script, command, ...).
+ * @returns the exit code of the command that ran (0 for help and --version).
+ * @throws KizuError for usage problems found before commander runs, and whatever a command
+ *   throws (src/main.ts prints it and sets the exit code).
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = buildProgram((c) => (code = c));
+  // `git kizu help <unknown>`: commander would print the whole help without a word.
+  const topic = argv[2] === 'help' ? argv[3] : undefined;
+  if (topic !== undefined && !topic.startsWith('-') && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
+    throw new KizuError(`unknown command '${topic}'`, { hint: 'git kizu help lists the commands' });
+  }
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT.ERROR;
+    throw e;
+  }
+  return code;
+}

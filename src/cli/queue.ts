@@ -1,0 +1,219 @@
+/** `git kizu queue add|list|done|reopen|rm|clear`: the ghost-prompt review queue. */
+import { KizuError, EXIT } from '../errors.js';
+import { pc, type Reporter } from '../output.js';
+import { repoContext } from './context.js';
+import { parseLocation, resolveFile } from '../scars/insert.js';
+import { toLines, lineCount, isBinary } from '../scars/lines.js';
+import { readFileSync } from 'node:fs';
+import { QUEUE_KINDS, cleanItemText, newId, renderItem, describeItem, parseItemText, type QueueItem } from '../queue/item.js';
+import { modifyQueue, readQueue, appendItem, setChecked, removeItems, queueTemplate, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/store.js';
+
+/**
+ * `s` safe to print to a terminal: C0 and C1 control characters and DEL (which a queue file
+ * from anywhere may hold: escape sequences that retitle or clear the terminal) become
+ * visible `\xNN` escapes. JSON output needs none of this (JSON.stringify escapes them).
+ */
+function printable(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+export interface QueueAddInput {
+  cwd: string;
+  text: string;
+  /** `<path>:<line>` the item is about (validated: file exists, line in range). */
+  at?: string;
+  kind?: string;
+  reporter: Reporter;
+}
+
+/**
+ * Appends an unchecked item to `.claude/review-queue.md` (created from the template if
+ * missing) and prints its id. The text is cleaned ({@link cleanItemText}); text that would
+ * read back as a kind or anchor is escaped ({@link renderItem}).
+ * @returns 0.
+ * @throws KizuError (exit 2): empty text, unknown kind, a bad `--at` (missing file, line out
+ *   of range, path outside the repo, a path that cannot be written as an anchor), a queue
+ *   file that cannot be read or parsed, or one whose end would swallow the new line (an
+ *   unclosed code block or HTML comment); nothing is written then.
+ */
+export async function queueAdd(i: QueueAddInput): Promise<number> {
+  const kind = i.kind ?? null;
+  if (kind !== null && !(QUEUE_KINDS as readonly string[]).includes(kind)) {
+    throw new KizuError(`unknown kind "${kind}"`, { hint: `use one of: ${QUEUE_KINDS.join(', ')}` });
+  }
+  const text = cleanItemText(i.text ?? '');
+  if (!text) throw new KizuError('the item text is empty', { hint: 'e.g. git kizu queue add "also add a test for the empty case"' });
+  const ctx = await repoContext(i.cwd);
+  let anchor: QueueItem['anchor'] = null;
+  if (i.at !== undefined) {
+    const { file, line } = parseLocation(i.at);
+    const t = await resolveFile(ctx.root, i.cwd, file);
+    const buf = readFileSync(t.real);
+    const count = isBinary(buf) ? null : lineCount(toLines(buf));
+    if (count !== null && line! > Math.max(count, 1)) {
+      throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, { hint: `use a line from 1 to ${Math.max(count, 1)}` });
+    }
+    anchor = { path: t.rel, line: line! };
+  }
+  const id = await modifyQueue(ctx.root, ctx.gitDir, async (q) => {
+    const id = newId(new Set(q.items.map((x) => x.id)));
+    const line = renderItem(id, text, kind, anchor);
+    // The line alone must read back as written (a path with a backtick or a line break
+    // cannot be an anchor; some texts cannot be escaped).
+    const back = parseItemText(line.slice('- [ ]'.length));
+    if (back.id !== id || back.kind !== kind || back.text !== text || back.anchor?.path !== anchor?.path || back.anchor?.line !== anchor?.line) {
+      throw new KizuError(
+        anchor && back.anchor?.path !== anchor.path
+          ? `--at ${anchor.path}: this path cannot be written as an item anchor (\`path:line\`)`
+          : `this text cannot be written as an item so that it reads back unchanged: ${text}`,
+        { hint: anchor && back.anchor?.path !== anchor.path ? 'name the place in the item text instead' : 'reword the start of the text' },
+      );
+    }
+    const base = q.exists ? q.text : queueTemplate();
+    const before = q.exists ? q.items : await (await import('../queue/parse.js')).parseQueue(base);
+    const out = appendItem(base, line);
+    const items = await verifyEdit(
+      out,
+      [...before.map(itemSignature), itemSignature({ checked: false, kind, anchor, text, explicitId: true })],
+      'add the item',
+      out.lastIndexOf(line),
+    );
+    if (items[items.length - 1].id !== id) throw new KizuError(`refusing to add the item: its id ${id} would not read back`, { hint: 'retry' });
+    return { text: out, result: id };
+  });
+  i.reporter.log(id);
+  return EXIT.OK;
+}
+
+export interface QueueListInput {
+  cwd: string;
+  all: boolean;
+  json: boolean;
+  reporter: Reporter;
+}
+
+/** JSON shape of an item in `queue list --json` and `scan --json`. */
+export function itemJson(x: QueueItem): { id: string; checked: boolean; kind: string | null; path: string | null; line: number | null; text: string; queueLine: number } {
+  return { id: x.id, checked: x.checked, kind: x.kind, path: x.anchor?.path ?? null, line: x.anchor?.line ?? null, text: x.text, queueLine: x.line };
+}
+
+/**
+ * Lists unchecked items (all with `all`) as `[ ] id  path:line  (kind)  text`, or as a JSON
+ * array of {id, checked, kind, path, line, text, queueLine}.
+ * @returns 0.
+ */
+export async function queueList(i: QueueListInput): Promise<number> {
+  const ctx = await repoContext(i.cwd);
+  const q = await readQueue(ctx.root, ctx.gitDir);
+  const items = q.items.filter((x) => i.all || !x.checked);
+  if (i.json) {
+    i.reporter.log(JSON.stringify(items.map(itemJson)));
+    return EXIT.OK;
+  }
+  if (!items.length) {
+    i.reporter.log(q.exists ? `no ${i.all ? '' : 'open '}items in ${QUEUE_FILE}` : `no review queue yet (${QUEUE_FILE}); add one with git kizu queue add "<text>"`);
+    return EXIT.OK;
+  }
+  for (const x of items) {
+    const where = x.anchor ? `  ${printable(`${x.anchor.path}:${x.anchor.line}`)}` : '';
+    const kind = x.kind ? `  ${pc.cyan(`(${printable(x.kind)})`)}` : '';
+    i.reporter.log(`${x.checked ? '[x]' : '[ ]'} ${pc.bold(printable(x.id))}${where}${kind}  ${printable(x.text) || '(no text)'}`);
+  }
+  return EXIT.OK;
+}
+
+function findItems(items: QueueItem[], ids: string[]): QueueItem[] {
+  const missing = ids.filter((id) => !items.some((x) => x.id === id));
+  if (missing.length) {
+    const known = items.map((x) => printable(`${x.id} ${x.checked ? '[x]' : '[ ]'} ${x.text || '(no text)'}`)).join('\n  ');
+    throw new KizuError(`no queue item with id ${missing.join(', ')}`, {
+      hint: items.length ? `the ids in ${QUEUE_FILE} are:\n  ${known}` : `${QUEUE_FILE} has no items`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  return [...new Set(ids)].map((id) => items.find((x) => x.id === id)!);
+}
+
+export interface QueueIdsInput {
+  cwd: string;
+  ids: string[];
+  reporter: Reporter;
+}
+
+/** The items of `items` inside the lines of any of `targets` (the targets included), in order. */
+function withNested(items: QueueItem[], targets: QueueItem[]): QueueItem[] {
+  return items.filter((x) => targets.some((t) => t.start <= x.start && x.start < t.end));
+}
+
+/**
+ * Marks items done (`[x]`) or open again (`[ ]`), changing only the character in each
+ * item's checkbox.
+ * @returns 0.
+ * @throws KizuError (exit 1) if an id does not exist (listing the ids); (exit 2) if the
+ *   queue file cannot be read or parsed. Nothing is written then.
+ */
+export async function queueCheck(i: QueueIdsInput & { checked: boolean }): Promise<number> {
+  if (!i.ids.length) throw new KizuError('no id given', { hint: 'list ids with git kizu queue list' });
+  const ctx = await repoContext(i.cwd);
+  const done = await modifyQueue(ctx.root, ctx.gitDir, async (q) => {
+    if (!q.exists) throw new KizuError(`no review queue yet (${QUEUE_FILE})`, { hint: 'add items with git kizu queue add', exitCode: EXIT.FOUND });
+    const targets = findItems(q.items, i.ids);
+    let text = q.text;
+    // Right to left, so that a CRLF box (two characters) does not move later offsets.
+    for (const t of [...targets].sort((a, b) => b.box - a.box)) text = setChecked(text, t, i.checked);
+    const expected = q.items.map((x) => itemSignature(targets.includes(x) ? { ...x, checked: i.checked } : x));
+    await verifyEdit(text, expected, i.checked ? 'tick the item' : 'reopen the item', Math.min(...targets.map((t) => t.box)));
+    return { text, result: targets };
+  });
+  for (const t of done) i.reporter.log(`${i.checked ? 'done' : 'reopened'}: ${printable(describeItem(t))}`);
+  return EXIT.OK;
+}
+
+/**
+ * Removes items by id: their whole lines, nested items included (each removed item is
+ * printed, nested ones too).
+ * @returns 0.
+ * @throws KizuError (exit 1) if an id does not exist; (exit 2) if an item shares a line with
+ *   other text or the queue file cannot be read or parsed. Nothing is written then.
+ */
+export async function queueRemove(i: QueueIdsInput): Promise<number> {
+  if (!i.ids.length) throw new KizuError('no id given', { hint: 'list ids with git kizu queue list --all' });
+  const ctx = await repoContext(i.cwd);
+  const gone = await modifyQueue(ctx.root, ctx.gitDir, async (q) => {
+    if (!q.exists) throw new KizuError(`no review queue yet (${QUEUE_FILE})`, { hint: 'add items with git kizu queue add', exitCode: EXIT.FOUND });
+    const targets = findItems(q.items, i.ids);
+    const removed = withNested(q.items, targets);
+    const text = removeItems(q.text, targets);
+    await verifyEdit(text, q.items.filter((x) => !removed.includes(x)).map(itemSignature), 'remove the item', Math.min(...targets.map((t) => t.start), text.length));
+    return { text, result: removed };
+  });
+  for (const t of gone) i.reporter.log(`removed: ${printable(describeItem(t))}`);
+  return EXIT.OK;
+}
+
+/**
+ * `queue clear --done`: removes every checked item, except one that holds open (unchecked)
+ * items nested in it: it is kept and named, so that no open item is lost.
+ * @returns 0.
+ * @throws KizuError (exit 2) without `done` (clearing open items is not offered), or if the
+ *   queue file cannot be read or parsed or an item shares a line with other text.
+ */
+export async function queueClear(i: { cwd: string; done: boolean; reporter: Reporter }): Promise<number> {
+  if (!i.done) throw new KizuError('queue clear needs --done (it removes checked items only)', { hint: 'run git kizu queue clear --done; remove open items one by one with git kizu queue rm <id>' });
+  const ctx = await repoContext(i.cwd);
+  const { gone, kept } = await modifyQueue(ctx.root, ctx.gitDir, async (q) => {
+    const none = { gone: [] as QueueItem[], kept: [] as QueueItem[] };
+    if (!q.exists) return { text: q.text, result: none };
+    const checked = q.items.filter((x) => x.checked);
+    const holdsOpen = (t: QueueItem) => withNested(q.items, [t]).some((x) => !x.checked);
+    const targets = checked.filter((t) => !holdsOpen(t));
+    const kept = checked.filter(holdsOpen);
+    if (!targets.length) return { text: q.text, result: { gone: [], kept } };
+    const text = removeItems(q.text, targets);
+    await verifyEdit(text, q.items.filter((x) => !targets.includes(x)).map(itemSignature), 'remove the done items', Math.min(...targets.map((t) => t.start), text.length));
+    return { text, result: { gone: targets, kept } };
+  });
+  i.reporter.log(gone.length ? `removed ${gone.length} done item${gone.length === 1 ? '' : 's'}` : 'no done items to remove');
+  for (const k of kept) i.reporter.log(`kept done item ${k.id} (line ${k.line}): it holds open items; tick or remove them first`);
+  return EXIT.OK;
+}

@@ -1,0 +1,171 @@
+/**
+ * `git kizu revert <hunk> [-m <reason> [--kind k] [--queue]]` and
+ * `git kizu revert --restore <trash-id>`.
+ */
+import path from 'node:path';
+import { KizuError, EXIT } from '../errors.js';
+import { memoryReporter, type Reporter } from '../output.js';
+import { repoContext } from './context.js';
+import { git } from '../git/run.js';
+import { KINDS } from '../scars/format.js';
+import { scarIntoBuffer, recordScar } from '../scars/insert.js';
+import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
+import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
+import { saveToTrash, readTrash, TRASH_REF, type TrashEntry, type SavedFile } from '../hunks/saved-reverts.js';
+import { normaliseHunkSpec } from './hunks.js';
+
+export interface RevertCommandInput {
+  cwd: string;
+  /** Hunk spec: id prefix, `path:line` (relative to cwd), or a path with one hunk. */
+  hunk?: string;
+  /** Reason: writes a scar (or with `queue` a queue item) `reverted: <reason>`. */
+  message?: string;
+  /** Scar / queue item kind (default reject); needs `message`. */
+  kind?: string;
+  /** File the reason in the review queue instead of a scar. */
+  queue?: boolean;
+  /** Trash commit id to restore (instead of reverting). */
+  restore?: string;
+  reporter: Reporter;
+}
+
+/** A path as a POSIX shell word. */
+function shellWord(s: string): string {
+  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Lines telling how to get a trash entry back. */
+function restoreHint(root: string, t: TrashEntry, what: string): string[] {
+  const id = t.commit.slice(0, 12);
+  if (t.type === 'absent') return [`${t.path} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
+  const lines = [`saved the previous ${t.path} in ${TRASH_REF}; restore it with: git kizu revert --restore ${id}`];
+  // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
+  // name the file absolutely.
+  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellWord(path.join(root, t.path))})`);
+  return lines;
+}
+
+
+/**
+ * Reverts one hunk in the working tree (see planRevert for each file kind), after saving
+ * the file's current content to refs/kizu/reverts. With `message`, the revert and a scar
+ * `reverted: <reason>` above the reverted spot (kind default reject) are computed in memory
+ * and written in one atomic write: both or neither. With `queue`, the reason goes to the
+ * review queue as an item anchored at the reverted spot instead (no anchor when the file is
+ * removed); if filing it fails, the revert is undone.
+ * Prints `reverted <shortId>  <range>`, then `scarred ...` / `queued <id> ...`, then how
+ * to restore the saved content.
+ * @returns 0.
+ * @throws KizuError: exit 1 for an unknown or ambiguous hunk (candidates listed) or a file
+ *   that changed since the hunk was listed; exit 2 for bad input (missing hunk, kind or
+ *   queue without -m, empty reason), a scar that cannot be written (nothing changed; the
+ *   hint names --queue), -m for a hunk whose revert removes the file, and the refusals of
+ *   planRevert.
+ */
+export async function revertCommand(i: RevertCommandInput): Promise<number> {
+  if (i.restore !== undefined) {
+    if (i.hunk || i.message !== undefined || i.queue || i.kind) {
+      throw new KizuError('--restore takes only the trash id', { hint: 'run git kizu revert --restore <id> alone' });
+    }
+    return restoreCommand(i.cwd, i.restore, i.reporter);
+  }
+  if (!i.hunk) throw new KizuError('missing <hunk>', { hint: 'name a hunk by id or path:line; git kizu hunks lists them' });
+  if (i.message === undefined && (i.kind || i.queue)) {
+    throw new KizuError(`${i.queue ? '--queue' : '--kind'} needs a reason (-m)`, { hint: `e.g. git kizu revert ${i.hunk} -m "<why>"${i.queue ? ' --queue' : ''}` });
+  }
+  const kind = i.kind ?? 'reject';
+  if (!(KINDS as readonly string[]).includes(kind)) throw new KizuError(`unknown kind "${kind}"`, { hint: `use one of: ${KINDS.join(', ')}` });
+  if (i.message !== undefined && i.message.replace(/\s+/g, '') === '') {
+    throw new KizuError('the reason is empty', { hint: 'give a reason with -m "<text>"' });
+  }
+  const ctx = await repoContext(i.cwd);
+  const { baseline, hunks } = await listHunks(ctx.root);
+  const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk, hunks)], hunks);
+  const plan = await planRevert(ctx.root, h, baseline.oid);
+  const body = i.message !== undefined ? `reverted: ${i.message}` : '';
+  const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;
+  let after: SavedFile = plan.after;
+  let scar: { line: number; text: string } | null = null;
+  if (i.message !== undefined && !i.queue) {
+    if (after.type === 'absent') {
+      throw new KizuError(`reverting ${hunkRange(h)} removes ${h.path}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
+    }
+    try {
+      const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, kind, body, syntaxOverrides: ctx.config.scar.syntax });
+      if (e.warning) i.reporter.warn(e.warning);
+      after = { ...after, content: e.buf };
+      scar = { line: e.scarLine, text: e.text };
+    } catch (e) {
+      if (!(e instanceof KizuError)) throw e;
+      throw new KizuError(`cannot write the scar, so nothing was reverted: ${e.message}`, { hint: queueHint });
+    }
+  }
+  const saved = await saveToTrash(ctx.root, plan.before, `revert ${h.id}`);
+  await commitPlan(plan, after);
+  let queued: string | null = null;
+  if (i.queue) {
+    try {
+      queued = await fileInQueue(ctx.root, h, plan.spot, after, kind, body);
+    } catch (e) {
+      await commitState(plan.abs, after, plan.before, () => new KizuError(`${h.path} changed while the queue item was filed`, { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') }));
+      throw e;
+    }
+  }
+  i.reporter.log(`reverted ${shortId(h)}  ${hunkRange(h)}`);
+  if (scar) {
+    await recordScar(ctx.gitDir, { rel: h.path, line: scar.line, text: scar.text, time: new Date().toISOString() });
+    i.reporter.log(`scarred ${h.path}:${scar.line}  ${scar.text.trim()}`);
+  }
+  if (queued) i.reporter.log(queued);
+  if (h.kind === 'added' && after.type === 'absent') {
+    const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
+    if (idx.stdout.length) i.reporter.warn(`${h.path} is still in the index; git rm --cached -- ${shellWord(h.path)} removes it there`);
+  }
+  for (const l of restoreHint(ctx.root, saved, 'the revert')) i.reporter.log(l);
+  return EXIT.OK;
+}
+
+/** Files `body` as a queue item (via queueAdd); returns the line to print. */
+async function fileInQueue(root: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string): Promise<string> {
+  const { queueAdd } = await import('./queue.js');
+  const rep = memoryReporter();
+  let at: string | undefined;
+  let text = body;
+  if (after.type === 'absent' || spot === null) text = `${body} (${h.path} removed)`;
+  else {
+    const lines = after.content!.length === 0 ? 0 : after.content!.toString('latin1').split('\n').length - (after.content![after.content!.length - 1] === 0x0a ? 1 : 0);
+    at = `${h.path}:${Math.min(spot, Math.max(lines, 1))}`;
+  }
+  await queueAdd({ cwd: root, text, at, kind, reporter: rep });
+  const id = rep.lines[rep.lines.length - 1] ?? '?';
+  return `queued ${id}  ${at ?? h.path}  (${kind}) ${text}`;
+}
+
+/**
+ * `git kizu revert --restore <trash-id>`: puts a trash entry back (the file's bytes and
+ * mode, a symlink, or no file), after saving what the path holds now to the trash too.
+ * Prints `restored <path> from <id>` and how to undo that, or
+ * `unchanged: <path> already holds the saved content`.
+ * @returns 0.
+ * @throws KizuError exit 1 if `spec` is not a trash commit; exit 2 for a saved path that
+ *   is not a plain working-tree path.
+ */
+export async function restoreCommand(cwd: string, spec: string, reporter: Reporter): Promise<number> {
+  const ctx = await repoContext(cwd);
+  const t = await readTrash(ctx.root, spec);
+  const parts = t.path.split('/');
+  if (!t.path || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git')) {
+    throw new KizuError(`trash entry ${spec} names an unsafe path: ${JSON.stringify(t.path)}`, { hint: 'restore it by hand with git cat-file' });
+  }
+  const abs = path.join(ctx.root, ...parts);
+  const now = await readPathState(abs, t.path);
+  if (sameState(now, t)) {
+    reporter.log(`unchanged: ${t.path} already holds the saved content`);
+    return EXIT.OK;
+  }
+  const saved = await saveToTrash(ctx.root, now, `restore ${t.commit}`);
+  await commitState(abs, now, t, () => new KizuError(`${t.path} changed while it was being restored; nothing was written`, { hint: 'retry' }));
+  reporter.log(`restored ${t.path} from ${t.commit.slice(0, 12)}`);
+  for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);
+  return EXIT.OK;
+}

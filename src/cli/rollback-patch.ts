@@ -1,0 +1,143 @@
+/**
+ * `git kizu rollback patch <id>... [--cascade] [--dry-run]`: undoes journal entries
+ * (src/rollback/patch-rollback.ts) after taking a safety snapshot, and records the rollback
+ * both in the journal (so rolling back the rollback re-applies the entries) and in the
+ * rollback log (so `git kizu undo` can reverse it).
+ */
+import { EXIT, KizuError } from '../errors.js';
+import type { Reporter } from '../output.js';
+import { gitDirFast, repoInfo } from '../git/run.js';
+import { readJournal, recordEntry, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
+import { entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
+import { writeAllOrNothing } from '../rollback/journal/patch-write.js';
+import { takeSnapshot } from '../rollback/snapshots/snapshot.js';
+import { recordRollback } from '../rollback/undo-log.js';
+
+export interface RollbackPatchInput {
+  cwd: string;
+  /** Journal entry id prefixes (at least 4 hex digits). */
+  ids: string[];
+  /** Also undo the later entries whose changes overlap (newest first). */
+  cascade: boolean;
+  dryRun: boolean;
+  reporter: Reporter;
+  env?: NodeJS.ProcessEnv;
+}
+
+function how(s: Step): string {
+  const p = s.file.path;
+  switch (s.how) {
+    case 'restored':
+      return `restored ${p} (unchanged since, put back exactly)`;
+    case 'deleted':
+      return `deleted ${p} (it created the file, unchanged since)`;
+    case 'recreated':
+      return `re-created ${p} (it had deleted the file)`;
+    case 'reversed':
+      return `reversed ${s.hunks} hunk${s.hunks === 1 ? '' : 's'} in ${p} (later edits kept)`;
+    case 'merged':
+      return `merged the reversal into ${p} (three-way merge; later edits kept)`;
+    case 'unchanged':
+      return `${p} already holds its content from before it`;
+  }
+}
+
+function refusalText(r: Refusal, short: Map<string, string>): string {
+  const lines = [`cannot roll back ${short.get(r.entry.id)} (${r.entry.tool} ${r.file.path}): ${r.reason}`];
+  if (r.overlapping.length || r.outside.length) {
+    lines.push('  overlapping later changes:');
+    for (const e of r.overlapping) lines.push(`    ${entryLine(e, short)}`);
+    for (const o of r.outside) lines.push(`    ${o}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Rolls back the entries. Prints, newest entry first, one line per file:
+ * `rolled back <short> (<tool>): <what happened>` (`would roll back` with `dryRun`), then
+ * `journal entry <short> records this rollback; git kizu rollback patch <short> re-applies
+ * it` and `safety snapshot <id> was taken first; git kizu undo reverses this rollback` (or
+ * `dry run: <n> file(s) would change; nothing written`).
+ * @returns 0.
+ * A file that already holds its content from before the entry gets the line
+ * `nothing to do for <short> (<tool>): <path> already holds its content from before it`; when
+ * no file changes at all, `nothing to write: ...` follows and no snapshot is taken.
+ * @throws KizuError: exit 1 when a file cannot be rolled back (every such file is listed
+ *   with the overlapping later entries and outside edits; the hint names the entries to roll
+ *   back first, or --cascade), for an unknown or ambiguous id, or a file that changed during
+ *   the write; exit 2 for a bad id, no id, git or fs failures. Nothing is written in any of
+ *   these cases.
+ */
+export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<number> {
+  if (!i.ids.length) throw new KizuError('name the journal entries to roll back', { hint: 'list them with git kizu journal' });
+  const { root } = await repoInfo(i.cwd);
+  const all = await readJournal(root);
+  const short = shortIds(all);
+  const targets = resolveEntries(all, i.ids);
+  const plan = await planRollback(root, all, targets, i.cascade);
+  // The journal is shared by all worktrees: an entry made in another one is rolled back there.
+  const { sameWorktree } = await import('../rollback/snapshots/store.js');
+  const gitDir = gitDirFast(root);
+  const foreign = plan.entries.filter((e) => e.worktree && gitDir && !sameWorktree({ worktree: e.worktree, worktreeId: e.worktreeId }, root, gitDir));
+  if (foreign.length) {
+    const where = [...new Set(foreign.map((e) => e.worktree!))];
+    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${foreign.length === 1 ? 'was' : 'were'} recorded in another worktree (${where.join(', ')}), not in this one (${root})`, {
+      hint: `roll ${foreign.length === 1 ? 'it' : 'them'} back there: cd ${where[0]} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  if (plan.refusals.length) {
+    const later = [...new Map(plan.refusals.flatMap((r) => r.overlapping).map((e) => [e.id, e])).values()].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.seq - a.seq));
+    const hint = later.length
+      ? `roll the overlapping entries back first (git kizu rollback patch ${[...later, ...targets].map((e) => short.get(e.id)).join(' ')}), or add --cascade to undo them newest first`
+      : 'the overlapping change is not in the journal: edit the file by hand (git kizu undo and git kizu revert can help)';
+    throw new KizuError(plan.refusals.map((r) => refusalText(r, short)).join('\n'), { hint, exitCode: EXIT.FOUND });
+  }
+  const r = i.reporter;
+  const verb = i.dryRun ? 'would roll back' : 'rolled back';
+  const changed = [...plan.files].filter(([, s]) => (s.disk === null || s.final === null ? s.disk !== s.final : !s.disk.equals(s.final)));
+  const lines = plan.steps.map((s) => `${s.how === 'unchanged' ? 'nothing to do for' : verb} ${short.get(s.entry.id)} (${s.entry.tool}): ${how(s)}`);
+  const n = changed.length;
+  if (i.dryRun || !n) {
+    for (const l of lines) r.log(l);
+    r.log(i.dryRun ? `dry run: ${n} file${n === 1 ? '' : 's'} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
+    return EXIT.OK;
+  }
+  const names = plan.entries.map((e) => short.get(e.id)!).join(' ');
+  const snap = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback patch ${names}` });
+  await writeAllOrNothing(
+    root,
+    changed.map(([p, s]) => ({ path: p, expect: s.disk, after: s.final, mode: s.mode })),
+  );
+  for (const l of lines) r.log(l);
+  const time = new Date();
+  try {
+    const e = await recordEntry(root, {
+      tool: 'rollback',
+      session: sessionFromEnv(i.env ?? process.env),
+      toolUseId: null,
+      time,
+      files: changed.map(([p, s]) => ({ path: p, before: s.disk, after: s.final, mode: s.mode })),
+      rollbackOf: plan.entries.map((x) => x.id),
+    });
+    const s = shortIds(await readJournal(root)).get(e.id) ?? e.id.slice(0, 8);
+    r.log(`journal entry ${s} records this rollback; git kizu rollback patch ${s} re-applies it`);
+  } catch (e) {
+    r.warn(`the rollback is done but could not be recorded in the journal: ${(e as Error).message}`);
+  }
+  try {
+    await recordRollback(root, {
+      level: 'patch',
+      time: time.toISOString(),
+      safetySnapshot: snap.id,
+      description: `rollback patch ${names} (${changed.map(([p]) => p).join(', ')})`,
+    });
+  } catch (e) {
+    r.warn(`the rollback is done but could not be recorded in the rollback log: ${(e as Error).message}; the safety snapshot ${snap.name} still has the files as they were`);
+  }
+  for (const sk of snap.skipped) {
+    if (plan.files.has(sk.path)) r.warn(`the safety snapshot left out ${sk.path} (${sk.reason}); git kizu undo cannot put it back, git kizu rollback patch of the rollback entry can`);
+  }
+  r.log(`safety snapshot ${snap.name} was taken first; git kizu undo reverses this rollback`);
+  return EXIT.OK;
+}

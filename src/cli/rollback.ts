@@ -1,0 +1,195 @@
+/**
+ * `git kizu rollback snapshot <id> [--dry-run] [--yes] [--json]`, plus the plan printing and
+ * confirmation shared with `git kizu undo`. (Other rollback levels live in their own files.)
+ */
+import { createInterface } from 'node:readline';
+import { KizuError, EXIT } from '../errors.js';
+import type { Reporter } from '../output.js';
+import { repoInfo } from '../git/run.js';
+import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
+
+export interface RollbackSnapshotInput {
+  cwd: string;
+  /** Snapshot name, ref or commit id prefix. */
+  id: string;
+  dryRun: boolean;
+  yes: boolean;
+  json: boolean;
+  reporter: Reporter;
+  /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
+  interactive?: boolean;
+  /** Restore a snapshot taken in another worktree of the repository (refused otherwise). */
+  otherWorktree?: boolean;
+}
+
+function countLines(n: number | null, sign: string): string {
+  return n === null || n === 0 ? '' : `${sign}${n}`;
+}
+
+/** One human line per change: `  <action>  <path>  (<detail>)`. */
+export function changeLine(c: RestoreChange): string {
+  const detail: string[] = [];
+  const lines = [countLines(c.added, '+'), countLines(c.removed, '-')].filter(Boolean).join(' ');
+  const kind = (f: RestoreChange['current']) => (f?.type === 'symlink' ? 'symlink' : 'file');
+  switch (c.action) {
+    case 'create':
+      detail.push(`deleted since the snapshot; restored${c.target?.type === 'symlink' ? ' as a symlink' : ''}`);
+      break;
+    case 'delete':
+      detail.push('created since the snapshot; removed');
+      break;
+    case 'modify':
+      if (c.current && c.target && c.current.type !== c.target.type) detail.push(`${kind(c.current)} -> ${kind(c.target)}`);
+      else detail.push('changed since the snapshot');
+      if (c.current?.mode && c.target?.mode && c.current.mode !== c.target.mode) detail.push(`mode ${c.current.mode} -> ${c.target.mode}`);
+      break;
+    case 'mode':
+      detail.push(`mode ${c.current?.mode} -> ${c.target?.mode}`);
+      break;
+    case 'kept':
+      detail.push(c.reason ?? 'left as it is');
+      break;
+  }
+  if (lines && c.action !== 'kept') detail.push(`lines ${lines}`);
+  return `  ${c.action.padEnd(6)}  ${c.path}  (${detail.join('; ')})`;
+}
+
+/**
+ * The plan as text lines (without a heading). `forUndo`: the plan of `git kizu undo`, whose
+ * own safety snapshot is brought back with `rollback snapshot` (undo itself moves on to the
+ * rollback before).
+ */
+export function planLines(plan: RestorePlan, forUndo = false): string[] {
+  const ops = plan.changes.filter((c) => c.action !== 'kept');
+  if (!plan.changes.length) return ['  (no differences: the working tree already matches the snapshot)'];
+  const out = plan.changes.map(changeLine);
+  if (ops.length) {
+    out.push(
+      `${ops.length} path${ops.length === 1 ? '' : 's'} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
+        `but they stay recoverable: a safety snapshot of the current state is taken first (${forUndo ? 'git kizu rollback snapshot <it> restores it; the name is printed' : 'git kizu undo restores it'}).`,
+    );
+  }
+  return out;
+}
+
+/** The plan as printed by --json (modes are octal strings). */
+export function planJson(plan: RestorePlan): object {
+  return plan;
+}
+
+/**
+ * Asks `question [y/N]` on stderr and reads one line from stdin.
+ * @returns true for y / yes (any case).
+ */
+export async function askYesNo(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.question(`${question} [y/N] `, resolve);
+      rl.once('close', () => resolve(''));
+    });
+    return /^\s*y(es)?\s*$/i.test(answer);
+  } finally {
+    rl.close();
+  }
+}
+
+/** True if the process can ask a human (stdin and stderr are terminals). */
+export function canAsk(): boolean {
+  return !!process.stdin.isTTY && !!process.stderr.isTTY;
+}
+
+/**
+ * Rolls the working tree back to a snapshot (restoreSnapshot), after showing the per-file
+ * plan: with --dry-run only the plan; otherwise, without --yes, it asks on a terminal and
+ * refuses (exit 1, plan printed) when nobody can answer. Records the rollback in the undo
+ * log. Output: the plan (text, or the RestorePlan as JSON with --json), then what happened.
+ * @returns 0 on success or a cancelled question; 1 when refused for lack of --yes; 2 when
+ *   a file could not be restored (everything is put back if the failure happens midway).
+ * A snapshot taken in another worktree of the repository is refused (exit 1) unless
+ * `otherWorktree` is set; --dry-run shows its plan either way.
+ * @throws KizuError: exit 1 for an unknown snapshot, one from another worktree, or a working
+ *   tree that changed while asking; exit 2 outside a repository or for git failures.
+ */
+export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise<number> {
+  const { root, gitDir } = await repoInfo(i.cwd);
+  const r = i.reporter;
+  const { readSnapshot } = await import('../rollback/snapshots/snapshot.js');
+  const { sameWorktree } = await import('../rollback/snapshots/store.js');
+  const { restoreSnapshot } = await import('../rollback/snapshots/restore.js');
+  const snap = await readSnapshot(root, i.id);
+  // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
+  const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
+  if (elsewhere && !i.otherWorktree && !i.dryRun) {
+    const what = elsewhere === root ? `an earlier worktree at this path (${root}), removed since; this one is a new worktree` : `another worktree (${elsewhere}), not in this one (${root})`;
+    throw new KizuError(`snapshot ${snap.name} was taken in ${what}`, {
+      hint: `git kizu snapshot list shows where each snapshot was taken; to make this worktree equal to it anyway: git kizu rollback snapshot ${snap.name} --other-worktree`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  const heading = `rollback to snapshot ${snap.name} (${snap.meta.kind}, ${snap.meta.time}${snap.meta.message ? `, "${snap.meta.message.split('\n')[0].slice(0, 60)}"` : ''}${elsewhere ? `, taken in worktree ${elsewhere}` : ''}):`;
+  const show = (plan: RestorePlan) => {
+    if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
+    else for (const l of [heading, ...planLines(plan)]) r.log(l);
+  };
+  const interactive = i.interactive ?? canAsk();
+  if (i.dryRun || (!i.yes && !interactive)) {
+    const plan = await restoreSnapshot(root, snap.id, { dryRun: true });
+    show(plan);
+    if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
+    throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
+      hint: `check the plan above, then run git kizu rollback snapshot ${snap.name} --yes`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  let shown = false;
+  const plan = await restoreSnapshot(root, snap.id, {
+    safetyMessage: `before rollback to ${snap.name}`,
+    confirm: i.yes
+      ? undefined
+      : async (p) => {
+          if (i.json) process.stderr.write([heading, ...planLines(p)].join('\n') + '\n');
+          else show(p);
+          shown = true;
+          const n = p.changes.filter((c) => c.action !== 'kept').length;
+          return askYesNo(`Roll back ${n} path${n === 1 ? '' : 's'} to snapshot ${snap.name}?`);
+        },
+  });
+  if (!shown && !i.json) show(plan);
+  if (!plan.applied && !plan.failures.length) {
+    if (!i.json) r.log('cancelled: nothing was changed');
+    return EXIT.OK;
+  }
+  const ops = plan.changes.filter((c) => c.action !== 'kept');
+  if (plan.applied && plan.safetySnapshot) {
+    const { recordRollback } = await import('../rollback/undo-log.js');
+    await recordRollback(root, {
+      level: 'snapshot',
+      time: new Date().toISOString(),
+      safetySnapshot: plan.safetySnapshot,
+      description: `rollback to snapshot ${snap.name}`,
+    });
+  }
+  if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
+  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${k.path}: ${k.reason}`);
+  if (!plan.applied) {
+    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
+    throw new KizuError(`rollback failed at ${plan.failures[0].path}; everything it had changed was put back`, {
+      hint: `the state before the attempt is also in safety snapshot ${plan.safetyName}; fix the cause and run the command again`,
+    });
+  }
+  if (!i.json) {
+    if (!ops.length) r.log('nothing to roll back: the working tree already matches the snapshot');
+    else {
+      r.log(`rolled back ${ops.length} path${ops.length === 1 ? '' : 's'} to snapshot ${snap.name}`);
+      r.log(`safety snapshot: ${plan.safetyName} (undo with: git kizu undo)`);
+    }
+  }
+  if (plan.failures.length) {
+    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
+    throw new KizuError(`${plan.failures.length} path${plan.failures.length === 1 ? '' : 's'} did not end up as in the snapshot (listed above)`, {
+      hint: `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
+    });
+  }
+  return EXIT.OK;
+}

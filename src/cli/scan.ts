@@ -1,0 +1,96 @@
+/** `git kizu scan [--all | --staged] [--json] [paths...]`. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { git, splitZ } from '../git/run.js';
+import { KizuError, EXIT } from '../errors.js';
+import type { Reporter } from '../output.js';
+import { pc } from '../output.js';
+import { repoContext } from './context.js';
+import { scanRepo, type ScanMode } from '../scars/scan.js';
+import { readQueue } from '../queue/read.js';
+import { QUEUE_FILE } from '../queue/paths.js';
+import type { QueueItem } from '../queue/item.js';
+
+export interface ScanCommandInput {
+  cwd: string;
+  mode: ScanMode;
+  json: boolean;
+  /** Paths relative to cwd (files or directories) limiting the scan. */
+  paths: string[];
+  reporter: Reporter;
+}
+
+/**
+ * Prints scars as `path:line  [kind]  body` grouped by file (sorted by path, then line), then
+ * open review-queue items (`[id]  path:line  (kind)  text`, not with `staged`); or with `json`
+ * one JSON array: scars as `{path, line, kind, body}`, then queue items as
+ * `{path, line, kind, body, queue}` (`queue` = the item id; `path`, `line`, `kind` may be
+ * null). Skipped files go to stderr.
+ * `paths` are relative to `cwd`, matched literally (no globs or pathspec magic).
+ * @returns 0 if no scars and no open items, 1 if some; 2 (after listing the scars, with a
+ *   warning) when the review queue file cannot be read.
+ * @throws KizuError (exit 2) outside a repo, for paths outside it or naming nothing in the
+ *   working tree or the index, or on git failure.
+ */
+export async function scanCommand(i: ScanCommandInput): Promise<number> {
+  const ctx = await repoContext(i.cwd);
+  const paths = i.paths.map((p) => {
+    const rel = path.relative(ctx.root, path.resolve(i.cwd, p));
+    if (rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) throw new KizuError(`${p}: path is outside the repository ${ctx.root}`, { hint: 'name paths inside the working tree' });
+    return rel === '' ? '.' : rel.split(path.sep).join('/');
+  });
+  // A path that names nothing (a typo) would otherwise scan nothing and exit 0.
+  const missing = paths.filter((p) => !existsSync(path.join(ctx.root, p)));
+  if (missing.length) {
+    const known = new Set(
+      splitZ((await git(['ls-files', '-z', '--full-name', '--', ...missing], { cwd: ctx.root, env: { GIT_LITERAL_PATHSPECS: '1' } })).stdout),
+    );
+    const unknown = missing.filter((p) => ![...known].some((k) => k === p || k.startsWith(p + '/')));
+    if (unknown.length) {
+      const given = unknown.map((p) => i.paths[paths.indexOf(p)]);
+      throw new KizuError(`no such path in the working tree or the index: ${given.join(', ')}`, { hint: 'paths are relative to the current directory' });
+    }
+  }
+  const res = await scanRepo({ root: ctx.root, mode: i.mode, paths, exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });
+  for (const s of res.skipped) i.reporter.warn(`skipped ${s.path}: ${s.reason}`);
+  // Open review-queue items are part of the review state too (not for --staged: the index
+  // holds no queue). With paths, only items anchored inside them.
+  let items: QueueItem[] = [];
+  // An unreadable queue must not hide the scars: they are listed, the problem is reported
+  // last and the exit code is 2 (as grep does with a file it cannot read).
+  let queueError: KizuError | null = null;
+  if (i.mode !== 'staged') {
+    const inside = (p: string) => !paths.length || paths.some((q) => q === '.' || p === q || p.startsWith(q + '/'));
+    try {
+      items = (await readQueue(ctx.root, ctx.gitDir)).items.filter((x) => !x.checked && (paths.length ? !!x.anchor && inside(x.anchor.path) : true));
+    } catch (e) {
+      if (!(e instanceof KizuError)) throw e;
+      queueError = e;
+    }
+  }
+  if (i.json) {
+    i.reporter.log(
+      JSON.stringify([
+        ...res.scars.map((s) => ({ path: s.path, line: s.line, kind: s.kind, body: s.body })),
+        ...items.map((x) => ({ path: x.anchor?.path ?? null, line: x.anchor?.line ?? null, kind: x.kind, body: x.text, queue: x.id })),
+      ]),
+    );
+  } else {
+    let last = '';
+    for (const s of res.scars) {
+      if (last && s.path !== last) i.reporter.log('');
+      last = s.path;
+      i.reporter.log(`${pc.bold(`${s.path}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${s.body}`);
+    }
+    if (items.length) {
+      if (res.scars.length) i.reporter.log('');
+      i.reporter.log(pc.bold(`queue (${QUEUE_FILE}):`));
+      for (const x of items) i.reporter.log(`${pc.bold(`[${x.id}]`)}${x.anchor ? `  ${x.anchor.path}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${x.text}`);
+    }
+  }
+  if (queueError) {
+    i.reporter.warn(`review queue not read: ${queueError.message}${queueError.hint ? ` (${queueError.hint})` : ''}`);
+    return EXIT.ERROR;
+  }
+  return res.scars.length || items.length ? EXIT.FOUND : EXIT.OK;
+}

@@ -1,0 +1,134 @@
+/**
+ * `git kizu status [--json]`: everything that stands between the agent and "done" in one
+ * view: the baseline, hunks by review state, scars, open queue items, and whether the
+ * hooks are installed.
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EXIT, KizuError } from '../errors.js';
+import { pc, type Reporter } from '../output.js';
+import { repoContext } from './context.js';
+import { listHunks, hunkRange, shortId, BASELINE_REF } from '../hunks/listing.js';
+import { hasHead } from '../git/run.js';
+import { commonDirFast, refFast } from '../git/repo.js';
+import { readMarks, markOf } from '../marks/read.js';
+import { scanRepo, type Scar } from '../scars/scan.js';
+import { readQueue } from '../queue/read.js';
+import { QUEUE_FILE } from '../queue/paths.js';
+import { describeItem } from '../queue/item.js';
+import { hunkJson, type HunkJson } from './hunks.js';
+import { itemJson } from './queue.js';
+import { hasKizuHooks } from '../agents/claude/settings.js';
+import { effectiveHooksDir, inspectPreCommit } from '../install/git-hook.js';
+
+/** JSON shape printed by `git kizu status --json`. */
+export interface StatusJson {
+  baseline: { rev: string; oid: string; fromRef: boolean };
+  hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[] };
+  scars: Scar[];
+  /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). */
+  queue: { open: ReturnType<typeof itemJson>[]; done: number; error?: string };
+  /** Per scope: whether that settings file registers our hooks (null: file unreadable/invalid). */
+  hooks: { project: boolean | null; local: boolean | null; user: boolean | null; preCommit: boolean };
+}
+
+function settingsHas(file: string): boolean | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    return hasKizuHooks(file, text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Gathers the review state of the repository containing `cwd`.
+ * @throws KizuError (exit 2) outside a repository, without a baseline commit, for a corrupt
+ *   marks ref, or when git fails (an unreadable queue file is reported in `queue.error`).
+ */
+export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir()): Promise<StatusJson> {
+  const ctx = await repoContext(cwd);
+  const [{ baseline, hunks }, marks, scan, queue, hooksDir] = await Promise.all([
+    // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
+    hasHead(ctx.root).then((head) =>
+      head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
+        ? listHunks(ctx.root)
+        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [] },
+    ),
+    readMarks(ctx.root),
+    scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
+    // An unreadable queue must not hide the rest: it is reported in the result.
+    readQueue(ctx.root, ctx.gitDir).catch((e: unknown) => {
+      if (!(e instanceof KizuError)) throw e;
+      return { items: [], error: `${e.message}${e.hint ? ` (${e.hint})` : ''}` };
+    }),
+    effectiveHooksDir(ctx.root),
+  ]);
+  const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
+  const by = (m: string) => list.filter((h) => h.mark === m).length;
+  return {
+    baseline,
+    hunks: { total: list.length, unreviewed: by('unreviewed'), tapped: by('tapped'), rejected: by('rejected'), list },
+    scars: scan.scars,
+    queue: {
+      open: queue.items.filter((i) => !i.checked).map(itemJson),
+      done: queue.items.filter((i) => i.checked).length,
+      ...('error' in queue ? { error: queue.error } : {}),
+    },
+    hooks: {
+      project: settingsHas(path.join(ctx.root, '.claude', 'settings.json')),
+      local: settingsHas(path.join(ctx.root, '.claude', 'settings.local.json')),
+      user: settingsHas(path.join(home, '.claude', 'settings.json')),
+      preCommit: inspectPreCommit(hooksDir).state === 'ours',
+    },
+  };
+}
+
+export interface StatusCommandInput {
+  cwd: string;
+  json: boolean;
+  reporter: Reporter;
+}
+
+/**
+ * Prints the status (text, or {@link StatusJson} with `json`).
+ * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks), else 1;
+ *   2 when the review queue file could not be read (the rest is still shown).
+ * @throws KizuError as {@link gatherStatus}.
+ */
+export async function statusCommand(i: StatusCommandInput): Promise<number> {
+  const s = await gatherStatus(i.cwd);
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected;
+  const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
+  if (i.json) {
+    i.reporter.log(JSON.stringify(s));
+    return code;
+  }
+  const log = (l: string) => i.reporter.log(l);
+  log(`${pc.bold('baseline')}  ${s.baseline.rev}${s.baseline.oid ? ' ' + s.baseline.oid.slice(0, 12) : ''}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
+  log(`${pc.bold('hunks')}     ${s.hunks.total}: ${s.hunks.unreviewed} unreviewed, ${s.hunks.tapped} tapped, ${s.hunks.rejected} rejected`);
+  for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) log(`  ${pc.red('rejected')}  ${h.shortId}  ${h.range}`);
+  log(`${pc.bold('scars')}     ${s.scars.length}`);
+  for (const x of s.scars) log(`  ${x.path}:${x.line}  [${x.kind}]  ${x.body}`);
+  if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${s.queue.error}`);
+  else log(`${pc.bold('queue')}     ${s.queue.open.length} open, ${s.queue.done} done (${QUEUE_FILE})`);
+  for (const q of s.queue.open) {
+    log(`  ${describeItem({ id: q.id, kind: q.kind, anchor: q.path ? { path: q.path, line: q.line ?? 0 } : null, text: q.text } as Parameters<typeof describeItem>[0])}`);
+  }
+  const scopes = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k]);
+  const bad = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k] === null);
+  log(
+    `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : 'not installed (git kizu init)'}` +
+      `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}; pre-commit: ${s.hooks.preCommit ? 'installed' : 'not installed'}`,
+  );
+  log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
+  return code;
+}
+
+export { hunkRange, shortId };

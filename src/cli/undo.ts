@@ -1,0 +1,94 @@
+/** `git kizu undo [--dry-run] [--yes] [--json]`: reverse the last rollback (src/rollback/undo.ts). */
+import { KizuError, EXIT } from '../errors.js';
+import type { Reporter } from '../output.js';
+import { repoInfo } from '../git/run.js';
+import type { UndoResult } from '../rollback/undo.js';
+import { askYesNo, canAsk, planLines } from './rollback.js';
+
+export interface UndoInput {
+  cwd: string;
+  dryRun: boolean;
+  yes: boolean;
+  json: boolean;
+  reporter: Reporter;
+  /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
+  interactive?: boolean;
+}
+
+function previewLines(u: UndoResult): string[] {
+  const out = [`undo: ${u.record.description} (${u.record.level} rollback of ${u.record.time})`];
+  if (u.branch) {
+    const b = u.branch;
+    out.push(b.branchExists ? `  branch  ${b.branch}  (already at ${b.commit.slice(0, 12)})` : `  branch  ${b.branch}  (recreated at ${b.commit.slice(0, 12)} from ${b.trashRef})`);
+    if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
+  }
+  out.push(`restore ${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
+  if (u.plan) out.push(...planLines(u.plan, true));
+  else out.push('  (the files are restored once the worktree is recreated)');
+  return out;
+}
+
+/**
+ * Undoes the newest recorded rollback: prints what it will do, asks on a terminal unless
+ * --yes (no terminal and no --yes: prints it and exits 1), then restores and removes the
+ * record. With --json prints the UndoResult.
+ * @returns 0; 2 when a file could not be restored.
+ * @throws KizuError: exit 1 when there is nothing to undo or it cannot proceed (see
+ *   undoLastRollback), or when refused for lack of --yes; exit 2 for git failures.
+ */
+export async function undoCommand(i: UndoInput): Promise<number> {
+  const { root } = await repoInfo(i.cwd);
+  const { undoLastRollback } = await import('../rollback/undo.js');
+  const r = i.reporter;
+  const print = (u: UndoResult) => {
+    if (i.json) r.log(JSON.stringify(u, null, 2));
+    else for (const l of previewLines(u)) r.log(l);
+  };
+  const interactive = i.interactive ?? canAsk();
+  if (i.dryRun || (!i.yes && !interactive)) {
+    const u = await undoLastRollback(root, { dryRun: true });
+    print(u);
+    if (i.dryRun) return EXIT.OK;
+    throw new KizuError('not undoing without confirmation: no terminal to ask on', {
+      hint: 'check the plan above, then run git kizu undo --yes',
+      exitCode: EXIT.FOUND,
+    });
+  }
+  let asked = false;
+  const u = await undoLastRollback(root, {
+    confirm: i.yes
+      ? undefined
+      : async (preview) => {
+          asked = true;
+          if (i.json) process.stderr.write(previewLines(preview).join('\n') + '\n');
+          else print(preview);
+          return askYesNo('Undo it?');
+        },
+  });
+  if (!asked && !i.json) print(u);
+  const plan = u.plan;
+  if (!plan || (!plan.applied && !plan.failures.length)) {
+    if (!i.json) r.log('cancelled: nothing was changed');
+    return EXIT.OK;
+  }
+  if (i.json) r.log(JSON.stringify(u, null, 2));
+  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${k.path}: ${k.reason}`);
+  if (!plan.applied) {
+    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
+    throw new KizuError(`undo failed at ${plan.failures[0].path}; everything it had changed was put back`, {
+      hint: 'fix the cause and run git kizu undo again (the rollback is still recorded)',
+    });
+  }
+  if (!i.json) {
+    r.log(`undone: ${u.record.description}`);
+    if (plan.safetyName) r.log(`safety snapshot: ${plan.safetyName} (to redo: ${u.elsewhere ? `cd ${u.worktree} && ` : ''}git kizu rollback snapshot ${plan.safetyName})`);
+    if (!u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
+  }
+  if (plan.failures.length) {
+    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
+    throw new KizuError(`${plan.failures.length} path${plan.failures.length === 1 ? '' : 's'} did not end up as before the rollback (listed above)`, {
+      hint: plan.safetyName ? `the state before the undo is in safety snapshot ${plan.safetyName}` : 'see the paths above',
+    });
+  }
+  return EXIT.OK;
+}

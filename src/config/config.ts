@@ -1,0 +1,282 @@
+/**
+ * Configuration, loaded with cosmiconfig (module name `kizu`) from the repository root:
+ * the `kizu` key of package.json, `.kizurc`, `.kizurc.{json,yaml,yml,js,cjs,mjs,ts}`,
+ * `.config/kizurc*`, or `kizu.config.{js,cjs,mjs,ts}`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { KizuError } from '../errors.js';
+import { isRecognisedSyntax } from '../scars/format.js';
+import { DEFAULT_REVIEW_KEYS, validateReviewKeys, type ReviewAction } from './review-keys.js';
+
+/** Effective configuration with every default filled in. */
+export interface KizuConfig {
+  stop: {
+    /** Consecutive Stop blocks without progress before the stop is allowed (integer >= 1, default 3). */
+    maxBlocks: number;
+    /** Whether SubagentStop events are blocked by review state too (default false). */
+    subagents: boolean;
+    /** Whether hunks nobody has tapped or rejected block the stop too (default false). */
+    requireReview: boolean;
+  };
+  scan: {
+    /** picomatch globs, relative to the repo root, of files the scan skips (default []). */
+    exclude: string[];
+    /** Files larger than this many bytes are skipped and reported (default 4 MiB). */
+    maxFileBytes: number;
+  };
+  scar: {
+    /** Canned bodies per kind (defaults: ask "explain this change", reject "revert this change"). */
+    bodies: { ask: string; reject: string };
+    /**
+     * Comment syntax overrides keyed by extension (`ts` or `.ts`, stored without the dot)
+     * or exact basename (`Dockerfile`): a line opener `"//"`, `"#"`, `"--"`, `"%"`, `";"`
+     * (each possibly repeated), one of `"/* *\/"`, `"<!-- -->"`, `"{/* *\/}"` (opener and
+     * closer separated by a space), or `"none"` to refuse scars in such files. Only
+     * syntaxes the scanner recognises are accepted, so every scar written is found.
+     */
+    syntax: Record<string, string>;
+  };
+  review: {
+    /**
+     * Key per `git kizu review` action (one printable character each, no two alike):
+     * tap " ", reject "!", ask "a", rejectScar "r", free "c", revert "x", revertScar "X",
+     * skip "s", quit "q", help "?" (see src/review/keys.ts).
+     */
+    keys: Record<ReviewAction, string>;
+  };
+  snapshot: {
+    /**
+     * Paths to record in snapshots even when git ignores them (e.g. `.env`): git pathspecs
+     * with glob magic (gitglossary(7) "pathspec", `:(glob)`), relative to the repository
+     * root: `*` stays within a directory, `**` crosses directories (default []).
+     */
+    include: string[];
+    /** Files larger than this many bytes are left out of snapshots and listed (default 50 MiB). */
+    maxFileBytes: number;
+    /** Snapshots kept; the oldest are dropped after a new one is taken (integer >= 1, default 100). */
+    keep: number;
+  };
+  /** Absolute path of the file the config came from, or null for defaults. */
+  filepath: string | null;
+}
+
+/** The defaults used when no config file exists. */
+export function defaultConfig(): KizuConfig {
+  return {
+    stop: { maxBlocks: 3, subagents: false, requireReview: false },
+    scan: { exclude: [], maxFileBytes: 4 * 1024 * 1024 },
+    scar: { bodies: { ask: 'explain this change', reject: 'revert this change' }, syntax: {} },
+    review: { keys: { ...DEFAULT_REVIEW_KEYS } },
+    snapshot: { include: [], maxFileBytes: 50 * 1024 * 1024, keep: 100 },
+    filepath: null,
+  };
+}
+
+const CONFIG_NAME = /^(\.kizurc(\..*)?|kizu\.config\..*)$/;
+
+/** Cheap check (one readdir, maybe one read of package.json) for any config source. */
+function mayHaveConfig(root: string): boolean {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return false;
+  }
+  if (names.some((n) => CONFIG_NAME.test(n))) return true;
+  if (names.includes('.config')) {
+    try {
+      if (readdirSync(path.join(root, '.config')).some((n) => n.startsWith('kizurc'))) return true;
+    } catch {
+      /* not a directory */
+    }
+  }
+  if (names.includes('package.json')) {
+    try {
+      return /"kizu"\s*:/.test(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * True if `v` is a valid `scar.syntax` value: `"none"`, or an opener and optional closer
+ * separated by one space that the scanner recognises (see isRecognisedSyntax), so that
+ * scars written with it are found by `git kizu scan` and the hooks.
+ */
+function validSyntaxValue(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  if (v === 'none') return true;
+  const parts = v.split(' ');
+  if (parts.length > 2 || parts.some((p) => p === '')) return false;
+  return isRecognisedSyntax({ open: parts[0], close: parts[1] ?? '' });
+}
+
+const SYNTAX_HELP =
+  '"none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///") or one of "/* */", "<!-- -->", "{/* */}"';
+
+/**
+ * Validates a raw config object and merges it over the defaults.
+ * @param raw the parsed config value (any JSON-like value).
+ * @param filepath where it came from, for messages.
+ * @throws KizuError (exit 2) listing every problem found, one per line.
+ */
+export function validateConfig(raw: unknown, filepath: string | null): KizuConfig {
+  const { cfg, problems } = checkConfig(raw, filepath);
+  if (problems.length) {
+    throw new KizuError(`invalid config${filepath ? ` in ${filepath}` : ''}:\n  - ${problems.join('\n  - ')}`, {
+      hint: 'fix the listed keys (see README "Config")',
+    });
+  }
+  return cfg;
+}
+
+/** The valid part of a raw config merged over the defaults, and what is wrong with the rest. */
+function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; problems: string[] } {
+  const cfg = defaultConfig();
+  cfg.filepath = filepath;
+  const problems: string[] = [];
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const known: Record<string, string[]> = {
+    stop: ['maxBlocks', 'subagents', 'requireReview'],
+    scan: ['exclude', 'maxFileBytes'],
+    scar: ['bodies', 'syntax'],
+    review: ['keys'],
+    snapshot: ['include', 'maxFileBytes', 'keep'],
+  };
+  if (raw === null || raw === undefined) return { cfg, problems };
+  if (!isObj(raw)) {
+    problems.push(`the config must be an object with keys ${Object.keys(known).join(', ')}`);
+  } else {
+    for (const [k, v] of Object.entries(raw)) {
+      if (!Object.hasOwn(known, k)) {
+        problems.push(`unknown key "${k}" (known: ${Object.keys(known).join(', ')})`);
+        continue;
+      }
+      if (!isObj(v)) {
+        problems.push(`"${k}" must be an object`);
+        continue;
+      }
+      for (const sub of Object.keys(v)) {
+        if (!known[k].includes(sub)) problems.push(`unknown key "${k}.${sub}" (known: ${known[k].map((s) => `${k}.${s}`).join(', ')})`);
+      }
+    }
+    const stop = isObj(raw.stop) ? raw.stop : {};
+    const scan = isObj(raw.scan) ? raw.scan : {};
+    const scar = isObj(raw.scar) ? raw.scar : {};
+    const review = isObj(raw.review) ? raw.review : {};
+    const snapshot = isObj(raw.snapshot) ? raw.snapshot : {};
+    if (stop.maxBlocks !== undefined) {
+      if (typeof stop.maxBlocks === 'number' && Number.isInteger(stop.maxBlocks) && stop.maxBlocks >= 1) cfg.stop.maxBlocks = stop.maxBlocks;
+      else problems.push(`"stop.maxBlocks" must be an integer >= 1, got ${JSON.stringify(stop.maxBlocks)}`);
+    }
+    if (stop.subagents !== undefined) {
+      if (typeof stop.subagents === 'boolean') cfg.stop.subagents = stop.subagents;
+      else problems.push(`"stop.subagents" must be true or false, got ${JSON.stringify(stop.subagents)}`);
+    }
+    if (stop.requireReview !== undefined) {
+      if (typeof stop.requireReview === 'boolean') cfg.stop.requireReview = stop.requireReview;
+      else problems.push(`"stop.requireReview" must be true or false, got ${JSON.stringify(stop.requireReview)}`);
+    }
+    if (scan.exclude !== undefined) {
+      if (Array.isArray(scan.exclude) && scan.exclude.every((g) => typeof g === 'string' && g.length > 0)) cfg.scan.exclude = scan.exclude as string[];
+      else problems.push(`"scan.exclude" must be an array of non-empty glob strings, got ${JSON.stringify(scan.exclude)}`);
+    }
+    if (scan.maxFileBytes !== undefined) {
+      if (typeof scan.maxFileBytes === 'number' && Number.isInteger(scan.maxFileBytes) && scan.maxFileBytes > 0) cfg.scan.maxFileBytes = scan.maxFileBytes;
+      else problems.push(`"scan.maxFileBytes" must be a positive integer (bytes), got ${JSON.stringify(scan.maxFileBytes)}`);
+    }
+    if (scar.bodies !== undefined) {
+      if (!isObj(scar.bodies)) problems.push('"scar.bodies" must be an object like {"ask": "...", "reject": "..."}');
+      else {
+        for (const [k, v] of Object.entries(scar.bodies)) {
+          if (k !== 'ask' && k !== 'reject') problems.push(`unknown key "scar.bodies.${k}" (known: scar.bodies.ask, scar.bodies.reject)`);
+          else if (typeof v !== 'string' || v.trim() === '') problems.push(`"scar.bodies.${k}" must be a non-empty string`);
+          else cfg.scar.bodies[k] = v;
+        }
+      }
+    }
+    if (scar.syntax !== undefined) {
+      if (!isObj(scar.syntax)) problems.push('"scar.syntax" must be an object like {"ts": "//", "tpl": "<!-- -->"}');
+      else {
+        for (const [k, v] of Object.entries(scar.syntax)) {
+          if (!validSyntaxValue(v)) {
+            problems.push(`"scar.syntax.${k}" must be ${SYNTAX_HELP}, got ${JSON.stringify(v)}`);
+          } else cfg.scar.syntax[k.replace(/^\./, '')] = v as string;
+        }
+      }
+    }
+    if (review.keys !== undefined) cfg.review.keys = validateReviewKeys(review.keys, problems);
+    if (snapshot.include !== undefined) {
+      if (Array.isArray(snapshot.include) && snapshot.include.every((g) => typeof g === 'string' && g.length > 0 && !g.startsWith(':') && !g.includes('\0'))) {
+        cfg.snapshot.include = snapshot.include as string[];
+      } else problems.push(`"snapshot.include" must be an array of non-empty glob strings relative to the repository root (no leading ":"), got ${JSON.stringify(snapshot.include)}`);
+    }
+    if (snapshot.maxFileBytes !== undefined) {
+      if (typeof snapshot.maxFileBytes === 'number' && Number.isInteger(snapshot.maxFileBytes) && snapshot.maxFileBytes > 0) cfg.snapshot.maxFileBytes = snapshot.maxFileBytes;
+      else problems.push(`"snapshot.maxFileBytes" must be a positive integer (bytes), got ${JSON.stringify(snapshot.maxFileBytes)}`);
+    }
+    if (snapshot.keep !== undefined) {
+      if (typeof snapshot.keep === 'number' && Number.isInteger(snapshot.keep) && snapshot.keep >= 1) cfg.snapshot.keep = snapshot.keep;
+      else problems.push(`"snapshot.keep" must be an integer >= 1, got ${JSON.stringify(snapshot.keep)}`);
+    }
+  }
+  return { cfg, problems };
+}
+
+/**
+ * The raw config of the repository at `root` (only `root` itself is searched), or null when
+ * there is none. Skips loading cosmiconfig entirely when no config source exists (hook hot
+ * path).
+ * @throws KizuError (exit 2) if a config file cannot be read or parsed.
+ */
+async function searchConfig(root: string): Promise<{ config: unknown; filepath: string | null } | null> {
+  if (!mayHaveConfig(root)) return null;
+  const { cosmiconfig } = await import('cosmiconfig');
+  let result;
+  try {
+    result = await cosmiconfig('kizu').search(root);
+  } catch (e) {
+    throw new KizuError(`could not read config: ${(e as Error).message}`, { hint: 'fix the syntax of the config file' });
+  }
+  if (!result) return null;
+  return { config: result.isEmpty ? null : result.config, filepath: result.filepath };
+}
+
+/**
+ * Loads the config for the repository at `root` (only `root` itself is searched).
+ * Skips loading cosmiconfig entirely when no config source exists (hook hot path).
+ * @throws KizuError (exit 2) if a config file cannot be parsed or is invalid.
+ */
+export async function loadConfig(root: string): Promise<KizuConfig> {
+  const found = await searchConfig(root);
+  return found ? validateConfig(found.config, found.filepath) : defaultConfig();
+}
+
+/**
+ * {@link loadConfig} for the hooks and read-only commands, which must not stop working over a
+ * config mistake (a Stop hook that gave up on an invalid config would let the agent stop
+ * over unresolved scars; a UserPromptSubmit hook would take no snapshot): the valid keys of
+ * the config are used and every invalid one keeps its default; a config that cannot be read
+ * or parsed at all gives the defaults.
+ * @returns the config, and a one-line description of what was ignored (null if nothing).
+ * Never throws.
+ */
+export async function loadConfigLenient(root: string): Promise<{ config: KizuConfig; problem: string | null }> {
+  const lenient = (why: string, used: string) => `git-kizu: warning: ${why}; ${used} until it is fixed (see README "Config")`;
+  let found;
+  try {
+    found = await searchConfig(root);
+  } catch (e) {
+    // A parse error's first lines say it all (the rest is a code frame).
+    const why = (e as Error).message.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').replace(/:\s+/, ': ');
+    return { config: defaultConfig(), problem: lenient(why, 'the defaults are used') };
+  }
+  if (!found) return { config: defaultConfig(), problem: null };
+  const { cfg, problems } = checkConfig(found.config, found.filepath);
+  if (!problems.length) return { config: cfg, problem: null };
+  const why = `invalid config${found.filepath ? ` in ${found.filepath}` : ''}: ${problems.join('; ')}`;
+  return { config: cfg, problem: lenient(why, 'its valid keys and the defaults for the rest are used') };
+}

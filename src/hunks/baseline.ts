@@ -1,0 +1,89 @@
+/**
+ * Starting the two git processes behind a hunk listing (./index.ts listHunks): the untracked
+ * listing and, when the baseline is known from the ref files, the diff. A small module, so
+ * that the fast path of the CLI (src/commands/fast.ts) can start git before the rest of the
+ * command has loaded ({@link startEarly}); listHunks then takes over the running processes.
+ */
+import { git, type GitResult } from '../git/run.js';
+import { commonDirFast, discoveryOverridden, gitDirFast, headFast, refFast, repoInfoFast } from '../git/repo.js';
+import { DIFF_ARGS } from '../git/diff.js';
+
+/** The commit hunks are computed against. */
+export interface Baseline {
+  /** `HEAD` or `refs/kizu/baseline`. */
+  rev: string;
+  /** Full commit object id. */
+  oid: string;
+  /** True when refs/kizu/baseline is set. */
+  fromRef: boolean;
+}
+
+/** The ref `git kizu baseline set` writes. */
+export const BASELINE_REF = 'refs/kizu/baseline';
+
+/**
+ * The usual baseline from the files alone: refs/kizu/baseline absent and HEAD resolved with
+ * gitdir.ts headFast. Not verified to be a commit (listHunks lets its `git diff` do that).
+ * @returns undefined when only git can tell (see headFast; a baseline ref; git env vars).
+ */
+export function baselineFast(root: string): Baseline | undefined {
+  if (discoveryOverridden()) return undefined;
+  const gd = gitDirFast(root);
+  const common = commonDirFast(root);
+  if (!gd || !common || refFast(common, BASELINE_REF) !== null) return undefined;
+  const oid = headFast(gd, common);
+  return oid ? { rev: 'HEAD', oid, fromRef: false } : undefined;
+}
+
+/** Git processes of one listing, running. */
+export interface Started {
+  /** The baseline from the ref files (baselineFast), if it could tell. */
+  fast: Baseline | undefined;
+  /** `git ls-files -z -o --exclude-standard -- <specs>`. */
+  others: Promise<GitResult>;
+  /** The diff against `fast` (DIFF_ARGS), started only when `fast` is known. */
+  diff: Promise<GitResult> | undefined;
+}
+
+/** `git <DIFF_ARGS> <oid> -- <specs>` in `root`: the diff behind every hunk. */
+export function startDiff(root: string, oid: string, specs: string[]): Promise<GitResult> {
+  const p = git([...DIFF_ARGS, oid, '--', ...specs], { cwd: root });
+  p.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
+  return p;
+}
+
+/**
+ * Starts the untracked listing and, if the baseline is known from the ref files, the diff.
+ * @param specs pathspecs (`:(literal)<path>`), [] for the whole tree.
+ * @param fast the result of {@link baselineFast} if the caller has it already.
+ */
+export function startGit(root: string, specs: string[], fast: Baseline | undefined = baselineFast(root)): Started {
+  const others = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
+  others.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
+  return { fast, others, diff: fast ? startDiff(root, fast.oid, specs) : undefined };
+}
+
+const early = new Map<string, Started>();
+
+/**
+ * Starts the git processes of a whole-tree listing for the repository containing `cwd`, for
+ * a listHunks call that is sure to follow in this process (see {@link takeEarly}). Does
+ * nothing unless the repository and the baseline are known from the files alone
+ * (gitdir.ts repoInfoFast, {@link baselineFast}); never throws.
+ */
+export function startEarly(cwd: string): void {
+  try {
+    const info = repoInfoFast(cwd);
+    const fast = info && !early.has(info.root) ? baselineFast(info.root) : undefined;
+    if (info && fast) early.set(info.root, startGit(info.root, [], fast));
+  } catch {
+    /* the listing itself will start git and report any problem */
+  }
+}
+
+/** The processes {@link startEarly} started for `root`, handed out once. */
+export function takeEarly(root: string): Started | undefined {
+  const s = early.get(root);
+  early.delete(root);
+  return s;
+}

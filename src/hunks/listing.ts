@@ -1,0 +1,485 @@
+/**
+ * Hunks: every change in the working tree against the baseline commit, each with a
+ * content-derived id.
+ *
+ * - Tracked changes come from `git diff <baseline> ` with the fixed options of
+ *   {@link DIFF_ARGS} (unified format, git-diff(1) "GENERATING PATCH TEXT WITH -P").
+ * - Untracked, not ignored files (`git ls-files -o --exclude-standard -z`) are whole-file
+ *   additions: one hunk each, every line '+', a `\ No newline at end of file` line when the
+ *   file does not end with one.
+ * - Binary changes (`Binary files ... differ`, or an untracked file with a NUL byte in its
+ *   first 8 KiB) are listed as one hunk with no lines; reverting one restores the whole file.
+ * - Empty added/deleted/untracked files are listed as one hunk with no lines.
+ * - Mode-only changes (chmod) have no hunk and are not listed. Submodules are ignored.
+ *
+ * Identity is content, not position (see {@link Hunk.id}).
+ */
+import { QUEUE_FILE } from '../queue/paths.js';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { KizuError, EXIT } from '../errors.js';
+import { git, splitZ, type GitResult } from '../git/run.js';
+import { commonDirFast, discoveryOverridden, refFast } from '../git/repo.js';
+import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitBody, type FileDiff } from '../git/diff.js';
+import { BASELINE_REF, startDiff, startGit, takeEarly, type Baseline } from './baseline.js';
+
+export { DIFF_ARGS, DIFF_OPTIONS_ID };
+
+/** One hunk of the working tree against the baseline. */
+export interface Hunk {
+  /**
+   * Full hex SHA-1 over: the format version (`kizu-hunk/1`), the diff options
+   * ({@link DIFF_OPTIONS_ID}), the path, each body line's origin character and bytes (line
+   * numbers are not included), and the hunk's occurrence index among identical hunks of the
+   * same file (0 for the first). Binary hunks hash the old and new object ids instead of
+   * lines. Editing lines elsewhere in the file keeps the id; any change to the hunk's own
+   * lines, context lines included, gives a new id.
+   */
+  id: string;
+  /** Repo-root-relative path, '/' separators. */
+  path: string;
+  /** File-level status of the hunk's file. */
+  kind: 'modified' | 'added' | 'deleted' | 'untracked';
+  /** Baseline side (git's `@@ -a,b`). 0,0 for a file that does not exist there. */
+  oldStart: number;
+  oldCount: number;
+  /** Working-tree side (`@@ +c,d`); for a pure deletion newCount is 0. */
+  newStart: number;
+  newCount: number;
+  /** Counts of '+' and '-' lines. */
+  added: number;
+  removed: number;
+  /** Body lines (UTF-8 decoded), each starting with its origin ' ', '+', '-' or '\'. Empty for binary and empty files. */
+  lines: string[];
+  /** The `@@ ... @@` line (synthesized for untracked files; `Binary files ... differ` for binary hunks). */
+  header: string;
+}
+
+export { BASELINE_REF, type Baseline };
+
+/** Byte-level facts about a hunk that revert needs (not part of the public shape). */
+export interface HunkDetail {
+  /** Body lines as raw bytes (origin byte first, no '\n'). */
+  raw: Buffer[];
+  /** The same lines as one buffer, each with its '\n' (as git prints them). */
+  body: Buffer;
+  binary: boolean;
+  /** True if either side is a symbolic link (mode 120000). */
+  symlink: boolean;
+  oldMode: string;
+  newMode: string;
+  /** Full object ids from the diff's `index` line ('' for untracked files). */
+  oldOid: string;
+  newOid: string;
+  /** Untracked binary/symlink files: SHA-256 of the bytes (link target for a symlink) as listed. */
+  contentSha?: string;
+}
+
+const details = new WeakMap<Hunk, HunkDetail>();
+
+/** The byte-level detail of a hunk returned by {@link listHunks} (undefined for other objects). */
+export function hunkDetail(h: Hunk): HunkDetail | undefined {
+  return details.get(h);
+}
+
+/**
+ * The baseline hunks are computed against: the commit in refs/kizu/baseline if set, else HEAD.
+ * @throws KizuError (exit 2) if refs/kizu/baseline does not point at a commit, or HEAD has
+ *   no commit yet (unborn branch) and no baseline is set.
+ */
+export async function getBaseline(root: string): Promise<Baseline> {
+  // Usually no baseline is set: find that out from the ref files without a git process.
+  const common = discoveryOverridden() ? null : commonDirFast(root);
+  const known = common ? refFast(common, BASELINE_REF) : undefined;
+  const ref = known === null ? { status: 1 } : await git(['rev-parse', '--verify', '-q', BASELINE_REF], { cwd: root, okStatus: [0, 1, 128] });
+  if (ref.status === 0) {
+    const c = await git(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
+    if (c.status !== 0) {
+      throw new KizuError(`${BASELINE_REF} does not point at a commit`, { hint: 'set it again with git kizu baseline set <rev>, or drop it with git kizu baseline reset' });
+    }
+    return { rev: BASELINE_REF, oid: c.stdout.toString('utf8').trim(), fromRef: true };
+  }
+  const h = await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd: root, okStatus: [0, 1, 128] });
+  if (h.status !== 0) {
+    throw new KizuError('HEAD has no commit yet (unborn branch), so there is no baseline to compare the working tree with', {
+      hint: 'make a first commit (git commit --allow-empty -m init), or set a baseline with git kizu baseline set <rev>',
+    });
+  }
+  return { rev: 'HEAD', oid: h.stdout.toString('utf8').trim(), fromRef: false };
+}
+
+// node:crypto, loaded by listHunks while git runs (it takes milliseconds to load).
+let nodeCrypto: typeof import('node:crypto');
+
+/** The content hash of a hunk before the occurrence tie-breaker. */
+function baseId(p: string, d: HunkDetail): string {
+  let head = `kizu-hunk/1\0${DIFF_OPTIONS_ID}\0${p}\0`;
+  if (d.binary) head += `binary\0${d.oldOid}\0${d.contentSha ?? d.newOid}\0`;
+  if (d.symlink) head += 'symlink\0';
+  // Each body line followed by '\n': the body as printed (plus a '\n' if output ended without one).
+  const parts = [Buffer.from(head, 'utf8'), d.body];
+  if (d.body.length && d.body[d.body.length - 1] !== 0x0a) parts.push(Buffer.from('\n'));
+  return nodeCrypto.hash('sha1', Buffer.concat(parts));
+}
+
+/** Splits bytes into '\n'-terminated lines (the last without '\n' if the file lacks one). */
+export function splitLF(buf: Buffer): { lines: Buffer[]; finalNewline: boolean } {
+  const lines: Buffer[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    if (nl === -1) {
+      lines.push(buf.subarray(pos));
+      return { lines, finalNewline: false };
+    }
+    lines.push(buf.subarray(pos, nl));
+    pos = nl + 1;
+  }
+  return { lines, finalNewline: true };
+}
+
+const NO_NEWLINE = Buffer.from('\\ No newline at end of file');
+const EMPTY = Buffer.alloc(0);
+
+/** HunkDetail whose `raw` lines are split from `body` on first use. */
+class Detail implements HunkDetail {
+  #raw: Buffer[] | undefined;
+  constructor(
+    public body: Buffer,
+    public binary: boolean,
+    public symlink: boolean,
+    public oldMode: string,
+    public newMode: string,
+    public oldOid: string,
+    public newOid: string,
+    public contentSha?: string,
+    raw?: Buffer[],
+  ) {
+    this.#raw = raw;
+  }
+  get raw(): Buffer[] {
+    return (this.#raw ??= splitBody(this.body));
+  }
+}
+
+interface Draft {
+  path: string;
+  kind: Hunk['kind'];
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  header: string;
+  detail: HunkDetail;
+}
+
+function draftsOfFile(f: FileDiff): Draft[] {
+  const symlink = f.oldMode === '120000' || f.newMode === '120000';
+  const detail = (body: Buffer, raw?: Buffer[]): Detail => new Detail(body, f.binary, symlink, f.oldMode, f.newMode, f.oldOid, f.newOid, undefined, raw);
+  if (f.binary) {
+    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: f.binaryLine, detail: detail(EMPTY, []) }];
+  }
+  if (!f.hunks.length) {
+    if (f.status === 'modified') return []; // mode-only change
+    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: '@@ -0,0 +0,0 @@', detail: detail(EMPTY, []) }];
+  }
+  return f.hunks.map((h) => ({
+    path: f.path,
+    kind: f.status,
+    oldStart: h.oldStart,
+    oldCount: h.oldCount,
+    newStart: h.newStart,
+    newCount: h.newCount,
+    header: h.header,
+    detail: detail(h.body),
+  }));
+}
+
+/**
+ * The body of an untracked file's hunk: every line with a '+' in front and its '\n', then
+ * `\ No newline at end of file` if the file does not end with one.
+ * @returns the body bytes and the line count.
+ */
+function additionBody(buf: Buffer): { body: Buffer; n: number } {
+  let n = 0;
+  for (let i = buf.indexOf(0x0a); i !== -1; i = buf.indexOf(0x0a, i + 1)) n++;
+  const finalNewline = buf.length === 0 || buf[buf.length - 1] === 0x0a;
+  if (!finalNewline) n++;
+  const body = Buffer.allocUnsafe(buf.length + n + (finalNewline ? 0 : 2 + NO_NEWLINE.length));
+  let o = 0;
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    const end = nl === -1 ? buf.length : nl + 1;
+    body[o++] = 0x2b;
+    o += buf.copy(body, o, pos, end);
+    pos = end;
+  }
+  if (!finalNewline) {
+    body[o++] = 0x0a;
+    o += NO_NEWLINE.copy(body, o);
+    body[o++] = 0x0a;
+  }
+  return { body, n };
+}
+
+function untrackedDraft(root: string, rel: string): Draft | null {
+  const abs = path.join(root, ...rel.split('/'));
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return null; // gone since ls-files
+  }
+  const base = { path: rel, kind: 'untracked' as const, oldStart: 0, oldCount: 0 };
+  if (st.isSymbolicLink()) {
+    const target = readlinkSync(abs, { encoding: 'buffer' });
+    const contentSha = nodeCrypto.createHash('sha256').update(target).digest('hex');
+    return { ...base, newStart: 0, newCount: 0, header: `Symbolic link ${rel} (untracked)`, detail: new Detail(EMPTY, true, true, '', '120000', '', '', contentSha, []) };
+  }
+  if (!st.isFile()) return null;
+  const buf = readFileSync(abs);
+  const newMode = st.mode & 0o100 ? '100755' : '100644';
+  if (buf.subarray(0, 8192).includes(0)) {
+    const contentSha = nodeCrypto.createHash('sha256').update(buf).digest('hex');
+    return { ...base, newStart: 0, newCount: 0, header: `Binary file ${rel} (untracked)`, detail: new Detail(EMPTY, true, false, '', newMode, '', '', contentSha, []) };
+  }
+  const { body, n } = additionBody(buf);
+  const header = n === 0 ? '@@ -0,0 +0,0 @@' : n === 1 ? '@@ -0,0 +1 @@' : `@@ -0,0 +1,${n} @@`;
+  return { ...base, newStart: n ? 1 : 0, newCount: n, header, detail: new Detail(body, false, false, '', newMode, '', '') };
+}
+
+/** Body lines decoded as UTF-8, without their '\n' ('\n' never occurs inside a UTF-8 sequence, so this equals decoding each line). */
+function bodyLines(body: Buffer): string[] {
+  if (!body.length) return [];
+  const ls = body.toString('utf8').split('\n');
+  if (body[body.length - 1] === 0x0a) ls.pop();
+  return ls;
+}
+
+/**
+ * Lists every hunk of the working tree against the baseline ({@link getBaseline}), sorted
+ * by path (byte order), then in file order.
+ * @param root absolute working-tree top level.
+ * @param opts.paths limit to these repo-root-relative paths (files or directories, taken
+ *   literally, no globs).
+ * @returns the baseline and the hunks; ids are unique within the list.
+ * @throws KizuError (exit 2) from {@link getBaseline}, or when git fails or prints output
+ *   that is not a unified diff.
+ */
+export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
+  const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
+  // Usually the baseline comes from the ref files; then both git processes start at once
+  // (maybe already before this module loaded: start.ts startEarly).
+  const started = (specs.length ? undefined : takeEarly(root)) ?? startGit(root, specs);
+  const { fast, others: othersP } = started;
+  const baseline = fast ?? (await getBaseline(root));
+  const diffP = started.diff ?? startDiff(root, baseline.oid, specs);
+  // While git runs: load the hash functions, and read untracked files once they are listed.
+  nodeCrypto ??= await import('node:crypto');
+  const untrackedP = othersP.then((others) => {
+    const out: Draft[] = [];
+    for (const rel of splitZ(others.stdout)) {
+      if (rel.endsWith('/') || rel === QUEUE_FILE) continue;
+      const d = untrackedDraft(root, rel);
+      if (d) out.push(d);
+    }
+    return out;
+  });
+  untrackedP.catch(() => {}); // awaited below
+  let diff: GitResult;
+  try {
+    diff = await diffP;
+  } catch (e) {
+    // HEAD read from the files may not name a commit after all: then say so as git would.
+    if (fast) await getBaseline(root);
+    throw e;
+  }
+  // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
+  const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
+  for (const d of await untrackedP) drafts.push(d);
+  const order = drafts.map((d, i) => ({ d, i, key: Buffer.from(d.path, 'utf8') }));
+  order.sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i);
+  const seen = new Map<string, number>();
+  const hunks: Hunk[] = [];
+  for (const { d } of order) {
+    const b = baseId(d.path, d.detail);
+    const n = seen.get(b) ?? 0;
+    seen.set(b, n + 1);
+    const lines = bodyLines(d.detail.body);
+    let added = 0;
+    let removed = 0;
+    for (const l of lines) {
+      const c = l.charCodeAt(0);
+      if (c === 0x2b) added++;
+      else if (c === 0x2d) removed++;
+    }
+    const h: Hunk = {
+      id: nodeCrypto.hash('sha1', `${b}\0${n}`),
+      path: d.path,
+      kind: d.kind,
+      oldStart: d.oldStart,
+      oldCount: d.oldCount,
+      newStart: d.newStart,
+      newCount: d.newCount,
+      added,
+      removed,
+      lines,
+      header: d.header,
+    };
+    details.set(h, d.detail);
+    hunks.push(h);
+  }
+  return { baseline, hunks };
+}
+
+/** Length of {@link shortId}. */
+export const SHORT_ID_LENGTH = 8;
+
+/** The first 8 hex digits of the hunk id (for display; resolve with {@link resolveHunks}). */
+export function shortId(h: Hunk): string {
+  return h.id.slice(0, SHORT_ID_LENGTH);
+}
+
+/** A hunk with no line range: binary, an empty file, or a whole deleted file. */
+function wholeFile(h: Hunk): boolean {
+  return h.lines.length === 0 || h.kind === 'deleted';
+}
+
+/**
+ * Where a hunk's changes sit in the working tree, 1-based: the lines that are '+' lines, and
+ * the deletion points (for each '-' line, the working-tree line now at its place, i.e. the
+ * line after the removed ones; lineCount+1 at the end of the file).
+ */
+export function changedLines(h: Hunk): { plus: number[]; deletions: number[]; regionStart: number } {
+  const regionStart = h.newCount === 0 ? h.newStart + 1 : h.newStart;
+  let n = regionStart;
+  const plus: number[] = [];
+  const deletions: number[] = [];
+  for (const l of h.lines) {
+    const o = l[0];
+    if (o === ' ') n++;
+    else if (o === '+') plus.push(n++);
+    else if (o === '-') deletions.push(n);
+  }
+  return { plus, deletions, regionStart };
+}
+
+/**
+ * The working-tree line of a hunk's first change (1-based): its first '+' line or its first
+ * deletion point (see {@link changedLines}), whichever comes first. This is the line above
+ * which `revert -m` puts its scar (the same line number holds the first restored line after
+ * the revert). 1 for whole-file hunks.
+ */
+export function hunkSpot(h: Hunk): number {
+  const { plus, deletions } = changedLines(h);
+  const c = minMax([...plus, ...deletions]);
+  return c ? c.min : 1;
+}
+
+function minMax(xs: number[]): { min: number; max: number } | null {
+  if (!xs.length) return null;
+  let min = xs[0];
+  let max = xs[0];
+  for (const x of xs) {
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  return { min, max };
+}
+
+/** The [start, end] working-tree lines of a hunk's changes, or null for whole-file hunks. */
+function changeSpan(h: Hunk): { start: number; end: number; pure: boolean } | null {
+  if (wholeFile(h)) return null;
+  const { plus, deletions } = changedLines(h);
+  const start = minMax([...plus, ...deletions])!.min;
+  const end = Math.max(start, minMax([...plus, ...deletions.map((d) => d - 1)])!.max);
+  return { start, end, pure: plus.length === 0 };
+}
+
+/**
+ * The hunk's place in the working tree, for people: `path:start-end` over its changed lines
+ * (context excluded), `path:N` for a single line, `path:N (deleted lines)` when the hunk only
+ * removes lines (N is the line now where they were), and for whole-file hunks
+ * `path (deleted file)`, `path (binary)`, `path (symlink)` or `path (empty file)`.
+ */
+export function hunkRange(h: Hunk): string {
+  const d = details.get(h);
+  if (d?.symlink) return `${h.path} (symlink)`;
+  if (d?.binary || h.header.startsWith('Binary files ')) return `${h.path} (binary)`;
+  if (h.kind === 'deleted') return `${h.path} (deleted file)`;
+  const s = changeSpan(h);
+  if (!s) return `${h.path} (empty file)`;
+  const r = s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`;
+  return `${h.path}:${r}${s.pure ? ' (deleted lines)' : ''}`;
+}
+
+function covers(h: Hunk, line: number): boolean {
+  const s = changeSpan(h);
+  if (!s) return true;
+  return line >= s.start && line <= s.end;
+}
+
+function inContext(h: Hunk, line: number): boolean {
+  const { regionStart } = changedLines(h);
+  return line >= regionStart && line < regionStart + Math.max(h.newCount, 1);
+}
+
+function candidates(hs: Hunk[]): string {
+  const shown = hs.slice(0, 30).map((h) => `  ${shortId(h)}  ${hunkRange(h)}`);
+  if (hs.length > 30) shown.push(`  ... and ${hs.length - 30} more (git kizu hunks lists them all)`);
+  return shown.join('\n');
+}
+
+/**
+ * Resolves hunk specs to hunks, in the order given (duplicates removed). A spec is
+ * - a hex prefix (4 or more digits) of exactly one hunk id, or
+ * - `path:line` (repo-root-relative path): the hunk whose changed lines cover that
+ *   working-tree line ({@link hunkRange}; for a pure deletion the line where it was; any line
+ *   for a whole-file hunk), else the hunk whose context covers it, or
+ * - a bare path with exactly one hunk.
+ * @throws KizuError (exit 1) for a spec that matches no hunk or several; the hint lists the
+ *   candidates as `shortId  range`.
+ */
+export function resolveHunks(specs: string[], hunks: Hunk[]): Hunk[] {
+  const out: Hunk[] = [];
+  for (const spec of specs) {
+    let found: Hunk[] = [];
+    let pool = hunks;
+    if (/^[0-9a-fA-F]{4,}$/.test(spec)) found = hunks.filter((h) => h.id.startsWith(spec.toLowerCase()));
+    if (!found.length) {
+      const m = /^(.*):(\d+)$/.exec(spec);
+      const file = m ? m[1] : spec;
+      const inFile = hunks.filter((h) => h.path === file);
+      if (inFile.length) pool = inFile;
+      if (m) {
+        const line = Number(m[2]);
+        found = inFile.filter((h) => covers(h, line));
+        if (!found.length) found = inFile.filter((h) => inContext(h, line));
+      } else if (inFile.length === 1) found = inFile;
+      else if (inFile.length > 1) found = inFile;
+    }
+    if (found.length === 1) {
+      if (!out.includes(found[0])) out.push(found[0]);
+      continue;
+    }
+    if (!hunks.length) {
+      throw new KizuError(`no hunk matches "${spec}": the working tree has no changes against the baseline`, {
+        hint: 'git kizu hunks lists the changes; git kizu baseline shows what they are compared with',
+        exitCode: EXIT.FOUND,
+      });
+    }
+    if (found.length > 1) {
+      throw new KizuError(`"${spec}" matches ${found.length} hunks`, {
+        hint: `name one by a longer id or by path:line:\n${candidates(found)}`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    const tooShort = /^[0-9a-fA-F]{1,3}$/.test(spec);
+    throw new KizuError(tooShort ? `"${spec}" is too short for a hunk id: use at least 4 hex digits` : `no hunk matches "${spec}" (the file may have changed since it was listed)`, {
+      hint: `current hunks${pool !== hunks ? ` in ${pool[0].path}` : ''} (git kizu hunks lists them all):\n${candidates(pool)}`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  return out;
+}

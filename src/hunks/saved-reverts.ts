@@ -1,0 +1,135 @@
+/**
+ * The trash: what `git kizu revert` (and `revert --restore`) discards is saved first, as a
+ * commit on `refs/kizu/reverts`. Each commit's tree holds the one saved file at its path
+ * (mode 100644, 100755 or 120000), or is empty when the file did not exist; its message
+ * records the path (JSON), the type, the exact mode bits and why it was saved. Commits chain
+ * (each has the previous trash commit as parent), so `git log refs/kizu/reverts` lists them
+ * and they stay reachable (not garbage-collected). The ref is moved with
+ * `git update-ref <ref> <new> <old>` (compare-and-swap; retried when another process
+ * moved it first).
+ */
+import { KizuError, EXIT } from '../errors.js';
+import { git } from '../git/run.js';
+
+/** The ref holding the trash chain. */
+export const TRASH_REF = 'refs/kizu/reverts';
+
+const IDENT = {
+  GIT_AUTHOR_NAME: 'git-kizu',
+  GIT_AUTHOR_EMAIL: 'git-kizu@localhost',
+  GIT_COMMITTER_NAME: 'git-kizu',
+  GIT_COMMITTER_EMAIL: 'git-kizu@localhost',
+};
+
+/** What was at a path before git kizu changed it. */
+export interface SavedFile {
+  /** Repo-root-relative path, '/'-separated. */
+  path: string;
+  /** 'file' (regular file), 'symlink' (content = link target) or 'absent' (no file). */
+  type: 'file' | 'symlink' | 'absent';
+  /** The bytes (file content or link target); null when absent. */
+  content: Buffer | null;
+  /** Permission bits (e.g. 0o644) of a regular file; null otherwise. */
+  mode: number | null;
+}
+
+/** A trash entry: the saved file plus where it is stored. */
+export interface TrashEntry extends SavedFile {
+  /** The trash commit. */
+  commit: string;
+  /** The blob holding the content; null when absent. */
+  blob: string | null;
+  /** Why it was saved (e.g. `revert <hunk id>`). */
+  reason: string;
+}
+
+async function out(args: string[], root: string, input?: Buffer | string): Promise<string> {
+  return (await git(args, { cwd: root, input, env: IDENT })).stdout.toString('utf8').trim();
+}
+
+/** Builds the tree holding `blob` at `path` (nested trees, one `git mktree` per level). */
+async function treeFor(root: string, path: string, mode: string, blob: string): Promise<string> {
+  const parts = path.split('/');
+  let entry = `${mode} blob ${blob}\t${parts.pop()}\0`;
+  let tree = await out(['mktree', '-z'], root, entry);
+  while (parts.length) {
+    entry = `040000 tree ${tree}\t${parts.pop()}\0`;
+    tree = await out(['mktree', '-z'], root, entry);
+  }
+  return tree;
+}
+
+/**
+ * Saves `f` as a new commit on refs/kizu/reverts.
+ * @param reason recorded in the commit message (one line).
+ * @returns the entry with its commit and blob ids.
+ * @throws KizuError (exit 2) if git cannot write the objects or the ref (after 5 attempts
+ *   when other processes keep moving it).
+ */
+export async function saveToTrash(root: string, f: SavedFile, reason: string): Promise<TrashEntry> {
+  let blob: string | null = null;
+  let tree: string;
+  if (f.type === 'absent' || f.content === null) tree = await out(['mktree', '-z'], root, '');
+  else {
+    blob = await out(['hash-object', '-w', '--no-filters', '--stdin'], root, f.content);
+    const gitMode = f.type === 'symlink' ? '120000' : (f.mode ?? 0o644) & 0o100 ? '100755' : '100644';
+    tree = await treeFor(root, f.path, gitMode, blob);
+  }
+  const type = f.content === null ? 'absent' : f.type;
+  const msg =
+    `kizu trash: ${f.path.replace(/[\r\n]/g, ' ')}\n\n` +
+    `kizu-path: ${JSON.stringify(f.path)}\n` +
+    `kizu-type: ${type}\n` +
+    `kizu-mode: ${f.mode === null || type !== 'file' ? 'none' : '0' + (f.mode & 0o7777).toString(8)}\n` +
+    `kizu-reason: ${reason.replace(/[\r\n]/g, ' ')}\n`;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const cur = await git(['rev-parse', '--verify', '-q', TRASH_REF], { cwd: root, okStatus: [0, 1, 128] });
+    const parent = cur.status === 0 ? cur.stdout.toString('utf8').trim() : '';
+    const commit = await out(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], root, msg);
+    const upd = await git(['update-ref', '-m', `kizu trash: ${reason.replace(/[\r\n]/g, ' ')}`, TRASH_REF, commit, parent], {
+      cwd: root,
+      okStatus: [0, 1, 128],
+    });
+    if (upd.status === 0) return { ...f, type, commit, blob, reason };
+  }
+  throw new KizuError(`could not update ${TRASH_REF}: other processes kept changing it`, { hint: 'retry the command' });
+}
+
+/**
+ * Reads a trash entry.
+ * @param spec a commit id (or prefix) on refs/kizu/reverts, as printed by revert.
+ * @throws KizuError (exit 1) if `spec` is not a commit of the trash chain.
+ */
+export async function readTrash(root: string, spec: string): Promise<TrashEntry> {
+  const notFound = () =>
+    new KizuError(`${spec}: not a git kizu trash entry`, {
+      hint: `trash entries are the commits of ${TRASH_REF}; list them with git log --oneline ${TRASH_REF}`,
+      exitCode: EXIT.FOUND,
+    });
+  if (!/^[0-9a-fA-F]{4,64}$/.test(spec)) throw notFound();
+  const r = await git(['rev-parse', '--verify', '-q', `${spec}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
+  if (r.status !== 0) throw notFound();
+  const commit = r.stdout.toString('utf8').trim();
+  const anc = await git(['merge-base', '--is-ancestor', commit, TRASH_REF], { cwd: root, okStatus: [0, 1, 128] });
+  if (anc.status !== 0) throw notFound();
+  const body = (await git(['cat-file', 'commit', commit], { cwd: root })).stdout.toString('utf8');
+  const msg = body.slice(body.indexOf('\n\n') + 2);
+  const field = (k: string) => new RegExp(`^kizu-${k}: (.*)$`, 'm').exec(msg)?.[1];
+  const p = field('path');
+  const type = field('type') as TrashEntry['type'] | undefined;
+  if (!msg.startsWith('kizu trash: ') || p === undefined || !type) throw notFound();
+  const path = JSON.parse(p) as string;
+  const modeText = field('mode') ?? 'none';
+  const mode = modeText === 'none' ? null : parseInt(modeText, 8);
+  let blob: string | null = null;
+  let content: Buffer | null = null;
+  if (type !== 'absent') {
+    const ls = await git(['ls-tree', '-z', '-r', '--full-tree', commit], { cwd: root });
+    const entry = ls.stdout.toString('utf8').split('\0')[0];
+    const m = /^\d+ blob ([0-9a-f]+)\t/.exec(entry);
+    if (!m) throw notFound();
+    blob = m[1];
+    content = (await git(['cat-file', 'blob', blob], { cwd: root })).stdout;
+  }
+  return { path, type, content, mode, commit, blob, reason: field('reason') ?? '' };
+}

@@ -1,0 +1,64 @@
+/**
+ * Public API of the marks store (tap/reject/untap state per hunk, kept in `refs/kizu/marks`;
+ * format in ./format.ts). Cheap to import: no git spawn and no isomorphic-git unless the ref
+ * exists (hook hot paths call {@link readMarks}).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gitDirFast, commonDirFast, refFast } from '../git/repo.js';
+
+export { commonDirFast, refFast };
+import { MARKS_REF, type MarkEntry, type MarkState } from './format.js';
+
+export { MARKS_REF, MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry } from './format.js';
+export type { MarkEntry, MarkState, Marks } from './format.js';
+
+/**
+ * All marks of the repository whose working-tree top level is `root`, from `refs/kizu/marks`
+ * in the common git dir (so every linked worktree sees the same marks).
+ * Cheap when there are no marks: if the ref does not exist it returns an empty map after a
+ * few file reads, without spawning git or loading isomorphic-git.
+ * @returns hunk id (full hex) → entry, tombstones (`state: 'none'`) included.
+ * @throws KizuError (exit 2) naming `refs/kizu/marks` if it is corrupt (not a commit, no
+ *   `marks.json`, invalid JSON or entry) or of an unknown format version.
+ */
+export async function readMarks(root: string): Promise<Map<string, MarkEntry>> {
+  let common = commonDirFast(root);
+  let oid = common ? refFast(common, MARKS_REF) : undefined;
+  if (oid === null) return new Map();
+  const store = await import('./commits.js');
+  if (!common) common = await store.commonDir(root);
+  if (oid === undefined) oid = await store.resolveRef(root, MARKS_REF);
+  if (oid === null) return new Map();
+  return store.loadMarks(common, oid, { ref: MARKS_REF });
+}
+
+/**
+ * The review state of one hunk: its entry's state, with tombstones and absent ids as
+ * 'unreviewed'.
+ */
+export function markOf(marks: Map<string, MarkEntry>, hunkId: string): 'unreviewed' | 'tapped' | 'rejected' {
+  const s = marks.get(hunkId)?.state;
+  return s === 'tapped' || s === 'rejected' ? s : 'unreviewed';
+}
+
+/**
+ * Sets marks by compare-and-swap on `refs/kizu/marks` (git-update-ref(1) with an old value),
+ * retrying on a lost race so concurrent writers lose nothing; one new commit per call.
+ * `time` is now (ISO-8601 UTC, ms; at least 1 ms after the entry it replaces), `by` is
+ * user.email (else user.name). `state: 'none'` writes an untap tombstone. An empty list
+ * writes nothing.
+ * @param root working-tree top level.
+ * @param updates full hex hunk ids with their new state, path and `path:start-end` range.
+ * @param opts.who the committer identity, if the caller started store.ts `identity` early.
+ * @throws KizuError (exit 2) for a malformed id/state, a corrupt or unknown-version ref (the
+ *   ref is left unchanged), or persistent contention.
+ */
+export async function setMarks(
+  root: string,
+  updates: { id: string; state: MarkState | 'none'; path: string; range: string }[],
+  opts: { who?: Promise<import('./commits.js').Ident> } = {},
+): Promise<void> {
+  const store = await import('./commits.js');
+  await store.setMarks(root, updates, opts);
+}

@@ -1,0 +1,340 @@
+/**
+ * The edit journal: every file change made by the agent (Claude Code's Write, Edit,
+ * MultiEdit and NotebookEdit, recorded by the async PostToolUse hook `git kizu hook
+ * journal`), by `git kizu patch apply`, and by `git kizu rollback patch`, as a chain of
+ * commits on `refs/kizu/journal`.
+ *
+ * Storage (format version 1). One commit per entry, parent = the previous tip (the first
+ * entry has none), written with isomorphic-git into the common git dir and moved with a
+ * compare-and-swap `git update-ref <ref> <new> <old>` (retried on a lost race, so concurrent
+ * hooks lose nothing; see src/marks/store.ts).
+ * - Message: subject `kizu journal: <tool> <path>` (`(+N more)` for several files), a blank
+ *   line, then one line of JSON:
+ *   `{"version":1,"time":"<ISO 8601 UTC, ms>","tool":"Edit","session":"<id>"|null,
+ *     "toolUseId":"<id>"|null,"files":[{"path":"src/a.js","before":"<blob>"|null,
+ *     "after":"<blob>"|null,"added":3,"removed":1,"mode":420,"beforeUnknown":true?}],
+ *     "rollbackOf":["<entry id>",...]?,"worktree":"<top level>","worktreeId":"<id>"?}`
+ *   `path` is repo-root-relative with '/'; `before`/`after` are blob ids of the file's bytes
+ *   before and after the change, null where the file did not exist; `beforeUnknown` marks a
+ *   change whose old content Claude Code did not send (then `before` is null and the entry
+ *   cannot be rolled back); `added`/`removed` are line counts (`git diff --numstat`), null
+ *   for binary content; `mode` is the file's permission bits after the change (absent when
+ *   it did not exist). `rollbackOf` lists the entries a rollback entry undid. `worktree` and
+ *   `worktreeId` name the worktree the change was made in (store.ts worktreeId; absent in
+ *   entries recorded before they were kept).
+ * - Tree: for file k, blobs `<k>.before` and `<k>.after` (where present), so every recorded
+ *   version stays reachable (not garbage-collected) as long as the ref exists.
+ * An entry's id is its commit id; entries are listed in time order (ties: chain order).
+ */
+import { git } from '../../git/run.js';
+import { commonDirFast, gitDirFast } from '../../git/repo.js';
+import { worktreeId } from '../snapshots/store.js';
+import { KizuError, EXIT } from '../../errors.js';
+import { parseDiff, type RawHunk } from '../../git/diff.js';
+import { marksFs, commonDir, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../../marks/commits.js';
+
+/** The ref holding the journal chain. */
+export const JOURNAL_REF = 'refs/kizu/journal';
+/** Format version written in every entry. */
+export const JOURNAL_VERSION = 1;
+/** Minimum length of a short entry id. */
+export const SHORT_LENGTH = 8;
+
+/** One file of a journal entry (as stored; see the module comment). */
+export interface JournalFile {
+  path: string;
+  before: string | null;
+  after: string | null;
+  added: number | null;
+  removed: number | null;
+  mode?: number;
+  beforeUnknown?: boolean;
+}
+
+/** A journal entry as read back. */
+export interface JournalEntry {
+  /** Commit id (full hex). */
+  id: string;
+  /** ISO 8601 UTC with milliseconds. */
+  time: string;
+  /** `Write`, `Edit`, `MultiEdit`, `NotebookEdit`, `patch-apply` or `rollback`. */
+  tool: string;
+  session: string | null;
+  toolUseId: string | null;
+  files: JournalFile[];
+  /** For a rollback entry: the ids of the entries it undid. */
+  rollbackOf?: string[];
+  /**
+   * The worktree the change was made in: its top level and identity (store.ts worktreeId).
+   * Absent in entries recorded before they were kept.
+   */
+  worktree?: string;
+  worktreeId?: string;
+  /** Position in the chain, 0 = oldest (breaks ties between equal times). */
+  seq: number;
+}
+
+/** A change to record: the bytes before and after. */
+export interface FileChange {
+  /** Repo-root-relative '/'-separated path. */
+  path: string;
+  /** Old bytes; null if the file did not exist (or, with `beforeUnknown`, is not known). */
+  before: Buffer | null;
+  /** New bytes; null if the change deleted the file. */
+  after: Buffer | null;
+  beforeUnknown?: boolean;
+  /** Permission bits after the change. */
+  mode?: number;
+}
+
+/** What {@link recordEntry} records. */
+export interface NewEntry {
+  tool: string;
+  session: string | null;
+  toolUseId: string | null;
+  /** When the change happened (default: now). */
+  time?: Date;
+  files: FileChange[];
+  rollbackOf?: string[];
+  /**
+   * Skip the entry if one of the newest {@link DEDUPE_WINDOW} entries has the same
+   * `toolUseId` (the same tool call reported twice, e.g. by hooks installed in two scopes).
+   */
+  dedupe?: boolean;
+}
+
+/** How many of the newest entries {@link recordEntry} looks at for a duplicate tool call. */
+export const DEDUPE_WINDOW = 50;
+
+const cache = {};
+const gitdirs = new Map<string, string>();
+
+/** The common git dir of `root` (objects and refs/kizu live there), cached per process. */
+async function gitdirOf(root: string): Promise<string> {
+  let d = gitdirs.get(root);
+  if (!d) gitdirs.set(root, (d = commonDirFast(root) ?? (await commonDir(root))));
+  return d;
+}
+
+/**
+ * Stores bytes as a loose blob (isomorphic-git `writeBlob`, atomic object writes).
+ * @returns the blob id.
+ * @throws the fs error if the object store cannot be written.
+ */
+export async function writeBlob(root: string, data: Buffer): Promise<string> {
+  const gitdir = await gitdirOf(root);
+  return withPakoDeflate(() => igit().writeBlob({ fs: marksFs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) }));
+}
+
+/**
+ * Reads a blob's bytes (isomorphic-git `readBlob`; loose and packed objects).
+ * @throws KizuError (exit 2) if the object is missing or not a blob.
+ */
+export async function readBlob(root: string, oid: string): Promise<Buffer> {
+  try {
+    const { blob } = await igit().readBlob({ fs: marksFs, gitdir: await gitdirOf(root), oid, cache });
+    return Buffer.from(blob);
+  } catch (e) {
+    throw new KizuError(`cannot read blob ${oid} of ${JOURNAL_REF}: ${(e as Error).message}`, {
+      hint: `check the repository with \`git fsck\`; the journal's objects are reachable from ${JOURNAL_REF}`,
+    });
+  }
+}
+
+const DIFF = ['-c', 'core.quotePath=false', 'diff', '--no-ext-diff', '--no-textconv', '--no-color', '--diff-algorithm=myers', '--inter-hunk-context=0'];
+
+/** The blob id of the empty blob, written on first use. */
+async function emptyBlob(root: string): Promise<string> {
+  return writeBlob(root, Buffer.alloc(0));
+}
+
+/**
+ * Line counts of the change from blob `a` to blob `b` (`git diff --numstat`), null = absent
+ * side (compared as empty).
+ * @returns added and removed lines, both null for binary content.
+ * @throws KizuError (exit 2) if git fails.
+ */
+export async function numstat(root: string, a: string | null, b: string | null): Promise<{ added: number | null; removed: number | null }> {
+  const e = a === null || b === null ? await emptyBlob(root) : '';
+  const r = await git([...DIFF, '--numstat', a ?? e, b ?? e], { cwd: root });
+  const m = /^(\d+|-)\t(\d+|-)\t/.exec(r.stdout.toString('utf8'));
+  if (!m) return { added: 0, removed: 0 };
+  return m[1] === '-' ? { added: null, removed: null } : { added: Number(m[1]), removed: Number(m[2]) };
+}
+
+/**
+ * The hunks of the change from blob `a` to blob `b` (git-diff(1) between two blobs, myers,
+ * `-U<context>`), null = absent side (compared as empty).
+ * @returns `binary: true` (and no hunks) when git sees binary content.
+ * @throws KizuError (exit 2) if git fails.
+ */
+export async function diffBlobs(root: string, a: string | null, b: string | null, context: number): Promise<{ binary: boolean; hunks: RawHunk[] }> {
+  const e = a === null || b === null ? await emptyBlob(root) : '';
+  const r = await git([...DIFF, '--full-index', `-U${context}`, a ?? e, b ?? e], { cwd: root });
+  const [f] = parseDiff(r.stdout);
+  return f ? { binary: f.binary, hunks: f.hunks } : { binary: false, hunks: [] };
+}
+
+function subjectOf(e: { tool: string; files: { path: string }[] }): string {
+  const more = e.files.length > 1 ? ` (+${e.files.length - 1} more)` : '';
+  return `kizu journal: ${e.tool} ${e.files[0].path.replace(/[\r\n]/g, ' ')}${more}`;
+}
+
+/**
+ * Records one entry: writes the blobs, counts lines, writes the commit and moves
+ * {@link JOURNAL_REF} by compare-and-swap, retrying on a lost race (at most MAX_ATTEMPTS
+ * times, with a small random backoff).
+ * @returns the stored entry (with its id; `seq` is -1: not known without reading the chain);
+ *   with `dedupe`, when the tool call is already recorded, the existing entry's id with the
+ *   given data (nothing is written).
+ * @throws KizuError (exit 2) for an entry without files, a corrupt object store, persistent
+ *   contention, or a git failure.
+ */
+export async function recordEntry(root: string, e: NewEntry): Promise<JournalEntry> {
+  if (!e.files.length) throw new KizuError('internal: a journal entry needs at least one file');
+  const gitdir = await gitdirOf(root);
+  const files: JournalFile[] = [];
+  const tree: { mode: string; path: string; oid: string; type: 'blob' }[] = [];
+  for (const [k, f] of e.files.entries()) {
+    const before = f.before === null ? null : await writeBlob(root, f.before);
+    const after = f.after === null ? null : await writeBlob(root, f.after);
+    const counts = f.beforeUnknown ? { added: null, removed: null } : await numstat(root, before, after);
+    const jf: JournalFile = { path: f.path, before, after, added: counts.added, removed: counts.removed };
+    if (f.mode !== undefined) jf.mode = f.mode;
+    if (f.beforeUnknown) jf.beforeUnknown = true;
+    files.push(jf);
+    if (before) tree.push({ mode: '100644', path: `${k}.before`, oid: before, type: 'blob' });
+    if (after) tree.push({ mode: '100644', path: `${k}.after`, oid: after, type: 'blob' });
+  }
+  const time = (e.time ?? new Date()).toISOString();
+  const body: Record<string, unknown> = { version: JOURNAL_VERSION, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files };
+  if (e.rollbackOf?.length) body.rollbackOf = e.rollbackOf;
+  // Which worktree the change was made in (refs are shared by all worktrees).
+  const wtDir = gitDirFast(root);
+  const wtId = wtDir ? worktreeId(wtDir, true) : null;
+  body.worktree = root;
+  if (wtId) body.worktreeId = wtId;
+  const treeOid = await withPakoDeflate(() => igit().writeTree({ fs: marksFs, gitdir, tree }));
+  const who: Ident = await identity(root);
+  const person = { name: who.name, email: who.email, timestamp: Math.floor(Date.parse(time) / 1000), timezoneOffset: who.timezoneOffset };
+  const subject = subjectOf({ tool: e.tool, files });
+  const message = `${subject}\n\n${JSON.stringify(body)}\n`;
+  for (let attempt = 1; ; attempt++) {
+    const old = await resolveRef(root, JOURNAL_REF);
+    if (old && e.dedupe && e.toolUseId) {
+      const r = await git(['log', '-z', `-n${DEDUPE_WINDOW}`, '--format=%H%x00%B', old], { cwd: root });
+      const parts = r.stdout.toString('utf8').split('\0');
+      const needle = `"toolUseId":${JSON.stringify(e.toolUseId)},`;
+      for (let k = 0; k + 1 < parts.length; k += 2) {
+        if (parts[k + 1].includes(needle)) return { id: parts[k].replace(/^\n/, ''), time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, seq: -1 };
+      }
+    }
+    const oid = await igit().writeCommit({ fs: marksFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
+    if (await casUpdateRef(root, JOURNAL_REF, oid, old, subject)) {
+      return { id: oid, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, ...(e.rollbackOf?.length ? { rollbackOf: e.rollbackOf } : {}), worktree: root, ...(wtId ? { worktreeId: wtId } : {}), seq: -1 };
+    }
+    if (attempt >= MAX_ATTEMPTS) {
+      throw new KizuError(`could not update ${JOURNAL_REF}: it changed under us ${MAX_ATTEMPTS} times in a row`, { hint: 'another process keeps writing the journal; try again' });
+    }
+    await backoff(attempt);
+  }
+}
+
+function corrupt(id: string, why: string): KizuError {
+  return new KizuError(`${JOURNAL_REF} is corrupt: commit ${id} ${why}`, {
+    hint: `inspect it with \`git log ${JOURNAL_REF}\`; \`git update-ref -d ${JOURNAL_REF}\` drops the whole journal`,
+  });
+}
+
+const isOid = (v: unknown) => v === null || (typeof v === 'string' && /^[0-9a-f]{40}$/.test(v));
+
+/**
+ * Reads the whole journal (`git log -z` of {@link JOURNAL_REF}: one git process).
+ * @returns the entries in time order (ties: chain order); [] if the ref does not exist.
+ * @throws KizuError (exit 2) if a commit message is not a version-1 journal entry.
+ */
+export async function readJournal(root: string): Promise<JournalEntry[]> {
+  const tip = await resolveRef(root, JOURNAL_REF);
+  if (!tip) return [];
+  const r = await git(['log', '-z', '--format=%H%x00%B', tip], { cwd: root });
+  const parts = r.stdout.toString('utf8').split('\0');
+  const out: JournalEntry[] = [];
+  for (let k = 0; k + 1 < parts.length; k += 2) {
+    const id = parts[k].replace(/^\n/, '');
+    const msg = parts[k + 1];
+    const nl = msg.indexOf('\n\n');
+    let v: Record<string, unknown>;
+    try {
+      v = JSON.parse(msg.slice(nl + 2).trim()) as Record<string, unknown>;
+    } catch {
+      throw corrupt(id, 'has no JSON entry in its message');
+    }
+    if (v.version !== JOURNAL_VERSION) throw corrupt(id, `has format version ${JSON.stringify(v.version)}; this git-kizu reads version ${JOURNAL_VERSION}`);
+    const files = v.files as JournalFile[];
+    if (typeof v.time !== 'string' || typeof v.tool !== 'string' || !Array.isArray(files) || !files.length) throw corrupt(id, 'has an entry without time, tool or files');
+    for (const f of files) {
+      if (!f || typeof f.path !== 'string' || !isOid(f.before) || !isOid(f.after)) throw corrupt(id, 'has a file without path or with a bad blob id');
+    }
+    out.push({
+      id,
+      time: v.time,
+      tool: v.tool,
+      session: typeof v.session === 'string' ? v.session : null,
+      toolUseId: typeof v.toolUseId === 'string' ? v.toolUseId : null,
+      files,
+      ...(Array.isArray(v.rollbackOf) ? { rollbackOf: v.rollbackOf as string[] } : {}),
+      ...(typeof v.worktree === 'string' ? { worktree: v.worktree } : {}),
+      ...(typeof v.worktreeId === 'string' ? { worktreeId: v.worktreeId } : {}),
+      seq: 0,
+    });
+  }
+  out.reverse();
+  out.forEach((e, k) => (e.seq = k));
+  return out.sort(chrono);
+}
+
+/** Time order, then chain order. */
+export function chrono(a: JournalEntry, b: JournalEntry): number {
+  return a.time < b.time ? -1 : a.time > b.time ? 1 : a.seq - b.seq;
+}
+
+/**
+ * Short ids: the first {@link SHORT_LENGTH} hex digits of each id, longer where needed to be
+ * unique among `entries`.
+ */
+export function shortIds(entries: JournalEntry[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of entries) {
+    let n = SHORT_LENGTH;
+    while (n < e.id.length && entries.some((o) => o !== e && o.id.startsWith(e.id.slice(0, n)))) n++;
+    out.set(e.id, e.id.slice(0, n));
+  }
+  return out;
+}
+
+/**
+ * Resolves id prefixes (at least 4 hex digits) to entries.
+ * @returns the entries in the order given, without duplicates.
+ * @throws KizuError: exit 2 for a spec that is not hex; exit 1 for an unknown or ambiguous
+ *   prefix (the candidates are named).
+ */
+export function resolveEntries(entries: JournalEntry[], specs: string[]): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  for (const s of specs) {
+    const p = s.toLowerCase();
+    if (!/^[0-9a-f]{4,40}$/.test(p)) throw new KizuError(`not a journal entry id: "${s}"`, { hint: 'entry ids are hex (at least 4 digits); see git kizu journal' });
+    const hits = entries.filter((e) => e.id.startsWith(p));
+    if (!hits.length) throw new KizuError(`no journal entry ${s}`, { hint: 'list the entries with git kizu journal', exitCode: EXIT.FOUND });
+    if (hits.length > 1) {
+      throw new KizuError(`journal entry id ${s} is ambiguous: ${hits.map((h) => h.id.slice(0, 12)).join(', ')}`, { hint: 'give more digits', exitCode: EXIT.FOUND });
+    }
+    if (!out.includes(hits[0])) out.push(hits[0]);
+  }
+  return out;
+}
+
+/** A session id for entries made outside a hook: `CLAUDE_CODE_SESSION_ID` when Claude Code runs the command, else null. */
+export function sessionFromEnv(env: NodeJS.ProcessEnv): string | null {
+  return env.CLAUDE_CODE_SESSION_ID || null;
+}
+

@@ -1,0 +1,465 @@
+/**
+ * Restoring a snapshot: making the working tree (or some paths of it) equal to a snapshot,
+ * file by file, with a safety snapshot first and a way back if anything fails.
+ *
+ * Plan: the current working tree is captured (capture.ts; the paths the snapshot holds are
+ * captured too when they exist, even if ignored now, so nothing the restore overwrites is
+ * lost), then `git diff-tree -r -z --no-renames` between the current tree and the snapshot
+ * tree gives the files to create, modify or delete, and the exact permission bits of both
+ * sides give the mode-only changes. Left alone ("kept", with a reason): submodules, files
+ * the snapshot could not save (too large, unreadable), and files too large for the safety
+ * snapshot (deleting or overwriting them could not be undone).
+ *
+ * Apply (not for a dry run): the current capture is committed as a safety snapshot (kind
+ * 'safety'); deletions run first (deepest paths first; directories they empty are removed),
+ * then writes, then mode changes. Each write goes to a temporary file in the same directory
+ * (exact bytes, exact permission bits, or a symlink) renamed over the path, so a reader sees
+ * the old or the new file, never a mix. A parent that is not a real directory (a file or a
+ * symlink left in the way) is an error rather than something to follow. If any step fails,
+ * the paths already changed are put back from the current capture, in reverse order, and
+ * the plan comes back with `applied: false` and the failures. After a complete apply, every
+ * changed path is checked again (type, permission bits, and the git object id of its bytes)
+ * and each mismatch is a failure.
+ *
+ * The user's index, HEAD and stash are never touched.
+ */
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { KizuError, EXIT } from '../../errors.js';
+import { capture, sameCapture, type Capture, type ModeDefaults } from './capture.js';
+import { acquireLock } from '../../git/lock.js';
+import { openStore, realGit, type Store } from './store.js';
+import { commitSnapshot, captureModes, headCommit, readIn, retain, LOCK_TIMEOUT_MS, type SnapshotInfo } from './snapshot.js';
+
+/** One side of a change. */
+export interface FileState {
+  type: 'file' | 'symlink' | 'submodule';
+  /** Exact permission bits as octal digits ("644", "600", "755"); null for symlinks and submodules. */
+  mode: string | null;
+  /** Object id of the blob (file bytes or link target), or the submodule commit. */
+  oid: string;
+}
+
+/** What restoring does to one path. */
+export interface RestoreChange {
+  /** Repository-relative path, '/'-separated. */
+  path: string;
+  /**
+   * create: absent now, in the snapshot; delete: present now, not in the snapshot; modify:
+   * different bytes or type; mode: same bytes, different permission bits; kept: left as is
+   * (see `reason`).
+   */
+  action: 'create' | 'modify' | 'delete' | 'mode' | 'kept';
+  /** The working tree now (null: absent). */
+  current: FileState | null;
+  /** The snapshot (null: absent). */
+  target: FileState | null;
+  /** Lines restoring adds / removes in this file (git diff --numstat); null for binary files or no content change. */
+  added: number | null;
+  removed: number | null;
+  /** For 'kept': why. */
+  reason?: string;
+}
+
+/** The outcome of {@link restoreSnapshot}. */
+export interface RestorePlan {
+  /** The snapshot restored (commit id) and its name. */
+  snapshot: string;
+  name: string;
+  /** The paths the restore was limited to, or null for the whole tree. */
+  paths: string[] | null;
+  /** Tree object of the working tree as captured before the restore. */
+  currentTree: string;
+  /** Every path that differs, sorted by path. Paths changed since the snapshot lose those changes. */
+  changes: RestoreChange[];
+  dryRun: boolean;
+  /** True once the working tree was changed (or needed no change). */
+  applied: boolean;
+  /** The safety snapshot taken before changing anything (commit id, name), or null. */
+  safetySnapshot: string | null;
+  safetyName: string | null;
+  /** Paths that could not be restored (or put back), with the error. */
+  failures: { path: string; error: string }[];
+}
+
+/** Options of {@link restoreSnapshot}. */
+export interface RestoreOptions {
+  /** Compute and return the plan only (no safety snapshot, no change). */
+  dryRun?: boolean;
+  /** Limit the restore to these repository-relative paths (files or directories). */
+  paths?: string[];
+  /**
+   * Called with the plan before anything changes (and only if something would change);
+   * resolving false cancels (`applied: false`). If the working tree changes while it
+   * waits, the restore stops with an error (exit 1) and changes nothing.
+   */
+  confirm?: (plan: RestorePlan) => Promise<boolean>;
+  /** Message of the safety snapshot (default `before restoring <name>`). */
+  safetyMessage?: string;
+  /** How long to wait for a concurrent snapshot or restore (ms, default 30 000). */
+  lockTimeoutMs?: number;
+  /**
+   * With `dryRun` only: an invalid config gives this one-line warning instead of an error
+   * (its valid keys and the defaults are used; store.ts openStore). A real restore always
+   * refuses an invalid config, since its safety snapshot depends on it.
+   */
+  configProblem?: (line: string) => void;
+}
+
+interface TreeEntry {
+  mode: string;
+  oid: string;
+}
+
+async function lsTree(s: Store, tree: string): Promise<Map<string, TreeEntry>> {
+  const out = (await realGit(s, ['ls-tree', '-r', '-z', '--full-tree', tree])).stdout.toString('utf8');
+  const m = new Map<string, TreeEntry>();
+  for (const rec of out.split('\0')) {
+    if (!rec) continue;
+    const tab = rec.indexOf('\t');
+    const [mode, , oid] = rec.slice(0, tab).split(' ');
+    m.set(rec.slice(tab + 1), { mode, oid });
+  }
+  return m;
+}
+
+function stateOf(gitMode: string, oid: string, p: string, perms: { modes: Record<string, number>; defaults: ModeDefaults }): FileState | null {
+  if (/^0+$/.test(gitMode)) return null;
+  if (gitMode === '120000') return { type: 'symlink', mode: null, oid };
+  if (gitMode === '160000') return { type: 'submodule', mode: null, oid };
+  const bits = perms.modes[p] ?? (gitMode === '100755' ? perms.defaults.exec : perms.defaults.file);
+  return { type: 'file', mode: bits.toString(8), oid };
+}
+
+function normalisePaths(paths: string[]): string[] {
+  return paths.map((p) => {
+    const n = path.posix.normalize(p.split(path.sep).join('/')).replace(/\/+$/, '');
+    if (n === '.' || n === '') return '';
+    if (path.posix.isAbsolute(n) || n === '..' || n.startsWith('../')) {
+      throw new KizuError(`${p}: not a path inside the repository`, { hint: 'give paths relative to the repository root' });
+    }
+    return n;
+  });
+}
+
+function under(p: string, paths: string[] | null): boolean {
+  return !paths || paths.some((q) => q === '' || p === q || p.startsWith(q + '/'));
+}
+
+async function planChanges(
+  s: Store,
+  target: SnapshotInfo,
+  tgt: Map<string, TreeEntry>,
+  cur: Capture,
+  paths: string[] | null,
+): Promise<RestoreChange[]> {
+  const [raw, num] = await Promise.all([
+    realGit(s, ['diff-tree', '-r', '-z', '--no-renames', '--raw', cur.tree, target.tree]),
+    realGit(s, ['diff-tree', '-r', '-z', '--no-renames', '--numstat', cur.tree, target.tree]),
+  ]);
+  const numstat = new Map<string, [number | null, number | null]>();
+  for (const rec of num.stdout.toString('utf8').split('\0')) {
+    const m = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(rec);
+    if (m) numstat.set(m[3], [m[1] === '-' ? null : Number(m[1]), m[2] === '-' ? null : Number(m[2])]);
+  }
+  const tgtPerms = captureModes(target.meta);
+  const tgtSkipped = new Map(target.meta.skipped.map((x) => [x.path, x.reason]));
+  const curSkipped = new Map(cur.skipped.map((x) => [x.path, x.reason]));
+  const changes = new Map<string, RestoreChange>();
+  const tokens = raw.stdout.toString('utf8').split('\0');
+  for (let i = 0; i + 1 < tokens.length; i += 2) {
+    const meta = tokens[i];
+    const p = tokens[i + 1];
+    const m = /^:(\d+) (\d+) ([0-9a-f]+) ([0-9a-f]+) ([A-Z])/.exec(meta);
+    if (!m) continue;
+    const current = stateOf(m[1], m[3], p, cur);
+    const tg = stateOf(m[2], m[4], p, tgtPerms);
+    const [added, removed] = numstat.get(p) ?? [null, null];
+    const c: RestoreChange = { path: p, action: 'modify', current, target: tg, added, removed };
+    if (current?.type === 'submodule' || tg?.type === 'submodule') (c.action = 'kept'), (c.reason = 'submodule: not restored');
+    else if (!current && curSkipped.has(p)) {
+      c.action = 'kept';
+      c.reason = `${curSkipped.get(p)} now, so the safety snapshot cannot save it; not overwritten`;
+    } else if (!tg && tgtSkipped.has(p)) {
+      c.action = 'kept';
+      c.reason = `the snapshot could not save it (${tgtSkipped.get(p)}); left as it is`;
+    } else if (!current) c.action = 'create';
+    else if (!tg) c.action = 'delete';
+    else if (current.type === tg.type && current.oid === tg.oid) {
+      if (current.mode === tg.mode) continue;
+      c.action = 'mode';
+      c.added = c.removed = null;
+    }
+    changes.set(p, c);
+  }
+  // Permission bits of files whose bytes and git mode are unchanged.
+  const curPerms = { modes: cur.modes, defaults: cur.defaults };
+  const sameDefaults = cur.defaults.file === tgtPerms.defaults.file && cur.defaults.exec === tgtPerms.defaults.exec;
+  const candidates = sameDefaults ? new Set([...Object.keys(cur.modes), ...Object.keys(tgtPerms.modes)]) : tgt.keys();
+  for (const p of candidates) {
+    if (changes.has(p)) continue;
+    const e = tgt.get(p);
+    if (!e || (e.mode !== '100644' && e.mode !== '100755')) continue;
+    const a = stateOf(e.mode, e.oid, p, curPerms)!;
+    const b = stateOf(e.mode, e.oid, p, tgtPerms)!;
+    if (a.mode !== b.mode) changes.set(p, { path: p, action: 'mode', current: a, target: b, added: null, removed: null });
+  }
+  for (const [p, reason] of tgtSkipped) {
+    if (!changes.has(p)) changes.set(p, { path: p, action: 'kept', current: null, target: null, added: null, removed: null, reason: `the snapshot could not save it (${reason}); left as it is` });
+  }
+  for (const [p, reason] of curSkipped) {
+    if (!changes.has(p) && !tgt.has(p)) {
+      changes.set(p, { path: p, action: 'kept', current: null, target: null, added: null, removed: null, reason: `${reason}, so the safety snapshot cannot save it; left as it is` });
+    }
+  }
+  return [...changes.values()].filter((c) => under(c.path, paths)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Reads blobs with one `git cat-file --batch`. */
+async function readBlobs(s: Store, oids: string[]): Promise<Map<string, Buffer>> {
+  const uniq = [...new Set(oids)];
+  const map = new Map<string, Buffer>();
+  if (!uniq.length) return map;
+  const out = (await realGit(s, ['cat-file', '--batch'], { input: uniq.join('\n') + '\n' })).stdout;
+  let pos = 0;
+  for (const oid of uniq) {
+    const nl = out.indexOf(0x0a, pos);
+    const header = out.toString('utf8', pos, nl).split(' ');
+    if (header[1] === 'missing' || header.length < 3) throw new KizuError(`object ${oid} is missing from the repository`, { hint: 'run git fsck' });
+    const size = Number(header[2]);
+    map.set(oid, out.subarray(nl + 1, nl + 1 + size));
+    pos = nl + 1 + size + 1;
+  }
+  return map;
+}
+
+function abs(s: Store, p: string): string {
+  return path.join(s.root, ...p.split('/'));
+}
+
+function lstatOrNull(file: string) {
+  try {
+    return lstatSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/** Creates missing parent directories; refuses a parent that is a file or a symlink. */
+function ensureParents(s: Store, p: string): void {
+  const parts = p.split('/').slice(0, -1);
+  let dir = s.root;
+  for (let i = 0; i < parts.length; i++) {
+    dir = path.join(dir, parts[i]);
+    const st = lstatOrNull(dir);
+    if (!st) mkdirSync(dir);
+    else if (!st.isDirectory()) {
+      throw new Error(`${parts.slice(0, i + 1).join('/')} is ${st.isSymbolicLink() ? 'a symbolic link' : 'a file'}, not a directory`);
+    }
+  }
+}
+
+/** Replaces `p` atomically by `state` (bytes `content`). */
+function writePath(s: Store, p: string, state: FileState, content: Buffer): void {
+  ensureParents(s, p);
+  const file = abs(s, p);
+  const st = lstatOrNull(file);
+  if (st?.isDirectory()) {
+    try {
+      rmdirSync(file);
+    } catch {
+      throw new Error('a directory with other files is in the way');
+    }
+  }
+  const tmp = path.join(path.dirname(file), `.${path.basename(file).slice(0, 64)}.kizu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    if (state.type === 'symlink') symlinkSync(content, tmp);
+    else {
+      writeFileSync(tmp, content, { flag: 'wx', mode: 0o600 });
+      chmodSync(tmp, parseInt(state.mode ?? '644', 8));
+    }
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+function deletePath(s: Store, p: string): void {
+  try {
+    unlinkSync(abs(s, p));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+  }
+}
+
+function setMode(s: Store, p: string, state: FileState): void {
+  const file = abs(s, p);
+  const st = lstatSync(file);
+  if (!st.isFile()) throw new Error('not a regular file any more');
+  chmodSync(file, parseInt(state.mode!, 8));
+}
+
+/** Removes the now-empty parent directories of `paths` (never the root). */
+function pruneDirs(s: Store, paths: string[]): void {
+  const dirs = new Set<string>();
+  for (const p of paths) {
+    const parts = p.split('/');
+    for (let i = parts.length - 1; i > 0; i--) dirs.add(parts.slice(0, i).join('/'));
+  }
+  for (const d of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1))) {
+    try {
+      rmdirSync(abs(s, d));
+    } catch {
+      /* not empty (or gone) */
+    }
+  }
+}
+
+function gitOid(s: Store, data: Buffer): string {
+  return createHash(s.hashAlgo).update(`blob ${data.length}\0`).update(data).digest('hex');
+}
+
+/** Null if `p` is in `want` state, else what differs. */
+function verifyPath(s: Store, p: string, want: FileState | null): string | null {
+  const file = abs(s, p);
+  const st = lstatOrNull(file);
+  // Absent as a file or link: a directory there is right when the snapshot holds files under it.
+  if (!want) return st && !st.isDirectory() ? 'still present' : null;
+  if (!st) return 'missing';
+  if (want.type === 'symlink') {
+    if (!st.isSymbolicLink()) return 'not a symbolic link';
+    return gitOid(s, readlinkSync(file, { encoding: 'buffer' })) === want.oid ? null : 'link target differs';
+  }
+  if (!st.isFile()) return 'not a regular file';
+  if ((st.mode & 0o7777).toString(8) !== want.mode) return `mode ${(st.mode & 0o7777).toString(8)}, expected ${want.mode}`;
+  return gitOid(s, readFileSync(file)) === want.oid ? null : 'content differs';
+}
+
+function errText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err?.code && err.message ? err.message.replace(/^[A-Z]+: /, '') : String(err?.message ?? e);
+}
+
+/**
+ * Makes the working tree of the repository at `root` (or only `opts.paths`) equal to
+ * snapshot `id` (name, ref, or commit id prefix; see readSnapshot): restores deleted and
+ * modified files, removes files created since (tracked and untracked), restores exact
+ * permission bits and symlinks; leaves the index, HEAD and stash alone. Unless `dryRun`,
+ * takes a safety snapshot of the current state first (its id is in the result), applies
+ * atomically per file, puts everything back if a step fails, and verifies the result (see
+ * the module comment). Does not write the undo log: callers do (log.ts recordRollback).
+ * @returns the plan; check `applied` and `failures`.
+ * @throws KizuError: exit 1 for an unknown snapshot or a working tree that changed while
+ *   `confirm` waited; exit 2 for paths outside the repository, a locked store or git
+ *   failures.
+ */
+export async function restoreSnapshot(root: string, id: string, opts: RestoreOptions = {}): Promise<RestorePlan> {
+  const s = await openStore(root, { configProblem: opts.dryRun ? opts.configProblem : undefined });
+  const target = await readIn(s, id);
+  const paths = opts.paths ? normalisePaths(opts.paths) : null;
+  const tgt = await lsTree(s, target.tree);
+  const timeout = opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS;
+  let release = await acquireLock(s.lockFile, 'the snapshot store', timeout);
+  try {
+    let cur = await capture(s, tgt.keys());
+    const plan: RestorePlan = {
+      snapshot: target.id,
+      name: target.name,
+      paths,
+      currentTree: cur.tree,
+      changes: await planChanges(s, target, tgt, cur, paths),
+      dryRun: !!opts.dryRun,
+      applied: false,
+      safetySnapshot: null,
+      safetyName: null,
+      failures: [],
+    };
+    const ops = plan.changes.filter((c) => c.action !== 'kept');
+    if (opts.dryRun) return plan;
+    if (!ops.length) {
+      plan.applied = true;
+      return plan;
+    }
+    if (opts.confirm) {
+      release();
+      const ok = await opts.confirm(plan);
+      if (!ok) return plan;
+      release = await acquireLock(s.lockFile, 'the snapshot store', timeout);
+      const again = await capture(s, tgt.keys());
+      if (!sameCapture(again, cur)) {
+        throw new KizuError('the working tree changed while waiting for the answer; nothing was changed', {
+          hint: 'run the command again to see the new plan',
+          exitCode: EXIT.FOUND,
+        });
+      }
+      cur = again;
+    }
+    const safety = await commitSnapshot(s, cur, {
+      kind: 'safety',
+      message: opts.safetyMessage ?? `before restoring ${target.name}`,
+      head: await headCommit(s),
+    });
+    plan.safetySnapshot = safety.id;
+    plan.safetyName = safety.name;
+    await retain(s);
+
+    const blobs = await readBlobs(s, ops.filter((c) => c.target && (c.action === 'create' || c.action === 'modify')).map((c) => c.target!.oid));
+    const deletes = ops.filter((c) => c.action === 'delete').sort((a, b) => (a.path < b.path ? 1 : -1));
+    const writes = ops.filter((c) => c.action === 'create' || c.action === 'modify');
+    const chmods = ops.filter((c) => c.action === 'mode');
+    const done: RestoreChange[] = [];
+    let failed: { path: string; error: string } | null = null;
+    for (const c of [...deletes, ...writes, ...chmods]) {
+      try {
+        if (c.action === 'delete') deletePath(s, c.path);
+        else if (c.action === 'mode') setMode(s, c.path, c.target!);
+        else writePath(s, c.path, c.target!, blobs.get(c.target!.oid)!);
+        done.push(c);
+        if (c === deletes[deletes.length - 1]) pruneDirs(s, deletes.map((d) => d.path));
+      } catch (e) {
+        failed = { path: c.path, error: errText(e) };
+        break;
+      }
+    }
+    if (failed) {
+      plan.failures.push(failed);
+      await putBack(s, done, plan.failures);
+      return plan;
+    }
+    plan.applied = true;
+    for (const c of ops) {
+      const bad = verifyPath(s, c.path, c.target);
+      if (bad) plan.failures.push({ path: c.path, error: `not restored: ${bad}` });
+    }
+    return plan;
+  } finally {
+    release();
+  }
+}
+
+/** Undoes `done` (newest first) from the states recorded in the plan. */
+async function putBack(s: Store, done: RestoreChange[], failures: { path: string; error: string }[]): Promise<void> {
+  let blobs: Map<string, Buffer>;
+  try {
+    blobs = await readBlobs(s, done.filter((c) => c.current && c.current.type !== 'submodule').map((c) => c.current!.oid));
+  } catch (e) {
+    for (const c of done) failures.push({ path: c.path, error: `could not be put back: ${errText(e)}` });
+    return;
+  }
+  const removed: string[] = [];
+  for (const c of [...done].reverse()) {
+    try {
+      if (!c.current) {
+        deletePath(s, c.path);
+        removed.push(c.path);
+      } else if (c.action === 'mode') setMode(s, c.path, c.current);
+      else writePath(s, c.path, c.current, blobs.get(c.current.oid)!);
+    } catch (e) {
+      failures.push({ path: c.path, error: `could not be put back: ${errText(e)}` });
+    }
+  }
+  if (removed.length) pruneDirs(s, removed);
+}

@@ -1,0 +1,540 @@
+/**
+ * Tasks (issue 5, branch level): a task is a branch `kizu/<name>` started from HEAD (or the
+ * baseline), optionally in its own linked worktree, with a record of its base in
+ * `refs/kizu/tasks/<name>` (layout: task-store.ts). Tasks are landed (merged back into the
+ * branch they started from) or discarded (`git kizu rollback branch`), after a copy is saved
+ * in `refs/kizu/trash/<name>/<time>` (layout: task-trash.ts) that {@link restoreTask} brings
+ * back.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { KizuError, EXIT } from '../../errors.js';
+import { git, repoInfo } from '../../git/run.js';
+import { getBaseline } from '../../hunks/listing.js';
+import {
+  ZERO_OID,
+  deleteRecord,
+  getTask,
+  headRef,
+  isInside,
+  listWorktrees,
+  readRecord,
+  resolve,
+  shortBranch,
+  statusPaths,
+  taskBranch,
+  taskBranchRef,
+  taskRecordRef,
+  validateTaskName,
+  writeRecord,
+  type TaskInfo,
+  type WorktreeInfo,
+} from './store.js';
+import { includedIgnored, readTaskTrash, saveTaskTrash, type TaskTrash } from './trash.js';
+import { loadConfig } from '../../config/config.js';
+import { setWorktreeId } from '../snapshots/store.js';
+import { gitDirFast } from '../../git/repo.js';
+
+export { listTasks, getTask, validateTaskName, type TaskInfo } from './store.js';
+export { readTaskTrash, type TaskTrash } from './trash.js';
+
+async function exists(p: string): Promise<'none' | 'empty-dir' | 'other'> {
+  try {
+    const st = await stat(p);
+    if (st.isDirectory() && (await readdir(p)).length === 0) return 'empty-dir';
+    return 'other';
+  } catch {
+    return 'none';
+  }
+}
+
+function gitMessage(stderr: string): string {
+  return stderr
+    .split('\n')
+    .map((l) => l.replace(/^(fatal|error): /, ''))
+    .filter((l) => l.trim() !== '' && !/^Preparing worktree/.test(l))
+    .join('\n');
+}
+
+/** The default worktree path of a task: `<parent of main worktree>/<main dir name>-<name, '/' as '-'>`. */
+export function defaultWorktreePath(mainRoot: string, name: string): string {
+  return path.join(path.dirname(mainRoot), `${path.basename(mainRoot)}-${name.replace(/\//g, '-')}`);
+}
+
+/** What {@link startTask} did. */
+export interface StartedTask {
+  name: string;
+  /** `kizu/<name>`. */
+  branch: string;
+  /** The commit the branch starts at (HEAD, or refs/kizu/baseline when set). */
+  base: string;
+  /** True when the base came from refs/kizu/baseline. */
+  fromBaseline: boolean;
+  /** Short name of the branch HEAD was on (the branch `land` merges into), null if detached. */
+  from: string | null;
+  /** The new linked worktree's absolute path; null when the current worktree was switched. */
+  worktree: string | null;
+  /** The record commit at refs/kizu/tasks/<name>. */
+  record: string;
+}
+
+/**
+ * Starts a task: creates branch `kizu/<name>` at the base (refs/kizu/baseline if set, else
+ * HEAD; see getBaseline) and records it in refs/kizu/tasks/<name> (base = that commit,
+ * from = the branch HEAD is on).
+ * - `worktree` given (true: the default {@link defaultWorktreePath}; a string: that path,
+ *   relative to `cwd`): `git worktree add -b kizu/<name> <path> <base>` (git-worktree(1)).
+ * - otherwise: `git switch -c kizu/<name> <base>` in the current worktree (git-switch(1));
+ *   uncommitted changes are carried over, and git refuses when they would be overwritten.
+ * @throws KizuError exit 2: bad name (validateTaskName), no commit to start from; exit 1:
+ *   the branch exists already, the worktree path exists and is not an empty directory, git
+ *   refuses to switch (its message, e.g. local changes that would be overwritten).
+ */
+export async function startTask(cwd: string, name: string, opts: { worktree?: boolean | string } = {}): Promise<StartedTask> {
+  const { root } = await repoInfo(cwd);
+  await validateTaskName(root, name);
+  const ref = taskBranchRef(name);
+  if (await resolve(root, ref)) {
+    throw new KizuError(`task "${name}" already exists (branch ${taskBranch(name)})`, {
+      hint: `pick another name, land it (git kizu task land ${name}) or discard it (git kizu rollback branch ${name}); git kizu task list shows them`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  const baseline = await getBaseline(root);
+  const base = baseline.oid;
+  const fromRef = await headRef(root);
+  const oldRecord = await resolve(root, taskRecordRef(name));
+  let worktree: string | null = null;
+  if (opts.worktree) {
+    const wts = await listWorktrees(root);
+    worktree = opts.worktree === true ? defaultWorktreePath(wts[0].path, name) : path.resolve(cwd, opts.worktree);
+    if ((await exists(worktree)) === 'other') {
+      throw new KizuError(`cannot create the worktree of task "${name}": ${worktree} already exists`, {
+        hint: `give another path: git kizu task start ${name} --worktree <path>`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    const r = await git(['worktree', 'add', '--quiet', '-b', taskBranch(name), worktree, base], { cwd: root, okStatus: [0, 1, 128] });
+    if (r.status !== 0) {
+      // git may have created the branch before failing: drop it if it is still the bare start.
+      const left = await listWorktrees(root);
+      if (!left.some((w) => w.branch === ref)) await git(['update-ref', '-d', ref, base], { cwd: root, okStatus: [0, 1, 128] });
+      throw new KizuError(`could not create the worktree of task "${name}" at ${worktree}: ${gitMessage(r.stderr)}`, {
+        hint: `give another path: git kizu task start ${name} --worktree <path>`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    worktree = (await listWorktrees(root)).find((w) => w.branch === ref)?.path ?? worktree;
+  } else {
+    const r = await git(['switch', '--quiet', '--no-track', '-c', taskBranch(name), base], { cwd: root, okStatus: [0, 1, 128] });
+    if (r.status !== 0) {
+      throw new KizuError(`could not switch to the new branch ${taskBranch(name)}: ${gitMessage(r.stderr)}`, {
+        hint: `commit or stash your changes first (git stash -u), or start the task in its own worktree: git kizu task start ${name} --worktree`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+  }
+  const record = await writeRecord(root, name, { base, from: fromRef }, oldRecord, `git kizu task start ${name}`);
+  return { name, branch: taskBranch(name), base, fromBaseline: baseline.fromRef, from: fromRef ? shortBranch(fromRef) : null, worktree, record };
+}
+
+/** What {@link landTask} did. */
+export interface LandedTask {
+  name: string;
+  /** Short name of the branch it was merged into. */
+  into: string;
+  /** 'fast-forward', 'merge' (a merge commit) or 'up-to-date' (nothing to land). */
+  how: 'fast-forward' | 'merge' | 'up-to-date';
+  /** The landed branch tip. */
+  tip: string;
+  /** The target branch's commit after landing. */
+  head: string;
+  /** True when the current worktree was switched from the task branch to the target first. */
+  switched: boolean;
+  /**
+   * With remove: the removed worktree (null: none), and that branch and record were deleted;
+   * `ignored`: the ignored files and directories (`dir/`) deleted with the worktree.
+   */
+  removed: { worktree: string | null; ignored: string[] } | null;
+}
+
+/**
+ * Lands a task: merges `kizu/<name>` into the branch it started from (the record's
+ * kizu-from) with `git merge --ff --no-autostash --no-edit -m "Merge branch 'kizu/<name>'"`
+ * (git-merge(1): fast-forward when possible, else a merge commit). It runs in the current
+ * worktree, which must have that branch checked out — or the task branch itself when the
+ * task has no worktree of its own, in which case it first switches to the target branch
+ * (and back again if the merge fails). On success the record's base moves to the landed tip.
+ * With `remove`, the task's linked worktree is removed (`git worktree remove`, no force: it
+ * is clean; ignored files go with it and are listed in the result), and the branch and
+ * record are deleted (everything is merged, so nothing is lost). It refuses, before merging,
+ * when the worktree holds ignored files that config `snapshot.include` names (e.g. `.env`).
+ * On conflicts it runs `git merge --abort` (and switches back), leaving HEAD, index and
+ * working tree as they were.
+ * @throws KizuError exit 1: no such task; no record or it started on a detached HEAD; the
+ *   target branch is not checked out here; uncommitted tracked changes here; uncommitted
+ *   changes (untracked included) in the task's worktree; with `remove`, files there that
+ *   snapshot.include keeps; conflicts (message lists the files);
+ *   git refuses the merge (its message). Exit 2: git failures.
+ */
+export async function landTask(cwd: string, name: string, opts: { remove?: boolean } = {}): Promise<LandedTask> {
+  const { root } = await repoInfo(cwd);
+  await validateTaskName(root, name);
+  const task = await getTask(root, name);
+  const rec = await readRecord(root, name);
+  if (!task.tip) {
+    throw new KizuError(`task "${name}" has no branch ${task.branch} any more`, {
+      hint: `nothing to land; drop the record with git update-ref -d ${taskRecordRef(name)}`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  if (!rec || !rec.from) {
+    throw new KizuError(`task "${name}" has no branch to land in (${rec ? 'it was started on a detached HEAD' : `no ${taskRecordRef(name)}`})`, {
+      hint: `merge it yourself: git merge ${task.branch}`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  const into = shortBranch(rec.from);
+  const here = await headRef(root);
+  const wts = await listWorktrees(root);
+  const switchFirst = here === taskBranchRef(name) && !task.linked;
+  if (here !== rec.from && !switchFirst) {
+    const holder = wts.find((w) => w.branch === rec.from);
+    throw new KizuError(`task "${name}" lands in ${into}, which is not checked out in this worktree (${root})`, {
+      hint: holder ? `run it where ${into} is checked out: cd ${holder.path} && git kizu task land ${name}` : `switch to it first: git switch ${into}`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  if (task.linked && task.worktree) {
+    const dirty = await statusPaths(task.worktree);
+    if (dirty.length) {
+      throw new KizuError(
+        `task "${name}" has uncommitted changes in ${task.worktree} (${dirty.length} file${dirty.length === 1 ? '' : 's'}); they would not be landed`,
+        { hint: `commit them there (git -C ${task.worktree} add -A && git -C ${task.worktree} commit), or remove them; then land again`, exitCode: EXIT.FOUND },
+      );
+    }
+  }
+  // `git worktree remove` deletes ignored files with the worktree: never those the user asked
+  // to keep (snapshot.include, e.g. .env); the others are named in the result.
+  let ignoredGone: string[] = [];
+  if (opts.remove && task.linked && task.worktree) {
+    const kept = await includedIgnored(task.worktree, (await loadConfig(root)).snapshot.include);
+    if (kept.length) {
+      throw new KizuError(
+        `task "${name}"'s worktree ${task.worktree} holds ${kept.join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${kept.length === 1 ? 'it' : 'them'} with the worktree`,
+        { hint: `move ${kept.length === 1 ? 'it' : 'them'} out of ${task.worktree} first, or land without --remove`, exitCode: EXIT.FOUND },
+      );
+    }
+    const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
+    ignoredGone = ig.stdout.toString('utf8').split('\0').filter(Boolean);
+  }
+  const mine = await statusPaths(root, { trackedOnly: true });
+  const merging = await resolve(root, 'MERGE_HEAD');
+  if (mine.length || merging) {
+    throw new KizuError(`${root} has ${merging ? 'a merge in progress' : 'uncommitted changes'}; landing would mix them with the merge`, {
+      hint: merging ? 'finish or abort that merge first (git merge --abort)' : 'commit or stash them first (git stash), then land again',
+      exitCode: EXIT.FOUND,
+    });
+  }
+  if (switchFirst) {
+    const s = await git(['switch', '--quiet', into], { cwd: root, okStatus: [0, 1, 128] });
+    if (s.status !== 0) {
+      throw new KizuError(`could not switch to ${into} to land task "${name}": ${gitMessage(s.stderr)}`, {
+        hint: `switch yourself (git switch ${into}), then land again`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+  }
+  const before = (await resolve(root, 'HEAD'))!;
+  const back = async () => {
+    if (switchFirst) await git(['switch', '--quiet', taskBranch(name)], { cwd: root, okStatus: [0, 1, 128] });
+  };
+  let how: LandedTask['how'];
+  const anc = await git(['merge-base', '--is-ancestor', task.tip, before], { cwd: root, okStatus: [0, 1] });
+  if (anc.status === 0) how = 'up-to-date';
+  else {
+    const m = await git(['merge', '--ff', '--no-autostash', '--no-edit', '-m', `Merge branch '${taskBranch(name)}'`, task.tip], {
+      cwd: root,
+      okStatus: [0, 1, 2, 128],
+    });
+    if (m.status !== 0) {
+      const inMerge = await resolve(root, 'MERGE_HEAD');
+      if (inMerge) {
+        const u = await git(['diff', '--name-only', '-z', '--diff-filter=U'], { cwd: root });
+        const files = u.stdout.toString('utf8').split('\0').filter(Boolean);
+        await git(['merge', '--abort'], { cwd: root });
+        await back();
+        throw new KizuError(`task "${name}" does not merge cleanly into ${into}: conflicts in ${files.join(', ') || '(unknown files)'}; nothing was changed (git merge --abort)`, {
+          hint: task.worktree
+            ? `merge ${into} into the task and resolve there: git -C ${task.worktree} merge ${into}; then land again`
+            : `merge ${into} into the task and resolve: git switch ${task.branch} && git merge ${into}; then land again`,
+          exitCode: EXIT.FOUND,
+        });
+      }
+      await back();
+      throw new KizuError(`git refused to merge task "${name}" into ${into}: ${gitMessage(m.stderr) || gitMessage(m.stdout.toString('utf8'))}`, {
+        hint: `fix what git names above, then land again`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    const head = (await resolve(root, 'HEAD'))!;
+    how = head === task.tip ? 'fast-forward' : 'merge';
+  }
+  const head = (await resolve(root, 'HEAD'))!;
+  let removed: LandedTask['removed'] = null;
+  if (opts.remove) {
+    let wtPath: string | null = null;
+    if (task.linked && task.worktree) {
+      const r = await git(['worktree', 'remove', task.worktree], { cwd: root, okStatus: [0, 1, 128] });
+      if (r.status !== 0) {
+        throw new KizuError(`landed task "${name}", but could not remove its worktree ${task.worktree}: ${gitMessage(r.stderr)}`, {
+          hint: `remove it yourself: git worktree remove ${task.worktree}`,
+        });
+      }
+      wtPath = task.worktree;
+    }
+    await git(['update-ref', '-m', `git kizu task land --remove ${name}`, '-d', taskBranchRef(name), task.tip], { cwd: root });
+    await deleteRecord(root, name, rec.commit);
+    removed = { worktree: wtPath, ignored: wtPath ? ignoredGone : [] };
+  } else if (rec.base !== task.tip) {
+    await writeRecord(root, name, { base: task.tip, from: rec.from, created: rec.created }, rec.commit, `git kizu task land ${name}`);
+  }
+  return { name, into, how, tip: task.tip, head, switched: switchFirst, removed };
+}
+
+/** What {@link planDiscard} found: how `rollback branch` would discard a task. */
+export interface DiscardPlan {
+  task: TaskInfo;
+  /** The current worktree's root (where the safety snapshot is taken). */
+  root: string;
+  /**
+   * 'linked': the branch is checked out in a linked worktree (saved, then removed);
+   * 'main': it is checked out in the main worktree (switched back to `from` first);
+   * 'none': it is not checked out anywhere.
+   */
+  mode: 'linked' | 'main' | 'none';
+  /** The worktree that has the branch checked out, if any. */
+  worktree: WorktreeInfo | null;
+  /** Short name of the branch the main worktree switches back to ('main' mode). */
+  switchTo: string | null;
+  /** Commits on the branch not on the base (not on any other branch when there is no base). */
+  commits: number;
+  /**
+   * Changed and untracked (not ignored) files in the worktree, and ignored ones config
+   * `snapshot.include` names (e.g. `.env`): all saved.
+   */
+  files: string[];
+  /** Other ignored files and directories in a linked worktree: removed with it, not saved. */
+  ignored: string[];
+  /** Config `snapshot.include` (what the save adds of the ignored files). */
+  include: string[];
+}
+
+/**
+ * Checks that task `name` can be discarded from `cwd` and says what would happen; changes
+ * nothing.
+ * @throws KizuError exit 1: no such task or branch; `cwd` is inside the task's linked
+ *   worktree; that worktree is locked (`git worktree lock`); the branch is checked out in a
+ *   worktree that is not linked and has uncommitted tracked changes, or no branch to switch
+ *   back to. Exit 2: bad name, git failures.
+ */
+export async function planDiscard(cwd: string, name: string): Promise<DiscardPlan> {
+  const { root } = await repoInfo(cwd);
+  await validateTaskName(root, name);
+  const task = await getTask(root, name);
+  if (!task.tip) {
+    throw new KizuError(`task "${name}" has no branch ${task.branch}: there is nothing to discard`, {
+      hint: `drop the leftover record with git update-ref -d ${taskRecordRef(name)}`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  const wts = await listWorktrees(root);
+  const wt = wts.find((w) => w.branch === taskBranchRef(name)) ?? null;
+  const rec = await readRecord(root, name);
+  let mode: DiscardPlan['mode'] = 'none';
+  let switchTo: string | null = null;
+  let files: string[] = [];
+  let ignored: string[] = [];
+  const include = (await loadConfig(root)).snapshot.include;
+  if (wt && !wt.main) {
+    mode = 'linked';
+    if (isInside(cwd, wt.path)) {
+      throw new KizuError(`the current directory is inside task "${name}"'s worktree ${wt.path}; it cannot be removed from within`, {
+        hint: `cd out of it (e.g. cd ${wts[0].path}) and run git kizu rollback branch ${name} again`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    if (wt.locked) {
+      throw new KizuError(`task "${name}"'s worktree ${wt.path} is locked${wt.lockReason ? ` (${wt.lockReason})` : ''}`, {
+        hint: `if it may go, unlock it first (git worktree unlock ${wt.path}), then run git kizu rollback branch ${name} again`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    if (!wt.prunable) {
+      files = await statusPaths(wt.path);
+      const kept = await includedIgnored(wt.path, include);
+      files.push(...kept);
+      const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: wt.path });
+      // An ignored directory holding files snapshot.include keeps: those are saved.
+      ignored = ig.stdout
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p && !kept.includes(p))
+        .map((p) => (p.endsWith('/') && kept.some((k) => k.startsWith(p)) ? `${p} (except what snapshot.include keeps)` : p));
+    }
+  } else if (wt) {
+    mode = 'main';
+    if (!rec?.from || rec.from === taskBranchRef(name)) {
+      throw new KizuError(`task "${name}" is checked out in ${wt.path} and has no branch to switch back to`, {
+        hint: `switch that worktree to another branch yourself (git switch <branch>), then run git kizu rollback branch ${name} again`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    switchTo = shortBranch(rec.from);
+    const dirty = await statusPaths(wt.path, { trackedOnly: true });
+    if (dirty.length) {
+      throw new KizuError(
+        `task "${name}" is checked out in ${wt.path}, which has uncommitted changes (${dirty.length} file${dirty.length === 1 ? '' : 's'}); switching back to ${switchTo} could lose them`,
+        { hint: `commit them (or stash them: git stash -u), then run git kizu rollback branch ${name} again`, exitCode: EXIT.FOUND },
+      );
+    }
+    files = await statusPaths(wt.path);
+  }
+  const range = rec
+    ? [`${rec.base}..${task.tip}`]
+    : [task.tip, '--not', `--exclude=${taskBranchRef(name)}`, '--branches'];
+  const commits = Number((await git(['rev-list', '--count', ...range], { cwd: root })).stdout.toString('utf8').trim());
+  return { task, root, mode, worktree: wt, switchTo, commits, files, ignored, include };
+}
+
+/** What {@link discardTask} did. */
+export interface DiscardedTask extends DiscardPlan {
+  /** The saved copy (refs/kizu/trash/<name>/<time>). */
+  trash: TaskTrash;
+}
+
+/**
+ * Discards task `name` after {@link planDiscard}'s checks. Order: save the copy
+ * (task-trash.ts: worktree files, untracked included, and the tip as parent) in
+ * refs/kizu/trash/<name>/<time>; then 'main' mode `git switch <from>`, 'linked' mode
+ * `git worktree remove --force <path>` (git-worktree(1); ignored files go with it); then
+ * delete the branch (`git update-ref -d refs/heads/kizu/<name> <tip>`, compare-and-swap)
+ * and the record. The caller takes the safety snapshot and records the rollback.
+ * @throws KizuError as planDiscard; exit 1 when a step after the save fails (the message
+ *   names the saved copy, which stays).
+ */
+export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
+  const { task, root } = plan;
+  const name = task.name;
+  const tip = task.tip!;
+  const rec = await readRecord(root, name);
+  const trash = await saveTaskTrash(root, {
+    name,
+    tip,
+    base: rec?.base ?? null,
+    from: rec?.from ?? null,
+    files: plan.mode === 'none' || plan.worktree?.prunable ? null : plan.worktree!.path,
+    linked: plan.mode === 'linked',
+    checkout: plan.mode === 'main' ? plan.worktree!.path : null,
+    include: plan.include,
+  });
+  const fail = (what: string, stderr: string) =>
+    new KizuError(`saved task "${name}" in ${trash.ref}, but could not ${what}: ${gitMessage(stderr)}`, {
+      hint: `the copy stays in ${trash.ref}; fix the problem and run git kizu rollback branch ${name} again`,
+      exitCode: EXIT.FOUND,
+    });
+  if (plan.mode === 'main') {
+    const s = await git(['switch', '--quiet', plan.switchTo!], { cwd: plan.worktree!.path, okStatus: [0, 1, 128] });
+    if (s.status !== 0) throw fail(`switch ${plan.worktree!.path} to ${plan.switchTo}`, s.stderr);
+  } else if (plan.mode === 'linked') {
+    const r = await git(['worktree', 'remove', '--force', plan.worktree!.path], { cwd: root, okStatus: [0, 1, 128] });
+    if (r.status !== 0) throw fail(`remove the worktree ${plan.worktree!.path}`, r.stderr);
+  }
+  const d = await git(['update-ref', '-m', `git kizu rollback branch ${name}`, '-d', taskBranchRef(name), tip], { cwd: root, okStatus: [0, 1, 128] });
+  if (d.status !== 0) throw fail(`delete branch ${task.branch}`, d.stderr);
+  if (rec) await deleteRecord(root, name, rec.commit);
+  return { ...plan, trash };
+}
+
+/**
+ * Brings back a task discarded by `git kizu rollback branch` (what `git kizu undo` calls for
+ * an undo record `{kind: 'branch', name, trashRef, worktree}`):
+ * 1. recreates branch `kizu/<name>` at the saved tip (`git update-ref <ref> <tip> 0000...`,
+ *    or `git worktree add -b` when `worktree` is given);
+ * 2. with `worktree`: a linked worktree there, the saved files written back unstaged
+ *    (`git restore --source=<trash> --worktree -- :/`, git-restore(1): changed files,
+ *    deletions, and the untracked files untracked again), and the saved index read back
+ *    (`git read-tree <index commit>`, git-read-tree(1)) when something was staged;
+ * 3. for a task that was checked out in the main worktree (kizu-checkout in the trash
+ *    commit): switches that worktree back to `kizu/<name>` (`git switch`) if it is still on
+ *    the branch it was switched to and has no uncommitted tracked changes (else it is left
+ *    as it is);
+ * 4. recreates the record refs/kizu/tasks/<name> from the saved base and from-branch when it
+ *    does not exist.
+ * It is idempotent: a branch already at the saved tip, or a worktree already holding the
+ * branch, counts as done (so a retried undo goes on). The trash ref is kept.
+ * @param root any worktree of the repository.
+ * @param name the task name (`<name>` of kizu/<name>, as in the undo record).
+ * @param trashRef the ref printed by rollback branch (`refs/kizu/trash/<name>/<time>`) or
+ *   its commit id.
+ * @param worktree absolute path where the task's linked worktree was (omit for a task that
+ *   had none: only the branch comes back).
+ * @throws KizuError exit 1: `trashRef` is not a saved task, or one of another name; branch
+ *   kizu/<name> exists at another commit; `worktree` exists and is neither an empty
+ *   directory nor the task's worktree. Exit 2: bad name, git failures.
+ */
+export async function restoreTask(root: string, name: string, trashRef: string, worktree?: string): Promise<void> {
+  await validateTaskName(root, name);
+  const t = await readTaskTrash(root, trashRef);
+  if (t.name !== name) {
+    throw new KizuError(`${trashRef} holds task "${t.name}", not "${name}"`, { hint: `restore it under its own name`, exitCode: EXIT.FOUND });
+  }
+  const ref = taskBranchRef(name);
+  const cur = await resolve(root, ref);
+  if (cur && cur !== t.tip) {
+    throw new KizuError(`cannot bring back task "${name}": branch ${taskBranch(name)} exists again (at ${cur.slice(0, 12)})`, {
+      hint: `rename it first (git branch -m ${taskBranch(name)} ${taskBranch(name)}-new), then try again; the copy stays in ${trashRef}`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  const manual = `the copy stays in ${trashRef}; by hand: git branch ${taskBranch(name)} ${t.tip}`;
+  if (worktree) {
+    const wt = path.resolve(root, worktree);
+    const holder = (await listWorktrees(root)).find((w) => w.branch === ref);
+    const done = holder && canonicalEq(holder.path, wt);
+    if (holder && !done) {
+      throw new KizuError(`cannot bring back the worktree of task "${name}" at ${wt}: ${taskBranch(name)} is checked out in ${holder.path}`, { hint: manual, exitCode: EXIT.FOUND });
+    }
+    if (!done) {
+      if ((await exists(wt)) === 'other') {
+        throw new KizuError(`cannot bring back the worktree of task "${name}": ${wt} exists`, { hint: `move it away, then try again; ${manual}`, exitCode: EXIT.FOUND });
+      }
+      const args = cur ? ['worktree', 'add', '--quiet', wt, taskBranch(name)] : ['worktree', 'add', '--quiet', '-b', taskBranch(name), wt, t.tip];
+      const r = await git(args, { cwd: root, okStatus: [0, 1, 128] });
+      if (r.status !== 0) {
+        if (!cur && !(await listWorktrees(root)).some((w) => w.branch === ref)) await git(['update-ref', '-d', ref, t.tip], { cwd: root, okStatus: [0, 1, 128] });
+        throw new KizuError(`cannot bring back the worktree of task "${name}" at ${wt}: ${gitMessage(r.stderr)}`, { hint: manual });
+      }
+      await git(['restore', `--source=${t.commit}`, '--worktree', '--', ':/'], { cwd: wt });
+      if (t.index) await git(['read-tree', t.index], { cwd: wt });
+      // The same worktree again to the snapshots and rollbacks made in it before.
+      const wtGitDir = gitDirFast(wt);
+      if (t.worktreeId && wtGitDir) setWorktreeId(wtGitDir, t.worktreeId);
+    }
+  } else if (!cur) {
+    await git(['update-ref', '-m', `git kizu undo: task ${name}`, ref, t.tip, ZERO_OID], { cwd: root });
+  }
+  if (t.checkout && t.from && (await exists(t.checkout)) === 'other') {
+    const on = await headRef(t.checkout).catch(() => null);
+    if (on === t.from && !(await statusPaths(t.checkout, { trackedOnly: true })).length) {
+      await git(['switch', '--quiet', taskBranch(name)], { cwd: t.checkout, okStatus: [0, 1, 128] });
+    }
+  }
+  if (t.base && !(await resolve(root, taskRecordRef(name))) && (await resolve(root, `${t.base}^{commit}`))) {
+    await writeRecord(root, name, { base: t.base, from: t.from }, null, `git kizu undo: task ${name}`);
+  }
+}
+
+function canonicalEq(a: string, b: string): boolean {
+  return isInside(a, b) && isInside(b, a);
+}

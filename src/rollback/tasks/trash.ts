@@ -1,0 +1,227 @@
+/**
+ * Copies of discarded tasks: `refs/kizu/trash/<name>/<time>` (time `YYYYMMDDTHHMMSSZ`, UTC;
+ * `-2`, `-3`... appended when that ref exists) points at a *trash commit*:
+ *
+ * - tree: the task worktree's files as they were: tracked files with their working-tree
+ *   content, deletions applied, and untracked files that are not ignored (what `git add -A`
+ *   would stage, built in a temporary index, so the real index is not touched), plus the
+ *   ignored files config `snapshot.include` names (e.g. `.env`). Without a worktree: the
+ *   branch tip's tree. Other ignored files are not saved.
+ * - first parent: the branch tip, so `git log <trash ref>` reaches every commit of the task,
+ *   merged or not.
+ * - second parent (only when the index held staged changes): a commit of the index tree
+ *   (parent: the tip), like git stash's index commit (git-stash(1)).
+ * - message: `kizu trash: task <name>` and the fields kizu-task (JSON), kizu-tip, kizu-base,
+ *   kizu-from (full ref or none), kizu-worktree (JSON path of the linked worktree, or none),
+ *   kizu-checkout (JSON path of the main worktree switched away from the branch, or none),
+ *   kizu-worktree-id (the linked worktree's identity, store.ts worktreeId; absent if none),
+ *   kizu-index (commit or none), kizu-time (ISO).
+ *
+ * The ref is created with `git update-ref <ref> <new> 0000...` (only if it does not exist).
+ */
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { KizuError, EXIT } from '../../errors.js';
+import { git } from '../../git/run.js';
+import { KIZU_IDENT, TASK_TRASH_PREFIX, ZERO_OID, resolve } from './store.js';
+import { gitDirFast } from '../../git/repo.js';
+import { worktreeId } from '../snapshots/store.js';
+
+/** A saved task, as read back from its trash commit. */
+export interface TaskTrash {
+  /** The trash ref (`refs/kizu/trash/<name>/<time>`), or the spec it was read by. */
+  ref: string;
+  /** The trash commit. */
+  commit: string;
+  name: string;
+  /** The branch tip when it was discarded. */
+  tip: string;
+  /** The task's base, if it had a record. */
+  base: string | null;
+  /** Full ref the task started from, if known. */
+  from: string | null;
+  /** The task's linked worktree, whose files were saved (null: it had none). */
+  worktree: string | null;
+  /** The (main) worktree that had the branch checked out and was switched away (null: none). */
+  checkout: string | null;
+  /** The index commit (null: nothing was staged). */
+  index: string | null;
+  /** The identity of the saved linked worktree (store.ts worktreeId), null if it had none. */
+  worktreeId: string | null;
+  /** ISO time of the save. */
+  time: string;
+}
+
+async function text(args: string[], cwd: string, opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+  return (await git(args, { cwd, ...opts })).stdout.toString('utf8').trim();
+}
+
+async function isDir(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The tree of a worktree's current files (tracked content, deletions, untracked not
+ * ignored, and the ignored files `include` names: {@link includedIgnored}), built with
+ * `git add -A` (and `git add -f` for those) into a temporary copy of the index
+ * (GIT_INDEX_FILE, git(1)); the real index is left alone.
+ * @returns the tree id and the tree of the real index (null when it cannot be written,
+ *   e.g. during a conflicted merge).
+ * @throws KizuError (exit 2) when git fails.
+ */
+export async function worktreeState(wt: string, include: string[] = []): Promise<{ tree: string; indexTree: string | null }> {
+  const tmp = await mkdtemp(path.join(tmpdir(), 'kizu-index-'));
+  try {
+    const index = path.join(tmp, 'index');
+    const real = path.resolve(wt, await text(['rev-parse', '--git-path', 'index'], wt));
+    const env = { GIT_INDEX_FILE: index };
+    let copied = false;
+    try {
+      await copyFile(real, index);
+      copied = true;
+    } catch {
+      /* no index yet */
+    }
+    const add = async () => git(['add', '-A', '--', ':/'], { cwd: wt, env, okStatus: [0, 1, 128] });
+    let r = copied ? await add() : null;
+    if (!r || r.status !== 0) {
+      await rm(index, { force: true });
+      await git(['read-tree', 'HEAD'], { cwd: wt, env });
+      r = await add();
+      if (r.status !== 0) throw new KizuError(`could not save the files of ${wt}: ${r.stderr.trim()}`, { hint: `run git status in ${wt} to see the problem` });
+    }
+    const kept = await includedIgnored(wt, include);
+    if (kept.length) {
+      await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: wt, env: { ...env, GIT_LITERAL_PATHSPECS: '1' }, input: kept.join('\0') + '\0' });
+    }
+    const tree = await text(['write-tree'], wt, { env });
+    const real2 = await git(['write-tree'], { cwd: wt, okStatus: [0, 1, 128] });
+    return { tree, indexTree: real2.status === 0 ? real2.stdout.toString('utf8').trim() : null };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The ignored files in worktree `wt` that config `snapshot.include` names (globs, see
+ * config/index.ts): files the user asked to keep although git ignores them (e.g. `.env`).
+ * `git ls-files -o -i --exclude-standard -- :(glob)<pattern>...` (git-ls-files(1)).
+ * @returns repository-relative paths ([] when `include` is empty).
+ * @throws KizuError (exit 2) when git fails.
+ */
+export async function includedIgnored(wt: string, include: string[]): Promise<string[]> {
+  if (!include.length) return [];
+  const r = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--', ...include.map((g) => `:(glob)${g}`)], { cwd: wt });
+  return r.stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
+}
+
+/** `20250102T030405Z` for a Date. */
+export function trashStamp(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+/**
+ * Saves a task before it is discarded (layout in the module doc).
+ * @param t.files the directory holding the branch checked out, whose files are saved
+ *   (null or a missing directory: only the branch tip's tree).
+ * @param t.linked true when `files` is the task's own linked worktree (recorded as
+ *   kizu-worktree, where restoreTask recreates it); false for the main worktree.
+ * @param t.checkout the worktree that had the branch checked out and is switched away
+ *   (recorded as kizu-checkout, switched back by restoreTask).
+ * @param t.include config `snapshot.include`: ignored files it names are saved too.
+ * @returns the saved copy (ref and commit ids).
+ * @throws KizuError (exit 2) when git cannot write the objects or the ref.
+ */
+export async function saveTaskTrash(
+  root: string,
+  t: { name: string; tip: string; base: string | null; from: string | null; files: string | null; linked: boolean; checkout?: string | null; include?: string[] },
+): Promise<TaskTrash> {
+  const tipTree = await text(['rev-parse', `${t.tip}^{tree}`], root);
+  let tree = tipTree;
+  let index: string | null = null;
+  const hasDir = t.files !== null && (await isDir(t.files));
+  const worktree = hasDir && t.linked ? t.files : null;
+  if (hasDir) {
+    const st = await worktreeState(t.files!, t.include ?? []);
+    tree = st.tree;
+    if (st.indexTree && st.indexTree !== tipTree) {
+      index = await text(['commit-tree', st.indexTree, '-p', t.tip, '-F', '-'], root, {
+        input: `kizu trash: index of task ${t.name}\n`,
+        env: KIZU_IDENT,
+      });
+    }
+  }
+  const wtGitDir = worktree ? gitDirFast(worktree) : null;
+  const wtId = wtGitDir ? worktreeId(wtGitDir) : null;
+  const now = new Date();
+  const time = now.toISOString();
+  const msg =
+    `kizu trash: task ${t.name}\n\n` +
+    `kizu-task: ${JSON.stringify(t.name)}\n` +
+    `kizu-tip: ${t.tip}\n` +
+    `kizu-base: ${t.base ?? 'none'}\n` +
+    `kizu-from: ${t.from ?? 'none'}\n` +
+    `kizu-worktree: ${worktree ? JSON.stringify(worktree) : 'none'}\n` +
+    `kizu-checkout: ${t.checkout ? JSON.stringify(t.checkout) : 'none'}\n` +
+    (wtId ? `kizu-worktree-id: ${wtId}\n` : '') +
+    `kizu-index: ${index ?? 'none'}\n` +
+    `kizu-time: ${time}\n`;
+  const commit = await text(['commit-tree', tree, '-p', t.tip, ...(index ? ['-p', index] : []), '-F', '-'], root, { input: msg, env: KIZU_IDENT });
+  const stamp = trashStamp(now);
+  for (let n = 1; n <= 20; n++) {
+    const ref = `${TASK_TRASH_PREFIX}${t.name}/${stamp}${n > 1 ? `-${n}` : ''}`;
+    const r = await git(['update-ref', '-m', `git kizu rollback branch ${t.name}`, ref, commit, ZERO_OID], { cwd: root, okStatus: [0, 1, 128] });
+    if (r.status === 0) {
+      return { ref, commit, name: t.name, tip: t.tip, base: t.base, from: t.from, worktree, checkout: t.checkout ?? null, index, worktreeId: wtId, time };
+    }
+  }
+  throw new KizuError(`could not create a ref under ${TASK_TRASH_PREFIX}${t.name}/ for the copy of task ${t.name}`, {
+    hint: `check the refs there: git for-each-ref ${TASK_TRASH_PREFIX}${t.name}/`,
+  });
+}
+
+/**
+ * Reads a saved task.
+ * @param spec a trash ref (`refs/kizu/trash/<name>/<time>`) or a trash commit id.
+ * @throws KizuError (exit 1) when `spec` does not name a trash commit of a task.
+ */
+export async function readTaskTrash(root: string, spec: string): Promise<TaskTrash> {
+  const notFound = () =>
+    new KizuError(`${spec}: not a saved task`, {
+      hint: `saved tasks are the refs under ${TASK_TRASH_PREFIX}; list them with git for-each-ref ${TASK_TRASH_PREFIX}`,
+      exitCode: EXIT.FOUND,
+    });
+  if (spec === '' || spec.startsWith('-')) throw notFound();
+  const commit = await resolve(root, `${spec}^{commit}`);
+  if (!commit) throw notFound();
+  const body = (await git(['cat-file', 'commit', commit], { cwd: root })).stdout.toString('utf8');
+  const msg = body.slice(body.indexOf('\n\n') + 2);
+  const field = (k: string) => new RegExp(`^kizu-${k}: (.*)$`, 'm').exec(msg)?.[1];
+  const name = field('task');
+  const tip = field('tip');
+  if (!msg.startsWith('kizu trash: task ') || !name || !tip) throw notFound();
+  const opt = (k: string) => {
+    const v = field(k);
+    return v === undefined || v === 'none' ? null : v;
+  };
+  const wt = opt('worktree');
+  const co = opt('checkout');
+  return {
+    ref: spec,
+    commit,
+    name: JSON.parse(name) as string,
+    tip,
+    base: opt('base'),
+    from: opt('from'),
+    worktree: wt === null ? null : (JSON.parse(wt) as string),
+    checkout: co === null ? null : (JSON.parse(co) as string),
+    index: opt('index'),
+    worktreeId: opt('worktree-id'),
+    time: field('time') ?? '',
+  };
+}

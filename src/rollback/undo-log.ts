@@ -1,0 +1,175 @@
+/**
+ * The undo log: every rollback, at any level (snapshot, patch, branch), records itself here
+ * so that `git kizu undo` can reverse the last one.
+ *
+ * Storage: `<git-common-dir>/kizu/rollbacks.json` (shared by all worktrees, like refs), a
+ * JSON object `{"version": 1, "records": [<RollbackRecord>, ...]}` with the newest record
+ * last, written atomically (temp file + rename) under the lock file
+ * `<git-common-dir>/kizu/rollbacks.lock`. A missing file is an empty log; an unreadable or
+ * invalid one is an error (never silently replaced, since it is the only way back).
+ * Snapshots that records refer to, and the safety snapshots of the last undos (`redo`, the
+ * snapshots undo tells the user to redo with), are protected from `snapshot.keep` retention
+ * and from `git kizu snapshot drop` without --force.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { KizuError } from '../errors.js';
+import { commonDirFast } from '../git/repo.js';
+import { gitText, repoInfo } from '../git/run.js';
+import { acquireLock } from '../git/lock.js';
+
+/** One rollback that `git kizu undo` can reverse. */
+export interface RollbackRecord {
+  /** Which rollback command made it. */
+  level: 'snapshot' | 'patch' | 'branch';
+  /** ISO 8601 UTC time of the rollback. */
+  time: string;
+  /**
+   * Commit id of the snapshot (snapshot.ts) taken of the working tree just before the
+   * rollback changed it; undo restores the worktree that snapshot was taken in to it.
+   */
+  safetySnapshot: string;
+  /** One line for humans, e.g. `rollback to snapshot 20250101-120000-000-1a2b3c4d`. */
+  description: string;
+  /**
+   * Extra work for undo. `branch`: recreate branch `name` (refs/heads/<name>, must not
+   * exist then) at the commit of `trashRef`, and if `worktree` (absolute path) is given,
+   * `git worktree add <worktree> <name>` before restoring the safety snapshot into it.
+   */
+  undo?: { kind: 'branch'; name: string; trashRef: string; worktree?: string };
+}
+
+interface LogFile {
+  version: 1;
+  records: RollbackRecord[];
+  /**
+   * Commit ids of the safety snapshots the last undos took (newest last, at most
+   * {@link REDO_KEPT}): `git kizu undo` prints `to redo: git kizu rollback snapshot <id>`, so
+   * retention must not drop them. Absent in logs written before it was kept.
+   */
+  redo?: string[];
+}
+
+/** How many undo safety snapshots (redo points) stay protected. */
+export const REDO_KEPT = 10;
+
+async function commonDir(root: string): Promise<string> {
+  const fast = commonDirFast(root);
+  if (fast) return fast;
+  const info = await repoInfo(root);
+  return path.resolve(info.root, await gitText(['rev-parse', '--git-common-dir'], { cwd: info.root }));
+}
+
+/** Absolute path of the undo log of the repository containing `root`. */
+export async function rollbackLogPath(root: string): Promise<string> {
+  return path.join(await commonDir(root), 'kizu', 'rollbacks.json');
+}
+
+function problem(r: unknown): string | null {
+  if (!r || typeof r !== 'object') return 'not an object';
+  const o = r as Record<string, unknown>;
+  if (!['snapshot', 'patch', 'branch'].includes(o.level as string)) return `level must be snapshot, patch or branch, got ${JSON.stringify(o.level)}`;
+  if (typeof o.time !== 'string' || Number.isNaN(Date.parse(o.time))) return `time must be an ISO date string, got ${JSON.stringify(o.time)}`;
+  if (typeof o.safetySnapshot !== 'string' || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(o.safetySnapshot)) {
+    return `safetySnapshot must be a full commit id, got ${JSON.stringify(o.safetySnapshot)}`;
+  }
+  if (typeof o.description !== 'string') return 'description must be a string';
+  if (o.undo !== undefined) {
+    const u = o.undo as Record<string, unknown>;
+    if (!u || u.kind !== 'branch' || typeof u.name !== 'string' || !u.name || typeof u.trashRef !== 'string' || !u.trashRef.startsWith('refs/')) {
+      return `undo must be {kind: "branch", name, trashRef: "refs/...", worktree?}, got ${JSON.stringify(o.undo)}`;
+    }
+    if (u.worktree !== undefined && (typeof u.worktree !== 'string' || !path.isAbsolute(u.worktree))) return 'undo.worktree must be an absolute path';
+  }
+  return null;
+}
+
+function readLog(file: string): LogFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, records: [] };
+    throw e;
+  }
+  let v: LogFile;
+  try {
+    v = JSON.parse(text) as LogFile;
+  } catch (e) {
+    throw new KizuError(`the undo log ${file} is not valid JSON (${(e as Error).message})`, { hint: 'fix or move the file away (git kizu undo cannot use it)' });
+  }
+  if (v?.version !== 1 || !Array.isArray(v.records)) {
+    throw new KizuError(`the undo log ${file} has an unknown format`, { hint: 'fix or move the file away (git kizu undo cannot use it)' });
+  }
+  v.records = v.records.filter((r) => problem(r) === null);
+  v.redo = Array.isArray(v.redo) ? v.redo.filter((x) => typeof x === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(x)) : [];
+  return v;
+}
+
+function writeLog(file: string, log: LogFile): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(log, null, 2) + '\n');
+  renameSync(tmp, file);
+}
+
+async function withLog<T>(root: string, fn: (file: string, log: LogFile) => T): Promise<T> {
+  const file = await rollbackLogPath(root);
+  const release = await acquireLock(file.replace(/\.json$/, '.lock'), 'the undo log', 10_000);
+  try {
+    return fn(file, readLog(file));
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Appends a rollback to the undo log of the repository containing `root` (so
+ * `git kizu undo` reverses it next). Call it after the rollback changed the working tree.
+ * @throws KizuError (exit 2) for an invalid record (a message naming the field), an
+ *   unreadable log, or a log locked for more than 10 s; fs errors writing it.
+ */
+export async function recordRollback(root: string, r: RollbackRecord): Promise<void> {
+  const bad = problem(r);
+  if (bad) throw new KizuError(`invalid rollback record: ${bad}`, { hint: 'this is a bug in the calling git kizu command' });
+  const rec: RollbackRecord = { level: r.level, time: r.time, safetySnapshot: r.safetySnapshot, description: r.description, ...(r.undo ? { undo: { ...r.undo } } : {}) };
+  await withLog(root, (file, log) => {
+    log.records.push(rec);
+    writeLog(file, log);
+  });
+}
+
+/**
+ * The undo log, oldest first.
+ * @throws KizuError (exit 2) if the log cannot be read.
+ */
+export async function readRollbacks(root: string): Promise<RollbackRecord[]> {
+  return readLog(await rollbackLogPath(root)).records;
+}
+
+/**
+ * Removes the newest record if it is still `expected` (same time and safety snapshot).
+ * @param redo the commit id of the safety snapshot the undo took (kept protected as a redo
+ *   point, the newest {@link REDO_KEPT}).
+ * @returns true if removed, false if the log changed in between.
+ */
+export async function popRollback(root: string, expected: RollbackRecord, redo?: string): Promise<boolean> {
+  return withLog(root, (file, log) => {
+    const last = log.records[log.records.length - 1];
+    if (!last || last.time !== expected.time || last.safetySnapshot !== expected.safetySnapshot) return false;
+    log.records.pop();
+    if (redo) log.redo = [...(log.redo ?? []).filter((x) => x !== redo), redo].slice(-REDO_KEPT);
+    writeLog(file, log);
+    return true;
+  });
+}
+
+/**
+ * Commit ids of the snapshots the undo log refers to: the records' safety snapshots, and the
+ * redo points of the last undos.
+ * @throws KizuError (exit 2) if the log cannot be read (callers then drop nothing).
+ */
+export async function protectedSnapshots(root: string): Promise<Set<string>> {
+  const log = readLog(await rollbackLogPath(root));
+  return new Set([...log.records.map((r) => r.safetySnapshot), ...(log.redo ?? [])]);
+}
