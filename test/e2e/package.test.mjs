@@ -1,0 +1,154 @@
+// End-to-end: the package as users get it. The built tree (dist/ is built by `npm test`
+// before any test runs; this test never rebuilds it, other tests run at the same time) is
+// packed with `npm pack`, the tarball is installed globally into a temp prefix without
+// devDependencies (`npm install -g --prefix <tmp> --omit=dev`, dependencies from the npm
+// registry), and the installed `git-kizu` is run from a sandbox repository: as
+// `<prefix>/bin/git-kizu` and as `git kizu` (git finds it on PATH), `demo`, and the Stop hook
+// with a real Claude Code payload. Catches what the tests of the source tree cannot: a file
+// left out of package.json "files", a module imported at run time from a devDependency or not
+// declared at all, a bin that only works beside src/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { sandbox, ROOT, BIN } from '../helpers.mjs';
+
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+/**
+ * The environment npm runs in: this process's (the user's npm config, registry, CA file and
+ * cache stay as they are), minus what `npm test` sets that would point npm at this checkout
+ * or another prefix.
+ */
+function npmEnv() {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (/^npm_config_(prefix|global_prefix|local_prefix)$/i.test(k) || k === 'NODE_PATH') delete env[k];
+  return env;
+}
+
+function npm(args, cwd) {
+  const r = spawnSync('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.error) throw r.error;
+  assert.equal(r.status, 0, `npm ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
+  return r.stdout;
+}
+
+const STOP = (sb, session) => ({
+  session_id: session,
+  transcript_path: path.join(sb.base, 'transcript.jsonl'),
+  cwd: sb.dir,
+  hook_event_name: 'Stop',
+  stop_hook_active: false,
+});
+
+test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --version, demo and the Stop hook', { timeout: 600_000 }, () => {
+  const sb = sandbox({ files: { 'src/app.js': 'export const a = 1;\nexport const b = 2;\n' } });
+  const work = path.join(sb.base, 'package');
+  const prefix = path.join(work, 'prefix');
+  mkdirSync(work);
+
+  // 1. The tarball: exactly the built package, nothing of the source tree or the tests.
+  const [packed] = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT));
+  const tarball = path.join(work, packed.filename);
+  assert.equal(packed.filename, `git-kizu-${pkg.version}.tgz`);
+  const files = packed.files.map((f) => f.path).sort();
+  for (const f of ['package.json', 'README.md', 'bin/git-kizu.js', 'dist/main.js', 'templates/review-queue.md', '.claude/commands/kizu.md']) {
+    assert.ok(files.includes(f), `${f} is in the tarball`);
+  }
+  assert.ok(files.some((f) => f.startsWith('templates/hooks/')), 'templates/hooks/ is in the tarball');
+  assert.deepEqual(
+    files.filter((f) => !/^(bin|dist|templates|\.claude\/commands)\//.test(f) && !['package.json', 'README.md'].includes(f)),
+    [],
+    'nothing outside bin/, dist/, templates/, .claude/commands/, package.json and README.md',
+  );
+  assert.deepEqual(
+    files.filter((f) => /^(src|test|bench|\.ci|node_modules)\//.test(f) || /\.ts$/.test(f) || /^tsconfig/.test(f)),
+    [],
+    'no sources, tests, bench, CI scripts or dependencies',
+  );
+  // The build is flat: every built module sits in dist/ itself.
+  assert.deepEqual(
+    files.filter((f) => f.startsWith('dist/') && (f.split('/').length !== 2 || !f.endsWith('.js'))),
+    [],
+  );
+
+  // 2. Install it as a user would, without devDependencies.
+  npm(['install', '-g', '--prefix', prefix, '--omit=dev', '--no-audit', '--no-fund', tarball], work);
+  const installed = path.join(prefix, 'lib', 'node_modules', 'git-kizu');
+  const bin = path.join(prefix, 'bin', 'git-kizu');
+  assert.ok(existsSync(bin), `${bin} exists`);
+  assert.deepEqual(
+    Object.keys(pkg.devDependencies).filter((d) => existsSync(path.join(installed, 'node_modules', d))),
+    [],
+    'no devDependency is installed',
+  );
+  // Every package the built code loads (esbuild leaves packages external: static `from "x"`,
+  // dynamic `import("x")`, `createRequire(...)("x")`) is a declared dependency, installed beside it.
+  const loaded = new Set();
+  const PACKAGE = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)(?:\/[\w./-]+)?$/;
+  for (const f of readdirSync(path.join(installed, 'dist'))) {
+    const text = readFileSync(path.join(installed, 'dist', f), 'utf8');
+    for (const re of [/\bfrom\s*"([^"]+)"/g, /\bimport\s*\(\s*"([^"]+)"\s*\)/g, /\bcreateRequire\([^()]*\)\(\s*"([^"]+)"\s*\)/g, /^import\s*"([^"]+)"/gm]) {
+      for (const m of text.matchAll(re)) {
+        const name = PACKAGE.exec(m[1])?.[1];
+        if (name && !builtinModules.includes(name)) loaded.add(name);
+      }
+    }
+  }
+  assert.ok(loaded.has('commander') && loaded.has('isomorphic-git'), `found what dist/ loads: ${[...loaded].join(', ')}`);
+  assert.deepEqual([...loaded].filter((n) => !(n in pkg.dependencies)), [], 'dist/ loads only declared dependencies');
+  assert.deepEqual([...loaded].filter((n) => !existsSync(path.join(installed, 'node_modules', n, 'package.json'))), [], 'each is installed with the package');
+
+  // 3. Run it from a sandbox repository, with the prefix's bin (and not this checkout's) on PATH.
+  const env = { ...sb.env, PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH}` };
+  const run = (cmd, args, opts = {}) => sb.run(cmd, args, { ...opts, env: { ...env, ...(opts.env ?? {}) } });
+  assert.equal(run('sh', ['-c', 'command -v git-kizu']).stdout, `${bin}\n`);
+
+  const direct = run(bin, ['--version']);
+  assert.deepEqual([direct.status, direct.stdout, direct.stderr], [0, `${pkg.version}\n`, '']);
+  const viaGit = run('git', ['kizu', '--version']);
+  assert.deepEqual([viaGit.status, viaGit.stdout, viaGit.stderr], [0, `${pkg.version}\n`, '']);
+
+  // demo: the installed package prints exactly what the built tree prints (temp paths aside).
+  const tmp = path.join(sb.base, 'tmp');
+  mkdirSync(tmp);
+  const demo = run('git', ['kizu', 'demo'], { env: { TMPDIR: tmp } });
+  assert.equal(demo.status, 0, demo.stderr);
+  assert.equal(demo.stderr, '');
+  assert.deepEqual(readdirSync(tmp), [], 'demo removed its temp repo');
+  const fromTree = sb.run(process.execPath, [BIN, 'demo'], { env: { TMPDIR: tmp } });
+  assert.equal(fromTree.status, 0, fromTree.stderr);
+  const norm = (s) => s.replace(/\/kizu-demo-[A-Za-z0-9]+\//g, '/kizu-demo-XXXXXX/');
+  assert.equal(norm(demo.stdout), norm(fromTree.stdout));
+  assert.ok(demo.stdout.startsWith(`git-kizu demo in ${tmp}/kizu-demo-`), demo.stdout.slice(0, 200));
+  assert.ok(demo.stdout.endsWith('Next: run `git kizu init` in your own repository (see README, Quickstart).\n'), demo.stdout.slice(-200));
+
+  // Stop hook, real payload: a changed file without scars lets the agent stop silently...
+  writeFileSync(path.join(sb.base, 'transcript.jsonl'), '');
+  sb.write({ 'src/app.js': 'export const a = 1;\nexport const b = 20;\n' });
+  const allowed = run('git', ['kizu', 'hook', 'stop'], { input: JSON.stringify(STOP(sb, 'package-test')) });
+  assert.deepEqual([allowed.status, allowed.stdout, allowed.stderr], [0, '', '']);
+
+  // ...and a scar in a changed file blocks it, naming the scar and the protocol.
+  const scar = run('git', ['kizu', 'scar', 'src/app.js:2']);
+  assert.equal(scar.status, 0, scar.stderr);
+  assert.equal(sb.read('src/app.js'), 'export const a = 1;\n// @kizu[ask]: explain this change\nexport const b = 20;\n');
+  const blocked = run('git', ['kizu', 'hook', 'stop'], { input: JSON.stringify(STOP(sb, 'package-test')) });
+  assert.equal(blocked.status, 0);
+  assert.equal(blocked.stderr, '');
+  assert.equal(
+    blocked.stdout,
+    JSON.stringify({
+      decision: 'block',
+      reason:
+        'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
+        '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        'Protocol: ask → answer the question in your reply, then delete the scar line; ' +
+        'reject → undo that change, then delete the scar line; ' +
+        'free → do what it says, then delete the scar line. ' +
+        'Delete a scar line by editing the file or with `git kizu unscar <path>:<line>`.',
+    }) + '\n',
+  );
+});
