@@ -1,29 +1,65 @@
 #!/usr/bin/env node
 // Benchmarks for git-kizu's hot paths. Each figure is a median ratio against a floor
 // measured in the same run, with runs interleaved so machine noise hits both sides alike.
-// Usage: npm run bench   (or: node bench/run.mjs [--runs N] [--files N] [--only <text in a benchmark's name>] [--keep-node-env] [--keep])
+//
+// The seven acceptance figures run on one generated repository (--files files, 250 of them
+// changed or untracked), each against a floor that includes Node's own start (`node -e 0`)
+// plus the git commands that do the same work:
+//   hook post-tool-use     node -e 0 (the hook starts no git process)               target <= 1.3
+//   hook stop              node -e 0 + git diff --name-only HEAD + untracked listing target <= 1.3
+//   hook user-prompt-submit node -e 0 + git status --porcelain                       target <= 1.5
+//   hunks                  node -e 0 + git diff HEAD + untracked listing             target <= 1.5
+//   tap                    as for hunks + git hash-object -w --stdin + git update-ref target <= 1.5
+//   scan --all             node -e 0 + git grep + untracked listing                  target <= 1.5
+//   snapshot               node -e 0 + git status --porcelain                        target <= 1.5
+// A few cheaper figures on small repositories follow; --extra adds the first-snapshot ones
+// (slow: each run hashes the whole repository).
+//
+// Usage: npm run bench   (or: node bench/run.mjs [--bin <path to a git-kizu.js>] [--runs N]
+//   [--files N] [--only <text in a benchmark's name>] [--extra] [--keep-node-env] [--keep])
+// --bin times another build (default: this tree's bin/git-kizu.js, built by `npm run bench`).
 // --keep leaves the generated repositories in place and prints where they are.
-// Prints one line per benchmark; never fails on a slow figure (timing is not a test).
+// Prints one line per benchmark and a summary of the seven; never fails on a slow figure
+// (timing is not a test).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin', 'git-kizu.js');
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+const { values: opts } = parseArgs({
+  options: {
+    bin: { type: 'string' },
+    runs: { type: 'string', default: '21' },
+    files: { type: 'string', default: '20000' },
+    only: { type: 'string' },
+    extra: { type: 'boolean', default: false },
+    'keep-node-env': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const count = (name) => {
+  const n = Number(opts[name]);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} wants a positive whole number, got ${opts[name]}`);
+  return n;
 };
-const RUNS = arg('--runs', 21);
-const FILES = arg('--files', 20000);
+const RUNS = count('runs');
+const FILES = count('files');
 const CHANGED = 250;
+if (FILES < 2 * CHANGED) throw new Error(`--files must be at least ${2 * CHANGED}`);
+const BIN = path.resolve(opts.bin ?? path.join(ROOT, 'bin', 'git-kizu.js'));
+if (!existsSync(BIN)) throw new Error(`no such file: ${BIN}`);
+const ONLY = opts.only ?? null;
 
 const base = mkdtempSync(path.join(tmpdir(), 'kizu-bench-'));
+// `git-kizu` (the build under test) and `node` (this very Node, for the bin's `#!/usr/bin/env
+// node` and the floors' `node -e 0` alike) come first on PATH.
 const binDir = path.join(base, 'bin');
 mkdirSync(binDir);
 symlinkSync(BIN, path.join(binDir, 'git-kizu'));
+symlinkSync(process.execPath, path.join(binDir, 'node'));
 const gitconfig = path.join(base, 'gitconfig');
 writeFileSync(gitconfig, '[user]\n\tname = Bench\n\temail = bench@example.invalid\n[init]\n\tdefaultBranch = main\n');
 const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH}`, GIT_CONFIG_GLOBAL: gitconfig, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
@@ -31,14 +67,8 @@ const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PAT
 // makes Node read and parse a CA bundle at start-up (seen here: `node -e 0` 37 ms without it,
 // 111 ms with it), NODE_OPTIONS can preload anything. They are removed for every process the
 // bench times (subject and floor alike) unless --keep-node-env is given.
-const KEEP_NODE_ENV = process.argv.includes('--keep-node-env');
-const dropped = KEEP_NODE_ENV ? [] : ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'].filter((k) => k in env);
+const dropped = opts['keep-node-env'] ? [] : ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'].filter((k) => k in env);
 for (const k of dropped) delete env[k];
-console.log(
-  dropped.length
-    ? `(timed processes run without ${dropped.join(' and ')}, which this environment sets; --keep-node-env keeps them)`
-    : `(timed processes run with this environment's NODE_* settings as they are)`,
-);
 
 function run(cmd, args, cwd, input = '') {
   const t0 = process.hrtime.bigint();
@@ -52,13 +82,20 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+const version = run('git-kizu', ['--version'], base);
+console.log(`build: ${BIN} (git-kizu ${version.stdout.trim() || `--version failed: ${version.stderr.trim()}`}); node ${process.version}; ${run('git', ['--version'], base).stdout.trim()}`);
+console.log(
+  dropped.length
+    ? `(timed processes run without ${dropped.join(' and ')}, which this environment sets; --keep-node-env keeps them)`
+    : `(timed processes run with this environment's NODE_* settings as they are)`,
+);
 
 /**
- * Interleaves subject and floor runs; returns the ratio of medians (null when skipped by
- * --only). `bound`, if given, is timed in the same interleaving: a Node process that only runs
- * the floor's git commands (bench/floor-in-node.mjs), printed as the least a Node
- * implementation can reach against this floor on this machine.
+ * Interleaves subject and floor runs; returns {ms, floorMs, ratio} with the ratio of the
+ * medians, or null when skipped by --only. `bound`, if given, is timed in the same
+ * interleaving: a Node process that only runs the floor's git commands
+ * (bench/floor-in-node.mjs), printed as the least a Node implementation can reach against this
+ * floor on this machine.
  */
 function compare(name, subject, floor, target, bound) {
   if (ONLY && !name.includes(ONLY)) return null;
@@ -73,26 +110,28 @@ function compare(name, subject, floor, target, bound) {
     b.push(floor());
     if (bound) c.push(bound());
   }
-  const ma = median(a);
-  const mb = median(b);
-  const ratio = ma / mb;
+  const ms = median(a);
+  const floorMs = median(b);
+  const ratio = ms / floorMs;
   console.log(
-    `${name}: median ${ma.toFixed(1)} ms vs floor ${mb.toFixed(1)} ms → ratio ${ratio.toFixed(2)} (target ≤ ${target}${ratio <= target ? ', met' : ', NOT met'}; ${RUNS} runs each)`,
+    `${name}: median ${ms.toFixed(1)} ms vs floor ${floorMs.toFixed(1)} ms → ratio ${ratio.toFixed(2)} (target ≤ ${target}${ratio <= target ? ', met' : ', NOT met'}; ${RUNS} runs each)`,
   );
   if (bound) {
     const mc = median(c);
-    console.log(`  lower bound for any Node process here: a script that only runs the floor's git commands takes ${mc.toFixed(1)} ms → ratio ${(mc / mb).toFixed(2)}`);
+    console.log(`  lower bound for any Node process here: a script that only runs the floor's git commands takes ${mc.toFixed(1)} ms → ratio ${(mc / floorMs).toFixed(2)}`);
   }
-  return ratio;
+  return { ms, floorMs, ratio, target };
 }
 
 const FLOOR_IN_NODE = path.join(ROOT, 'bench', 'floor-in-node.mjs');
 /** Times bench/floor-in-node.mjs running `cmds` (arrays of git args) in `cwd`, `seq` or `par`. */
 const inNode = (cwd, mode, ...cmds) => () => run(process.execPath, [FLOOR_IN_NODE, mode, ...cmds.flatMap((c) => ['--', ...c])], cwd).ms;
+/** Times `sh -c <script>` in `cwd` (a floor: `node` there is this Node, see binDir). */
+const sh = (cwd, script) => () => run('sh', ['-c', script], cwd).ms;
 
-// Hook handlers are timed as the generated hook scripts run them (templates/hooks: `exec
-// git-kizu hook <event>`, found on PATH), not through `git kizu`, whose extra git process
-// (git's dispatch to git-kizu, about 10 ms here) a hook never pays.
+// Hook handlers are timed as the generated hook scripts run them (`exec git-kizu hook
+// <event>`, found on PATH), not through `git kizu`, whose extra git process (git's dispatch to
+// git-kizu) a hook never pays. Commands are timed as users run them: `git kizu <command>`.
 
 function git(cwd, ...args) {
   const r = run('git', args, cwd);
@@ -100,53 +139,19 @@ function git(cwd, ...args) {
   return r.stdout;
 }
 
+/** The seven acceptance figures, by label, in the order the summary prints them. */
+const ACCEPTANCE = ['hook post-tool-use', 'hook stop', 'hook user-prompt-submit', 'hunks', 'tap', 'scan --all', 'snapshot'];
+const results = new Map();
+/** {@link compare} for one of the seven: labelled `[acceptance] <label>` and kept for the summary. */
+function acceptance(label, what, subject, floor, target, bound) {
+  const r = compare(`[acceptance] ${label} ${what}`, subject, floor, target, bound);
+  if (r) results.set(label, r);
+}
+
 try {
-  // 1. PostToolUse on one edited file that holds scars.
-  const small = path.join(base, 'small');
-  mkdirSync(path.join(small, 'src'), { recursive: true });
-  git(small, 'init', '-q');
-  const lines = Array.from({ length: 400 }, (_, i) => (i % 50 === 0 ? `// @kizu[ask]: explain line ${i}\n` : `export const v${i} = ${i};\n`));
-  writeFileSync(path.join(small, 'src/app.ts'), lines.join(''));
-  const ptu = JSON.stringify({ session_id: 'bench', cwd: small, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(small, 'src/app.ts') } });
-  const check = run('git-kizu', ['hook', 'post-tool-use'], small, ptu);
-  if (!check.stdout.includes('additionalContext')) throw new Error(`post-tool-use produced no context: ${check.stdout}${check.stderr}`);
-  compare('hook post-tool-use (1 file, 8 scars) vs node -e 0', () => run('git-kizu', ['hook', 'post-tool-use'], small, ptu).ms, () => run(process.execPath, ['-e', '0'], small).ms, 1.5);
-
-  // Tap of one hunk (marks commit chain written with isomorphic-git + git update-ref).
-  git(small, 'add', '-A');
-  git(small, 'commit', '-q', '-m', 'base');
-  writeFileSync(path.join(small, 'src/app.ts'), lines.join('').replace('export const v3 = 3;', 'export const v3 = 333;'));
-  const hid = JSON.parse(run('git', ['kizu', 'hunks', '--json'], small).stdout)[0].shortId;
-  const t = run('git', ['kizu', 'tap', hid], small);
-  if (t.status !== 0) throw new Error(`tap failed: ${t.stderr}`);
-  compare('tap of one hunk vs node -e 0', () => run('git', ['kizu', 'tap', hid], small).ms, () => run(process.execPath, ['-e', '0'], small).ms, 2);
-
-  // 2. Stop with a 500-item review queue against the same hook with an empty queue.
-  const qEmpty = path.join(base, 'queue-empty');
-  const qFull = path.join(base, 'queue-full');
-  const tmpl = (await import('node:fs')).readFileSync(path.join(ROOT, 'templates', 'review-queue.md'), 'utf8');
-  for (const [dir, n] of [[qEmpty, 0], [qFull, 500]]) {
-    mkdirSync(path.join(dir, '.claude'), { recursive: true });
-    git(dir, 'init', '-q');
-    writeFileSync(path.join(dir, 'a.js'), 'x\n');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'i');
-    let q = tmpl;
-    for (let i = 0; i < n; i++) q += `- [ ] (ask) \`a.js:1\` question number ${i} about this change <!-- kizu:b${i.toString(36).padStart(3, '0')} -->\n`;
-    writeFileSync(path.join(dir, '.claude', 'review-queue.md'), q);
-  }
-  const qp = (dir) => JSON.stringify({ session_id: 'bench', cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
-  const full = run('git-kizu', ['hook', 'stop'], qFull, qp(qFull));
-  if (!full.stdout.includes('500 open items')) throw new Error(`stop hook did not report 500 items: ${full.stdout.slice(0, 300)}${full.stderr}`);
-  if (run('git-kizu', ['hook', 'stop'], qEmpty, qp(qEmpty)).stdout !== '') throw new Error('stop hook blocked on an empty queue');
-  compare(
-    'hook stop with a 500-item queue vs the same hook with an empty queue',
-    () => run('git-kizu', ['hook', 'stop'], qFull, qp(qFull)).ms,
-    () => run('git-kizu', ['hook', 'stop'], qEmpty, qp(qEmpty)).ms,
-    1.2,
-  );
-
-  // 3. Stop and scan --all on a generated repo of FILES files with CHANGED changed/untracked.
+  // ---------------------------------------------------------------------------------------
+  // The generated repository: FILES files committed, then CHANGED changed or untracked (200
+  // modified, every 20th with a scar; 50 new, every 10th with a scar).
   const big = path.join(base, 'big');
   mkdirSync(big);
   git(big, 'init', '-q');
@@ -166,49 +171,163 @@ try {
       writeFileSync(path.join(big, `pkg0`, `new${i}.js`), `${i % 10 === 0 ? '// @kizu[free]: add a test\n' : ''}export const n${i} = ${i};\n`);
     }
   }
-  const stopPayload = JSON.stringify({ session_id: 'bench', cwd: big, hook_event_name: 'Stop', stop_hook_active: false });
+  const repoDesc = `(${FILES} files, ${CHANGED} changed/untracked)`;
+  const untracked = 'git ls-files -o --exclude-standard -z >/dev/null';
+  const transcript = path.join(base, 'transcript.jsonl');
+  writeFileSync(transcript, '');
+
+  // Measured in this order so that each runs in the state a user would meet: the hooks before
+  // any review marks exist (tap creates refs/kizu/marks), the snapshots last.
+
+  // PostToolUse on one edited file that holds a scar: reads that file, starts no git process.
+  const edited = path.join(big, 'pkg0', 'mod0', 'file0.js');
+  const ptu = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: edited } });
+  const p = run('git-kizu', ['hook', 'post-tool-use'], big, ptu);
+  if (!p.stdout.includes('additionalContext')) throw new Error(`post-tool-use produced no context: ${p.stdout}${p.stderr}`);
+  acceptance('hook post-tool-use', `${repoDesc}, 1 edited file with a scar, vs node -e 0 (the hook starts no git process)`, () => run('git-kizu', ['hook', 'post-tool-use'], big, ptu).ms, () => run('node', ['-e', '0'], big).ms, 1.3);
+
+  // Stop: scans the changed and untracked files.
+  const stopPayload = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'Stop', stop_hook_active: false });
   const s = run('git-kizu', ['hook', 'stop'], big, stopPayload);
   if (!s.stdout.includes('"decision":"block"')) throw new Error(`stop hook did not block: ${s.stdout}${s.stderr}`);
-  compare(
-    `hook stop (${FILES} files, ${CHANGED} changed/untracked) vs node -e 0 + git diff + git ls-files -o`,
+  acceptance(
+    'hook stop',
+    `${repoDesc} vs node -e 0 + git diff --name-only HEAD + git ls-files -o`,
     () => run('git-kizu', ['hook', 'stop'], big, stopPayload).ms,
-    () => run('sh', ['-c', 'node -e 0; git diff --name-only -z HEAD >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
-    1.5,
+    sh(big, `node -e 0; git diff --name-only -z HEAD >/dev/null; ${untracked}`),
+    1.3,
+    inNode(big, 'par', ['diff', '--name-only', '-z', 'HEAD'], ['ls-files', '-o', '--exclude-standard', '-z']),
   );
-  compare(
-    `hunks (${FILES} files, ${CHANGED} changed/untracked) vs git diff HEAD + untracked listing`,
+
+  const h = run('git', ['kizu', 'hunks'], big);
+  if (h.status !== 0) throw new Error(`hunks failed: ${h.stderr}`);
+  acceptance(
+    'hunks',
+    `${repoDesc} vs node -e 0 + git diff HEAD + git ls-files -o`,
     () => run('git', ['kizu', 'hunks'], big).ms,
-    () => run('sh', ['-c', 'git diff HEAD >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
-    2,
+    sh(big, `node -e 0; git diff HEAD >/dev/null; ${untracked}`),
+    1.5,
     inNode(big, 'par', ['diff', 'HEAD'], ['ls-files', '-o', '--exclude-standard', '-z']),
   );
+
   const sc = run('git', ['kizu', 'scan', '--all', '--json'], big);
   if (sc.status !== 1) throw new Error(`scan --all exit ${sc.status}: ${sc.stderr}`);
-  compare(
-    `scan --all (${FILES} files) vs git grep -n -I "@kizu\\[" + untracked listing`,
+  acceptance(
+    'scan --all',
+    `${repoDesc} vs node -e 0 + git grep -n -I "@kizu\\[" + git ls-files -o`,
     () => run('git', ['kizu', 'scan', '--all'], big).ms,
-    () => run('sh', ['-c', 'git grep -n -I "@kizu\\[" >/dev/null; git ls-files -o --exclude-standard -z >/dev/null'], big).ms,
-    2,
+    sh(big, `node -e 0; git grep -n -I "@kizu\\[" >/dev/null; ${untracked}`),
+    1.5,
+    inNode(big, 'par', ['grep', '-n', '-I', '@kizu\\['], ['ls-files', '-o', '--exclude-standard', '-z']),
+  );
+
+  // Tap of one hunk: lists the hunks, then writes a marks commit (isomorphic-git) and moves
+  // refs/kizu/marks (git update-ref). The floor writes one object ($$: new content each run)
+  // and moves a ref of its own.
+  const hid = JSON.parse(run('git', ['kizu', 'hunks', '--json'], big).stdout)[0].shortId;
+  const t = run('git', ['kizu', 'tap', hid], big);
+  if (t.status !== 0) throw new Error(`tap failed: ${t.stderr}`);
+  acceptance(
+    'tap',
+    `of one hunk ${repoDesc} vs node -e 0 + git diff HEAD + git ls-files -o + git hash-object -w --stdin + git update-ref`,
+    () => run('git', ['kizu', 'tap', hid], big).ms,
+    sh(big, `node -e 0; git diff HEAD >/dev/null; ${untracked}; oid=$(echo "$$" | git hash-object -w --stdin) && git update-ref refs/kizu-bench/floor "$oid"`),
+    1.5,
+  );
+
+  // Snapshots: after one file changed since the last one (the private index is git's stat
+  // cache, so only that file is read again), by `git kizu snapshot` and by the
+  // UserPromptSubmit hook.
+  let flip = 0;
+  const touchOne = () => writeFileSync(path.join(big, 'pkg50', 'mod0', 'file50.js'), `// touched ${flip++}\n`);
+  const first = run('git', ['kizu', 'snapshot', '--json'], big);
+  if (first.status !== 0 || JSON.parse(first.stdout).files !== FILES + CHANGED - 200) throw new Error(`snapshot failed: ${first.stdout}${first.stderr}`);
+  acceptance(
+    'snapshot',
+    `after one file changed ${repoDesc} vs node -e 0 + git status --porcelain`,
+    () => {
+      touchOne();
+      const r = run('git', ['kizu', 'snapshot'], big);
+      if (r.status !== 0) throw new Error(r.stderr);
+      return r.ms;
+    },
+    sh(big, 'node -e 0; git status --porcelain >/dev/null'),
+    1.5,
+    inNode(big, 'seq', ['status', '--porcelain']),
+  );
+  const ups = (n) => JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'UserPromptSubmit', prompt: `prompt ${n}` });
+  acceptance(
+    'hook user-prompt-submit',
+    `after one file changed ${repoDesc} vs node -e 0 + git status --porcelain`,
+    () => {
+      touchOne();
+      const r = run('git-kizu', ['hook', 'user-prompt-submit'], big, ups(flip));
+      if (r.status !== 0 || r.stdout !== '' || r.stderr !== '') throw new Error(`hook: ${r.status} ${r.stdout} ${r.stderr}`);
+      return r.ms;
+    },
+    sh(big, 'node -e 0; git status --porcelain >/dev/null'),
+    1.5,
+    inNode(big, 'seq', ['status', '--porcelain']),
   );
 
   // ---------------------------------------------------------------------------------------
-  // 4. Snapshots (src/rollback) on the same generated repo (FILES files, CHANGED changed or
-  //    untracked). A "first" snapshot starts from no private index each run (the whole
-  //    <git-dir>/kizu/snapshot directory is removed before the timed run): by default the
-  //    private index is seeded from the user's index; KIZU_SNAPSHOT_NO_SEED=1 times a cold
-  //    start that hashes every file, like the floor does.
-  {
-    const { rmSync: rm, writeFileSync: write } = await import('node:fs');
+  // Cheaper figures on small repositories.
+
+  // PostToolUse and tap in a 1-file repository, against Node's start alone.
+  const small = path.join(base, 'small');
+  mkdirSync(path.join(small, 'src'), { recursive: true });
+  git(small, 'init', '-q');
+  const lines = Array.from({ length: 400 }, (_, i) => (i % 50 === 0 ? `// @kizu[ask]: explain line ${i}\n` : `export const v${i} = ${i};\n`));
+  writeFileSync(path.join(small, 'src/app.ts'), lines.join(''));
+  const ptuSmall = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: small, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(small, 'src/app.ts') } });
+  if (!run('git-kizu', ['hook', 'post-tool-use'], small, ptuSmall).stdout.includes('additionalContext')) throw new Error('post-tool-use produced no context in the small repo');
+  compare('hook post-tool-use (1 file, 8 scars) vs node -e 0', () => run('git-kizu', ['hook', 'post-tool-use'], small, ptuSmall).ms, () => run('node', ['-e', '0'], small).ms, 1.5);
+  git(small, 'add', '-A');
+  git(small, 'commit', '-q', '-m', 'base');
+  writeFileSync(path.join(small, 'src/app.ts'), lines.join('').replace('export const v3 = 3;', 'export const v3 = 333;'));
+  const smallHunk = JSON.parse(run('git', ['kizu', 'hunks', '--json'], small).stdout)[0].shortId;
+  if (run('git', ['kizu', 'tap', smallHunk], small).status !== 0) throw new Error('tap failed in the small repo');
+  compare('tap of one hunk (1 file) vs node -e 0', () => run('git', ['kizu', 'tap', smallHunk], small).ms, () => run('node', ['-e', '0'], small).ms, 2);
+
+  // Stop with a 500-item review queue against the same hook with an empty queue.
+  const qEmpty = path.join(base, 'queue-empty');
+  const qFull = path.join(base, 'queue-full');
+  const tmpl = readFileSync(path.join(ROOT, 'templates', 'review-queue.md'), 'utf8');
+  for (const [dir, n] of [[qEmpty, 0], [qFull, 500]]) {
+    mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    git(dir, 'init', '-q');
+    writeFileSync(path.join(dir, 'a.js'), 'x\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'i');
+    let q = tmpl;
+    for (let i = 0; i < n; i++) q += `- [ ] (ask) \`a.js:1\` question number ${i} about this change <!-- kizu:b${i.toString(36).padStart(3, '0')} -->\n`;
+    writeFileSync(path.join(dir, '.claude', 'review-queue.md'), q);
+  }
+  const qp = (dir) => JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false });
+  const full = run('git-kizu', ['hook', 'stop'], qFull, qp(qFull));
+  if (!full.stdout.includes('500 open items')) throw new Error(`stop hook did not report 500 items: ${full.stdout.slice(0, 300)}${full.stderr}`);
+  if (run('git-kizu', ['hook', 'stop'], qEmpty, qp(qEmpty)).stdout !== '') throw new Error('stop hook blocked on an empty queue');
+  compare(
+    'hook stop with a 500-item queue vs the same hook with an empty queue',
+    () => run('git-kizu', ['hook', 'stop'], qFull, qp(qFull)).ms,
+    () => run('git-kizu', ['hook', 'stop'], qEmpty, qp(qEmpty)).ms,
+    1.2,
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // --extra: a first snapshot on the generated repository (slow). It starts from no private
+  // index each run (the whole <git-dir>/kizu/snapshot directory is removed before the timed
+  // run): by default the private index is seeded from the user's index;
+  // KIZU_SNAPSHOT_NO_SEED=1 times a cold start that hashes every file, like the floor does.
+  if (opts.extra) {
     const store = path.join(big, '.git', 'kizu', 'snapshot');
     const tmpIndex = path.join(base, 'floor-index');
-    const check = run('git', ['kizu', 'snapshot', '--json'], big);
-    if (check.status !== 0 || JSON.parse(check.stdout).files !== FILES + CHANGED - 200) throw new Error(`snapshot failed: ${check.stdout}${check.stderr}`);
     const floorAddA = () => {
-      rm(tmpIndex, { force: true });
-      return run('sh', ['-c', `GIT_INDEX_FILE='${tmpIndex}' git add -A && GIT_INDEX_FILE='${tmpIndex}' git write-tree >/dev/null`], big).ms;
+      rmSync(tmpIndex, { force: true });
+      return run('sh', ['-c', `node -e 0; GIT_INDEX_FILE='${tmpIndex}' git add -A && GIT_INDEX_FILE='${tmpIndex}' git write-tree >/dev/null`], big).ms;
     };
-    const first = (extraEnv) => () => {
-      rm(store, { recursive: true, force: true });
+    const firstSnapshot = (extraEnv) => () => {
+      rmSync(store, { recursive: true, force: true });
       const saved = { ...env };
       Object.assign(env, extraEnv);
       try {
@@ -221,41 +340,25 @@ try {
       }
     };
     const addAInNode = () => {
-      rm(tmpIndex, { force: true });
+      rmSync(tmpIndex, { force: true });
       return inNode(big, 'seq', [`GIT_INDEX_FILE=${tmpIndex}`, 'add', '-A'], [`GIT_INDEX_FILE=${tmpIndex}`, 'write-tree'])();
     };
-    compare(`first snapshot, seeded from the user's index (${FILES} files, ${CHANGED} changed) vs git add -A into a new index + write-tree`, first({}), floorAddA, 1.5, addAInNode);
-    compare(`first snapshot, cold (KIZU_SNAPSHOT_NO_SEED=1) (${FILES} files) vs git add -A into a new index + write-tree`, first({ KIZU_SNAPSHOT_NO_SEED: '1' }), floorAddA, 1.5);
+    compare(`first snapshot, seeded from the user's index ${repoDesc} vs node -e 0 + git add -A into a new index + write-tree`, firstSnapshot({}), floorAddA, 1.5, addAInNode);
+    compare(`first snapshot, cold (KIZU_SNAPSHOT_NO_SEED=1) ${repoDesc} vs node -e 0 + git add -A into a new index + write-tree`, firstSnapshot({ KIZU_SNAPSHOT_NO_SEED: '1' }), floorAddA, 1.5);
+  }
 
-    let flip = 0;
-    const touchOne = () => write(path.join(big, 'pkg50', 'mod0', 'file50.js'), `// touched ${flip++}\n`);
-    run('git', ['kizu', 'snapshot'], big);
-    compare(
-      `second snapshot after one file changed (${FILES} files) vs git status --porcelain`,
-      () => {
-        touchOne();
-        const r = run('git', ['kizu', 'snapshot'], big);
-        if (r.status !== 0) throw new Error(r.stderr);
-        return r.ms;
-      },
-      () => run('git', ['status', '--porcelain'], big).ms,
-      2,
-      inNode(big, 'seq', ['status', '--porcelain']),
-    );
-    const ups = (n) => JSON.stringify({ session_id: 'bench', transcript_path: '/dev/null', cwd: big, hook_event_name: 'UserPromptSubmit', prompt: `prompt ${n}` });
-    compare(
-      `hook user-prompt-submit after one file changed (${FILES} files) vs node -e 0 + git status --porcelain`,
-      () => {
-        touchOne();
-        const r = run('git-kizu', ['hook', 'user-prompt-submit'], big, ups(flip));
-        if (r.status !== 0 || r.stdout !== '' || r.stderr !== '') throw new Error(`hook: ${r.status} ${r.stdout} ${r.stderr}`);
-        return r.ms;
-      },
-      () => run('sh', ['-c', 'node -e 0; git status --porcelain >/dev/null'], big).ms,
-      1.5,
-    );
+  // ---------------------------------------------------------------------------------------
+  if (results.size) {
+    console.log(`\nacceptance: median ratios against floors that include Node's start ${repoDesc}, ${RUNS} runs each, build ${BIN}:`);
+    for (const label of ACCEPTANCE) {
+      const r = results.get(label);
+      if (!r) continue;
+      console.log(
+        `  ${label.padEnd(24)} ${r.ratio.toFixed(2)}  (target ≤ ${r.target}, ${r.ratio <= r.target ? 'met' : 'NOT met'}; ${r.ms.toFixed(1)} ms vs floor ${r.floorMs.toFixed(1)} ms)`,
+      );
+    }
   }
 } finally {
-  if (process.argv.includes('--keep')) console.log(`kept ${base}`);
+  if (opts.keep) console.log(`kept ${base}`);
   else rmSync(base, { recursive: true, force: true });
 }
