@@ -100,10 +100,10 @@ export function canAsk(): boolean {
 }
 
 /**
- * Rolls the working tree back to a snapshot (restoreSnapshot), after showing the per-file
- * plan: with --dry-run only the plan; otherwise, without --yes, it asks on a terminal and
- * refuses (exit 1, plan printed) when nobody can answer. Records the rollback in the undo
- * log. Output: the plan (text, or the RestorePlan as JSON with --json), then what happened.
+ * Rolls the working tree back to a snapshot (rollbackToSnapshot, which also records the
+ * rollback in the undo log), after showing the per-file plan: with --dry-run only the plan;
+ * otherwise, without --yes, it asks on a terminal and refuses (exit 1, plan printed) when
+ * nobody can answer. Output: the plan (text, or the RestorePlan as JSON with --json), then what happened.
  * @returns 0 on success or a cancelled question; 1 when refused for lack of --yes; 2 when
  *   a file could not be restored (everything is put back if the failure happens midway).
  * A snapshot taken in another worktree of the repository is refused (exit 1) unless
@@ -116,7 +116,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const r = i.reporter;
   const { readSnapshot } = await import('../rollback/snapshots/snapshot.js');
   const { sameWorktree } = await import('../rollback/snapshots/store.js');
-  const { restoreSnapshot } = await import('../rollback/snapshots/restore.js');
+  const { rollbackToSnapshot } = await import('../rollback/snapshots/rollback.js');
   const snap = await readSnapshot(root, i.id);
   // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
   const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
@@ -134,7 +134,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   };
   const interactive = i.interactive ?? canAsk();
   if (i.dryRun || (!i.yes && !interactive)) {
-    const plan = await restoreSnapshot(root, snap.id, { dryRun: true });
+    const plan = await rollbackToSnapshot(root, snap, { dryRun: true });
     show(plan);
     if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
     throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
@@ -143,8 +143,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     });
   }
   let shown = false;
-  const plan = await restoreSnapshot(root, snap.id, {
-    safetyMessage: `before rollback to ${snap.name}`,
+  const plan = await rollbackToSnapshot(root, snap, {
     confirm: i.yes
       ? undefined
       : async (p) => {
@@ -161,15 +160,6 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     return EXIT.OK;
   }
   const ops = plan.changes.filter((c) => c.action !== 'kept');
-  if (plan.applied && plan.safetySnapshot) {
-    const { recordRollback } = await import('../rollback/undo-log.js');
-    await recordRollback(root, {
-      level: 'snapshot',
-      time: new Date().toISOString(),
-      safetySnapshot: plan.safetySnapshot,
-      description: `rollback to snapshot ${snap.name}`,
-    });
-  }
   if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
   for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${k.path}: ${k.reason}`);
   if (!plan.applied) {

@@ -350,7 +350,7 @@ function errText(e: unknown): string {
  * permission bits and symlinks; leaves the index, HEAD and stash alone. Unless `dryRun`,
  * takes a safety snapshot of the current state first (its id is in the result), applies
  * atomically per file, puts everything back if a step fails, and verifies the result (see
- * the module comment). Does not write the undo log: callers do (log.ts recordRollback).
+ * the module comment). Does not write the undo log (a rollback does: ./rollback.ts).
  * @returns the plan; check `applied` and `failures`.
  * @throws KizuError: exit 1 for an unknown snapshot or a working tree that changed while
  *   `confirm` waited; exit 2 for paths outside the repository, a locked store or git

@@ -34,6 +34,7 @@ import { includedIgnored, readTaskTrash, saveTaskTrash, type TaskTrash } from '.
 import { loadConfig } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast } from '../../git/repo.js';
+import type { SnapshotResult } from '../snapshots/snapshot.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './store.js';
 export { readTaskTrash, type TaskTrash } from './trash.js';
@@ -411,22 +412,36 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
 export interface DiscardedTask extends DiscardPlan {
   /** The saved copy (refs/kizu/trash/<name>/<time>). */
   trash: TaskTrash;
+  /** The safety snapshot of the current worktree taken before anything changed. */
+  safety: SnapshotResult;
+  /** Why the rollback could not be recorded in the undo log, or null when it was. */
+  undoError: Error | null;
 }
 
 /**
- * Discards task `name` after {@link planDiscard}'s checks. Order: save the copy
- * (task-trash.ts: worktree files, untracked included, and the tip as parent) in
+ * Discards task `name` after {@link planDiscard}'s checks. Order: a safety snapshot of the
+ * current worktree (`plan.root`; takeSnapshot kind 'safety', message `before git kizu
+ * rollback branch <name>`; handed to `opts.onSafetySnapshot` as soon as it is taken); save
+ * the copy (task-trash.ts: worktree files, untracked included, and the tip as parent) in
  * refs/kizu/trash/<name>/<time>; then 'main' mode `git switch <from>`, 'linked' mode
  * `git worktree remove --force <path>` (git-worktree(1); ignored files go with it); then
  * delete the branch (`git update-ref -d refs/heads/kizu/<name> <tip>`, compare-and-swap)
- * and the record. The caller takes the safety snapshot and records the rollback.
- * @throws KizuError as planDiscard; exit 1 when a step after the save fails (the message
- *   names the saved copy, which stays).
+ * and the record; last, the rollback goes in the undo log (recordRollback level 'branch',
+ * time the copy's, with undo {kind: 'branch', name, trashRef, worktree}) so that `git kizu
+ * undo` brings the task back ({@link restoreTask}). A failure to record it does not undo
+ * the discard: its error is returned in `undoError`.
+ * @throws KizuError as planDiscard; those of takeSnapshot (nothing changed then); exit 1
+ *   when a step after the save fails (the message names the saved copy, which stays).
  */
-export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
+export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: (snap: SnapshotResult) => void } = {}): Promise<DiscardedTask> {
   const { task, root } = plan;
   const name = task.name;
   const tip = task.tip!;
+  // Loaded here only: starting, listing and landing tasks need neither.
+  const { takeSnapshot } = await import('../snapshots/snapshot.js');
+  const { recordRollback } = await import('../undo-log.js');
+  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}` });
+  opts.onSafetySnapshot?.(safety);
   const rec = await readRecord(root, name);
   const trash = await saveTaskTrash(root, {
     name,
@@ -453,7 +468,19 @@ export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
   const d = await git(['update-ref', '-m', `git kizu rollback branch ${name}`, '-d', taskBranchRef(name), tip], { cwd: root, okStatus: [0, 1, 128] });
   if (d.status !== 0) throw fail(`delete branch ${task.branch}`, d.stderr);
   if (rec) await deleteRecord(root, name, rec.commit);
-  return { ...plan, trash };
+  let undoError: Error | null = null;
+  try {
+    await recordRollback(root, {
+      level: 'branch',
+      time: trash.time,
+      safetySnapshot: safety.id,
+      description: `discarded task ${name} (${task.branch} at ${tip.slice(0, 12)})`,
+      undo: { kind: 'branch', name, trashRef: trash.ref, ...(trash.worktree ? { worktree: trash.worktree } : {}) },
+    });
+  } catch (e) {
+    undoError = e as Error;
+  }
+  return { ...plan, trash, safety, undoError };
 }
 
 /**
