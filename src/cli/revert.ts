@@ -8,7 +8,7 @@ import { memoryReporter, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';
-import { scarIntoBuffer, recordScar } from '../scars/insert.js';
+import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
 import { saveToTrash, readTrash, TRASH_REF, type TrashEntry, type SavedFile } from '../hunks/saved-reverts.js';
@@ -50,7 +50,8 @@ function restoreHint(root: string, t: TrashEntry, what: string): string[] {
  * Reverts one hunk in the working tree (see planRevert for each file kind), after saving
  * the file's current content to refs/kizu/reverts. With `message`, the revert and a scar
  * `reverted: <reason>` above the reverted spot (kind default reject) are computed in memory
- * and written in one atomic write: both or neither. With `queue`, the reason goes to the
+ * and written in one atomic write: both or neither (listing, planning, the write and the
+ * scar record under the scars lock, withScarWrite). With `queue`, the reason goes to the
  * review queue as an item anchored at the reverted spot instead (no anchor when the file is
  * removed); if filing it fails, the revert is undone.
  * Prints `reverted <shortId>  <range>`, then `scarred ...` / `queued <id> ...`, then how
@@ -79,29 +80,41 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     throw new KizuError('the reason is empty', { hint: 'give a reason with -m "<text>"' });
   }
   const ctx = await repoContext(i.cwd);
-  const { baseline, hunks } = await listHunks(ctx.root);
-  const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk, hunks)], hunks);
-  const plan = await planRevert(ctx.root, h, baseline.oid);
   const body = i.message !== undefined ? `reverted: ${i.message}` : '';
-  const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;
-  let after: SavedFile = plan.after;
-  let scar: { line: number; text: string } | null = null;
-  if (i.message !== undefined && !i.queue) {
-    if (after.type === 'absent') {
-      throw new KizuError(`reverting ${hunkRange(h)} removes ${h.path}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
+  // Lists, plans and writes the revert (and with -m its scar) in one go: with a scar, under
+  // the scars lock (withScarWrite), so that a concurrent scar writer waits for it.
+  const revert = async () => {
+    const { baseline, hunks } = await listHunks(ctx.root);
+    const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk!, hunks)], hunks);
+    const plan = await planRevert(ctx.root, h, baseline.oid);
+    const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;
+    let after: SavedFile = plan.after;
+    let scar: { line: number; text: string } | null = null;
+    if (i.message !== undefined && !i.queue) {
+      if (after.type === 'absent') {
+        throw new KizuError(`reverting ${hunkRange(h)} removes ${h.path}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
+      }
+      try {
+        const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, kind, body, syntaxOverrides: ctx.config.scar.syntax });
+        if (e.warning) i.reporter.warn(e.warning);
+        after = { ...after, content: e.buf };
+        scar = { line: e.scarLine, text: e.text };
+      } catch (e) {
+        if (!(e instanceof KizuError)) throw e;
+        throw new KizuError(`cannot write the scar, so nothing was reverted: ${e.message}`, { hint: queueHint });
+      }
     }
-    try {
-      const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, kind, body, syntaxOverrides: ctx.config.scar.syntax });
-      if (e.warning) i.reporter.warn(e.warning);
-      after = { ...after, content: e.buf };
-      scar = { line: e.scarLine, text: e.text };
-    } catch (e) {
-      if (!(e instanceof KizuError)) throw e;
-      throw new KizuError(`cannot write the scar, so nothing was reverted: ${e.message}`, { hint: queueHint });
-    }
-  }
-  const saved = await saveToTrash(ctx.root, plan.before, `revert ${h.id}`);
-  await commitPlan(plan, after);
+    const saved = await saveToTrash(ctx.root, plan.before, `revert ${h.id}`);
+    await commitPlan(plan, after);
+    return { h, plan, after, scar, saved };
+  };
+  const { h, plan, after, scar, saved } =
+    i.message !== undefined && !i.queue
+      ? await withScarWrite(ctx.gitDir, async () => {
+          const r = await revert();
+          return { result: r, scar: r.scar && { rel: r.h.path, line: r.scar.line, text: r.scar.text, time: new Date().toISOString() } };
+        })
+      : await revert();
   let queued: string | null = null;
   if (i.queue) {
     try {
@@ -112,10 +125,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     }
   }
   i.reporter.log(`reverted ${shortId(h)}  ${hunkRange(h)}`);
-  if (scar) {
-    await recordScar(ctx.gitDir, { rel: h.path, line: scar.line, text: scar.text, time: new Date().toISOString() });
-    i.reporter.log(`scarred ${h.path}:${scar.line}  ${scar.text.trim()}`);
-  }
+  if (scar) i.reporter.log(`scarred ${h.path}:${scar.line}  ${scar.text.trim()}`);
   if (queued) i.reporter.log(queued);
   if (h.kind === 'added' && after.type === 'absent') {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
