@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { memoryReporter, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';
@@ -118,7 +118,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   let queued: string | null = null;
   if (i.queue) {
     try {
-      queued = await fileInQueue(ctx.root, h, plan.spot, after, kind, body);
+      queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body);
     } catch (e) {
       await commitState(plan.abs, after, plan.before, () => new KizuError(`${h.path} changed while the queue item was filed`, { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') }));
       throw e;
@@ -135,10 +135,9 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   return EXIT.OK;
 }
 
-/** Files `body` as a queue item (via queueAdd); returns the line to print. */
-async function fileInQueue(root: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string): Promise<string> {
-  const { queueAdd } = await import('./queue.js');
-  const rep = memoryReporter();
+/** Files `body` as a queue item (addItem); returns the line to print. */
+async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string): Promise<string> {
+  const { addItem } = await import('../queue/store.js');
   let at: string | undefined;
   let text = body;
   if (after.type === 'absent' || spot === null) text = `${body} (${h.path} removed)`;
@@ -146,9 +145,8 @@ async function fileInQueue(root: string, h: Hunk, spot: number | null, after: Sa
     const lines = after.content!.length === 0 ? 0 : after.content!.toString('latin1').split('\n').length - (after.content![after.content!.length - 1] === 0x0a ? 1 : 0);
     at = `${h.path}:${Math.min(spot, Math.max(lines, 1))}`;
   }
-  await queueAdd({ cwd: root, text, at, kind, reporter: rep });
-  const id = rep.lines[rep.lines.length - 1] ?? '?';
-  return `queued ${id}  ${at ?? h.path}  (${kind}) ${text}`;
+  const item = await addItem(root, gitDir, root, { text, at, kind });
+  return `queued ${item.id}  ${at ?? h.path}  (${kind}) ${text}`;
 }
 
 /**
