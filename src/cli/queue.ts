@@ -3,7 +3,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { pc, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { describeItem, type QueueItem } from '../queue/item.js';
-import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/store.js';
+import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';
 
 /**
  * `s` safe to print to a terminal: C0 and C1 control characters and DEL (which a queue file
@@ -24,7 +24,7 @@ export interface QueueAddInput {
 }
 
 /**
- * Appends an unchecked item to `.claude/review-queue.md` (addItem in src/queue/store.ts) and
+ * Appends an unchecked item to `.claude/review-queue.md` (addItem in src/queue/edit.ts) and
  * prints its id.
  * @returns 0.
  * @throws KizuError (exit 2): those of checkNewItem (before the repository is looked for)

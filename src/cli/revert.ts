@@ -11,7 +11,7 @@ import { KINDS } from '../scars/format.js';
 import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
-import { saveToTrash, readTrash, TRASH_REF, type TrashEntry, type SavedFile } from '../hunks/saved-reverts.js';
+import { saveRevert, readSavedRevert, TRASH_REF, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
 import { normaliseHunkSpec } from './hunks.js';
 
 export interface RevertCommandInput {
@@ -24,7 +24,7 @@ export interface RevertCommandInput {
   kind?: string;
   /** File the reason in the review queue instead of a scar. */
   queue?: boolean;
-  /** Trash commit id to restore (instead of reverting). */
+  /** Saved revert (commit id, the "trash id") to restore instead of reverting. */
   restore?: string;
   reporter: Reporter;
 }
@@ -34,8 +34,8 @@ function shellWord(s: string): string {
   return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Lines telling how to get a trash entry back. */
-function restoreHint(root: string, t: TrashEntry, what: string): string[] {
+/** Lines telling how to get a saved revert back. */
+function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
   if (t.type === 'absent') return [`${t.path} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
   const lines = [`saved the previous ${t.path} in ${TRASH_REF}; restore it with: git kizu revert --restore ${id}`];
@@ -104,7 +104,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
         throw new KizuError(`cannot write the scar, so nothing was reverted: ${e.message}`, { hint: queueHint });
       }
     }
-    const saved = await saveToTrash(ctx.root, plan.before, `revert ${h.id}`);
+    const saved = await saveRevert(ctx.root, plan.before, `revert ${h.id}`);
     await commitPlan(plan, after);
     return { h, plan, after, scar, saved };
   };
@@ -137,7 +137,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
 
 /** Files `body` as a queue item (addItem); returns the line to print. */
 async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string): Promise<string> {
-  const { addItem } = await import('../queue/store.js');
+  const { addItem } = await import('../queue/edit.js');
   let at: string | undefined;
   let text = body;
   if (after.type === 'absent' || spot === null) text = `${body} (${h.path} removed)`;
@@ -150,17 +150,17 @@ async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number |
 }
 
 /**
- * `git kizu revert --restore <trash-id>`: puts a trash entry back (the file's bytes and
- * mode, a symlink, or no file), after saving what the path holds now to the trash too.
+ * `git kizu revert --restore <trash-id>`: puts a saved revert back (the file's bytes and
+ * mode, a symlink, or no file), after saving what the path holds now as a saved revert too.
  * Prints `restored <path> from <id>` and how to undo that, or
  * `unchanged: <path> already holds the saved content`.
  * @returns 0.
- * @throws KizuError exit 1 if `spec` is not a trash commit; exit 2 for a saved path that
+ * @throws KizuError exit 1 if `spec` is not a saved revert; exit 2 for a saved path that
  *   is not a plain working-tree path.
  */
 export async function restoreCommand(cwd: string, spec: string, reporter: Reporter): Promise<number> {
   const ctx = await repoContext(cwd);
-  const t = await readTrash(ctx.root, spec);
+  const t = await readSavedRevert(ctx.root, spec);
   const parts = t.path.split('/');
   if (!t.path || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git')) {
     throw new KizuError(`trash entry ${spec} names an unsafe path: ${JSON.stringify(t.path)}`, { hint: 'restore it by hand with git cat-file' });
@@ -171,7 +171,7 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
     reporter.log(`unchanged: ${t.path} already holds the saved content`);
     return EXIT.OK;
   }
-  const saved = await saveToTrash(ctx.root, now, `restore ${t.commit}`);
+  const saved = await saveRevert(ctx.root, now, `restore ${t.commit}`);
   await commitState(abs, now, t, () => new KizuError(`${t.path} changed while it was being restored; nothing was written`, { hint: 'retry' }));
   reporter.log(`restored ${t.path} from ${t.commit.slice(0, 12)}`);
   for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);

@@ -6,7 +6,7 @@
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
-import { shq } from '../rollback/tasks/store.js';
+import { shq } from '../rollback/tasks/records.js';
 import { askYesNo, canAsk } from './rollback.js';
 
 export interface RollbackBranchInput {
@@ -52,7 +52,7 @@ function ignoredNote(p: DiscardPlan): string {
  * bring it back: git kizu undo
  *   or by hand: git branch kizu/<name> <tip>
  *               git worktree add <path> kizu/<name>                        (linked worktree)
- *               git -C <path> restore --source=<trash commit> --worktree -- :/
+ *               git -C <path> restore --source=<copy commit> --worktree -- :/
  *               git switch kizu/<name>                                     (main worktree)
  * ```
  * @returns 0.
@@ -89,7 +89,7 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
       i.reporter.log(`safety snapshot: ${snap.name}`);
     },
   });
-  const t = done.trash;
+  const t = done.copy;
   i.reporter.log(`saved task ${task.name} in ${t.ref}: ${describe(plan)}`);
   if (plan.mode === 'linked') i.reporter.log(`removed worktree ${wtPath}${ignoredNote(plan)}`);
   if (plan.mode === 'main') i.reporter.log(`switched ${wtPath} back to ${plan.switchTo}`);

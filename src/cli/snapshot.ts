@@ -1,6 +1,6 @@
 /**
  * `git kizu snapshot [-m <msg>] [--json]`, `snapshot list [--json]`, `snapshot show <id>`,
- * `snapshot drop <id>... [--force]` (src/rollback/snapshot.ts does the work).
+ * `snapshot drop <id>... [--force]` (src/rollback/snapshots/ does the work).
  */
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
@@ -23,16 +23,16 @@ export interface SnapshotTakeInput {
  *   git failures.
  */
 export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
-  // Lock the store and start git before the snapshot code loads (rollback/early.ts); the
-  // snapshot store resolves the repository itself (without a git process when it can).
-  const { startSnapshotEarly, abandonEarlySnapshot } = await import('../rollback/snapshots/begin.js');
-  const early = await startSnapshotEarly(i.cwd);
+  // Lock the store and start git before the snapshot code loads (rollback/snapshots/begin.ts);
+  // the snapshot store resolves the repository itself (without a git process when it can).
+  const { beginSnapshot, abandonBegunSnapshot } = await import('../rollback/snapshots/begin.js');
+  const begun = await beginSnapshot(i.cwd);
   let res: Awaited<ReturnType<typeof import('../rollback/snapshots/snapshot.js').takeSnapshot>>;
   try {
     const { takeSnapshot } = await import('../rollback/snapshots/snapshot.js');
-    res = await takeSnapshot(early ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
+    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
   } finally {
-    abandonEarlySnapshot();
+    abandonBegunSnapshot();
   }
   if (i.json) {
     i.reporter.log(JSON.stringify(res, null, 2));

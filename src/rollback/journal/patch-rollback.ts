@@ -1,6 +1,6 @@
 /**
  * Rolling back journal entries (`git kizu rollback patch`): reverse-applying the change an
- * entry recorded (src/rollback/journal.ts) to the file as it is now.
+ * entry recorded (./journal.ts) to the file as it is now.
  *
  * Per file of an entry, in this order:
  * 1. The file holds exactly what the entry produced: the old state comes back exactly (the

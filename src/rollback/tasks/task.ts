@@ -1,10 +1,10 @@
 /**
- * Tasks (issue 5, branch level): a task is a branch `kizu/<name>` started from HEAD (or the
- * baseline), optionally in its own linked worktree, with a record of its base in
- * `refs/kizu/tasks/<name>` (layout: task-store.ts). Tasks are landed (merged back into the
+ * Tasks (the branch level of rollback): a task is a branch `kizu/<name>` started from HEAD
+ * (or the baseline), optionally in its own linked worktree, with a record of its base in
+ * `refs/kizu/tasks/<name>` (layout: ./records.ts). Tasks are landed (merged back into the
  * branch they started from) or discarded (`git kizu rollback branch`), after a copy is saved
- * in `refs/kizu/trash/<name>/<time>` (layout: task-trash.ts) that {@link restoreTask} brings
- * back.
+ * in `refs/kizu/trash/<name>/<time>` (a removed task, layout: ./removed.ts) that
+ * {@link restoreTask} brings back.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,15 +29,15 @@ import {
   writeRecord,
   type TaskInfo,
   type WorktreeInfo,
-} from './store.js';
-import { includedIgnored, readTaskTrash, saveTaskTrash, type TaskTrash } from './trash.js';
+} from './records.js';
+import { includedIgnored, readRemovedTask, saveRemovedTask, type RemovedTask } from './removed.js';
 import { loadConfig } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast } from '../../git/repo.js';
 import type { SnapshotResult } from '../snapshots/snapshot.js';
 
-export { listTasks, getTask, validateTaskName, type TaskInfo } from './store.js';
-export { readTaskTrash, type TaskTrash } from './trash.js';
+export { listTasks, getTask, validateTaskName, type TaskInfo } from './records.js';
+export { readRemovedTask, type RemovedTask } from './removed.js';
 
 async function exists(p: string): Promise<'none' | 'empty-dir' | 'other'> {
   try {
@@ -411,7 +411,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
 /** What {@link discardTask} did. */
 export interface DiscardedTask extends DiscardPlan {
   /** The saved copy (refs/kizu/trash/<name>/<time>). */
-  trash: TaskTrash;
+  copy: RemovedTask;
   /** The safety snapshot of the current worktree taken before anything changed. */
   safety: SnapshotResult;
   /** Why the rollback could not be recorded in the undo log, or null when it was. */
@@ -422,7 +422,7 @@ export interface DiscardedTask extends DiscardPlan {
  * Discards task `name` after {@link planDiscard}'s checks. Order: a safety snapshot of the
  * current worktree (`plan.root`; takeSnapshot kind 'safety', message `before git kizu
  * rollback branch <name>`; handed to `opts.onSafetySnapshot` as soon as it is taken); save
- * the copy (task-trash.ts: worktree files, untracked included, and the tip as parent) in
+ * the copy (./removed.ts: worktree files, untracked included, and the tip as parent) in
  * refs/kizu/trash/<name>/<time>; then 'main' mode `git switch <from>`, 'linked' mode
  * `git worktree remove --force <path>` (git-worktree(1); ignored files go with it); then
  * delete the branch (`git update-ref -d refs/heads/kizu/<name> <tip>`, compare-and-swap)
@@ -443,7 +443,7 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
   const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}` });
   opts.onSafetySnapshot?.(safety);
   const rec = await readRecord(root, name);
-  const trash = await saveTaskTrash(root, {
+  const copy = await saveRemovedTask(root, {
     name,
     tip,
     base: rec?.base ?? null,
@@ -454,8 +454,8 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
     include: plan.include,
   });
   const fail = (what: string, stderr: string) =>
-    new KizuError(`saved task "${name}" in ${trash.ref}, but could not ${what}: ${gitMessage(stderr)}`, {
-      hint: `the copy stays in ${trash.ref}; fix the problem and run git kizu rollback branch ${name} again`,
+    new KizuError(`saved task "${name}" in ${copy.ref}, but could not ${what}: ${gitMessage(stderr)}`, {
+      hint: `the copy stays in ${copy.ref}; fix the problem and run git kizu rollback branch ${name} again`,
       exitCode: EXIT.FOUND,
     });
   if (plan.mode === 'main') {
@@ -472,15 +472,15 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
   try {
     await recordRollback(root, {
       level: 'branch',
-      time: trash.time,
+      time: copy.time,
       safetySnapshot: safety.id,
       description: `discarded task ${name} (${task.branch} at ${tip.slice(0, 12)})`,
-      undo: { kind: 'branch', name, trashRef: trash.ref, ...(trash.worktree ? { worktree: trash.worktree } : {}) },
+      undo: { kind: 'branch', name, trashRef: copy.ref, ...(copy.worktree ? { worktree: copy.worktree } : {}) },
     });
   } catch (e) {
     undoError = e as Error;
   }
-  return { ...plan, trash, safety, undoError };
+  return { ...plan, copy, safety, undoError };
 }
 
 /**
@@ -489,17 +489,17 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  * 1. recreates branch `kizu/<name>` at the saved tip (`git update-ref <ref> <tip> 0000...`,
  *    or `git worktree add -b` when `worktree` is given);
  * 2. with `worktree`: a linked worktree there, the saved files written back unstaged
- *    (`git restore --source=<trash> --worktree -- :/`, git-restore(1): changed files,
+ *    (`git restore --source=<copy> --worktree -- :/`, git-restore(1): changed files,
  *    deletions, and the untracked files untracked again), and the saved index read back
  *    (`git read-tree <index commit>`, git-read-tree(1)) when something was staged;
- * 3. for a task that was checked out in the main worktree (kizu-checkout in the trash
- *    commit): switches that worktree back to `kizu/<name>` (`git switch`) if it is still on
+ * 3. for a task that was checked out in the main worktree (kizu-checkout in the
+ *    removed-task commit): switches that worktree back to `kizu/<name>` (`git switch`) if it is still on
  *    the branch it was switched to and has no uncommitted tracked changes (else it is left
  *    as it is);
  * 4. recreates the record refs/kizu/tasks/<name> from the saved base and from-branch when it
  *    does not exist.
  * It is idempotent: a branch already at the saved tip, or a worktree already holding the
- * branch, counts as done (so a retried undo goes on). The trash ref is kept.
+ * branch, counts as done (so a retried undo goes on). The removed task's ref is kept.
  * @param root any worktree of the repository.
  * @param name the task name (`<name>` of kizu/<name>, as in the undo record).
  * @param trashRef the ref printed by rollback branch (`refs/kizu/trash/<name>/<time>`) or
@@ -512,7 +512,7 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  */
 export async function restoreTask(root: string, name: string, trashRef: string, worktree?: string): Promise<void> {
   await validateTaskName(root, name);
-  const t = await readTaskTrash(root, trashRef);
+  const t = await readRemovedTask(root, trashRef);
   if (t.name !== name) {
     throw new KizuError(`${trashRef} holds task "${t.name}", not "${name}"`, { hint: `restore it under its own name`, exitCode: EXIT.FOUND });
   }

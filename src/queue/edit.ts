@@ -1,9 +1,10 @@
 /**
- * Reading and editing `.claude/review-queue.md`. Edits splice the bytes of the touched item
- * only (the rest of the file, headings, prose, order, blank lines, line endings, stays
- * identical), under a lock file so that concurrent writers serialise, and are written
- * atomically. Parse results are cached in `<git-dir>/kizu/queue-cache.json` keyed by a
- * SHA-1 of the file, so hooks parse a hand-edited file once, not on every stop.
+ * Editing `.claude/review-queue.md` (reading it is ./read.ts, re-exported here). Edits splice
+ * the bytes of the touched item only (the rest of the file, headings, prose, order, blank
+ * lines, line endings, stays identical), under a lock file so that concurrent writers
+ * serialise, and are written atomically. Parse results are cached in
+ * `<git-dir>/kizu/queue-cache.json` keyed by a SHA-1 of the file, so hooks parse a
+ * hand-edited file once, not on every stop.
  */
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
