@@ -1,6 +1,6 @@
 /** `git kizu queue add|list|done|reopen|rm|clear`: the ghost-prompt review queue. */
 import { KizuError, EXIT } from '../errors.js';
-import { pc, type Reporter } from '../output.js';
+import { count, pc, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { describeItem, type QueueItem } from '../queue/item.js';
 import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';
@@ -166,7 +166,7 @@ export async function queueClear(i: { cwd: string; done: boolean; reporter: Repo
     await verifyEdit(text, q.items.filter((x) => !targets.includes(x)).map(itemSignature), 'remove the done items', Math.min(...targets.map((t) => t.start), text.length));
     return { text, result: { gone: targets, kept } };
   });
-  i.reporter.log(gone.length ? `removed ${gone.length} done item${gone.length === 1 ? '' : 's'}` : 'no done items to remove');
+  i.reporter.log(gone.length ? `removed ${count(gone.length, 'done item')}` : 'no done items to remove');
   for (const k of kept) i.reporter.log(`kept done item ${k.id} (line ${k.line}): it holds open items; tick or remove them first`);
   return EXIT.OK;
 }

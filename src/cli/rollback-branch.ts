@@ -4,7 +4,7 @@
  * it back (restoreTask).
  */
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
 import { shq } from '../rollback/tasks/records.js';
 import { askYesNo, canAsk } from './rollback.js';
@@ -21,19 +21,17 @@ export interface RollbackBranchInput {
   interactive?: boolean;
 }
 
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-
 function describe(p: DiscardPlan): string {
-  const parts = [`${plural(p.commits, 'commit')} not on the base`];
+  const parts = [`${count(p.commits, 'commit')} not on the base`];
   if (p.worktree?.prunable) parts.push(`no files (its worktree ${p.worktree.path} is gone)`);
-  else if (p.mode !== 'none') parts.push(`${plural(p.files.length, 'changed or untracked file')} in ${p.worktree!.path}`);
+  else if (p.mode !== 'none') parts.push(`${count(p.files.length, 'changed or untracked file')} in ${p.worktree!.path}`);
   return parts.join(', ');
 }
 
 function ignoredNote(p: DiscardPlan): string {
   if (!p.ignored.length) return '';
   const shown = p.ignored.slice(0, 5).join(', ') + (p.ignored.length > 5 ? ', ...' : '');
-  return ` (with ${plural(p.ignored.length, 'ignored path')}, not saved: ${shown})`;
+  return ` (with ${count(p.ignored.length, 'ignored path')}, not saved: ${shown})`;
 }
 
 /**

@@ -5,7 +5,7 @@
  * re-applies the entries, and in the undo log, so `git kizu undo` can reverse it).
  */
 import { EXIT, KizuError } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, plural, type Reporter } from '../output.js';
 import { gitDirFast, repoInfo } from '../git/run.js';
 import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
@@ -31,7 +31,7 @@ function how(s: Step): string {
     case 'recreated':
       return `re-created ${p} (it had deleted the file)`;
     case 'reversed':
-      return `reversed ${s.hunks} hunk${s.hunks === 1 ? '' : 's'} in ${p} (later edits kept)`;
+      return `reversed ${count(s.hunks, 'hunk')} in ${p} (later edits kept)`;
     case 'merged':
       return `merged the reversal into ${p} (three-way merge; later edits kept)`;
     case 'unchanged':
@@ -78,8 +78,8 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
   const foreign = plan.entries.filter((e) => e.worktree && gitDir && !sameWorktree({ worktree: e.worktree, worktreeId: e.worktreeId }, root, gitDir));
   if (foreign.length) {
     const where = [...new Set(foreign.map((e) => e.worktree!))];
-    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${foreign.length === 1 ? 'was' : 'were'} recorded in another worktree (${where.join(', ')}), not in this one (${root})`, {
-      hint: `roll ${foreign.length === 1 ? 'it' : 'them'} back there: cd ${where[0]} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
+    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${plural(foreign.length, 'was', 'were')} recorded in another worktree (${where.join(', ')}), not in this one (${root})`, {
+      hint: `roll ${plural(foreign.length, 'it', 'them')} back there: cd ${where[0]} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
       exitCode: EXIT.FOUND,
     });
   }
@@ -97,7 +97,7 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
   const n = changed.length;
   if (i.dryRun || !n) {
     for (const l of lines) r.log(l);
-    r.log(i.dryRun ? `dry run: ${n} file${n === 1 ? '' : 's'} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
+    r.log(i.dryRun ? `dry run: ${count(n, 'file')} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
     return EXIT.OK;
   }
   const done = (await applyRollback(root, plan, { session: sessionFromEnv(i.env ?? process.env) }))!;

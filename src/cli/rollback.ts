@@ -4,7 +4,7 @@
  */
 import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { repoInfo } from '../git/run.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
 
@@ -65,7 +65,7 @@ export function planLines(plan: RestorePlan, forUndo = false): string[] {
   const out = plan.changes.map(changeLine);
   if (ops.length) {
     out.push(
-      `${ops.length} path${ops.length === 1 ? '' : 's'} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
+      `${count(ops.length, 'path')} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
         `but they stay recoverable: a safety snapshot of the current state is taken first (${forUndo ? 'git kizu rollback snapshot <it> restores it; the name is printed' : 'git kizu undo restores it'}).`,
     );
   }
@@ -151,7 +151,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
           else show(p);
           shown = true;
           const n = p.changes.filter((c) => c.action !== 'kept').length;
-          return askYesNo(`Roll back ${n} path${n === 1 ? '' : 's'} to snapshot ${snap.name}?`);
+          return askYesNo(`Roll back ${count(n, 'path')} to snapshot ${snap.name}?`);
         },
   });
   if (!shown && !i.json) show(plan);
@@ -171,13 +171,13 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   if (!i.json) {
     if (!ops.length) r.log('nothing to roll back: the working tree already matches the snapshot');
     else {
-      r.log(`rolled back ${ops.length} path${ops.length === 1 ? '' : 's'} to snapshot ${snap.name}`);
+      r.log(`rolled back ${count(ops.length, 'path')} to snapshot ${snap.name}`);
       r.log(`safety snapshot: ${plan.safetyName} (undo with: git kizu undo)`);
     }
   }
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
-    throw new KizuError(`${plan.failures.length} path${plan.failures.length === 1 ? '' : 's'} did not end up as in the snapshot (listed above)`, {
+    throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as in the snapshot (listed above)`, {
       hint: `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
     });
   }

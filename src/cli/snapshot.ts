@@ -3,7 +3,7 @@
  * `snapshot drop <id>... [--force]` (src/rollback/snapshots/ does the work).
  */
 import { EXIT, KizuError } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { git, repoInfo, findRootFast } from '../git/run.js';
 import type { SnapshotInfo } from '../rollback/snapshots/snapshot.js';
 
@@ -38,7 +38,7 @@ export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
     i.reporter.log(JSON.stringify(res, null, 2));
     return EXIT.OK;
   }
-  i.reporter.log(`snapshot ${res.name}: ${res.files} file${res.files === 1 ? '' : 's'} (${res.hashed} read again)`);
+  i.reporter.log(`snapshot ${res.name}: ${count(res.files, 'file')} (${res.hashed} read again)`);
   for (const s of res.skipped) i.reporter.warn(`not in the snapshot: ${s.path}: ${s.reason}`);
   for (const d of res.dropped) i.reporter.log(`dropped ${d} (snapshot.keep)`);
   return EXIT.OK;
@@ -70,7 +70,7 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
     const msg = s.meta.message.split('\n')[0];
     // Snapshot refs are shared by the worktrees of a repository: say which one took it.
     const where = s.meta.worktree && !sameWorktree(s.meta, root, gitDir) ? `  [worktree ${s.meta.worktree}]` : '';
-    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${s.meta.files} file${s.meta.files === 1 ? '' : 's'}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
+    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${count(s.meta.files, 'file')}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
   }
   return EXIT.OK;
 }

@@ -11,6 +11,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
+import { plural } from '../output.js';
 import { withLock } from '../git/state-lock.js';
 import { writeFileAtomic } from '../files.js';
 import { QUEUE_KINDS, cleanItemText, newId, parseItemText, renderItem, type QueueItem } from './item.js';
@@ -108,7 +109,7 @@ export async function addItem(root: string, gitDir: string, cwd: string, i: NewI
     const buf = readFileSync(t.real);
     const count = isBinary(buf) ? null : lineCount(toLines(buf));
     if (count !== null && line! > Math.max(count, 1)) {
-      throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, { hint: `use a line from 1 to ${Math.max(count, 1)}` });
+      throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: `use a line from 1 to ${Math.max(count, 1)}` });
     }
     anchor = { path: t.rel, line: line! };
   }

@@ -10,6 +10,7 @@ import { lstat, readFile, realpath, stat, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
+import { plural } from '../output.js';
 import { writeFileAtomic } from '../files.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
@@ -251,7 +252,7 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
   const f = textLines(i.rel, i.buf, i.line);
   const count = lineCount(f);
   if (i.line > count + 1) {
-    throw new KizuError(`${t.rel}:${i.line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, {
+    throw new KizuError(`${t.rel}:${i.line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, {
       hint: `use a line from 1 to ${count + 1}`,
     });
   }
@@ -337,7 +338,7 @@ async function removeScars(root: string, cwd: string, file: string, line: number
   if (line === null) {
     targets = [...scarLines].sort((a, b) => a - b);
   } else {
-    if (line > count) throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, { hint: 'use git kizu scan to list scars with their lines' });
+    if (line > count) throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: 'use git kizu scan to list scars with their lines' });
     if (scarLines.has(line)) targets = [line];
     else if (scarLines.has(line - 1)) targets = [line - 1];
     else {

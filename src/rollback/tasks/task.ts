@@ -9,6 +9,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { count, plural } from '../../output.js';
 import { git, repoInfo } from '../../git/run.js';
 import { getBaseline } from '../../hunks/listing.js';
 import {
@@ -210,7 +211,7 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     const dirty = await statusPaths(task.worktree);
     if (dirty.length) {
       throw new KizuError(
-        `task "${name}" has uncommitted changes in ${task.worktree} (${dirty.length} file${dirty.length === 1 ? '' : 's'}); they would not be landed`,
+        `task "${name}" has uncommitted changes in ${task.worktree} (${count(dirty.length, 'file')}); they would not be landed`,
         { hint: `commit them there (git -C ${task.worktree} add -A && git -C ${task.worktree} commit), or remove them; then land again`, exitCode: EXIT.FOUND },
       );
     }
@@ -222,8 +223,8 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     const kept = await includedIgnored(task.worktree, (await loadConfig(root)).snapshot.include);
     if (kept.length) {
       throw new KizuError(
-        `task "${name}"'s worktree ${task.worktree} holds ${kept.join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${kept.length === 1 ? 'it' : 'them'} with the worktree`,
-        { hint: `move ${kept.length === 1 ? 'it' : 'them'} out of ${task.worktree} first, or land without --remove`, exitCode: EXIT.FOUND },
+        `task "${name}"'s worktree ${task.worktree} holds ${kept.join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${plural(kept.length, 'it', 'them')} with the worktree`,
+        { hint: `move ${plural(kept.length, 'it', 'them')} out of ${task.worktree} first, or land without --remove`, exitCode: EXIT.FOUND },
       );
     }
     const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
@@ -395,7 +396,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
     const dirty = await statusPaths(wt.path, { trackedOnly: true });
     if (dirty.length) {
       throw new KizuError(
-        `task "${name}" is checked out in ${wt.path}, which has uncommitted changes (${dirty.length} file${dirty.length === 1 ? '' : 's'}); switching back to ${switchTo} could lose them`,
+        `task "${name}" is checked out in ${wt.path}, which has uncommitted changes (${count(dirty.length, 'file')}); switching back to ${switchTo} could lose them`,
         { hint: `commit them (or stash them: git stash -u), then run git kizu rollback branch ${name} again`, exitCode: EXIT.FOUND },
       );
     }
