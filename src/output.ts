@@ -72,3 +72,21 @@ export function guardClosedPipes(): void {
     });
   }
 }
+
+/**
+ * `word` when `n` is 1, else `pluralWord` (English: `plural(2, 'file')` is 'files',
+ * `plural(1, 'it', 'them')` is 'it'; 0 takes the plural).
+ */
+export function plural(n: number, word: string, pluralWord = word + 's'): string {
+  return n === 1 ? word : pluralWord;
+}
+
+/** `<n> <word or its plural>` ({@link plural}): `count(1, 'file')` is '1 file', `count(3, 'file')` '3 files'. */
+export function count(n: number, word: string, pluralWord?: string): string {
+  return `${n} ${plural(n, word, pluralWord)}`;
+}
+
+/** The items as an English list without a serial comma: 'a', 'a and b', 'a, b and c'; '' for none. */
+export function joinAnd(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

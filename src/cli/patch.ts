@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { repoInfo } from '../git/run.js';
 import { parsePatch } from '../rollback/journal/patch-parse.js';
 import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';
@@ -54,7 +54,7 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
   const r = i.reporter;
   if (i.dryRun) {
     for (const l of previewLines(plan)) r.log(l);
-    r.log(`dry run: ${plan.length} file${plan.length === 1 ? '' : 's'} would change; nothing written`);
+    r.log(`dry run: ${count(plan.length, 'file')} would change; nothing written`);
     return EXIT.OK;
   }
   const modes = new Map(plan.map((p) => [p.patch.path, fileMode(root, p.patch.path)]));

@@ -1,12 +1,9 @@
 /** `git kizu queue add|list|done|reopen|rm|clear`: the ghost-prompt review queue. */
 import { KizuError, EXIT } from '../errors.js';
-import { pc, type Reporter } from '../output.js';
+import { count, pc, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
-import { parseLocation, resolveFile } from '../scars/insert.js';
-import { toLines, lineCount, isBinary } from '../scars/lines.js';
-import { readFileSync } from 'node:fs';
-import { QUEUE_KINDS, cleanItemText, newId, renderItem, describeItem, parseItemText, type QueueItem } from '../queue/item.js';
-import { modifyQueue, readQueue, appendItem, setChecked, removeItems, queueTemplate, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/store.js';
+import { describeItem, type QueueItem } from '../queue/item.js';
+import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';
 
 /**
  * `s` safe to print to a terminal: C0 and C1 control characters and DEL (which a queue file
@@ -27,61 +24,17 @@ export interface QueueAddInput {
 }
 
 /**
- * Appends an unchecked item to `.claude/review-queue.md` (created from the template if
- * missing) and prints its id. The text is cleaned ({@link cleanItemText}); text that would
- * read back as a kind or anchor is escaped ({@link renderItem}).
+ * Appends an unchecked item to `.claude/review-queue.md` (addItem in src/queue/edit.ts) and
+ * prints its id.
  * @returns 0.
- * @throws KizuError (exit 2): empty text, unknown kind, a bad `--at` (missing file, line out
- *   of range, path outside the repo, a path that cannot be written as an anchor), a queue
- *   file that cannot be read or parsed, or one whose end would swallow the new line (an
- *   unclosed code block or HTML comment); nothing is written then.
+ * @throws KizuError (exit 2): those of checkNewItem (before the repository is looked for)
+ *   and addItem; nothing is written then.
  */
 export async function queueAdd(i: QueueAddInput): Promise<number> {
-  const kind = i.kind ?? null;
-  if (kind !== null && !(QUEUE_KINDS as readonly string[]).includes(kind)) {
-    throw new KizuError(`unknown kind "${kind}"`, { hint: `use one of: ${QUEUE_KINDS.join(', ')}` });
-  }
-  const text = cleanItemText(i.text ?? '');
-  if (!text) throw new KizuError('the item text is empty', { hint: 'e.g. git kizu queue add "also add a test for the empty case"' });
+  checkNewItem(i);
   const ctx = await repoContext(i.cwd);
-  let anchor: QueueItem['anchor'] = null;
-  if (i.at !== undefined) {
-    const { file, line } = parseLocation(i.at);
-    const t = await resolveFile(ctx.root, i.cwd, file);
-    const buf = readFileSync(t.real);
-    const count = isBinary(buf) ? null : lineCount(toLines(buf));
-    if (count !== null && line! > Math.max(count, 1)) {
-      throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, { hint: `use a line from 1 to ${Math.max(count, 1)}` });
-    }
-    anchor = { path: t.rel, line: line! };
-  }
-  const id = await modifyQueue(ctx.root, ctx.gitDir, async (q) => {
-    const id = newId(new Set(q.items.map((x) => x.id)));
-    const line = renderItem(id, text, kind, anchor);
-    // The line alone must read back as written (a path with a backtick or a line break
-    // cannot be an anchor; some texts cannot be escaped).
-    const back = parseItemText(line.slice('- [ ]'.length));
-    if (back.id !== id || back.kind !== kind || back.text !== text || back.anchor?.path !== anchor?.path || back.anchor?.line !== anchor?.line) {
-      throw new KizuError(
-        anchor && back.anchor?.path !== anchor.path
-          ? `--at ${anchor.path}: this path cannot be written as an item anchor (\`path:line\`)`
-          : `this text cannot be written as an item so that it reads back unchanged: ${text}`,
-        { hint: anchor && back.anchor?.path !== anchor.path ? 'name the place in the item text instead' : 'reword the start of the text' },
-      );
-    }
-    const base = q.exists ? q.text : queueTemplate();
-    const before = q.exists ? q.items : await (await import('../queue/parse.js')).parseQueue(base);
-    const out = appendItem(base, line);
-    const items = await verifyEdit(
-      out,
-      [...before.map(itemSignature), itemSignature({ checked: false, kind, anchor, text, explicitId: true })],
-      'add the item',
-      out.lastIndexOf(line),
-    );
-    if (items[items.length - 1].id !== id) throw new KizuError(`refusing to add the item: its id ${id} would not read back`, { hint: 'retry' });
-    return { text: out, result: id };
-  });
-  i.reporter.log(id);
+  const item = await addItem(ctx.root, ctx.gitDir, i.cwd, i);
+  i.reporter.log(item.id);
   return EXIT.OK;
 }
 
@@ -213,7 +166,7 @@ export async function queueClear(i: { cwd: string; done: boolean; reporter: Repo
     await verifyEdit(text, q.items.filter((x) => !targets.includes(x)).map(itemSignature), 'remove the done items', Math.min(...targets.map((t) => t.start), text.length));
     return { text, result: { gone: targets, kept } };
   });
-  i.reporter.log(gone.length ? `removed ${gone.length} done item${gone.length === 1 ? '' : 's'}` : 'no done items to remove');
+  i.reporter.log(gone.length ? `removed ${count(gone.length, 'done item')}` : 'no done items to remove');
   for (const k of kept) i.reporter.log(`kept done item ${k.id} (line ${k.line}): it holds open items; tick or remove them first`);
   return EXIT.OK;
 }

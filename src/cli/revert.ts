@@ -4,14 +4,14 @@
  */
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { memoryReporter, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';
-import { scarIntoBuffer, recordScar } from '../scars/insert.js';
+import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
-import { saveToTrash, readTrash, TRASH_REF, type TrashEntry, type SavedFile } from '../hunks/saved-reverts.js';
+import { saveRevert, readSavedRevert, TRASH_REF, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
 import { normaliseHunkSpec } from './hunks.js';
 
 export interface RevertCommandInput {
@@ -24,7 +24,7 @@ export interface RevertCommandInput {
   kind?: string;
   /** File the reason in the review queue instead of a scar. */
   queue?: boolean;
-  /** Trash commit id to restore (instead of reverting). */
+  /** Saved revert (commit id, the "trash id") to restore instead of reverting. */
   restore?: string;
   reporter: Reporter;
 }
@@ -34,8 +34,8 @@ function shellWord(s: string): string {
   return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Lines telling how to get a trash entry back. */
-function restoreHint(root: string, t: TrashEntry, what: string): string[] {
+/** Lines telling how to get a saved revert back. */
+function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
   if (t.type === 'absent') return [`${t.path} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
   const lines = [`saved the previous ${t.path} in ${TRASH_REF}; restore it with: git kizu revert --restore ${id}`];
@@ -50,7 +50,8 @@ function restoreHint(root: string, t: TrashEntry, what: string): string[] {
  * Reverts one hunk in the working tree (see planRevert for each file kind), after saving
  * the file's current content to refs/kizu/reverts. With `message`, the revert and a scar
  * `reverted: <reason>` above the reverted spot (kind default reject) are computed in memory
- * and written in one atomic write: both or neither. With `queue`, the reason goes to the
+ * and written in one atomic write: both or neither (listing, planning, the write and the
+ * scar record under the scars lock, withScarWrite). With `queue`, the reason goes to the
  * review queue as an item anchored at the reverted spot instead (no anchor when the file is
  * removed); if filing it fails, the revert is undone.
  * Prints `reverted <shortId>  <range>`, then `scarred ...` / `queued <id> ...`, then how
@@ -79,43 +80,52 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     throw new KizuError('the reason is empty', { hint: 'give a reason with -m "<text>"' });
   }
   const ctx = await repoContext(i.cwd);
-  const { baseline, hunks } = await listHunks(ctx.root);
-  const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk, hunks)], hunks);
-  const plan = await planRevert(ctx.root, h, baseline.oid);
   const body = i.message !== undefined ? `reverted: ${i.message}` : '';
-  const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;
-  let after: SavedFile = plan.after;
-  let scar: { line: number; text: string } | null = null;
-  if (i.message !== undefined && !i.queue) {
-    if (after.type === 'absent') {
-      throw new KizuError(`reverting ${hunkRange(h)} removes ${h.path}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
+  // Lists, plans and writes the revert (and with -m its scar) in one go: with a scar, under
+  // the scars lock (withScarWrite), so that a concurrent scar writer waits for it.
+  const revert = async () => {
+    const { baseline, hunks } = await listHunks(ctx.root);
+    const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk!, hunks)], hunks);
+    const plan = await planRevert(ctx.root, h, baseline.oid);
+    const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;
+    let after: SavedFile = plan.after;
+    let scar: { line: number; text: string } | null = null;
+    if (i.message !== undefined && !i.queue) {
+      if (after.type === 'absent') {
+        throw new KizuError(`reverting ${hunkRange(h)} removes ${h.path}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
+      }
+      try {
+        const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, kind, body, syntaxOverrides: ctx.config.scar.syntax });
+        if (e.warning) i.reporter.warn(e.warning);
+        after = { ...after, content: e.buf };
+        scar = { line: e.scarLine, text: e.text };
+      } catch (e) {
+        if (!(e instanceof KizuError)) throw e;
+        throw new KizuError(`cannot write the scar, so nothing was reverted: ${e.message}`, { hint: queueHint });
+      }
     }
-    try {
-      const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, kind, body, syntaxOverrides: ctx.config.scar.syntax });
-      if (e.warning) i.reporter.warn(e.warning);
-      after = { ...after, content: e.buf };
-      scar = { line: e.scarLine, text: e.text };
-    } catch (e) {
-      if (!(e instanceof KizuError)) throw e;
-      throw new KizuError(`cannot write the scar, so nothing was reverted: ${e.message}`, { hint: queueHint });
-    }
-  }
-  const saved = await saveToTrash(ctx.root, plan.before, `revert ${h.id}`);
-  await commitPlan(plan, after);
+    const saved = await saveRevert(ctx.root, plan.before, `revert ${h.id}`);
+    await commitPlan(plan, after);
+    return { h, plan, after, scar, saved };
+  };
+  const { h, plan, after, scar, saved } =
+    i.message !== undefined && !i.queue
+      ? await withScarWrite(ctx.gitDir, async () => {
+          const r = await revert();
+          return { result: r, scar: r.scar && { rel: r.h.path, line: r.scar.line, text: r.scar.text, time: new Date().toISOString() } };
+        })
+      : await revert();
   let queued: string | null = null;
   if (i.queue) {
     try {
-      queued = await fileInQueue(ctx.root, h, plan.spot, after, kind, body);
+      queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body);
     } catch (e) {
       await commitState(plan.abs, after, plan.before, () => new KizuError(`${h.path} changed while the queue item was filed`, { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') }));
       throw e;
     }
   }
   i.reporter.log(`reverted ${shortId(h)}  ${hunkRange(h)}`);
-  if (scar) {
-    await recordScar(ctx.gitDir, { rel: h.path, line: scar.line, text: scar.text, time: new Date().toISOString() });
-    i.reporter.log(`scarred ${h.path}:${scar.line}  ${scar.text.trim()}`);
-  }
+  if (scar) i.reporter.log(`scarred ${h.path}:${scar.line}  ${scar.text.trim()}`);
   if (queued) i.reporter.log(queued);
   if (h.kind === 'added' && after.type === 'absent') {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
@@ -125,10 +135,9 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   return EXIT.OK;
 }
 
-/** Files `body` as a queue item (via queueAdd); returns the line to print. */
-async function fileInQueue(root: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string): Promise<string> {
-  const { queueAdd } = await import('./queue.js');
-  const rep = memoryReporter();
+/** Files `body` as a queue item (addItem); returns the line to print. */
+async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string): Promise<string> {
+  const { addItem } = await import('../queue/edit.js');
   let at: string | undefined;
   let text = body;
   if (after.type === 'absent' || spot === null) text = `${body} (${h.path} removed)`;
@@ -136,23 +145,22 @@ async function fileInQueue(root: string, h: Hunk, spot: number | null, after: Sa
     const lines = after.content!.length === 0 ? 0 : after.content!.toString('latin1').split('\n').length - (after.content![after.content!.length - 1] === 0x0a ? 1 : 0);
     at = `${h.path}:${Math.min(spot, Math.max(lines, 1))}`;
   }
-  await queueAdd({ cwd: root, text, at, kind, reporter: rep });
-  const id = rep.lines[rep.lines.length - 1] ?? '?';
-  return `queued ${id}  ${at ?? h.path}  (${kind}) ${text}`;
+  const item = await addItem(root, gitDir, root, { text, at, kind });
+  return `queued ${item.id}  ${at ?? h.path}  (${kind}) ${text}`;
 }
 
 /**
- * `git kizu revert --restore <trash-id>`: puts a trash entry back (the file's bytes and
- * mode, a symlink, or no file), after saving what the path holds now to the trash too.
+ * `git kizu revert --restore <trash-id>`: puts a saved revert back (the file's bytes and
+ * mode, a symlink, or no file), after saving what the path holds now as a saved revert too.
  * Prints `restored <path> from <id>` and how to undo that, or
  * `unchanged: <path> already holds the saved content`.
  * @returns 0.
- * @throws KizuError exit 1 if `spec` is not a trash commit; exit 2 for a saved path that
+ * @throws KizuError exit 1 if `spec` is not a saved revert; exit 2 for a saved path that
  *   is not a plain working-tree path.
  */
 export async function restoreCommand(cwd: string, spec: string, reporter: Reporter): Promise<number> {
   const ctx = await repoContext(cwd);
-  const t = await readTrash(ctx.root, spec);
+  const t = await readSavedRevert(ctx.root, spec);
   const parts = t.path.split('/');
   if (!t.path || parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git')) {
     throw new KizuError(`trash entry ${spec} names an unsafe path: ${JSON.stringify(t.path)}`, { hint: 'restore it by hand with git cat-file' });
@@ -163,7 +171,7 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
     reporter.log(`unchanged: ${t.path} already holds the saved content`);
     return EXIT.OK;
   }
-  const saved = await saveToTrash(ctx.root, now, `restore ${t.commit}`);
+  const saved = await saveRevert(ctx.root, now, `restore ${t.commit}`);
   await commitState(abs, now, t, () => new KizuError(`${t.path} changed while it was being restored; nothing was written`, { hint: 'retry' }));
   reporter.log(`restored ${t.path} from ${t.commit.slice(0, 12)}`);
   for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);

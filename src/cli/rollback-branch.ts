@@ -4,11 +4,9 @@
  * it back (restoreTask).
  */
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
-import { shq } from '../rollback/tasks/store.js';
-import { takeSnapshot } from '../rollback/snapshots/snapshot.js';
-import { recordRollback } from '../rollback/undo-log.js';
+import { shq } from '../rollback/tasks/records.js';
 import { askYesNo, canAsk } from './rollback.js';
 
 export interface RollbackBranchInput {
@@ -23,28 +21,25 @@ export interface RollbackBranchInput {
   interactive?: boolean;
 }
 
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
-
 function describe(p: DiscardPlan): string {
-  const parts = [`${plural(p.commits, 'commit')} not on the base`];
+  const parts = [`${count(p.commits, 'commit')} not on the base`];
   if (p.worktree?.prunable) parts.push(`no files (its worktree ${p.worktree.path} is gone)`);
-  else if (p.mode !== 'none') parts.push(`${plural(p.files.length, 'changed or untracked file')} in ${p.worktree!.path}`);
+  else if (p.mode !== 'none') parts.push(`${count(p.files.length, 'changed or untracked file')} in ${p.worktree!.path}`);
   return parts.join(', ');
 }
 
 function ignoredNote(p: DiscardPlan): string {
   if (!p.ignored.length) return '';
   const shown = p.ignored.slice(0, 5).join(', ') + (p.ignored.length > 5 ? ', ...' : '');
-  return ` (with ${plural(p.ignored.length, 'ignored path')}, not saved: ${shown})`;
+  return ` (with ${count(p.ignored.length, 'ignored path')}, not saved: ${shown})`;
 }
 
 /**
  * Discards task `name` (see planDiscard for the refusals and discardTask for the steps).
  * Without --yes it asks on the terminal (answering no prints `cancelled: nothing changed`,
  * exit 0), and refuses (exit 1) when there is no terminal to ask on.
- * Before changing anything it takes a safety snapshot of the current worktree
- * (takeSnapshot kind 'safety'); afterwards it records the rollback (recordRollback level
- * 'branch' with undo {kind: 'branch', name, trashRef, worktree}) for `git kizu undo`.
+ * discardTask takes a safety snapshot of the current worktree before changing anything
+ * and records the rollback for `git kizu undo` afterwards.
  *
  * Output (--dry-run: the `would ...` lines only, nothing changes):
  * ```
@@ -55,7 +50,7 @@ function ignoredNote(p: DiscardPlan): string {
  * bring it back: git kizu undo
  *   or by hand: git branch kizu/<name> <tip>
  *               git worktree add <path> kizu/<name>                        (linked worktree)
- *               git -C <path> restore --source=<trash commit> --worktree -- :/
+ *               git -C <path> restore --source=<copy commit> --worktree -- :/
  *               git switch kizu/<name>                                     (main worktree)
  * ```
  * @returns 0.
@@ -86,28 +81,19 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
       return EXIT.OK;
     }
   }
-  const snap = await takeSnapshot(plan.root, { kind: 'safety', message: `before git kizu rollback branch ${task.name}` });
-  for (const s of snap.skipped) i.reporter.warn(`safety snapshot left out ${s.path}: ${s.reason}`);
-  i.reporter.log(`safety snapshot: ${snap.name}`);
-  const done = await discardTask(plan);
-  const t = done.trash;
+  const done = await discardTask(plan, {
+    onSafetySnapshot: (snap) => {
+      for (const s of snap.skipped) i.reporter.warn(`safety snapshot left out ${s.path}: ${s.reason}`);
+      i.reporter.log(`safety snapshot: ${snap.name}`);
+    },
+  });
+  const t = done.copy;
   i.reporter.log(`saved task ${task.name} in ${t.ref}: ${describe(plan)}`);
   if (plan.mode === 'linked') i.reporter.log(`removed worktree ${wtPath}${ignoredNote(plan)}`);
   if (plan.mode === 'main') i.reporter.log(`switched ${wtPath} back to ${plan.switchTo}`);
   i.reporter.log(`deleted branch ${task.branch} (was ${task.tip!.slice(0, 12)})`);
-  let recorded = true;
-  try {
-    await recordRollback(plan.root, {
-      level: 'branch',
-      time: t.time,
-      safetySnapshot: snap.id,
-      description: `discarded task ${task.name} (${task.branch} at ${task.tip!.slice(0, 12)})`,
-      undo: { kind: 'branch', name: task.name, trashRef: t.ref, ...(t.worktree ? { worktree: t.worktree } : {}) },
-    });
-  } catch (e) {
-    recorded = false;
-    i.reporter.warn(`could not record this rollback for git kizu undo: ${(e as Error).message}`);
-  }
+  const recorded = !done.undoError;
+  if (done.undoError) i.reporter.warn(`could not record this rollback for git kizu undo: ${done.undoError.message}`);
   if (recorded) i.reporter.log('bring it back: git kizu undo');
   const lead = recorded ? '  or by hand:' : 'bring it back:';
   i.reporter.log(`${lead} git branch ${task.branch} ${task.tip}`);

@@ -1,17 +1,14 @@
 /**
  * `git kizu rollback patch <id>... [--cascade] [--dry-run]`: undoes journal entries
- * (src/rollback/patch-rollback.ts) after taking a safety snapshot, and records the rollback
- * both in the journal (so rolling back the rollback re-applies the entries) and in the
- * rollback log (so `git kizu undo` can reverse it).
+ * (src/rollback/journal/patch-rollback.ts: planRollback, then applyRollback, which takes a
+ * safety snapshot and records the rollback both in the journal, so rolling back the rollback
+ * re-applies the entries, and in the undo log, so `git kizu undo` can reverse it).
  */
 import { EXIT, KizuError } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, plural, type Reporter } from '../output.js';
 import { gitDirFast, repoInfo } from '../git/run.js';
-import { readJournal, recordEntry, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
-import { entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
-import { writeAllOrNothing } from '../rollback/journal/patch-write.js';
-import { takeSnapshot } from '../rollback/snapshots/snapshot.js';
-import { recordRollback } from '../rollback/undo-log.js';
+import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
+import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
 
 export interface RollbackPatchInput {
   cwd: string;
@@ -34,7 +31,7 @@ function how(s: Step): string {
     case 'recreated':
       return `re-created ${p} (it had deleted the file)`;
     case 'reversed':
-      return `reversed ${s.hunks} hunk${s.hunks === 1 ? '' : 's'} in ${p} (later edits kept)`;
+      return `reversed ${count(s.hunks, 'hunk')} in ${p} (later edits kept)`;
     case 'merged':
       return `merged the reversal into ${p} (three-way merge; later edits kept)`;
     case 'unchanged':
@@ -81,8 +78,8 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
   const foreign = plan.entries.filter((e) => e.worktree && gitDir && !sameWorktree({ worktree: e.worktree, worktreeId: e.worktreeId }, root, gitDir));
   if (foreign.length) {
     const where = [...new Set(foreign.map((e) => e.worktree!))];
-    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${foreign.length === 1 ? 'was' : 'were'} recorded in another worktree (${where.join(', ')}), not in this one (${root})`, {
-      hint: `roll ${foreign.length === 1 ? 'it' : 'them'} back there: cd ${where[0]} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
+    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${plural(foreign.length, 'was', 'were')} recorded in another worktree (${where.join(', ')}), not in this one (${root})`, {
+      hint: `roll ${plural(foreign.length, 'it', 'them')} back there: cd ${where[0]} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
       exitCode: EXIT.FOUND,
     });
   }
@@ -95,45 +92,21 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
   }
   const r = i.reporter;
   const verb = i.dryRun ? 'would roll back' : 'rolled back';
-  const changed = [...plan.files].filter(([, s]) => (s.disk === null || s.final === null ? s.disk !== s.final : !s.disk.equals(s.final)));
+  const changed = changedFiles(plan);
   const lines = plan.steps.map((s) => `${s.how === 'unchanged' ? 'nothing to do for' : verb} ${short.get(s.entry.id)} (${s.entry.tool}): ${how(s)}`);
   const n = changed.length;
   if (i.dryRun || !n) {
     for (const l of lines) r.log(l);
-    r.log(i.dryRun ? `dry run: ${n} file${n === 1 ? '' : 's'} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
+    r.log(i.dryRun ? `dry run: ${count(n, 'file')} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
     return EXIT.OK;
   }
-  const names = plan.entries.map((e) => short.get(e.id)!).join(' ');
-  const snap = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback patch ${names}` });
-  await writeAllOrNothing(
-    root,
-    changed.map(([p, s]) => ({ path: p, expect: s.disk, after: s.final, mode: s.mode })),
-  );
+  const done = (await applyRollback(root, plan, { session: sessionFromEnv(i.env ?? process.env) }))!;
+  const snap = done.safety;
   for (const l of lines) r.log(l);
-  const time = new Date();
-  try {
-    const e = await recordEntry(root, {
-      tool: 'rollback',
-      session: sessionFromEnv(i.env ?? process.env),
-      toolUseId: null,
-      time,
-      files: changed.map(([p, s]) => ({ path: p, before: s.disk, after: s.final, mode: s.mode })),
-      rollbackOf: plan.entries.map((x) => x.id),
-    });
-    const s = shortIds(await readJournal(root)).get(e.id) ?? e.id.slice(0, 8);
-    r.log(`journal entry ${s} records this rollback; git kizu rollback patch ${s} re-applies it`);
-  } catch (e) {
-    r.warn(`the rollback is done but could not be recorded in the journal: ${(e as Error).message}`);
-  }
-  try {
-    await recordRollback(root, {
-      level: 'patch',
-      time: time.toISOString(),
-      safetySnapshot: snap.id,
-      description: `rollback patch ${names} (${changed.map(([p]) => p).join(', ')})`,
-    });
-  } catch (e) {
-    r.warn(`the rollback is done but could not be recorded in the rollback log: ${(e as Error).message}; the safety snapshot ${snap.name} still has the files as they were`);
+  if (done.entry) r.log(`journal entry ${done.entry.short} records this rollback; git kizu rollback patch ${done.entry.short} re-applies it`);
+  else r.warn(`the rollback is done but could not be recorded in the journal: ${done.journalError!.message}`);
+  if (done.undoError) {
+    r.warn(`the rollback is done but could not be recorded in the rollback log: ${done.undoError.message}; the safety snapshot ${snap.name} still has the files as they were`);
   }
   for (const sk of snap.skipped) {
     if (plan.files.has(sk.path)) r.warn(`the safety snapshot left out ${sk.path} (${sk.reason}); git kizu undo cannot put it back, git kizu rollback patch of the rollback entry can`);

@@ -4,7 +4,7 @@
  */
 import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { repoInfo } from '../git/run.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
 
@@ -65,7 +65,7 @@ export function planLines(plan: RestorePlan, forUndo = false): string[] {
   const out = plan.changes.map(changeLine);
   if (ops.length) {
     out.push(
-      `${ops.length} path${ops.length === 1 ? '' : 's'} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
+      `${count(ops.length, 'path')} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
         `but they stay recoverable: a safety snapshot of the current state is taken first (${forUndo ? 'git kizu rollback snapshot <it> restores it; the name is printed' : 'git kizu undo restores it'}).`,
     );
   }
@@ -100,10 +100,10 @@ export function canAsk(): boolean {
 }
 
 /**
- * Rolls the working tree back to a snapshot (restoreSnapshot), after showing the per-file
- * plan: with --dry-run only the plan; otherwise, without --yes, it asks on a terminal and
- * refuses (exit 1, plan printed) when nobody can answer. Records the rollback in the undo
- * log. Output: the plan (text, or the RestorePlan as JSON with --json), then what happened.
+ * Rolls the working tree back to a snapshot (rollbackToSnapshot, which also records the
+ * rollback in the undo log), after showing the per-file plan: with --dry-run only the plan;
+ * otherwise, without --yes, it asks on a terminal and refuses (exit 1, plan printed) when
+ * nobody can answer. Output: the plan (text, or the RestorePlan as JSON with --json), then what happened.
  * @returns 0 on success or a cancelled question; 1 when refused for lack of --yes; 2 when
  *   a file could not be restored (everything is put back if the failure happens midway).
  * A snapshot taken in another worktree of the repository is refused (exit 1) unless
@@ -116,7 +116,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const r = i.reporter;
   const { readSnapshot } = await import('../rollback/snapshots/snapshot.js');
   const { sameWorktree } = await import('../rollback/snapshots/store.js');
-  const { restoreSnapshot } = await import('../rollback/snapshots/restore.js');
+  const { rollbackToSnapshot } = await import('../rollback/snapshots/rollback.js');
   const snap = await readSnapshot(root, i.id);
   // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
   const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
@@ -134,7 +134,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   };
   const interactive = i.interactive ?? canAsk();
   if (i.dryRun || (!i.yes && !interactive)) {
-    const plan = await restoreSnapshot(root, snap.id, { dryRun: true });
+    const plan = await rollbackToSnapshot(root, snap, { dryRun: true });
     show(plan);
     if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
     throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
@@ -143,8 +143,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     });
   }
   let shown = false;
-  const plan = await restoreSnapshot(root, snap.id, {
-    safetyMessage: `before rollback to ${snap.name}`,
+  const plan = await rollbackToSnapshot(root, snap, {
     confirm: i.yes
       ? undefined
       : async (p) => {
@@ -152,7 +151,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
           else show(p);
           shown = true;
           const n = p.changes.filter((c) => c.action !== 'kept').length;
-          return askYesNo(`Roll back ${n} path${n === 1 ? '' : 's'} to snapshot ${snap.name}?`);
+          return askYesNo(`Roll back ${count(n, 'path')} to snapshot ${snap.name}?`);
         },
   });
   if (!shown && !i.json) show(plan);
@@ -161,15 +160,6 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     return EXIT.OK;
   }
   const ops = plan.changes.filter((c) => c.action !== 'kept');
-  if (plan.applied && plan.safetySnapshot) {
-    const { recordRollback } = await import('../rollback/undo-log.js');
-    await recordRollback(root, {
-      level: 'snapshot',
-      time: new Date().toISOString(),
-      safetySnapshot: plan.safetySnapshot,
-      description: `rollback to snapshot ${snap.name}`,
-    });
-  }
   if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
   for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${k.path}: ${k.reason}`);
   if (!plan.applied) {
@@ -181,13 +171,13 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   if (!i.json) {
     if (!ops.length) r.log('nothing to roll back: the working tree already matches the snapshot');
     else {
-      r.log(`rolled back ${ops.length} path${ops.length === 1 ? '' : 's'} to snapshot ${snap.name}`);
+      r.log(`rolled back ${count(ops.length, 'path')} to snapshot ${snap.name}`);
       r.log(`safety snapshot: ${plan.safetyName} (undo with: git kizu undo)`);
     }
   }
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
-    throw new KizuError(`${plan.failures.length} path${plan.failures.length === 1 ? '' : 's'} did not end up as in the snapshot (listed above)`, {
+    throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as in the snapshot (listed above)`, {
       hint: `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
     });
   }

@@ -7,8 +7,7 @@ import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import type { KizuConfig } from '../config/config.js';
 import { KINDS } from '../scars/format.js';
-import { parseLocation, writeScar, recordScar, undoLastScar } from '../scars/insert.js';
-import { withLock } from '../git/state-lock.js';
+import { parseLocation, addScar, undoLastScar } from '../scars/insert.js';
 
 export interface ScarCommandInput {
   cwd: string;
@@ -29,14 +28,14 @@ export interface ScarCommandInput {
  * file is ignored by git, matches `scan.exclude`, or is larger than `scan.maxFileBytes`.
  * @returns exit code 0.
  * @throws KizuError: exit 2 for bad input (unknown kind, free without -m, empty body, a
- *   file name without `:<line>`, target refusals from writeScar); exit 1 when --undo is
+ *   file name without `:<line>`, target refusals from addScar); exit 1 when --undo is
  *   refused.
  */
 export async function scarCommand(i: ScarCommandInput): Promise<number> {
   if (i.undo) {
     if (i.target) throw new KizuError('--undo takes no <path>:<line>', { hint: 'run git kizu scar --undo alone' });
     const ctx = await repoContext(i.cwd);
-    const r = await withLock(ctx.gitDir, 'scars', 'the scars', () => undoLastScar(ctx.root, ctx.gitDir));
+    const r = await undoLastScar(ctx.root, ctx.gitDir);
     i.reporter.log(`removed scar ${r.rel}:${r.line}  ${r.text.trim()}`);
     return EXIT.OK;
   }
@@ -57,12 +56,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   else if (kind === 'free') throw new KizuError('a free scar needs a body', { hint: 'add -m "<what the agent should do>"' });
   else body = ctx.config.scar.bodies[kind as 'ask' | 'reject'];
   if (body.replace(/\s+/g, '') === '') throw new KizuError('the scar body is empty', { hint: 'give a body with -m "<text>"' });
-  // Serialised with other scar writers: concurrent `scar` calls on one file all land.
-  const r = await withLock(ctx.gitDir, 'scars', 'the scars', async () => {
-    const w = await writeScar({ root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
-    if (!w.noop) await recordScar(ctx.gitDir, { rel: w.rel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
-    return w;
-  });
+  const r = await addScar(ctx.gitDir, { root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
   if (r.warning) i.reporter.warn(r.warning);
   const unseen = await unseenReason(ctx.root, r.realRel, ctx.config);
   if (unseen) i.reporter.warn(`${r.realRel}: git kizu scan will not report this scar (${unseen})`);

@@ -1,9 +1,9 @@
 /**
  * `git kizu snapshot [-m <msg>] [--json]`, `snapshot list [--json]`, `snapshot show <id>`,
- * `snapshot drop <id>... [--force]` (src/rollback/snapshot.ts does the work).
+ * `snapshot drop <id>... [--force]` (src/rollback/snapshots/ does the work).
  */
 import { EXIT, KizuError } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { git, repoInfo, findRootFast } from '../git/run.js';
 import type { SnapshotInfo } from '../rollback/snapshots/snapshot.js';
 
@@ -23,22 +23,22 @@ export interface SnapshotTakeInput {
  *   git failures.
  */
 export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
-  // Lock the store and start git before the snapshot code loads (rollback/early.ts); the
-  // snapshot store resolves the repository itself (without a git process when it can).
-  const { startSnapshotEarly, abandonEarlySnapshot } = await import('../rollback/snapshots/begin.js');
-  const early = await startSnapshotEarly(i.cwd);
+  // Lock the store and start git before the snapshot code loads (rollback/snapshots/begin.ts);
+  // the snapshot store resolves the repository itself (without a git process when it can).
+  const { beginSnapshot, abandonBegunSnapshot } = await import('../rollback/snapshots/begin.js');
+  const begun = await beginSnapshot(i.cwd);
   let res: Awaited<ReturnType<typeof import('../rollback/snapshots/snapshot.js').takeSnapshot>>;
   try {
     const { takeSnapshot } = await import('../rollback/snapshots/snapshot.js');
-    res = await takeSnapshot(early ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
+    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
   } finally {
-    abandonEarlySnapshot();
+    abandonBegunSnapshot();
   }
   if (i.json) {
     i.reporter.log(JSON.stringify(res, null, 2));
     return EXIT.OK;
   }
-  i.reporter.log(`snapshot ${res.name}: ${res.files} file${res.files === 1 ? '' : 's'} (${res.hashed} read again)`);
+  i.reporter.log(`snapshot ${res.name}: ${count(res.files, 'file')} (${res.hashed} read again)`);
   for (const s of res.skipped) i.reporter.warn(`not in the snapshot: ${s.path}: ${s.reason}`);
   for (const d of res.dropped) i.reporter.log(`dropped ${d} (snapshot.keep)`);
   return EXIT.OK;
@@ -70,7 +70,7 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
     const msg = s.meta.message.split('\n')[0];
     // Snapshot refs are shared by the worktrees of a repository: say which one took it.
     const where = s.meta.worktree && !sameWorktree(s.meta, root, gitDir) ? `  [worktree ${s.meta.worktree}]` : '';
-    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${s.meta.files} file${s.meta.files === 1 ? '' : 's'}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
+    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${count(s.meta.files, 'file')}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
   }
   return EXIT.OK;
 }

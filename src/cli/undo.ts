@@ -1,6 +1,6 @@
 /** `git kizu undo [--dry-run] [--yes] [--json]`: reverse the last rollback (src/rollback/undo.ts). */
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { count, type Reporter } from '../output.js';
 import { repoInfo } from '../git/run.js';
 import type { UndoResult } from '../rollback/undo.js';
 import { askYesNo, canAsk, planLines } from './rollback.js';
@@ -86,7 +86,7 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   }
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
-    throw new KizuError(`${plan.failures.length} path${plan.failures.length === 1 ? '' : 's'} did not end up as before the rollback (listed above)`, {
+    throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as before the rollback (listed above)`, {
       hint: plan.safetyName ? `the state before the undo is in safety snapshot ${plan.safetyName}` : 'see the paths above',
     });
   }

@@ -1,11 +1,10 @@
 /** `git kizu unscar <path>[:<line>]` and `git kizu unscar --all`. */
-import { withLock } from '../git/state-lock.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoContext } from './context.js';
-import { parseLocation, removeScars } from '../scars/insert.js';
+import { parseLocation, unscarFiles } from '../scars/insert.js';
 import { scanRepo } from '../scars/scan.js';
 
 export interface UnscarCommandInput {
@@ -43,12 +42,9 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
     jobs = [{ file, line, cwd: i.cwd }];
   }
   let total = 0;
-  await withLock(ctx.gitDir, 'scars', 'the scars', async () => {
-    for (const j of jobs) {
-      const r = await removeScars(ctx.root, j.cwd, j.file, j.line);
-      for (const x of r.removed) i.reporter.log(`removed ${r.rel}:${x.line}  ${x.text.trim()}`);
-      total += r.removed.length;
-    }
+  await unscarFiles(ctx.root, ctx.gitDir, jobs, (r) => {
+    for (const x of r.removed) i.reporter.log(`removed ${r.rel}:${x.line}  ${x.text.trim()}`);
+    total += r.removed.length;
   });
   if (total === 0) i.reporter.log(i.all ? 'no scars found' : `no scars in ${path.normalize(i.target!)}`);
   return EXIT.OK;

@@ -31,14 +31,14 @@ export async function userPromptSubmit(p: HookPayload & { prompt?: unknown }, en
   const root = findRootFast(base);
   if (!root) throw new Error(`not inside a git repository: ${base}`);
   const first = (p.prompt ?? '').split('\n').find((l) => l.trim()) ?? '';
-  // Lock the store and start git before the snapshot code loads (rollback/early.ts).
-  const { startSnapshotEarly, abandonEarlySnapshot } = await import('../rollback/snapshots/begin.js');
-  const early = await startSnapshotEarly(root);
+  // Lock the store and start git before the snapshot code loads (rollback/snapshots/begin.ts).
+  const { beginSnapshot, abandonBegunSnapshot } = await import('../rollback/snapshots/begin.js');
+  const begun = await beginSnapshot(root);
   try {
     const { takeSnapshot } = await import('../rollback/snapshots/snapshot.js');
-    const r = await takeSnapshot(early ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS, configProblem: warn });
+    const r = await takeSnapshot(begun ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS, configProblem: warn });
     return r.name;
   } finally {
-    abandonEarlySnapshot();
+    abandonBegunSnapshot();
   }
 }

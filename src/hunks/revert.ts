@@ -66,7 +66,7 @@ function changedError(h: Hunk): KizuError {
   });
 }
 
-/** The current state of a working-tree path, as trash would save it. */
+/** The current state of a working-tree path, as a saved revert holds it. */
 export async function readPathState(abs: string, rel: string): Promise<SavedFile> {
   let st;
   try {

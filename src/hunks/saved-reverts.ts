@@ -1,9 +1,9 @@
 /**
- * The trash: what `git kizu revert` (and `revert --restore`) discards is saved first, as a
- * commit on `refs/kizu/reverts`. Each commit's tree holds the one saved file at its path
+ * Saved reverts: what `git kizu revert` (and `revert --restore`) discards is saved first, as
+ * a commit on `refs/kizu/reverts` (the "trash id" users pass to `revert --restore`). Each commit's tree holds the one saved file at its path
  * (mode 100644, 100755 or 120000), or is empty when the file did not exist; its message
  * records the path (JSON), the type, the exact mode bits and why it was saved. Commits chain
- * (each has the previous trash commit as parent), so `git log refs/kizu/reverts` lists them
+ * (each has the previous saved revert as parent), so `git log refs/kizu/reverts` lists them
  * and they stay reachable (not garbage-collected). The ref is moved with
  * `git update-ref <ref> <new> <old>` (compare-and-swap; retried when another process
  * moved it first).
@@ -11,7 +11,7 @@
 import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git/run.js';
 
-/** The ref holding the trash chain. */
+/** The ref holding the chain of saved reverts. */
 export const TRASH_REF = 'refs/kizu/reverts';
 
 const IDENT = {
@@ -33,9 +33,9 @@ export interface SavedFile {
   mode: number | null;
 }
 
-/** A trash entry: the saved file plus where it is stored. */
-export interface TrashEntry extends SavedFile {
-  /** The trash commit. */
+/** A saved revert: the saved file plus where it is stored. */
+export interface SavedRevert extends SavedFile {
+  /** Its commit on refs/kizu/reverts. */
   commit: string;
   /** The blob holding the content; null when absent. */
   blob: string | null;
@@ -66,7 +66,7 @@ async function treeFor(root: string, path: string, mode: string, blob: string): 
  * @throws KizuError (exit 2) if git cannot write the objects or the ref (after 5 attempts
  *   when other processes keep moving it).
  */
-export async function saveToTrash(root: string, f: SavedFile, reason: string): Promise<TrashEntry> {
+export async function saveRevert(root: string, f: SavedFile, reason: string): Promise<SavedRevert> {
   let blob: string | null = null;
   let tree: string;
   if (f.type === 'absent' || f.content === null) tree = await out(['mktree', '-z'], root, '');
@@ -96,11 +96,11 @@ export async function saveToTrash(root: string, f: SavedFile, reason: string): P
 }
 
 /**
- * Reads a trash entry.
+ * Reads a saved revert.
  * @param spec a commit id (or prefix) on refs/kizu/reverts, as printed by revert.
- * @throws KizuError (exit 1) if `spec` is not a commit of the trash chain.
+ * @throws KizuError (exit 1) if `spec` is not a commit of the chain of saved reverts.
  */
-export async function readTrash(root: string, spec: string): Promise<TrashEntry> {
+export async function readSavedRevert(root: string, spec: string): Promise<SavedRevert> {
   const notFound = () =>
     new KizuError(`${spec}: not a git kizu trash entry`, {
       hint: `trash entries are the commits of ${TRASH_REF}; list them with git log --oneline ${TRASH_REF}`,
@@ -116,7 +116,7 @@ export async function readTrash(root: string, spec: string): Promise<TrashEntry>
   const msg = body.slice(body.indexOf('\n\n') + 2);
   const field = (k: string) => new RegExp(`^kizu-${k}: (.*)$`, 'm').exec(msg)?.[1];
   const p = field('path');
-  const type = field('type') as TrashEntry['type'] | undefined;
+  const type = field('type') as SavedRevert['type'] | undefined;
   if (!msg.startsWith('kizu trash: ') || p === undefined || !type) throw notFound();
   const path = JSON.parse(p) as string;
   const modeText = field('mode') ?? 'none';

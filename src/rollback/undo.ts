@@ -1,11 +1,11 @@
 /**
- * `git kizu undo`: reverses the newest rollback in the undo log (log.ts), whatever its level.
+ * `git kizu undo`: reverses the newest rollback in the undo log (undo-log.ts), whatever its level.
  *
  * 1. For a branch rollback (`undo.kind === 'branch'`, written by `git kizu rollback branch`):
  *    brings the task back with task.ts restoreTask: branch `kizu/<name>` at the saved tip
  *    (refused if that branch exists at another commit; one at the very tip counts as done,
  *    so a retried undo goes on), and when the record names a worktree, that worktree with
- *    the files saved in the trash commit (see task-trash.ts).
+ *    the files saved in the removed-task commit (see tasks/removed.ts).
  * 2. Restores the worktree the record's safety snapshot was taken in (the snapshot metadata
  *    names it; the current one if that directory is gone and not recreated) to that
  *    snapshot with restoreSnapshot, which first takes a new safety snapshot, so an undo can
@@ -28,7 +28,7 @@ export interface BranchUndo {
   name: string;
   /** The branch recreated, e.g. `kizu/<name>`. */
   branch: string;
-  /** The commit the branch is recreated at (the tip saved in the trash commit). */
+  /** The commit the branch is recreated at (the tip saved in the removed-task commit). */
   commit: string;
   trashRef: string;
   /** Worktree to recreate, if any. */
@@ -64,33 +64,33 @@ function isWorktree(dir: string): boolean {
 }
 
 async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>): Promise<BranchUndo> {
-  const { readTaskTrash } = await import('./tasks/task.js');
-  const { taskBranch, taskBranchRef } = await import('./tasks/store.js');
+  const { readRemovedTask } = await import('./tasks/task.js');
+  const { taskBranch, taskBranchRef } = await import('./tasks/records.js');
   const branch = taskBranch(u.name);
   if (!(await revParse(root, `${u.trashRef}^{commit}`))) {
     throw new KizuError(`cannot bring back branch ${branch}: ${u.trashRef} no longer exists`, {
       hint: 'the discarded task is gone; git reflog may still have its commits',
     });
   }
-  const trash = await readTaskTrash(root, u.trashRef);
-  const commit = trash.tip;
+  const copy = await readRemovedTask(root, u.trashRef);
+  const commit = copy.tip;
   // The task was checked out in a worktree that the rollback switched to another branch:
   // undo switches it back, which needs it still on that branch and without uncommitted
   // changes; otherwise the task's files would be restored onto that branch.
-  if (trash.checkout && trash.from && existsSync(trash.checkout)) {
-    const { headRef, statusPaths } = await import('./tasks/store.js');
-    const on = await headRef(trash.checkout).catch(() => null);
-    const from = trash.from.replace(/^refs\/heads\//, '');
-    if (on !== trash.from) {
-      throw new KizuError(`cannot bring back task "${u.name}": ${trash.checkout} is no longer on ${from}, where the rollback left it`, {
-        hint: `switch it back (git -C ${trash.checkout} switch ${from}), then run git kizu undo again; nothing was changed`,
+  if (copy.checkout && copy.from && existsSync(copy.checkout)) {
+    const { headRef, statusPaths } = await import('./tasks/records.js');
+    const on = await headRef(copy.checkout).catch(() => null);
+    const from = copy.from.replace(/^refs\/heads\//, '');
+    if (on !== copy.from) {
+      throw new KizuError(`cannot bring back task "${u.name}": ${copy.checkout} is no longer on ${from}, where the rollback left it`, {
+        hint: `switch it back (git -C ${copy.checkout} switch ${from}), then run git kizu undo again; nothing was changed`,
         exitCode: EXIT.FOUND,
       });
     }
-    const dirty = await statusPaths(trash.checkout, { trackedOnly: true });
+    const dirty = await statusPaths(copy.checkout, { trackedOnly: true });
     if (dirty.length) {
-      throw new KizuError(`cannot bring back task "${u.name}": ${trash.checkout} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', ...' : ''}), and undo has to switch it back to ${branch}`, {
-        hint: `commit or stash them (git -C ${trash.checkout} stash), then run git kizu undo again; nothing was changed`,
+      throw new KizuError(`cannot bring back task "${u.name}": ${copy.checkout} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', ...' : ''}), and undo has to switch it back to ${branch}`, {
+        hint: `commit or stash them (git -C ${copy.checkout} stash), then run git kizu undo again; nothing was changed`,
         exitCode: EXIT.FOUND,
       });
     }
@@ -130,7 +130,7 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
   if (here && sameWorktree(snap.meta, root, here)) return root;
   if (recreated) return recorded;
   if (!snap.meta.worktreeId) return isWorktree(recorded) ? recorded : root;
-  const { listWorktrees } = await import('./tasks/store.js');
+  const { listWorktrees } = await import('./tasks/records.js');
   for (const w of await listWorktrees(root)) {
     const dir = gitDirFast(w.path);
     if (dir && worktreeId(dir) === snap.meta.worktreeId) return w.path;
@@ -151,7 +151,7 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
  *   path is occupied, the worktree the rollback was made in no longer exists, or the working
- *   tree changed during `confirm`; exit 2 when the safety snapshot or trash ref is gone, the
+ *   tree changed during `confirm`; exit 2 when the safety snapshot or the removed task's ref is gone, the
  *   log is unreadable, or git fails.
  */
 export async function undoLastRollback(

@@ -1,16 +1,27 @@
 /**
  * Writing and removing scars in working-tree files. Every write is a byte splice of one
  * line, written atomically with the file's mode kept.
+ *
+ * Every write of scars (into a file, and into the record `<git-dir>/kizu/scars.json` that
+ * `git kizu scar --undo` reads) holds the scars lock `<git-dir>/kizu/scars.lock`, so that
+ * concurrent writers (`scar`, `unscar`, `revert -m`) never lose each other's scars or records.
  */
 import { lstat, readFile, realpath, stat, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
+import { plural } from '../output.js';
 import { writeFileAtomic } from '../files.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';
 import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, type LineFile } from './lines.js';
+import { withLock } from '../git/state-lock.js';
+
+/** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock` (see withLock). */
+function withScarsLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
+  return withLock(gitDir, 'scars', 'the scars', fn);
+}
 
 /** A validated working-tree file inside the repository. */
 export interface FileTarget {
@@ -154,6 +165,36 @@ export interface WriteScarResult {
 }
 
 /**
+ * Inserts a scar above `line` of `file` ({@link writeScar}) and records it for `git kizu
+ * scar --undo` (unless nothing was written), holding the scars lock throughout.
+ * @throws KizuError as writeScar; (exit 2) when the scars lock cannot be taken.
+ */
+export async function addScar(gitDir: string, i: WriteScarInput): Promise<WriteScarResult> {
+  return withScarsLock(gitDir, async () => {
+    const w = await writeScar(i);
+    if (!w.noop) await recordScar(gitDir, { rel: w.rel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
+    return w;
+  });
+}
+
+/**
+ * Runs `write`, which puts a scar into a file by its own means (`git kizu revert -m` writes
+ * the revert and its scar, computed with {@link scarIntoBuffer}, in one atomic write), under
+ * the scars lock, and records the scar it reports for `git kizu scar --undo`. Everything
+ * `write` reads of the file must be read inside it.
+ * @returns what `write` returns as `result`.
+ * @throws whatever `write` throws (nothing is recorded then); KizuError (exit 2) when the
+ *   scars lock cannot be taken.
+ */
+export async function withScarWrite<T>(gitDir: string, write: () => Promise<{ result: T; scar: ScarRecord | null }>): Promise<T> {
+  return withScarsLock(gitDir, async () => {
+    const { result, scar } = await write();
+    if (scar) await recordScar(gitDir, scar);
+    return result;
+  });
+}
+
+/**
  * Inserts a scar above `line` of `file` (1-based; lineCount+1 appends). Indent is copied
  * from the target line; for a blank target from the next non-blank line, else the previous
  * one. The scar takes the target line's ending (CRLF or LF); a BOM stays first; a missing
@@ -165,7 +206,7 @@ export interface WriteScarResult {
  *   beyond end+1, and every refusal of {@link chooseSyntax} (no comment syntax, inside a
  *   string/template, code fence, continued line or block comment).
  */
-export async function writeScar(i: WriteScarInput): Promise<WriteScarResult> {
+async function writeScar(i: WriteScarInput): Promise<WriteScarResult> {
   const t = await resolveFile(i.root, i.cwd, i.file);
   const e = await scarIntoBuffer({ rel: t.rel, buf: await readFile(t.real), line: i.line, kind: i.kind, body: i.body, syntaxOverrides: i.syntaxOverrides });
   const realRel = path.relative(await realpath(i.root), t.real).split(path.sep).join('/');
@@ -211,7 +252,7 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
   const f = textLines(i.rel, i.buf, i.line);
   const count = lineCount(f);
   if (i.line > count + 1) {
-    throw new KizuError(`${t.rel}:${i.line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, {
+    throw new KizuError(`${t.rel}:${i.line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, {
       hint: `use a line from 1 to ${count + 1}`,
     });
   }
@@ -254,6 +295,33 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
 }
 
 /**
+ * Removes scars from files ({@link removeScars} for each target in turn) holding the scars
+ * lock throughout, calling `each` with what was removed from each file as soon as it is
+ * written.
+ * @param targets files (relative to their `cwd`) and lines, or `line: null` for every scar
+ *   in the file.
+ * @returns the removals, one per target.
+ * @throws KizuError as removeScars (the targets before the failing one are done); (exit 2)
+ *   when the scars lock cannot be taken.
+ */
+export async function unscarFiles(
+  root: string,
+  gitDir: string,
+  targets: { cwd: string; file: string; line: number | null }[],
+  each: (r: { rel: string; removed: { line: number; text: string }[] }) => void = () => {},
+): Promise<{ rel: string; removed: { line: number; text: string }[] }[]> {
+  return withScarsLock(gitDir, async () => {
+    const out = [];
+    for (const t of targets) {
+      const r = await removeScars(root, t.cwd, t.file, t.line);
+      each(r);
+      out.push(r);
+    }
+    return out;
+  });
+}
+
+/**
  * Removes scar lines from one file: the scar at `line` (the scar's own line, or the line it
  * stands above), or every scar in the file when `line` is null. What counts as a scar is
  * exactly what {@link scanBuffer} reports (so markers in Markdown code fences stay).
@@ -261,7 +329,7 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
  * @throws KizuError (exit 1) if `line` names no scar; (exit 2) for resolveFile refusals,
  *   binary files, and a line beyond the end of the file.
  */
-export async function removeScars(root: string, cwd: string, file: string, line: number | null): Promise<{ rel: string; removed: { line: number; text: string }[] }> {
+async function removeScars(root: string, cwd: string, file: string, line: number | null): Promise<{ rel: string; removed: { line: number; text: string }[] }> {
   const t = await resolveFile(root, cwd, file);
   const f = await readText(t, line);
   const count = lineCount(f);
@@ -270,7 +338,7 @@ export async function removeScars(root: string, cwd: string, file: string, line:
   if (line === null) {
     targets = [...scarLines].sort((a, b) => a - b);
   } else {
-    if (line > count) throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} line${count === 1 ? '' : 's'})`, { hint: 'use git kizu scan to list scars with their lines' });
+    if (line > count) throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: 'use git kizu scan to list scars with their lines' });
     if (scarLines.has(line)) targets = [line];
     else if (scarLines.has(line - 1)) targets = [line - 1];
     else {
@@ -311,8 +379,8 @@ function readRecords(gitDir: string): ScarRecord[] {
   }
 }
 
-/** Appends a written scar to `<gitDir>/kizu/scars.json` (newest last, capped at 200). */
-export async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
+/** Appends a written scar to `<gitDir>/kizu/scars.json` (newest last, capped at 200); the caller holds the scars lock. */
+async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
   const list = readRecords(gitDir);
   list.push(r);
   await mkdir(path.dirname(recordFile(gitDir)), { recursive: true });
@@ -321,11 +389,17 @@ export async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
 
 /**
  * Removes the most recently recorded scar, only if its line is still exactly as written:
- * at its recorded line, or else as the only line in the file with exactly that text.
+ * at its recorded line, or else as the only line in the file with exactly that text. Holds
+ * the scars lock throughout.
  * @returns the record that was undone.
- * @throws KizuError (exit 1) if nothing is recorded, the file is gone, or the line changed.
+ * @throws KizuError (exit 1) if nothing is recorded, the file is gone, or the line changed;
+ *   (exit 2) when the scars lock cannot be taken.
  */
 export async function undoLastScar(root: string, gitDir: string): Promise<ScarRecord> {
+  return withScarsLock(gitDir, () => undoLast(root, gitDir));
+}
+
+async function undoLast(root: string, gitDir: string): Promise<ScarRecord> {
   const list = readRecords(gitDir);
   const last = list[list.length - 1];
   if (!last) throw new KizuError('no scar to undo: none was written with git kizu scar in this repository', { hint: 'use git kizu unscar <path>:<line> to remove a scar', exitCode: EXIT.FOUND });

@@ -2,7 +2,7 @@
  * The `git kizu review` loop: shows each hunk and acts on one key, like `git add -p`.
  * Every action goes through the same command function as its non-interactive twin
  * (`git kizu tap|reject`, `git kizu scar`, `git kizu revert [-m] [--queue]`), so files,
- * refs, the trash and the queue end up exactly as those commands leave them.
+ * refs, the saved reverts and the queue end up exactly as those commands leave them.
  *
  * Terminal-free: input comes from {@link ReviewIO} (an async key reader and a line reader),
  * so the loop can be driven by anything that produces keys.

@@ -8,6 +8,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { count } from '../../output.js';
 import type { FilePatch, PatchHunk } from './patch-parse.js';
 import { readWorkFile } from './patch-write.js';
 
@@ -58,7 +59,7 @@ export function applyExact(fp: FilePatch, content: Buffer): Buffer {
   for (const h of fp.hunks) {
     const first = h.oldCount === 0 ? h.oldStart : h.oldStart - 1; // 0-based index of the first old line
     if (first > lines.length) {
-      throw new PatchMismatch(`${hunkName(fp, h)} does not apply: it starts at line ${first + 1}, but ${fp.path} has only ${lines.length} line${lines.length === 1 ? '' : 's'}`);
+      throw new PatchMismatch(`${hunkName(fp, h)} does not apply: it starts at line ${first + 1}, but ${fp.path} has only ${count(lines.length, 'line')}`);
     }
     out.push(...lines.slice(cursor, first));
     let k = first;
@@ -69,7 +70,7 @@ export function applyExact(fp: FilePatch, content: Buffer): Buffer {
       }
       const actual = lines[k];
       if (actual === undefined) {
-        throw new PatchMismatch(`${hunkName(fp, h)} does not apply: line ${k + 1} should be ${quoteLine(l.text)}, but ${fp.path} has only ${lines.length} line${lines.length === 1 ? '' : 's'}`);
+        throw new PatchMismatch(`${hunkName(fp, h)} does not apply: line ${k + 1} should be ${quoteLine(l.text)}, but ${fp.path} has only ${count(lines.length, 'line')}`);
       }
       if (!actual.equals(l.text)) {
         throw new PatchMismatch(
@@ -198,7 +199,7 @@ export function previewLines(plan: PlannedFile[]): string[] {
     const n = fp.hunks.length;
     if (fp.kind === 'create') out.push(`would create ${fp.path}: +${p.added}`);
     else if (fp.kind === 'delete') out.push(`would delete ${fp.path}: -${p.removed}`);
-    else out.push(`would patch ${fp.path}: ${n} hunk${n === 1 ? '' : 's'}, +${p.added} -${p.removed}`);
+    else out.push(`would patch ${fp.path}: ${count(n, 'hunk')}, +${p.added} -${p.removed}`);
     for (const h of fp.hunks) {
       const before = h.lines.filter((l) => l.op !== '+').map((l) => l.text);
       const after = h.lines.filter((l) => l.op !== '-').map((l) => l.text);

@@ -1,6 +1,6 @@
 /**
  * Rolling back journal entries (`git kizu rollback patch`): reverse-applying the change an
- * entry recorded (src/rollback/journal.ts) to the file as it is now.
+ * entry recorded (./journal.ts) to the file as it is now.
  *
  * Per file of an entry, in this order:
  * 1. The file holds exactly what the entry produced: the old state comes back exactly (the
@@ -27,10 +27,11 @@ import path from 'node:path';
 import { git } from '../../git/run.js';
 import { KizuError } from '../../errors.js';
 import type { RawHunk } from '../../git/diff.js';
-import { diffBlobs, readBlob, writeBlob, shortIds, chrono, type JournalEntry, type JournalFile } from './journal.js';
+import { diffBlobs, readBlob, writeBlob, shortIds, chrono, readJournal, recordEntry, type JournalEntry, type JournalFile } from './journal.js';
 import { splitLines } from './patch-apply.js';
 import type { PatchHunk, PatchLine } from './patch-parse.js';
-import { readWorkFile } from './patch-write.js';
+import { readWorkFile, writeAllOrNothing } from './patch-write.js';
+import type { SnapshotResult } from '../snapshots/snapshot.js';
 
 /** How one file of one entry is rolled back. */
 export type StepHow = 'restored' | 'deleted' | 'recreated' | 'reversed' | 'merged' | 'unchanged';
@@ -65,7 +66,17 @@ export interface RollbackPlan {
   steps: Step[];
   refusals: Refusal[];
   /** Per path: the content on disk now and the content after the whole rollback. */
-  files: Map<string, { disk: Buffer | null; final: Buffer | null; mode?: number }>;
+  files: Map<string, FilePlan>;
+  /** Short ids of the whole journal the plan was made from (shortIds in ./journal.ts). */
+  short: Map<string, string>;
+}
+
+/** One file of a {@link RollbackPlan}: its bytes on disk now and after the rollback (null: absent). */
+export interface FilePlan {
+  disk: Buffer | null;
+  final: Buffer | null;
+  /** Permission bits for a file the rollback re-creates. */
+  mode?: number;
 }
 
 const same = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? a === b : a.equals(b));
@@ -309,7 +320,7 @@ export async function planRollback(root: string, all: JournalEntry[], targets: J
   let set = new Set(targets.map((t) => t.id));
   for (let round = 0; ; round++) {
     const entries = all.filter((e) => set.has(e.id)).sort((a, b) => chrono(b, a));
-    const files = new Map<string, { disk: Buffer | null; final: Buffer | null; mode?: number }>();
+    const files = new Map<string, FilePlan>();
     const steps: Step[] = [];
     const refusals: Refusal[] = [];
     for (const e of entries) {
@@ -341,9 +352,84 @@ export async function planRollback(root: string, all: JournalEntry[], targets: J
       return by !== undefined && depth < all.length && !isUndone(by.id, depth + 1);
     };
     const more = cascade ? refusals.flatMap((r) => r.overlapping).filter((x) => !set.has(x.id) && !isUndone(x.id)) : [];
-    if (!more.length || round > all.length) return { entries, steps, refusals, files };
+    if (!more.length || round > all.length) return { entries, steps, refusals, files, short };
     set = new Set([...set, ...more.map((x) => x.id)]);
   }
+}
+
+/** The files of `plan` whose bytes the rollback changes, as [path, plan], in plan order. */
+export function changedFiles(plan: RollbackPlan): [string, FilePlan][] {
+  return [...plan.files].filter(([, s]) => !same(s.disk, s.final));
+}
+
+/** What {@link applyRollback} did. */
+export interface AppliedRollback {
+  /** The files written (see {@link changedFiles}). */
+  changed: [string, FilePlan][];
+  /** The safety snapshot taken before writing (kind 'safety'). */
+  safety: SnapshotResult;
+  /**
+   * The journal entry recording the rollback (its id and short id), or null when it could not
+   * be recorded (`journalError` says why; the files are rolled back all the same).
+   */
+  entry: { id: string; short: string } | null;
+  journalError: Error | null;
+  /** Why the rollback could not be recorded in the undo log, or null when it was. */
+  undoError: Error | null;
+}
+
+/**
+ * Carries out a plan without refusals: takes a safety snapshot of the working tree (kind
+ * 'safety', message `before git kizu rollback patch <short ids>`), writes every changed file
+ * all or nothing (writeAllOrNothing in ./patch-write.ts, which checks each file still holds
+ * what was planned from), then records the rollback twice, in this order: in the journal (an
+ * entry of tool `rollback` with `rollbackOf` the entry ids, so rolling it back re-applies
+ * them) and in the undo log (level 'patch', `git kizu undo` restores the safety snapshot).
+ * A record that cannot be written does not undo the rollback: its error is returned.
+ * @param plan from {@link planRollback}, with no refusals.
+ * @param opts.session the agent session the journal entry names (sessionFromEnv), or null.
+ * @returns what was done, or null when no file changes (nothing is written or recorded, no
+ *   snapshot is taken).
+ * @throws KizuError: those of takeSnapshot and writeAllOrNothing (nothing is written then).
+ */
+export async function applyRollback(root: string, plan: RollbackPlan, opts: { session: string | null }): Promise<AppliedRollback | null> {
+  const changed = changedFiles(plan);
+  if (!changed.length) return null;
+  const names = plan.entries.map((e) => plan.short.get(e.id)!).join(' ');
+  // Loaded here only: listing the journal needs neither.
+  const { takeSnapshot } = await import('../snapshots/snapshot.js');
+  const { recordRollback } = await import('../undo-log.js');
+  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback patch ${names}` });
+  await writeAllOrNothing(
+    root,
+    changed.map(([p, s]) => ({ path: p, expect: s.disk, after: s.final, mode: s.mode })),
+  );
+  const time = new Date();
+  const done: AppliedRollback = { changed, safety, entry: null, journalError: null, undoError: null };
+  try {
+    const e = await recordEntry(root, {
+      tool: 'rollback',
+      session: opts.session,
+      toolUseId: null,
+      time,
+      files: changed.map(([p, s]) => ({ path: p, before: s.disk, after: s.final, mode: s.mode })),
+      rollbackOf: plan.entries.map((x) => x.id),
+    });
+    done.entry = { id: e.id, short: shortIds(await readJournal(root)).get(e.id) ?? e.id.slice(0, 8) };
+  } catch (e) {
+    done.journalError = e as Error;
+  }
+  try {
+    await recordRollback(root, {
+      level: 'patch',
+      time: time.toISOString(),
+      safetySnapshot: safety.id,
+      description: `rollback patch ${names} (${changed.map(([p]) => p).join(', ')})`,
+    });
+  } catch (e) {
+    done.undoError = e as Error;
+  }
+  return done;
 }
 
 /** One line describing an entry: `<short>  <time>  <tool> <path>[ (+N more)]  +a -r`. */

@@ -9,6 +9,7 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { count, plural } from '../../output.js';
 import { writeFileAtomic } from '../../files.js';
 
 /** One planned file change. */
@@ -155,9 +156,9 @@ export async function writeAllOrNothing(root: string, writes: FileWrite[]): Prom
     const n = done.length - (failure.exitCode === EXIT.FOUND ? 0 : 1);
     const written = done.slice(0, n).map((d) => d.rel);
     const what = notRestored.length
-      ? `; could NOT restore ${notRestored.join(', ')}: check ${notRestored.length === 1 ? 'it' : 'them'} by hand`
+      ? `; could NOT restore ${notRestored.join(', ')}: check ${plural(notRestored.length, 'it', 'them')} by hand`
       : n
-        ? `; put back the ${n} file${n === 1 ? '' : 's'} already written (${written.join(', ')}), so nothing changed`
+        ? `; put back the ${count(n, 'file')} already written (${written.join(', ')}), so nothing changed`
         : '; nothing changed';
     throw new KizuError(failure.message + what, { hint: failure.hint, exitCode: failure.exitCode });
   }

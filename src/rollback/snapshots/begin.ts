@@ -1,10 +1,10 @@
 /**
- * Starting a snapshot before the snapshot code has loaded. The snapshot command's fast path
- * and the UserPromptSubmit hook call {@link startSnapshotEarly} first thing: when the store
- * lock is free right now, it takes the lock and starts the git processes whose output every
+ * Beginning a snapshot before the snapshot code has loaded. `git kizu snapshot` and the
+ * UserPromptSubmit hook call {@link beginSnapshot} first thing: when the store lock is free
+ * right now, it takes the lock and starts the git processes whose output every
  * capture needs (the untracked listing, the snapshot refs and, on an up-to-date private
  * index, `git diff-files`), so that git works while Node loads the rest. takeSnapshot then
- * adopts both the lock and the running processes ({@link takeEarlySnapshot}). Holding the lock
+ * adopts both the lock and the running processes ({@link takeBegunSnapshot}). Holding the lock
  * from the start means nothing of ours changes the working tree or the private index between
  * those git processes and the rest of the capture.
  *
@@ -112,8 +112,8 @@ export function shadowEnv(s: { root: string; gitDir: string; commonDir: string; 
   };
 }
 
-/** A snapshot started by {@link startSnapshotEarly}. */
-export interface EarlySnapshot {
+/** A snapshot begun by {@link beginSnapshot}. */
+export interface BegunSnapshot {
   /** The working-tree top level (real path, as git prints it). */
   root: string;
   gitDir: string;
@@ -129,7 +129,7 @@ export interface EarlySnapshot {
   dirtyEnv: NodeJS.ProcessEnv | null;
 }
 
-let early: EarlySnapshot | null = null;
+let begun: BegunSnapshot | null = null;
 
 /**
  * Takes the snapshot store lock of the repository containing `cwd` if it is free right now,
@@ -139,9 +139,9 @@ let early: EarlySnapshot | null = null;
  * lock is released at process exit if no snapshot adopts it.
  * @returns the working-tree top level it started for (pass it to takeSnapshot), or null.
  */
-export async function startSnapshotEarly(cwd: string): Promise<string | null> {
+export async function beginSnapshot(cwd: string): Promise<string | null> {
   try {
-    if (early) return early.root;
+    if (begun) return begun.root;
     const info = repoInfoFast(cwd);
     if (!info) return null;
     const p = storePaths(info.gitDir);
@@ -173,7 +173,7 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     } catch {
       /* no shadow config yet */
     }
-    early = { root: info.root, gitDir: info.gitDir, release, untracked, refs, dirty, dirtyEnv };
+    begun = { root: info.root, gitDir: info.gitDir, release, untracked, refs, dirty, dirtyEnv };
     return info.root;
   } catch {
     return null;
@@ -181,23 +181,23 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
 }
 
 /**
- * Releases a snapshot started early that no capture adopted (its lock). Callers of
- * {@link startSnapshotEarly} call it once the snapshot is taken or has failed. Idempotent.
+ * Releases a begun snapshot that no capture adopted (its lock). Callers of
+ * {@link beginSnapshot} call it once the snapshot is taken or has failed. Idempotent.
  */
-export function abandonEarlySnapshot(): void {
-  const e = early;
-  early = null;
+export function abandonBegunSnapshot(): void {
+  const e = begun;
+  begun = null;
   e?.release();
 }
 
 /**
- * Hands over the snapshot started early for the worktree at `root` with git dir `gitDir`,
+ * Hands over the snapshot begun for the worktree at `root` with git dir `gitDir`,
  * once. A started snapshot for another worktree is abandoned (its lock released).
  * @returns it, or null if none was started (or it was for another worktree).
  */
-export function takeEarlySnapshot(root: string, gitDir: string): EarlySnapshot | null {
-  const e = early;
-  early = null;
+export function takeBegunSnapshot(root: string, gitDir: string): BegunSnapshot | null {
+  const e = begun;
+  begun = null;
   if (!e) return null;
   if (e.root === root && e.gitDir === gitDir) return e;
   e.release();

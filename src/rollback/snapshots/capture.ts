@@ -62,8 +62,8 @@ import path from 'node:path';
 import { git, gitStream, splitZ } from '../../git/run.js';
 import { KizuError } from '../../errors.js';
 import { parseIndex, seedProblem, type ParsedIndex } from '../../git/index-file.js';
-import { ensureShadow, realGit, shadowEnv, type Store } from './store.js';
-import { DIRTY_ARGS, indexChecksum, listUntracked, UPDATE_ARGS, type EarlySnapshot } from './begin.js';
+import { ensureShadow, realGit, shadowEnv, type SnapshotStore } from './store.js';
+import { DIRTY_ARGS, indexChecksum, listUntracked, UPDATE_ARGS, type BegunSnapshot } from './begin.js';
 
 /** Permission bits used for files without an exception. */
 export interface ModeDefaults {
@@ -229,7 +229,7 @@ function lstatOrNull(abs: string): Stats | null {
  * @returns a reason, or null when no conversion can apply.
  * @throws KizuError (exit 2) if `git config` fails.
  */
-async function filterRisk(s: Store): Promise<string | null> {
+async function filterRisk(s: SnapshotStore): Promise<string | null> {
   const nonEmpty = (f: string): boolean => {
     try {
       return readFileSync(f, 'utf8').trim().length > 0;
@@ -267,10 +267,10 @@ function gitattributesIn(ix: ParsedIndex): string | null {
  * @throws KizuError (exit 2) if git fails twice (the private index is rebuilt from scratch
  *   after a first failure), fs errors writing under `<git-dir>/kizu/snapshot`.
  */
-export async function capture(s: Store, extra: Iterable<string> = [], early: EarlySnapshot | null = null): Promise<Capture> {
+export async function capture(s: SnapshotStore, extra: Iterable<string> = [], begun: BegunSnapshot | null = null): Promise<Capture> {
   const more = [...extra];
   try {
-    return await captureOnce(s, more, early);
+    return await captureOnce(s, more, begun);
   } catch (e) {
     if (!(e instanceof KizuError)) throw e;
     // A broken private index (or state) must never block snapshots: start over once.
@@ -280,7 +280,7 @@ export async function capture(s: Store, extra: Iterable<string> = [], early: Ear
   }
 }
 
-async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | null): Promise<Capture> {
+async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapshot | null): Promise<Capture> {
   const startSec = Math.floor(Date.now() / 1000);
   mkdirSync(s.dir, { recursive: true });
   ensureShadow(s);
@@ -291,7 +291,7 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
     splitZ((await (shadow ? git(args, { cwd: s.root, env }) : realGit(s, args))).stdout);
 
   // The listings do not depend on anything below: start them first.
-  const untrackedP = early ? early.untracked : listUntracked(s.root, s.gitDir);
+  const untrackedP = begun ? begun.untracked : listUntracked(s.root, s.gitDir);
   const includeP = s.config.include.length
     ? zlist(['ls-files', '-o', '-i', '--exclude-standard', '-z', '--', ...s.config.include.map((g) => `:(glob)${g}`)])
     : Promise.resolve([]);
@@ -318,9 +318,9 @@ async function captureOnce(s: Store, extra: string[], early: EarlySnapshot | nul
   const stats = new Map<string, Seen>();
 
   if (fast) {
-    // diff-files started early ran on this same private index (the lock was held since).
-    const adopt = early?.dirty && JSON.stringify(early.dirtyEnv) === JSON.stringify(env);
-    dirtyP = adopt ? early!.dirty!.then((r) => splitZ(r.stdout)) : zlist(DIRTY_ARGS, true);
+    // diff-files started by beginSnapshot ran on this same private index (the lock was held since).
+    const adopt = begun?.dirty && JSON.stringify(begun.dirtyEnv) === JSON.stringify(env);
+    dirtyP = adopt ? begun!.dirty!.then((r) => splitZ(r.stdout)) : zlist(DIRTY_ARGS, true);
     untrackedInP = new Set(state!.untracked);
     absent = new Set(state!.absent);
   } else {

@@ -29,7 +29,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { capture, sameCapture, type Capture, type ModeDefaults } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
-import { openStore, realGit, type Store } from './store.js';
+import { openStore, realGit, type SnapshotStore } from './store.js';
 import { commitSnapshot, captureModes, headCommit, readIn, retain, LOCK_TIMEOUT_MS, type SnapshotInfo } from './snapshot.js';
 
 /** One side of a change. */
@@ -112,7 +112,7 @@ interface TreeEntry {
   oid: string;
 }
 
-async function lsTree(s: Store, tree: string): Promise<Map<string, TreeEntry>> {
+async function lsTree(s: SnapshotStore, tree: string): Promise<Map<string, TreeEntry>> {
   const out = (await realGit(s, ['ls-tree', '-r', '-z', '--full-tree', tree])).stdout.toString('utf8');
   const m = new Map<string, TreeEntry>();
   for (const rec of out.split('\0')) {
@@ -148,7 +148,7 @@ function under(p: string, paths: string[] | null): boolean {
 }
 
 async function planChanges(
-  s: Store,
+  s: SnapshotStore,
   target: SnapshotInfo,
   tgt: Map<string, TreeEntry>,
   cur: Capture,
@@ -217,7 +217,7 @@ async function planChanges(
 }
 
 /** Reads blobs with one `git cat-file --batch`. */
-async function readBlobs(s: Store, oids: string[]): Promise<Map<string, Buffer>> {
+async function readBlobs(s: SnapshotStore, oids: string[]): Promise<Map<string, Buffer>> {
   const uniq = [...new Set(oids)];
   const map = new Map<string, Buffer>();
   if (!uniq.length) return map;
@@ -234,7 +234,7 @@ async function readBlobs(s: Store, oids: string[]): Promise<Map<string, Buffer>>
   return map;
 }
 
-function abs(s: Store, p: string): string {
+function abs(s: SnapshotStore, p: string): string {
   return path.join(s.root, ...p.split('/'));
 }
 
@@ -247,7 +247,7 @@ function lstatOrNull(file: string) {
 }
 
 /** Creates missing parent directories; refuses a parent that is a file or a symlink. */
-function ensureParents(s: Store, p: string): void {
+function ensureParents(s: SnapshotStore, p: string): void {
   const parts = p.split('/').slice(0, -1);
   let dir = s.root;
   for (let i = 0; i < parts.length; i++) {
@@ -261,7 +261,7 @@ function ensureParents(s: Store, p: string): void {
 }
 
 /** Replaces `p` atomically by `state` (bytes `content`). */
-function writePath(s: Store, p: string, state: FileState, content: Buffer): void {
+function writePath(s: SnapshotStore, p: string, state: FileState, content: Buffer): void {
   ensureParents(s, p);
   const file = abs(s, p);
   const st = lstatOrNull(file);
@@ -286,7 +286,7 @@ function writePath(s: Store, p: string, state: FileState, content: Buffer): void
   }
 }
 
-function deletePath(s: Store, p: string): void {
+function deletePath(s: SnapshotStore, p: string): void {
   try {
     unlinkSync(abs(s, p));
   } catch (e) {
@@ -295,7 +295,7 @@ function deletePath(s: Store, p: string): void {
   }
 }
 
-function setMode(s: Store, p: string, state: FileState): void {
+function setMode(s: SnapshotStore, p: string, state: FileState): void {
   const file = abs(s, p);
   const st = lstatSync(file);
   if (!st.isFile()) throw new Error('not a regular file any more');
@@ -303,7 +303,7 @@ function setMode(s: Store, p: string, state: FileState): void {
 }
 
 /** Removes the now-empty parent directories of `paths` (never the root). */
-function pruneDirs(s: Store, paths: string[]): void {
+function pruneDirs(s: SnapshotStore, paths: string[]): void {
   const dirs = new Set<string>();
   for (const p of paths) {
     const parts = p.split('/');
@@ -318,12 +318,12 @@ function pruneDirs(s: Store, paths: string[]): void {
   }
 }
 
-function gitOid(s: Store, data: Buffer): string {
+function gitOid(s: SnapshotStore, data: Buffer): string {
   return createHash(s.hashAlgo).update(`blob ${data.length}\0`).update(data).digest('hex');
 }
 
 /** Null if `p` is in `want` state, else what differs. */
-function verifyPath(s: Store, p: string, want: FileState | null): string | null {
+function verifyPath(s: SnapshotStore, p: string, want: FileState | null): string | null {
   const file = abs(s, p);
   const st = lstatOrNull(file);
   // Absent as a file or link: a directory there is right when the snapshot holds files under it.
@@ -350,7 +350,7 @@ function errText(e: unknown): string {
  * permission bits and symlinks; leaves the index, HEAD and stash alone. Unless `dryRun`,
  * takes a safety snapshot of the current state first (its id is in the result), applies
  * atomically per file, puts everything back if a step fails, and verifies the result (see
- * the module comment). Does not write the undo log: callers do (log.ts recordRollback).
+ * the module comment). Does not write the undo log (a rollback does: ./rollback.ts).
  * @returns the plan; check `applied` and `failures`.
  * @throws KizuError: exit 1 for an unknown snapshot or a working tree that changed while
  *   `confirm` waited; exit 2 for paths outside the repository, a locked store or git
@@ -441,7 +441,7 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
 }
 
 /** Undoes `done` (newest first) from the states recorded in the plan. */
-async function putBack(s: Store, done: RestoreChange[], failures: { path: string; error: string }[]): Promise<void> {
+async function putBack(s: SnapshotStore, done: RestoreChange[], failures: { path: string; error: string }[]): Promise<void> {
   let blobs: Map<string, Buffer>;
   try {
     blobs = await readBlobs(s, done.filter((c) => c.current && c.current.type !== 'submodule').map((c) => c.current!.oid));

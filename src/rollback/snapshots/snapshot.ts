@@ -1,6 +1,6 @@
 /**
  * Snapshots: the whole working tree recorded as a commit under `refs/kizu/snapshots/`,
- * without touching the user's index, HEAD, stash or files (issue 5, "snapshot level").
+ * without touching the user's index, HEAD, stash or files (the snapshot level of rollback).
  *
  * A snapshot commit (git-commit-tree(1), identity git-kizu) has:
  * - tree: every captured file at its path, exact bytes, git mode 100644 / 100755 / 120000
@@ -14,7 +14,7 @@
  * Each snapshot has its own ref `refs/kizu/snapshots/<YYYYMMDD-HHMMSS-mmm>-<oid8>` (UTC),
  * created with `git update-ref <ref> <oid> ""` (must not exist yet) and deleted with
  * `git update-ref -d <ref> <oid>` (compare-and-swap). After a new snapshot the oldest are
- * dropped beyond `snapshot.keep`, except those the undo log (log.ts) refers to.
+ * dropped beyond `snapshot.keep`, except those the undo log (../undo-log.ts) refers to.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,8 +22,8 @@ import { KizuError, EXIT } from '../../errors.js';
 import { refFast } from '../../git/repo.js';
 import { capture, type Capture, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
-import { IDENT, openStore, realGit, sameWorktree, SNAPSHOT_REFS, worktreeId, type Store } from './store.js';
-import { REFS_ARGS, takeEarlySnapshot } from './begin.js';
+import { IDENT, openStore, realGit, sameWorktree, SNAPSHOT_REFS, worktreeId, type SnapshotStore } from './store.js';
+import { REFS_ARGS, takeBegunSnapshot } from './begin.js';
 
 export { SNAPSHOT_REFS };
 export interface SnapshotResult {
@@ -134,7 +134,7 @@ function oneLine(s: string, max = 72): string {
  * @throws KizuError (exit 2) if git fails.
  */
 export async function commitSnapshot(
-  s: Store,
+  s: SnapshotStore,
   c: Capture,
   o: { kind: SnapshotKind; message: string; head: string | null; drop?: { ref: string; id: string }[] },
 ): Promise<SnapshotInfo & { dropped: string[] }> {
@@ -176,7 +176,7 @@ export async function commitSnapshot(
 }
 
 /** Deletes snapshot refs in one transaction (each only if it still names the listed id). */
-async function deleteRefs(s: Store, drop: { ref: string; id: string }[]): Promise<string[]> {
+async function deleteRefs(s: SnapshotStore, drop: { ref: string; id: string }[]): Promise<string[]> {
   // One transaction; a ref someone else already moved makes it fail as a whole: then skip.
   const input = drop.map((d) => `delete ${d.ref} ${d.id}\n`).join('');
   const r = await realGit(s, ['update-ref', '--stdin'], { input, okStatus: [0, 1, 128] });
@@ -184,7 +184,7 @@ async function deleteRefs(s: Store, drop: { ref: string; id: string }[]): Promis
 }
 
 /** HEAD's commit id, or null when there is no commit yet (read from the files when it can). */
-export async function headCommit(s: Store): Promise<string | null> {
+export async function headCommit(s: SnapshotStore): Promise<string | null> {
   try {
     const head = readFileSync(path.join(s.gitDir, 'HEAD'), 'utf8').trim();
     if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head)) return head;
@@ -212,7 +212,7 @@ function parseRefs(out: string): { ref: string; id: string; tree: string }[] {
 }
 
 /** Refs, commit ids and tree ids of all snapshots, oldest first (by name). */
-async function snapshotRefs(s: Store): Promise<{ ref: string; id: string; tree: string }[]> {
+async function snapshotRefs(s: SnapshotStore): Promise<{ ref: string; id: string; tree: string }[]> {
   return parseRefs((await realGit(s, REFS_ARGS)).stdout.toString('utf8'));
 }
 
@@ -221,7 +221,7 @@ async function snapshotRefs(s: Store): Promise<{ ref: string; id: string; tree: 
  * `refs` (oldest first) beyond the limit, skipping those the undo log refers to (protected
  * ones count towards the limit). Nothing when the undo log cannot be read.
  */
-async function retentionPlan(s: Store, refs: { ref: string; id: string }[], adding: number): Promise<{ ref: string; id: string }[]> {
+async function retentionPlan(s: SnapshotStore, refs: { ref: string; id: string }[], adding: number): Promise<{ ref: string; id: string }[]> {
   if (refs.length + adding <= s.config.keep) return [];
   const { protectedSnapshots } = await import('../undo-log.js');
   let keepIds: Set<string>;
@@ -245,14 +245,14 @@ async function retentionPlan(s: Store, refs: { ref: string; id: string }[], addi
  * Applies `snapshot.keep` retention (caller holds the store lock); never drops the newest.
  * @returns the names dropped.
  */
-export async function retain(s: Store): Promise<string[]> {
+export async function retain(s: SnapshotStore): Promise<string[]> {
   const refs = await snapshotRefs(s);
   const drop = await retentionPlan(s, refs.slice(0, -1), 1);
   return drop.length ? deleteRefs(s, drop) : [];
 }
 
 /** The newest snapshot if it holds exactly capture `c` (tree, permission bits, skipped list, worktree). */
-async function sameAsNewest(s: Store, refs: { ref: string; id: string; tree: string }[], c: Capture): Promise<{ ref: string; id: string } | null> {
+async function sameAsNewest(s: SnapshotStore, refs: { ref: string; id: string; tree: string }[], c: Capture): Promise<{ ref: string; id: string } | null> {
   const newest = refs[refs.length - 1];
   if (!newest || newest.tree !== c.tree) return null;
   const r = await realGit(s, ['cat-file', 'commit', newest.id], { okStatus: [0, 128] });
@@ -285,18 +285,18 @@ export async function takeSnapshot(
   opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number; configProblem?: (line: string) => void } = {},
 ): Promise<SnapshotResult> {
   const s = await openStore(root, { configProblem: opts.configProblem });
-  // Started by the command's fast path or the hook before this code loaded (./early.ts).
-  const early = takeEarlySnapshot(s.root, s.gitDir);
-  const release = early ? early.release : await acquireLock(s.lockFile, 'the snapshot store', opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
+  // Begun by the command or the hook before this code loaded (./begin.ts).
+  const begun = takeBegunSnapshot(s.root, s.gitDir);
+  const release = begun ? begun.release : await acquireLock(s.lockFile, 'the snapshot store', opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
-    const refsP = early ? early.refs.then((r) => parseRefs(r.stdout.toString('utf8'))) : snapshotRefs(s);
+    const refsP = begun ? begun.refs.then((r) => parseRefs(r.stdout.toString('utf8'))) : snapshotRefs(s);
     refsP.catch(() => {});
     const headP = headCommit(s);
     // Retention is planned while the capture runs (the new ref and the deletions then go in
     // one transaction).
     const dropP = refsP.then((refs) => retentionPlan(s, refs, 1));
     dropP.catch(() => {});
-    const c = await capture(s, [], early);
+    const c = await capture(s, [], begun);
     const kind = opts.kind ?? 'manual';
     const refs = await refsP;
     if (kind === 'prompt') {
@@ -335,7 +335,7 @@ export async function listSnapshots(root: string): Promise<SnapshotInfo[]> {
   return listIn(s);
 }
 
-async function listIn(s: Store): Promise<SnapshotInfo[]> {
+async function listIn(s: SnapshotStore): Promise<SnapshotInfo[]> {
   const out = (
     await realGit(s, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(contents)%00', SNAPSHOT_REFS])
   ).stdout.toString('utf8');
@@ -361,7 +361,7 @@ export async function readSnapshot(root: string, spec: string): Promise<Snapshot
 }
 
 /** {@link readSnapshot} for an open store. */
-export async function readIn(s: Store, spec: string): Promise<SnapshotInfo> {
+export async function readIn(s: SnapshotStore, spec: string): Promise<SnapshotInfo> {
   const hint = 'list snapshots with git kizu snapshot list';
   const name = spec.startsWith(SNAPSHOT_REFS) ? spec.slice(SNAPSHOT_REFS.length) : spec;
   const list = await listIn(s);

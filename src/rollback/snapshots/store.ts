@@ -1,7 +1,7 @@
 /**
  * Where snapshots live and how git is run on the private snapshot index.
  *
- * Storage layout (see also snapshot.ts and log.ts):
+ * Storage layout (see also snapshot.ts and ../undo-log.ts):
  * - `refs/kizu/snapshots/<YYYYMMDD-HHMMSS-mmm>-<oid8>`: one ref per snapshot (UTC time, so
  *   names sort by age), pointing at the snapshot commit.
  * - `<git-dir>/kizu/snapshot/index`: the private index (gitformat-index(5)); git's stat cache
@@ -44,7 +44,7 @@ export const IDENT = {
 };
 
 /** Everything the snapshot code needs to know about one working tree. */
-export interface Store {
+export interface SnapshotStore {
   /** Absolute working-tree top level. */
   root: string;
   /** This worktree's git dir (absolute). */
@@ -73,7 +73,7 @@ export interface Store {
  * @throws KizuError (exit 2) outside a git working tree, or for an invalid config (unless
  *   `opts.configProblem`).
  */
-export async function openStore(root: string, opts: { configProblem?: (line: string) => void } = {}): Promise<Store> {
+export async function openStore(root: string, opts: { configProblem?: (line: string) => void } = {}): Promise<SnapshotStore> {
   // From the files when that is certain (git.ts repoInfo; a working tree apart from its git
   // dir, core.worktree, is refused there).
   const info = await repoInfo(path.resolve(root));
@@ -137,7 +137,7 @@ function configQuote(s: string): string {
  * whenever the repository's config file is newer than it.
  * @throws fs errors (EACCES, ...).
  */
-export function ensureShadow(s: Store): void {
+export function ensureShadow(s: SnapshotStore): void {
   const real = path.join(s.commonDir, 'config');
   const shadowConfig = path.join(s.shadowDir, 'config');
   try {
@@ -166,7 +166,7 @@ export function ensureShadow(s: Store): void {
 }
 
 /** Environment for git commands on the private index (see the module comment). */
-export function shadowEnv(s: Store): NodeJS.ProcessEnv {
+export function shadowEnv(s: SnapshotStore): NodeJS.ProcessEnv {
   return shadowEnvOf(s);
 }
 
@@ -236,6 +236,6 @@ export function sameWorktree(meta: { worktree: string; worktreeId?: string }, ro
 }
 
 /** Runs git in the user's repository at `s.root` (see {@link realEnv}). */
-export function realGit(s: Store, args: string[], opts: { input?: Buffer | string; okStatus?: number[]; env?: NodeJS.ProcessEnv } = {}) {
+export function realGit(s: SnapshotStore, args: string[], opts: { input?: Buffer | string; okStatus?: number[]; env?: NodeJS.ProcessEnv } = {}) {
   return git(args, { cwd: s.root, input: opts.input, okStatus: opts.okStatus, env: { ...realEnv(s), ...opts.env } });
 }

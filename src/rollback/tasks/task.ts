@@ -1,14 +1,15 @@
 /**
- * Tasks (issue 5, branch level): a task is a branch `kizu/<name>` started from HEAD (or the
- * baseline), optionally in its own linked worktree, with a record of its base in
- * `refs/kizu/tasks/<name>` (layout: task-store.ts). Tasks are landed (merged back into the
+ * Tasks (the branch level of rollback): a task is a branch `kizu/<name>` started from HEAD
+ * (or the baseline), optionally in its own linked worktree, with a record of its base in
+ * `refs/kizu/tasks/<name>` (layout: ./records.ts). Tasks are landed (merged back into the
  * branch they started from) or discarded (`git kizu rollback branch`), after a copy is saved
- * in `refs/kizu/trash/<name>/<time>` (layout: task-trash.ts) that {@link restoreTask} brings
- * back.
+ * in `refs/kizu/trash/<name>/<time>` (a removed task, layout: ./removed.ts) that
+ * {@link restoreTask} brings back.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { count, plural } from '../../output.js';
 import { git, repoInfo } from '../../git/run.js';
 import { getBaseline } from '../../hunks/listing.js';
 import {
@@ -29,14 +30,15 @@ import {
   writeRecord,
   type TaskInfo,
   type WorktreeInfo,
-} from './store.js';
-import { includedIgnored, readTaskTrash, saveTaskTrash, type TaskTrash } from './trash.js';
+} from './records.js';
+import { includedIgnored, readRemovedTask, saveRemovedTask, type RemovedTask } from './removed.js';
 import { loadConfig } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast } from '../../git/repo.js';
+import type { SnapshotResult } from '../snapshots/snapshot.js';
 
-export { listTasks, getTask, validateTaskName, type TaskInfo } from './store.js';
-export { readTaskTrash, type TaskTrash } from './trash.js';
+export { listTasks, getTask, validateTaskName, type TaskInfo } from './records.js';
+export { readRemovedTask, type RemovedTask } from './removed.js';
 
 async function exists(p: string): Promise<'none' | 'empty-dir' | 'other'> {
   try {
@@ -209,7 +211,7 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     const dirty = await statusPaths(task.worktree);
     if (dirty.length) {
       throw new KizuError(
-        `task "${name}" has uncommitted changes in ${task.worktree} (${dirty.length} file${dirty.length === 1 ? '' : 's'}); they would not be landed`,
+        `task "${name}" has uncommitted changes in ${task.worktree} (${count(dirty.length, 'file')}); they would not be landed`,
         { hint: `commit them there (git -C ${task.worktree} add -A && git -C ${task.worktree} commit), or remove them; then land again`, exitCode: EXIT.FOUND },
       );
     }
@@ -221,8 +223,8 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     const kept = await includedIgnored(task.worktree, (await loadConfig(root)).snapshot.include);
     if (kept.length) {
       throw new KizuError(
-        `task "${name}"'s worktree ${task.worktree} holds ${kept.join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${kept.length === 1 ? 'it' : 'them'} with the worktree`,
-        { hint: `move ${kept.length === 1 ? 'it' : 'them'} out of ${task.worktree} first, or land without --remove`, exitCode: EXIT.FOUND },
+        `task "${name}"'s worktree ${task.worktree} holds ${kept.join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${plural(kept.length, 'it', 'them')} with the worktree`,
+        { hint: `move ${plural(kept.length, 'it', 'them')} out of ${task.worktree} first, or land without --remove`, exitCode: EXIT.FOUND },
       );
     }
     const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
@@ -394,7 +396,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
     const dirty = await statusPaths(wt.path, { trackedOnly: true });
     if (dirty.length) {
       throw new KizuError(
-        `task "${name}" is checked out in ${wt.path}, which has uncommitted changes (${dirty.length} file${dirty.length === 1 ? '' : 's'}); switching back to ${switchTo} could lose them`,
+        `task "${name}" is checked out in ${wt.path}, which has uncommitted changes (${count(dirty.length, 'file')}); switching back to ${switchTo} could lose them`,
         { hint: `commit them (or stash them: git stash -u), then run git kizu rollback branch ${name} again`, exitCode: EXIT.FOUND },
       );
     }
@@ -410,25 +412,39 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
 /** What {@link discardTask} did. */
 export interface DiscardedTask extends DiscardPlan {
   /** The saved copy (refs/kizu/trash/<name>/<time>). */
-  trash: TaskTrash;
+  copy: RemovedTask;
+  /** The safety snapshot of the current worktree taken before anything changed. */
+  safety: SnapshotResult;
+  /** Why the rollback could not be recorded in the undo log, or null when it was. */
+  undoError: Error | null;
 }
 
 /**
- * Discards task `name` after {@link planDiscard}'s checks. Order: save the copy
- * (task-trash.ts: worktree files, untracked included, and the tip as parent) in
+ * Discards task `name` after {@link planDiscard}'s checks. Order: a safety snapshot of the
+ * current worktree (`plan.root`; takeSnapshot kind 'safety', message `before git kizu
+ * rollback branch <name>`; handed to `opts.onSafetySnapshot` as soon as it is taken); save
+ * the copy (./removed.ts: worktree files, untracked included, and the tip as parent) in
  * refs/kizu/trash/<name>/<time>; then 'main' mode `git switch <from>`, 'linked' mode
  * `git worktree remove --force <path>` (git-worktree(1); ignored files go with it); then
  * delete the branch (`git update-ref -d refs/heads/kizu/<name> <tip>`, compare-and-swap)
- * and the record. The caller takes the safety snapshot and records the rollback.
- * @throws KizuError as planDiscard; exit 1 when a step after the save fails (the message
- *   names the saved copy, which stays).
+ * and the record; last, the rollback goes in the undo log (recordRollback level 'branch',
+ * time the copy's, with undo {kind: 'branch', name, trashRef, worktree}) so that `git kizu
+ * undo` brings the task back ({@link restoreTask}). A failure to record it does not undo
+ * the discard: its error is returned in `undoError`.
+ * @throws KizuError as planDiscard; those of takeSnapshot (nothing changed then); exit 1
+ *   when a step after the save fails (the message names the saved copy, which stays).
  */
-export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
+export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: (snap: SnapshotResult) => void } = {}): Promise<DiscardedTask> {
   const { task, root } = plan;
   const name = task.name;
   const tip = task.tip!;
+  // Loaded here only: starting, listing and landing tasks need neither.
+  const { takeSnapshot } = await import('../snapshots/snapshot.js');
+  const { recordRollback } = await import('../undo-log.js');
+  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}` });
+  opts.onSafetySnapshot?.(safety);
   const rec = await readRecord(root, name);
-  const trash = await saveTaskTrash(root, {
+  const copy = await saveRemovedTask(root, {
     name,
     tip,
     base: rec?.base ?? null,
@@ -439,8 +455,8 @@ export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
     include: plan.include,
   });
   const fail = (what: string, stderr: string) =>
-    new KizuError(`saved task "${name}" in ${trash.ref}, but could not ${what}: ${gitMessage(stderr)}`, {
-      hint: `the copy stays in ${trash.ref}; fix the problem and run git kizu rollback branch ${name} again`,
+    new KizuError(`saved task "${name}" in ${copy.ref}, but could not ${what}: ${gitMessage(stderr)}`, {
+      hint: `the copy stays in ${copy.ref}; fix the problem and run git kizu rollback branch ${name} again`,
       exitCode: EXIT.FOUND,
     });
   if (plan.mode === 'main') {
@@ -453,7 +469,19 @@ export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
   const d = await git(['update-ref', '-m', `git kizu rollback branch ${name}`, '-d', taskBranchRef(name), tip], { cwd: root, okStatus: [0, 1, 128] });
   if (d.status !== 0) throw fail(`delete branch ${task.branch}`, d.stderr);
   if (rec) await deleteRecord(root, name, rec.commit);
-  return { ...plan, trash };
+  let undoError: Error | null = null;
+  try {
+    await recordRollback(root, {
+      level: 'branch',
+      time: copy.time,
+      safetySnapshot: safety.id,
+      description: `discarded task ${name} (${task.branch} at ${tip.slice(0, 12)})`,
+      undo: { kind: 'branch', name, trashRef: copy.ref, ...(copy.worktree ? { worktree: copy.worktree } : {}) },
+    });
+  } catch (e) {
+    undoError = e as Error;
+  }
+  return { ...plan, copy, safety, undoError };
 }
 
 /**
@@ -462,17 +490,17 @@ export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
  * 1. recreates branch `kizu/<name>` at the saved tip (`git update-ref <ref> <tip> 0000...`,
  *    or `git worktree add -b` when `worktree` is given);
  * 2. with `worktree`: a linked worktree there, the saved files written back unstaged
- *    (`git restore --source=<trash> --worktree -- :/`, git-restore(1): changed files,
+ *    (`git restore --source=<copy> --worktree -- :/`, git-restore(1): changed files,
  *    deletions, and the untracked files untracked again), and the saved index read back
  *    (`git read-tree <index commit>`, git-read-tree(1)) when something was staged;
- * 3. for a task that was checked out in the main worktree (kizu-checkout in the trash
- *    commit): switches that worktree back to `kizu/<name>` (`git switch`) if it is still on
+ * 3. for a task that was checked out in the main worktree (kizu-checkout in the
+ *    removed-task commit): switches that worktree back to `kizu/<name>` (`git switch`) if it is still on
  *    the branch it was switched to and has no uncommitted tracked changes (else it is left
  *    as it is);
  * 4. recreates the record refs/kizu/tasks/<name> from the saved base and from-branch when it
  *    does not exist.
  * It is idempotent: a branch already at the saved tip, or a worktree already holding the
- * branch, counts as done (so a retried undo goes on). The trash ref is kept.
+ * branch, counts as done (so a retried undo goes on). The removed task's ref is kept.
  * @param root any worktree of the repository.
  * @param name the task name (`<name>` of kizu/<name>, as in the undo record).
  * @param trashRef the ref printed by rollback branch (`refs/kizu/trash/<name>/<time>`) or
@@ -485,7 +513,7 @@ export async function discardTask(plan: DiscardPlan): Promise<DiscardedTask> {
  */
 export async function restoreTask(root: string, name: string, trashRef: string, worktree?: string): Promise<void> {
   await validateTaskName(root, name);
-  const t = await readTaskTrash(root, trashRef);
+  const t = await readRemovedTask(root, trashRef);
   if (t.name !== name) {
     throw new KizuError(`${trashRef} holds task "${t.name}", not "${name}"`, { hint: `restore it under its own name`, exitCode: EXIT.FOUND });
   }

@@ -1,20 +1,21 @@
 /**
- * Copies of discarded tasks: `refs/kizu/trash/<name>/<time>` (time `YYYYMMDDTHHMMSSZ`, UTC;
- * `-2`, `-3`... appended when that ref exists) points at a *trash commit*:
+ * Removed tasks: the copy `git kizu rollback branch` saves of a task before discarding it.
+ * `refs/kizu/trash/<name>/<time>` (time `YYYYMMDDTHHMMSSZ`, UTC; `-2`, `-3`... appended when
+ * that ref exists) points at a *removed-task commit*:
  *
  * - tree: the task worktree's files as they were: tracked files with their working-tree
  *   content, deletions applied, and untracked files that are not ignored (what `git add -A`
  *   would stage, built in a temporary index, so the real index is not touched), plus the
  *   ignored files config `snapshot.include` names (e.g. `.env`). Without a worktree: the
  *   branch tip's tree. Other ignored files are not saved.
- * - first parent: the branch tip, so `git log <trash ref>` reaches every commit of the task,
+ * - first parent: the branch tip, so `git log <its ref>` reaches every commit of the task,
  *   merged or not.
  * - second parent (only when the index held staged changes): a commit of the index tree
  *   (parent: the tip), like git stash's index commit (git-stash(1)).
  * - message: `kizu trash: task <name>` and the fields kizu-task (JSON), kizu-tip, kizu-base,
  *   kizu-from (full ref or none), kizu-worktree (JSON path of the linked worktree, or none),
  *   kizu-checkout (JSON path of the main worktree switched away from the branch, or none),
- *   kizu-worktree-id (the linked worktree's identity, store.ts worktreeId; absent if none),
+ *   kizu-worktree-id (the linked worktree's identity, snapshots/store.ts worktreeId; absent if none),
  *   kizu-index (commit or none), kizu-time (ISO).
  *
  * The ref is created with `git update-ref <ref> <new> 0000...` (only if it does not exist).
@@ -24,15 +25,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { git } from '../../git/run.js';
-import { KIZU_IDENT, TASK_TRASH_PREFIX, ZERO_OID, resolve } from './store.js';
+import { KIZU_IDENT, TASK_TRASH_PREFIX, ZERO_OID, resolve } from './records.js';
 import { gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 
-/** A saved task, as read back from its trash commit. */
-export interface TaskTrash {
-  /** The trash ref (`refs/kizu/trash/<name>/<time>`), or the spec it was read by. */
+/** A removed task, as read back from its removed-task commit. */
+export interface RemovedTask {
+  /** Its ref (`refs/kizu/trash/<name>/<time>`), or the spec it was read by. */
   ref: string;
-  /** The trash commit. */
+  /** The removed-task commit. */
   commit: string;
   name: string;
   /** The branch tip when it was discarded. */
@@ -47,7 +48,7 @@ export interface TaskTrash {
   checkout: string | null;
   /** The index commit (null: nothing was staged). */
   index: string | null;
-  /** The identity of the saved linked worktree (store.ts worktreeId), null if it had none. */
+  /** The identity of the saved linked worktree (snapshots/store.ts worktreeId), null if it had none. */
   worktreeId: string | null;
   /** ISO time of the save. */
   time: string;
@@ -121,7 +122,7 @@ export async function includedIgnored(wt: string, include: string[]): Promise<st
 }
 
 /** `20250102T030405Z` for a Date. */
-export function trashStamp(d: Date): string {
+export function refStamp(d: Date): string {
   return d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
@@ -137,10 +138,10 @@ export function trashStamp(d: Date): string {
  * @returns the saved copy (ref and commit ids).
  * @throws KizuError (exit 2) when git cannot write the objects or the ref.
  */
-export async function saveTaskTrash(
+export async function saveRemovedTask(
   root: string,
   t: { name: string; tip: string; base: string | null; from: string | null; files: string | null; linked: boolean; checkout?: string | null; include?: string[] },
-): Promise<TaskTrash> {
+): Promise<RemovedTask> {
   const tipTree = await text(['rev-parse', `${t.tip}^{tree}`], root);
   let tree = tipTree;
   let index: string | null = null;
@@ -172,7 +173,7 @@ export async function saveTaskTrash(
     `kizu-index: ${index ?? 'none'}\n` +
     `kizu-time: ${time}\n`;
   const commit = await text(['commit-tree', tree, '-p', t.tip, ...(index ? ['-p', index] : []), '-F', '-'], root, { input: msg, env: KIZU_IDENT });
-  const stamp = trashStamp(now);
+  const stamp = refStamp(now);
   for (let n = 1; n <= 20; n++) {
     const ref = `${TASK_TRASH_PREFIX}${t.name}/${stamp}${n > 1 ? `-${n}` : ''}`;
     const r = await git(['update-ref', '-m', `git kizu rollback branch ${t.name}`, ref, commit, ZERO_OID], { cwd: root, okStatus: [0, 1, 128] });
@@ -186,11 +187,11 @@ export async function saveTaskTrash(
 }
 
 /**
- * Reads a saved task.
- * @param spec a trash ref (`refs/kizu/trash/<name>/<time>`) or a trash commit id.
- * @throws KizuError (exit 1) when `spec` does not name a trash commit of a task.
+ * Reads a removed task.
+ * @param spec its ref (`refs/kizu/trash/<name>/<time>`) or its commit id.
+ * @throws KizuError (exit 1) when `spec` does not name a removed-task commit.
  */
-export async function readTaskTrash(root: string, spec: string): Promise<TaskTrash> {
+export async function readRemovedTask(root: string, spec: string): Promise<RemovedTask> {
   const notFound = () =>
     new KizuError(`${spec}: not a saved task`, {
       hint: `saved tasks are the refs under ${TASK_TRASH_PREFIX}; list them with git for-each-ref ${TASK_TRASH_PREFIX}`,

@@ -1,18 +1,22 @@
 /**
- * Reading and editing `.claude/review-queue.md`. Edits splice the bytes of the touched item
- * only (the rest of the file, headings, prose, order, blank lines, line endings, stays
- * identical), under a lock file so that concurrent writers serialise, and are written
- * atomically. Parse results are cached in `<git-dir>/kizu/queue-cache.json` keyed by a
- * SHA-1 of the file, so hooks parse a hand-edited file once, not on every stop.
+ * Editing `.claude/review-queue.md` (reading it is ./read.ts, re-exported here). Edits splice
+ * the bytes of the touched item only (the rest of the file, headings, prose, order, blank
+ * lines, line endings, stays identical), under a lock file so that concurrent writers
+ * serialise, and are written atomically. Parse results are cached in
+ * `<git-dir>/kizu/queue-cache.json` keyed by a SHA-1 of the file, so hooks parse a
+ * hand-edited file once, not on every stop.
  */
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
+import { plural } from '../output.js';
 import { withLock } from '../git/state-lock.js';
 import { writeFileAtomic } from '../files.js';
-import type { QueueItem } from './item.js';
+import { QUEUE_KINDS, cleanItemText, newId, parseItemText, renderItem, type QueueItem } from './item.js';
+import { parseLocation, resolveFile } from '../scars/insert.js';
+import { toLines, lineCount, isBinary } from '../scars/lines.js';
 
 import { QUEUE_FILE } from './paths.js';
 import { readQueue, itemsOf, type QueueState } from './read.js';
@@ -56,6 +60,85 @@ export async function modifyQueue<T>(
       await itemsOf(text, gitDir).catch(() => []); // refresh the cache for the hooks
     }
     return result;
+  });
+}
+
+/** What {@link addItem} adds. */
+export interface NewItem {
+  /** The item text (cleaned: {@link cleanItemText}). */
+  text: string;
+  /** One of QUEUE_KINDS, or none. */
+  kind?: string | null;
+  /** `<path>:<line>` the item is about, relative to the `cwd` given to addItem. */
+  at?: string;
+}
+
+/**
+ * Checks a new item's kind and text, before anything else is looked at.
+ * @returns the kind (null: none) and the cleaned text ({@link cleanItemText}).
+ * @throws KizuError (exit 2): unknown kind; text that is empty once cleaned.
+ */
+export function checkNewItem(i: Pick<NewItem, 'text' | 'kind'>): { text: string; kind: string | null } {
+  const kind = i.kind ?? null;
+  if (kind !== null && !(QUEUE_KINDS as readonly string[]).includes(kind)) {
+    throw new KizuError(`unknown kind "${kind}"`, { hint: `use one of: ${QUEUE_KINDS.join(', ')}` });
+  }
+  const text = cleanItemText(i.text ?? '');
+  if (!text) throw new KizuError('the item text is empty', { hint: 'e.g. git kizu queue add "also add a test for the empty case"' });
+  return { text, kind };
+}
+
+/**
+ * Appends an unchecked item to `.claude/review-queue.md` of the repository at `root`
+ * (created from the template if missing), under the queue lock ({@link modifyQueue}). The
+ * text is cleaned ({@link checkNewItem}); text that would read back as a kind or anchor is
+ * escaped ({@link renderItem}). `at` is resolved from `cwd` (resolveFile: the file must exist
+ * in the repository, the line must be in range) and stored as a root-relative anchor.
+ * @returns the new item as it reads back from the written file (its `id` is new).
+ * @throws KizuError (exit 2): those of {@link checkNewItem}, a bad `at` (missing file, line
+ *   out of range, path outside the repo, a path that cannot be written as an anchor), a
+ *   queue file that cannot be read or parsed, or one whose end would swallow the new line
+ *   (an unclosed code block or HTML comment); nothing is written then.
+ */
+export async function addItem(root: string, gitDir: string, cwd: string, i: NewItem): Promise<QueueItem> {
+  const { text, kind } = checkNewItem(i);
+  let anchor: QueueItem['anchor'] = null;
+  if (i.at !== undefined) {
+    const { file, line } = parseLocation(i.at);
+    const t = await resolveFile(root, cwd, file);
+    const buf = readFileSync(t.real);
+    const count = isBinary(buf) ? null : lineCount(toLines(buf));
+    if (count !== null && line! > Math.max(count, 1)) {
+      throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: `use a line from 1 to ${Math.max(count, 1)}` });
+    }
+    anchor = { path: t.rel, line: line! };
+  }
+  return modifyQueue(root, gitDir, async (q) => {
+    const id = newId(new Set(q.items.map((x) => x.id)));
+    const line = renderItem(id, text, kind, anchor);
+    // The line alone must read back as written (a path with a backtick or a line break
+    // cannot be an anchor; some texts cannot be escaped).
+    const back = parseItemText(line.slice('- [ ]'.length));
+    if (back.id !== id || back.kind !== kind || back.text !== text || back.anchor?.path !== anchor?.path || back.anchor?.line !== anchor?.line) {
+      throw new KizuError(
+        anchor && back.anchor?.path !== anchor.path
+          ? `--at ${anchor.path}: this path cannot be written as an item anchor (\`path:line\`)`
+          : `this text cannot be written as an item so that it reads back unchanged: ${text}`,
+        { hint: anchor && back.anchor?.path !== anchor.path ? 'name the place in the item text instead' : 'reword the start of the text' },
+      );
+    }
+    const base = q.exists ? q.text : queueTemplate();
+    const before = q.exists ? q.items : await (await import('./parse.js')).parseQueue(base);
+    const out = appendItem(base, line);
+    const items = await verifyEdit(
+      out,
+      [...before.map(itemSignature), itemSignature({ checked: false, kind, anchor, text, explicitId: true })],
+      'add the item',
+      out.lastIndexOf(line),
+    );
+    const added = items[items.length - 1];
+    if (added.id !== id) throw new KizuError(`refusing to add the item: its id ${id} would not read back`, { hint: 'retry' });
+    return { text: out, result: added };
   });
 }
 

@@ -1,5 +1,6 @@
 /**
- * Where tasks live (storage layout shared by `git kizu task` and `git kizu rollback branch`):
+ * Task records and where tasks live (storage layout shared by `git kizu task` and `git kizu
+ * rollback branch`):
  *
  * - The task's branch: `refs/heads/kizu/<name>`.
  * - The task record: `refs/kizu/tasks/<name>` points at a *record commit* whose tree is the
@@ -13,7 +14,7 @@
  *   refs/kizu/tasks/<name>` shows it; the base is `refs/kizu/tasks/<name>^1`.
  * - The worktree is not stored: it is whichever worktree has the branch checked out
  *   (`git worktree list --porcelain`, git-worktree(1)), so it can never go stale.
- * - Discarded tasks: `refs/kizu/trash/<name>/<time>` (see task-trash.ts).
+ * - Removed (discarded) tasks: `refs/kizu/trash/<name>/<time>` (see ./removed.ts).
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,7 @@ export const TASK_TRASH_PREFIX = 'refs/kizu/trash/';
 /** The all-zero object id: as `<old>` of git update-ref, "the ref must not exist yet". */
 export const ZERO_OID = '0000000000000000000000000000000000000000';
 
-/** Identity of the commits git kizu writes itself (records, trash). */
+/** Identity of the commits git kizu writes itself (task records, removed tasks). */
 export const KIZU_IDENT = {
   GIT_AUTHOR_NAME: 'git-kizu',
   GIT_AUTHOR_EMAIL: 'git-kizu@localhost',

@@ -1,0 +1,42 @@
+// Every writer of scars takes the scars lock: `git kizu revert -m` (which writes a scar with
+// the revert) and `git kizu scar` run at the same time on one file both land, and both scars
+// are recorded for `scar --undo`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { sandbox } from '../helpers.mjs';
+
+const run = (sb, args) =>
+  new Promise((resolve) => {
+    const c = spawn('git', ['kizu', ...args], { cwd: sb.dir, env: { ...process.env, ...sb.env } });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (b) => (out += b));
+    c.stderr.on('data', (b) => (err += b));
+    c.on('close', (status) => resolve({ status, out, err }));
+  });
+
+const ROUNDS = 4;
+const lines = Array.from({ length: 40 }, (_, i) => `v${i + 1} = ${i + 1}\n`);
+
+test('revert -m and scar at the same time on one file: the revert, its scar and the other scar all land and are recorded', async () => {
+  const files = {};
+  for (let k = 0; k < ROUNDS; k++) files[`r${k}.py`] = lines.join('');
+  const sb = sandbox({ files });
+  for (let k = 0; k < ROUNDS; k++) writeFileSync(sb.path(`r${k}.py`), lines.map((l, i) => (i === 29 ? 'v30 = 300\n' : l)).join(''));
+  const hunks = JSON.parse(sb.kizu(['hunks', '--json']).stdout);
+  for (let k = 0; k < ROUNDS; k++) {
+    const file = `r${k}.py`;
+    const h = hunks.find((x) => x.path === file);
+    const [rev, scar] = await Promise.all([run(sb, ['revert', h.shortId, '-m', `keep v30 in ${k}`]), run(sb, ['scar', `${file}:3`, '-k', 'free', '-m', `note ${k}`])]);
+    assert.equal(rev.status, 0, `revert, round ${k}: ${rev.err}`);
+    assert.equal(scar.status, 0, `scar, round ${k}: ${scar.err}`);
+    const want = [...lines];
+    want.splice(29, 0, '# @kizu[reject]: reverted: keep v30 in ' + k + '\n');
+    want.splice(2, 0, `# @kizu[free]: note ${k}\n`);
+    assert.equal(sb.read(file), want.join(''), `round ${k}`);
+  }
+  const records = JSON.parse(sb.read('.git/kizu/scars.json'));
+  assert.deepEqual(records.map((r) => r.text).sort(), Array.from({ length: ROUNDS }, (_, k) => [`# @kizu[free]: note ${k}`, `# @kizu[reject]: reverted: keep v30 in ${k}`]).flat().sort());
+});
