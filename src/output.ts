@@ -72,3 +72,27 @@ export function guardClosedPipes(): void {
     });
   }
 }
+
+/**
+ * The form of an English count noun for `n` things: `word` when `n` is 1, else `pluralForm`
+ * (by default `word` + "s"). `plural(2, 'scar')` = "scars".
+ */
+export function plural(n: number, word: string, pluralForm = `${word}s`): string {
+  return n === 1 ? word : pluralForm;
+}
+
+/**
+ * `n` and its noun in the right form: `count(1, 'scar')` = "1 scar", `count(3, 'scar')` =
+ * "3 scars" (see {@link plural}).
+ */
+export function count(n: number, word: string, pluralForm?: string): string {
+  return `${n} ${plural(n, word, pluralForm)}`;
+}
+
+/**
+ * An English list without the serial comma: [] → "", [a] → "a", [a, b] → "a and b",
+ * [a, b, c] → "a, b and c".
+ */
+export function joinAnd(xs: string[]): string {
+  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+}

@@ -10,10 +10,11 @@ import { readFileSync } from 'node:fs';
 import { findRootFast, gitDirFast, commonDirFast, refFast } from '../git/repo.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { QueueItem } from '../queue/item.js';
+import type { HunkReview } from './hunk-review.js';
 import { loadConfigLenient, type KizuConfig } from '../config/config.js';
 import { scanBuffer, type Scar } from '../scars/parse.js';
 import { editedPaths, type HookPayload } from '../agents/claude/payload.js';
-import { scarLines, itemLines, PROTOCOL } from './text.js';
+import { editContext, queueNotRead } from './text.js';
 
 /**
  * @returns the JSON object to print, or null to print nothing.
@@ -31,7 +32,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
   if (!files.length) return null;
   const found: Scar[] = [];
   const queued: QueueItem[] = [];
-  const rejected: string[] = [];
+  const reviews: HunkReview[] = [];
   const configs = new Map<string, KizuConfig>();
   for (const f of files) {
     const abs = path.resolve(base, f);
@@ -44,7 +45,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
     const common = commonDirFast(root);
     if (!common || refFast(common, 'refs/kizu/marks') !== null) {
       const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
-      if (review.rejectedText) rejected.push(review.rejectedText);
+      if (review.rejected.length) reviews.push(review);
     }
     let cfg = configs.get(root);
     if (!cfg) {
@@ -63,26 +64,8 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
     if (!st.isFile() || st.size > cfg.scan.maxFileBytes) continue;
     found.push(...scanBuffer(rel, await readFile(abs)));
   }
-  if (!found.length && !queued.length && !rejected.length) return null;
-  const parts: string[] = [];
-  const n = found.length;
-  if (n) {
-    parts.push(
-      `git-kizu: the file you just edited holds ${n} review scar${n === 1 ? '' : 's'} left by a human reviewer:\n` +
-        `${scarLines(found)}\n${PROTOCOL} Resolve ${n === 1 ? 'it' : 'them'} before you finish your turn.`,
-    );
-  }
-  if (queued.length) {
-    const m = queued.length;
-    parts.push(
-      `git-kizu: ${m} open review item${m === 1 ? '' : 's'} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n` +
-        `${itemLines(queued)}`,
-    );
-  }
-  if (rejected.length) {
-    parts.push(`git-kizu: a reviewer rejected ${rejected.length === 1 && !rejected[0].includes('\n') ? 'a change' : 'changes'} in the file you just edited:\n${rejected.join('\n')}`);
-  }
-  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: parts.join('\n\n') } };
+  if (!found.length && !queued.length && !reviews.length) return null;
+  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: editContext(found, queued, reviews) } };
 }
 
 /**
@@ -102,7 +85,7 @@ async function queueItemsFor(root: string, rel: string, warn: (line: string) => 
     const items = await itemsOf(text, gitDirFast(root) ?? path.join(root, '.git'));
     return items.filter((i) => !i.checked && i.anchor?.path === rel);
   } catch (e) {
-    warn(`git-kizu: review queue not read: ${(e as Error).message.split('\n')[0]}`);
+    warn(queueNotRead(e));
     return [];
   }
 }

@@ -12,6 +12,7 @@
  */
 import { findRootFast } from '../git/repo.js';
 import { PayloadError, type HookPayload } from '../agents/claude/payload.js';
+import { notInRepository } from './text.js';
 
 /** Longest wait (ms) for another snapshot or restore to finish before giving up. */
 export const LOCK_WAIT_MS = 5000;
@@ -29,7 +30,7 @@ export async function userPromptSubmit(p: HookPayload & { prompt?: unknown }, en
   }
   const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
   const root = findRootFast(base);
-  if (!root) throw new Error(`not inside a git repository: ${base}`);
+  if (!root) throw new Error(notInRepository(base));
   const first = (p.prompt ?? '').split('\n').find((l) => l.trim()) ?? '';
   // Lock the store and start git before the snapshot code loads (rollback/early.ts).
   const { startSnapshotEarly, abandonEarlySnapshot } = await import('../rollback/snapshots/begin.js');

@@ -6,13 +6,9 @@
  */
 import { writeSync } from 'node:fs';
 import { parsePayload, readStdin, PayloadError } from '../agents/claude/payload.js';
+import { hookSkipped, preCommitSkipped, unknownHookEvent } from './text.js';
 
 const EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit', 'pre-commit'] as const;
-
-function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return msg.replace(/\s*\n\s*/g, ' ').slice(0, 500);
-}
 
 /**
  * Runs the handler for `event` with the hook payload on stdin.
@@ -22,7 +18,7 @@ function oneLine(e: unknown): string {
  */
 export async function runHook(event: string): Promise<number> {
   if (!(EVENTS as readonly string[]).includes(event)) {
-    process.stderr.write(`git-kizu: unknown hook event "${event}"; expected one of: ${EVENTS.join(', ')}\n`);
+    process.stderr.write(unknownHookEvent(event, EVENTS) + '\n');
     return 2;
   }
   if (event === 'pre-commit') {
@@ -32,7 +28,7 @@ export async function runHook(event: string): Promise<number> {
       for (const l of r.stderr) process.stderr.write(l + '\n');
       return r.code;
     } catch (e) {
-      process.stderr.write(`git-kizu: pre-commit check skipped because of an internal error: ${oneLine(e)}\n`);
+      process.stderr.write(preCommitSkipped(e) + '\n');
       return 0;
     }
   }
@@ -43,8 +39,7 @@ export async function runHook(event: string): Promise<number> {
       const payload = parsePayload(readStdin(), ['UserPromptSubmit']);
       await (await import('./prompt-snapshot.js')).userPromptSubmit(payload, process.env, (l) => writeAll(2, l + '\n'));
     } catch (e) {
-      const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'snapshot skipped because of an error';
-      writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);
+      writeAll(2, hookSkipped(event, e, e instanceof PayloadError) + '\n');
     }
     return 0;
   }
@@ -65,8 +60,7 @@ export async function runHook(event: string): Promise<number> {
         : await (await import('./edit-context.js')).postToolUse(payload, process.env, (l) => writeAll(2, l + '\n'));
     if (out) writeAll(1, JSON.stringify(out) + '\n');
   } catch (e) {
-    const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'hook skipped because of an error';
-    writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);
+    writeAll(2, hookSkipped(event, e, e instanceof PayloadError) + '\n');
   }
   return 0;
 }

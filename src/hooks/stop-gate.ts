@@ -17,10 +17,9 @@ import { findRootFast, gitDirFast } from '../git/repo.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import type { HookPayload } from '../agents/claude/payload.js';
-import { scarLines, itemLines, PROTOCOL } from './text.js';
+import { notInRepository, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
-import { QUEUE_FILE } from '../queue/paths.js';
 
 interface StopState {
   key: string;
@@ -54,7 +53,7 @@ function writeState(file: string, s: StopState): void {
 export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): Promise<object | null> {
   const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
   const root = findRootFast(base);
-  if (!root) throw new Error(`not inside a git repository: ${base}`);
+  if (!root) throw new Error(notInRepository(base));
   // A config mistake must not switch the gate off: the valid keys and defaults are used, and
   // the user is told (systemMessage) at every stop until it is fixed.
   const { config, problem } = await loadConfigLenient(root);
@@ -63,7 +62,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   // review queue. Shown as a systemMessage at every stop until fixed.
   const problems = problem ? [problem] : [];
   const note = (o: Record<string, unknown> | null): object | null =>
-    problems.length ? { ...(o ?? {}), systemMessage: [...(o?.systemMessage ? [o.systemMessage] : []), ...problems].join('\n') } : o;
+    problems.length ? { ...(o ?? {}), systemMessage: userMessage((o?.systemMessage as string | undefined) ?? null, problems) } : o;
   const isSubagent = p.hook_event_name === 'SubagentStop' || typeof p.agent_id === 'string';
   if (isSubagent && !config.stop.subagents) return note(null);
   const gitDir = gitDirFast(root) ?? path.join(root, '.git');
@@ -95,61 +94,13 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   const prev = p.stop_hook_active === true ? readState(file) : null;
   const streak = prev && prev.key === key ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
-  const parts: [number, string][] = [
-    [scars.length, 'scar'],
-    [items.length, 'queue item'],
-    [rejected.length, 'rejected hunk'],
-    [unreviewed.length, 'unreviewed hunk'],
-  ];
-  const left = joinAnd(parts.filter(([n]) => n).map(([n, w]) => count(n, w)));
-  const listing = [
-    scars.length ? scarLines(scars) : '',
-    items.length ? itemLines(items) : '',
-    review.rejectedText,
-    review.unreviewedText,
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const findings: StopFindings = { scars, items, review };
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({
-      systemMessage:
-        `git-kizu: allowing the stop after ${max} block${max === 1 ? '' : 's'} without progress; ` +
-        `${left} still unresolved:\n${listing}\n` +
-        (scars.length
-          ? 'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.'
-          : items.length
-            ? 'Run `git kizu queue list` to see them.'
-            : 'Run `git kizu hunks` to see them.'),
-    });
+    return note({ systemMessage: stopGivenUpMessage(findings, max) });
   }
   writeState(file, { key, streak });
-  const n = scars.length;
-  const what: string[] = [];
-  if (n) what.push(`${n} scar${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} still unresolved`);
-  if (items.length) what.push(`${count(items.length, 'open item')} in ${QUEUE_FILE}`);
-  if (rejected.length) what.push(count(rejected.length, 'rejected change'));
-  if (unreviewed.length) what.push(`${count(unreviewed.length, 'change')} not reviewed yet`);
-  const head =
-    !n && items.length && !rejected.length && !unreviewed.length
-      ? `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`
-      : `git-kizu: a human reviewer left ${joinAnd(what)}`;
-  const total = scars.length + items.length + rejected.length + unreviewed.length;
-  return note({
-    decision: 'block',
-    reason:
-      `${head}. Resolve ${total === 1 ? 'it' : 'each one'} before you stop:\n${listing}` +
-      (n ? `\n${PROTOCOL}` : '') +
-      (streak > 1 ? `\n(Block ${streak} of ${max} without progress; after that the stop is allowed and the user is told.)` : ''),
-  });
-}
-
-function joinAnd(xs: string[]): string {
-  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
-}
-
-function count(n: number, what: string): string {
-  return `${n} ${what}${n === 1 ? '' : 's'}`;
+  return note({ decision: 'block', reason: stopBlockReason(findings, streak, max) });
 }
 
 /** Unchecked queue items; a queue that cannot be read is reported and treated as empty. */
@@ -158,7 +109,7 @@ async function openQueueItems(root: string, gitDir: string, warn: (line: string)
     const { readQueue } = await import('../queue/read.js');
     return (await readQueue(root, gitDir)).items.filter((i) => !i.checked);
   } catch (e) {
-    warn(`git-kizu: review queue not read: ${(e as Error).message.split('\n')[0]}`);
+    warn(queueNotRead(e));
     return [];
   }
 }
