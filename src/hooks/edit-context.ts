@@ -1,8 +1,8 @@
 /**
- * PostToolUse handler: after Write/Edit/NotebookEdit, tells the agent about scars in the
- * file(s) it just edited. Reads only those files (no git process is started).
- * Output (Claude Code hooks reference, "PostToolUse decision control"):
- * `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"..."}}`.
+ * `post-tool-use` handler: after the agent edited files, tells it (as context) about the
+ * scars in them, the open review queue items about them and their hunks a reviewer
+ * rejected. Reads only those files (no git process is started unless a hunk of them is
+ * marked rejected).
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,29 +13,30 @@ import type { QueueItem } from '../queue/item.js';
 import type { HunkReview } from './hunk-review.js';
 import { loadConfigLenient, type KizuConfig } from '../config/config.js';
 import { scanBuffer, type Scar } from '../scars/parse.js';
-import { editedPaths, type HookPayload } from '../agents/claude/payload.js';
+import { NO_ANSWER, type EditInput, type HookAnswer } from './contract.js';
 import { editContext, queueNotRead } from './text.js';
 
 /**
- * @returns the JSON object to print, or null to print nothing.
+ * @param warnLine called with each distinct problem met on the way (config, queue, marks),
+ *   once each, for stderr.
+ * @returns context for the agent, or no answer when there is nothing to say.
  * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
  */
-export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLine: (line: string) => void = () => {}): Promise<object | null> {
+export async function postToolUse(input: EditInput, warnLine: (line: string) => void = () => {}): Promise<HookAnswer> {
   // Each file is checked on its own; a repository-wide problem (corrupt marks ref, unreadable
   // queue) would otherwise be reported once per edited file. One line per distinct problem.
   const warned = new Set<string>();
   const warn = (line: string) => {
     if (!warned.has(line)) (warned.add(line), warnLine(line));
   };
-  const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
-  const files = editedPaths(p);
-  if (!files.length) return null;
+  const files = input.paths;
+  if (!files.length) return NO_ANSWER;
   const found: Scar[] = [];
   const queued: QueueItem[] = [];
   const reviews: HunkReview[] = [];
   const configs = new Map<string, KizuConfig>();
   for (const f of files) {
-    const abs = path.resolve(base, f);
+    const abs = path.resolve(input.cwd, f);
     const root = findRootFast(path.dirname(abs));
     if (!root) continue;
     const rel = path.relative(root, abs).split(path.sep).join('/');
@@ -64,8 +65,8 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
     if (!st.isFile() || st.size > cfg.scan.maxFileBytes) continue;
     found.push(...scanBuffer(rel, await readFile(abs)));
   }
-  if (!found.length && !queued.length && !reviews.length) return null;
-  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: editContext(found, queued, reviews) } };
+  if (!found.length && !queued.length && !reviews.length) return NO_ANSWER;
+  return { kind: 'context', context: editContext(found, queued, reviews) };
 }
 
 /**

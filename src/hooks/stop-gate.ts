@@ -1,13 +1,13 @@
 /**
- * Stop / SubagentStop handler: blocks the agent's stop while scars remain in the default
- * scan scope (changed vs HEAD, staged, untracked-not-ignored).
- * Output (Claude Code hooks reference, "Stop/SubagentStop decision control"):
- * `{"decision":"block","reason":"..."}` to keep the agent working, `{"systemMessage":"..."}`
- * to let it stop while telling the user what is left, or nothing.
+ * `stop` handler: blocks the agent's stop while scars remain in the default scan scope
+ * (changed vs HEAD, staged, untracked-not-ignored), open review queue items, rejected hunks
+ * or (with `stop.requireReview`) unreviewed hunks. Answers `block` to keep the agent
+ * working, `allow` with a message to let it stop while telling the user what is left, or
+ * nothing.
  *
  * Bounded retries: the handler keeps blocking while the unresolved set changes (progress).
  * After `stop.maxBlocks` consecutive blocks with the same unresolved set in one session it
- * allows the stop. A stop with `stop_hook_active: false` starts a new count (a new turn).
+ * allows the stop. A stop that is not a retry starts a new count (a new turn).
  * State: `<git-dir>/kizu/stop/<session_id>.json` = `{"key": <sha1 of the set>, "streak": n}`.
  */
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { findRootFast, gitDirFast } from '../git/repo.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
-import type { HookPayload } from '../agents/claude/payload.js';
+import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
 import { notInRepository, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
@@ -47,13 +47,15 @@ function writeState(file: string, s: StopState): void {
 }
 
 /**
- * @returns the JSON object to print, or null to print nothing (allow the stop silently).
- * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
+ * @param warn called with each problem met on the way (config, queue, marks), for stderr.
+ * @returns `block`, `allow` with a message for the user, or no answer (allow silently). A
+ *   config mistake or an unreadable queue is added to the message for the user.
+ * @throws Error outside a git repository; otherwise only on internal errors (the caller
+ *   turns them into exit 0 + one stderr line).
  */
-export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: string) => void = () => {}): Promise<object | null> {
-  const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
-  const root = findRootFast(base);
-  if (!root) throw new Error(notInRepository(base));
+export async function stop(input: StopInput, warn: (line: string) => void = () => {}): Promise<HookAnswer> {
+  const root = findRootFast(input.cwd);
+  if (!root) throw new Error(notInRepository(input.cwd));
   // A config mistake must not switch the gate off: the valid keys and defaults are used, and
   // the user is told (systemMessage) at every stop until it is fixed.
   const { config, problem } = await loadConfigLenient(root);
@@ -61,13 +63,15 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   // Problems the user must see (the agent is not told): a config mistake, an unreadable
   // review queue. Shown as a systemMessage at every stop until fixed.
   const problems = problem ? [problem] : [];
-  const note = (o: Record<string, unknown> | null): object | null =>
-    problems.length ? { ...(o ?? {}), systemMessage: userMessage((o?.systemMessage as string | undefined) ?? null, problems) } : o;
-  const isSubagent = p.hook_event_name === 'SubagentStop' || typeof p.agent_id === 'string';
-  if (isSubagent && !config.stop.subagents) return note(null);
+  const note = (a: HookAnswer): HookAnswer => {
+    if (!problems.length) return a;
+    if (a.kind === 'block') return { ...a, userMessage: userMessage(a.userMessage ?? null, problems) };
+    return { kind: 'allow', userMessage: userMessage(a.kind === 'allow' ? a.userMessage : null, problems) };
+  };
+  if (input.subagent !== null && !config.stop.subagents) return note(NO_ANSWER);
   const gitDir = gitDirFast(root) ?? path.join(root, '.git');
-  const session = typeof p.session_id === 'string' ? p.session_id : 'unknown';
-  const file = stateFile(gitDir, isSubagent ? `${session}-${p.agent_id ?? 'subagent'}` : session);
+  const session = input.session ?? 'unknown';
+  const file = stateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
   const [{ scars }, items, review] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
@@ -77,7 +81,7 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
   const { rejected, unreviewed } = review;
   if (!scars.length && !items.length && !rejected.length && !unreviewed.length) {
     rmSync(file, { force: true });
-    return note(null);
+    return note(NO_ANSWER);
   }
   const key = createHash('sha1')
     .update(
@@ -91,16 +95,16 @@ export async function stop(p: HookPayload, env: NodeJS.ProcessEnv, warn: (line: 
         .join('\n'),
     )
     .digest('hex');
-  const prev = p.stop_hook_active === true ? readState(file) : null;
+  const prev = input.retry ? readState(file) : null;
   const streak = prev && prev.key === key ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
   const findings: StopFindings = { scars, items, review };
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({ systemMessage: stopGivenUpMessage(findings, max) });
+    return note({ kind: 'allow', userMessage: stopGivenUpMessage(findings, max) });
   }
   writeState(file, { key, streak });
-  return note({ decision: 'block', reason: stopBlockReason(findings, streak, max) });
+  return note({ kind: 'block', reason: stopBlockReason(findings, streak, max) });
 }
 
 /** Unchecked queue items; a queue that cannot be read is reported and treated as empty. */
