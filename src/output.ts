@@ -96,3 +96,13 @@ export function count(n: number, word: string, pluralForm?: string): string {
 export function joinAnd(xs: string[]): string {
   return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
 }
+
+/**
+ * `s` as one word of a POSIX shell command line (POSIX Shell Command Language 2.2.2,
+ * "Single-Quotes"): as is when it is not empty and holds only characters no shell treats
+ * specially (`A-Z a-z 0-9 _ . / @ % + = : , -`), else in single quotes, each `'` inside
+ * written `'\''`. For commands printed for the user to copy and for generated scripts.
+ */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -12,7 +12,7 @@ import type { QueueItem } from '../queue/item.js';
 import { describeItem } from '../queue/item.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { HunkReview } from './hunk-review.js';
-import { count, joinAnd } from '../output.js';
+import { count, joinAnd, shellQuote } from '../output.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each
@@ -44,11 +44,6 @@ export function queueProtocolFor(i: QueueItem): string {
 /** One line per queue item: `- [id] path:line (kind) text → what to do`. */
 export function itemLines(items: QueueItem[]): string {
   return items.map((i) => `- ${describeItem(i)} → ${queueProtocolFor(i)}`).join('\n');
-}
-
-/** `p` as one POSIX shell word: as is when it holds only safe characters, else single-quoted. */
-function shellQuote(p: string): string {
-  return /^[A-Za-z0-9._\/@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { repoInfo, type RepoInfo } from '../git/run.js';
 import { KizuError } from '../errors.js';
+import { shellQuote } from '../output.js';
 import type { AgentEvent } from '../hooks/contract.js';
 
 /** A Claude Code settings scope. */
@@ -70,12 +71,6 @@ export interface InstallTargets {
   initCmd: string;
   /** `git kizu teardown` plus ` --scope <scope>` unless project. */
   teardownCmd: string;
-}
-
-/** Quotes a path for a POSIX shell command line: bare if it only holds safe characters. */
-export function shellQuote(s: string): string {
-  if (/^[A-Za-z0-9_./@%+=:,-]+$/.test(s)) return s;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
