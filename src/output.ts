@@ -74,19 +74,35 @@ export function guardClosedPipes(): void {
 }
 
 /**
- * `word` when `n` is 1, else `pluralWord` (English: `plural(2, 'file')` is 'files',
- * `plural(1, 'it', 'them')` is 'it'; 0 takes the plural).
+ * The form of an English count noun for `n` things: `word` when `n` is 1, else `pluralForm`
+ * (by default `word` + "s"). `plural(2, 'scar')` = "scars".
  */
-export function plural(n: number, word: string, pluralWord = word + 's'): string {
-  return n === 1 ? word : pluralWord;
+export function plural(n: number, word: string, pluralForm = `${word}s`): string {
+  return n === 1 ? word : pluralForm;
 }
 
-/** `<n> <word or its plural>` ({@link plural}): `count(1, 'file')` is '1 file', `count(3, 'file')` '3 files'. */
-export function count(n: number, word: string, pluralWord?: string): string {
-  return `${n} ${plural(n, word, pluralWord)}`;
+/**
+ * `n` and its noun in the right form: `count(1, 'scar')` = "1 scar", `count(3, 'scar')` =
+ * "3 scars" (see {@link plural}).
+ */
+export function count(n: number, word: string, pluralForm?: string): string {
+  return `${n} ${plural(n, word, pluralForm)}`;
 }
 
-/** The items as an English list without a serial comma: 'a', 'a and b', 'a, b and c'; '' for none. */
-export function joinAnd(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+/**
+ * An English list without the serial comma: [] → "", [a] → "a", [a, b] → "a and b",
+ * [a, b, c] → "a, b and c".
+ */
+export function joinAnd(xs: string[]): string {
+  return xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+}
+
+/**
+ * `s` as one word of a POSIX shell command line (POSIX Shell Command Language 2.2.2,
+ * "Single-Quotes"): as is when it is not empty and holds only characters no shell treats
+ * specially (`A-Z a-z 0-9 _ . / @ % + = : , -`), else in single quotes, each `'` inside
+ * written `'\''`. For commands printed for the user to copy and for generated scripts.
+ */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -237,7 +237,7 @@ test('UserPromptSubmit hook: nothing on stdout, a prompt snapshot; an unchanged 
   // The same through the script init installs.
   ok(sb.kizu(['init', '--no-pre-commit']));
   writeFileSync(sb.path('a.txt'), 'c\n');
-  const viaScript = sb.run(sb.path('.claude/hooks/kizu-user-prompt-submit.sh'), [], { input: JSON.stringify({ ...payload, prompt: 'via script' }) });
+  const viaScript = sb.run(sb.path('.claude/hooks/kizu-hook.sh'), ['user-prompt-submit'], { input: JSON.stringify({ ...payload, prompt: 'via script' }) });
   assert.deepEqual([viaScript.status, viaScript.stdout, viaScript.stderr], [0, '', '']);
   assert.equal(snapshots(sb)[0].message, 'via script');
 });

@@ -72,7 +72,7 @@ export async function demoCommand(i: DemoInput): Promise<number> {
     step(1, 'git kizu init: install the Claude Code hooks and the pre-commit hook');
     const init = kizu('init');
     show(init.stdout);
-    expect(init.status === 0 && existsSync(path.join(repo, '.claude/hooks/kizu-stop.sh')), 'git kizu init', init);
+    expect(init.status === 0 && existsSync(path.join(repo, '.claude/hooks/kizu-hook.sh')), 'git kizu init', init);
     const c = run('git', ['add', '-A']);
     expect(c.status === 0, 'git add', c);
     const c2 = run('git', ['commit', '-q', '-m', 'add git-kizu hooks']);
@@ -89,8 +89,8 @@ export async function demoCommand(i: DemoInput): Promise<number> {
     show(readFileSync(path.join(repo, file), 'utf8'), '    | ');
 
     step(4, 'the agent tries to stop: the Stop hook blocks it');
-    const stopScript = path.join(repo, '.claude/hooks/kizu-stop.sh');
-    const blocked = run(stopScript, [], stopPayload(false));
+    const hookScript = path.join(repo, '.claude/hooks/kizu-hook.sh');
+    const blocked = run(hookScript, ['stop'], stopPayload(false));
     expect(blocked.status === 0 && blocked.stdout.includes('"decision":"block"'), 'Stop hook should block', blocked);
     const reason = (JSON.parse(blocked.stdout) as { reason: string }).reason;
     out.log('    decision: block; the agent is told:');
@@ -102,7 +102,7 @@ export async function demoCommand(i: DemoInput): Promise<number> {
     expect(unscar.status === 0, 'git kizu unscar', unscar);
 
     step(6, 'the agent tries to stop again: allowed');
-    const allowed = run(stopScript, [], stopPayload(true));
+    const allowed = run(hookScript, ['stop'], stopPayload(true));
     expect(allowed.status === 0 && allowed.stdout === '', 'Stop hook should allow', allowed);
     out.log('    (no output: the stop is allowed)');
 

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { shellQuote, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';
@@ -29,11 +29,6 @@ export interface RevertCommandInput {
   reporter: Reporter;
 }
 
-/** A path as a POSIX shell word. */
-function shellWord(s: string): string {
-  return /^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** Lines telling how to get a saved revert back. */
 function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
@@ -41,7 +36,7 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const lines = [`saved the previous ${t.path} in ${TRASH_REF}; restore it with: git kizu revert --restore ${id}`];
   // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
   // name the file absolutely.
-  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellWord(path.join(root, t.path))})`);
+  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellQuote(path.join(root, t.path))})`);
   return lines;
 }
 
@@ -87,7 +82,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     const { baseline, hunks } = await listHunks(ctx.root);
     const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk!, hunks)], hunks);
     const plan = await planRevert(ctx.root, h, baseline.oid);
-    const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellWord(i.message ?? '<reason>')} --queue`;
+    const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellQuote(i.message ?? '<reason>')} --queue`;
     let after: SavedFile = plan.after;
     let scar: { line: number; text: string } | null = null;
     if (i.message !== undefined && !i.queue) {
@@ -129,7 +124,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   if (queued) i.reporter.log(queued);
   if (h.kind === 'added' && after.type === 'absent') {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
-    if (idx.stdout.length) i.reporter.warn(`${h.path} is still in the index; git rm --cached -- ${shellWord(h.path)} removes it there`);
+    if (idx.stdout.length) i.reporter.warn(`${h.path} is still in the index; git rm --cached -- ${shellQuote(h.path)} removes it there`);
   }
   for (const l of restoreHint(ctx.root, saved, 'the revert')) i.reporter.log(l);
   return EXIT.OK;

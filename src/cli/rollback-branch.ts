@@ -4,9 +4,8 @@
  * it back (restoreTask).
  */
 import { KizuError, EXIT } from '../errors.js';
-import { count, type Reporter } from '../output.js';
+import { count, shellQuote, type Reporter } from '../output.js';
 import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
-import { shq } from '../rollback/tasks/records.js';
 import { askYesNo, canAsk } from './rollback.js';
 
 export interface RollbackBranchInput {
@@ -99,8 +98,8 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
   i.reporter.log(`${lead} git branch ${task.branch} ${task.tip}`);
   const pad = ' '.repeat(lead.length + 1);
   if (t.worktree) {
-    i.reporter.log(`${pad}git worktree add ${shq(t.worktree)} ${task.branch}`);
-    i.reporter.log(`${pad}git -C ${shq(t.worktree)} restore --source=${t.commit} --worktree -- :/`);
+    i.reporter.log(`${pad}git worktree add ${shellQuote(t.worktree)} ${task.branch}`);
+    i.reporter.log(`${pad}git -C ${shellQuote(t.worktree)} restore --source=${t.commit} --worktree -- :/`);
   } else if (plan.mode === 'main') i.reporter.log(`${pad}git switch ${task.branch}`);
   return EXIT.OK;
 }

@@ -1,8 +1,8 @@
 /**
- * PostToolUse handler: after Write/Edit/NotebookEdit, tells the agent about scars in the
- * file(s) it just edited. Reads only those files (no git process is started).
- * Output (Claude Code hooks reference, "PostToolUse decision control"):
- * `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"..."}}`.
+ * `post-tool-use` handler: after the agent edited files, tells it (as context) about the
+ * scars in them, the open review queue items about them and their hunks a reviewer
+ * rejected. Reads only those files (no git process is started unless a hunk of them is
+ * marked rejected).
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,31 +10,33 @@ import { readFileSync } from 'node:fs';
 import { findRootFast, gitDirFast, commonDirFast, refFast } from '../git/repo.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { QueueItem } from '../queue/item.js';
+import type { HunkReview } from './hunk-review.js';
 import { loadConfigLenient, type KizuConfig } from '../config/config.js';
 import { scanBuffer, type Scar } from '../scars/parse.js';
-import { editedPaths, type HookPayload } from '../agents/claude/payload.js';
-import { scarLines, itemLines, PROTOCOL } from './text.js';
+import { NO_ANSWER, type EditInput, type HookAnswer } from './contract.js';
+import { editContext, queueNotRead } from './text.js';
 
 /**
- * @returns the JSON object to print, or null to print nothing.
+ * @param warnLine called with each distinct problem met on the way (config, queue, marks),
+ *   once each, for stderr.
+ * @returns context for the agent, or no answer when there is nothing to say.
  * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
  */
-export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLine: (line: string) => void = () => {}): Promise<object | null> {
+export async function postToolUse(input: EditInput, warnLine: (line: string) => void = () => {}): Promise<HookAnswer> {
   // Each file is checked on its own; a repository-wide problem (corrupt marks ref, unreadable
   // queue) would otherwise be reported once per edited file. One line per distinct problem.
   const warned = new Set<string>();
   const warn = (line: string) => {
     if (!warned.has(line)) (warned.add(line), warnLine(line));
   };
-  const base = typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd();
-  const files = editedPaths(p);
-  if (!files.length) return null;
+  const files = input.paths;
+  if (!files.length) return NO_ANSWER;
   const found: Scar[] = [];
   const queued: QueueItem[] = [];
-  const rejected: string[] = [];
+  const reviews: HunkReview[] = [];
   const configs = new Map<string, KizuConfig>();
   for (const f of files) {
-    const abs = path.resolve(base, f);
+    const abs = path.resolve(input.cwd, f);
     const root = findRootFast(path.dirname(abs));
     if (!root) continue;
     const rel = path.relative(root, abs).split(path.sep).join('/');
@@ -44,7 +46,7 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
     const common = commonDirFast(root);
     if (!common || refFast(common, 'refs/kizu/marks') !== null) {
       const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
-      if (review.rejectedText) rejected.push(review.rejectedText);
+      if (review.rejected.length) reviews.push(review);
     }
     let cfg = configs.get(root);
     if (!cfg) {
@@ -63,26 +65,8 @@ export async function postToolUse(p: HookPayload, env: NodeJS.ProcessEnv, warnLi
     if (!st.isFile() || st.size > cfg.scan.maxFileBytes) continue;
     found.push(...scanBuffer(rel, await readFile(abs)));
   }
-  if (!found.length && !queued.length && !rejected.length) return null;
-  const parts: string[] = [];
-  const n = found.length;
-  if (n) {
-    parts.push(
-      `git-kizu: the file you just edited holds ${n} review scar${n === 1 ? '' : 's'} left by a human reviewer:\n` +
-        `${scarLines(found)}\n${PROTOCOL} Resolve ${n === 1 ? 'it' : 'them'} before you finish your turn.`,
-    );
-  }
-  if (queued.length) {
-    const m = queued.length;
-    parts.push(
-      `git-kizu: ${m} open review item${m === 1 ? '' : 's'} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n` +
-        `${itemLines(queued)}`,
-    );
-  }
-  if (rejected.length) {
-    parts.push(`git-kizu: a reviewer rejected ${rejected.length === 1 && !rejected[0].includes('\n') ? 'a change' : 'changes'} in the file you just edited:\n${rejected.join('\n')}`);
-  }
-  return { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: parts.join('\n\n') } };
+  if (!found.length && !queued.length && !reviews.length) return NO_ANSWER;
+  return { kind: 'context', context: editContext(found, queued, reviews) };
 }
 
 /**
@@ -102,7 +86,7 @@ async function queueItemsFor(root: string, rel: string, warn: (line: string) => 
     const items = await itemsOf(text, gitDirFast(root) ?? path.join(root, '.git'));
     return items.filter((i) => !i.checked && i.anchor?.path === rel);
   } catch (e) {
-    warn(`git-kizu: review queue not read: ${(e as Error).message.split('\n')[0]}`);
+    warn(queueNotRead(e));
     return [];
   }
 }

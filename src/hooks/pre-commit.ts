@@ -6,6 +6,7 @@
 import { repoInfo } from '../git/run.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanStagedForCommit } from '../scars/scan.js';
+import { commitRefusal } from './text.js';
 
 /**
  * @returns the exit code (0 allow, 1 refuse) and the lines for stderr.
@@ -19,15 +20,5 @@ export async function preCommit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ 
   const warning = problem ? [problem] : [];
   const { scars } = await scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes);
   if (!scars.length) return { code: 0, stderr: warning };
-  const n = scars.length;
-  return {
-    code: 1,
-    stderr: [
-      ...warning,
-      `git-kizu: commit refused: ${n} unresolved scar${n === 1 ? ' is' : 's are'} staged:`,
-      ...scars.map((s) => `  ${s.path}:${s.line}  [${s.kind}]  ${s.body}`),
-      'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.',
-      'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).',
-    ],
-  };
+  return { code: 1, stderr: [...warning, ...commitRefusal(scars)] };
 }

@@ -1,18 +1,41 @@
 /**
- * `git kizu hook <event>`: the hook entry point, loaded by bin/git-kizu.js without the CLI
- * framework. Contract for Claude Code events: exactly one JSON object on stdout or nothing;
- * a bad payload or an internal error exits 0 with one line on stderr (a hook must never
- * trap the agent on git-kizu's own bug); only real review state blocks.
+ * `git kizu hook <event>`: the hook entry point, loaded by src/main.ts without the CLI
+ * framework. For an agent's event it reads the payload on stdin, parses it with the agent's
+ * adapter (today Claude Code's, src/agents/claude/) into the agent-neutral input of
+ * src/hooks/contract.ts, runs the event's handler (loaded only for its event), and writes
+ * the answer as the adapter renders it. Contract: exactly one JSON object on stdout or
+ * nothing; a bad payload or an internal error exits 0 with one line on stderr (a hook must
+ * never trap the agent on git-kizu's own bug); only real review state blocks.
+ * `pre-commit` is git's hook (no payload): it exits 1 to refuse the commit.
  */
 import { writeSync } from 'node:fs';
-import { parsePayload, readStdin, PayloadError } from '../agents/claude/payload.js';
+import { AGENT_EVENTS, NO_ANSWER, PayloadError, type AgentEvent, type HookAnswer, type InputOf } from './contract.js';
+import { parseHookInput, readStdin } from '../agents/claude/payload.js';
+import { renderAnswer } from '../agents/claude/envelope.js';
+import { hookSkipped, preCommitSkipped, unknownHookEvent } from './text.js';
 
-const EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit', 'pre-commit'] as const;
+const EVENTS = [...AGENT_EVENTS, 'pre-commit'] as const;
 
-function oneLine(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return msg.replace(/\s*\n\s*/g, ' ').slice(0, 500);
-}
+type Warn = (line: string) => void;
+
+/** Each agent event's handler; each loads its module when its event runs. */
+const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<HookAnswer> } = {
+  stop: async (input, warn) => (await import('./stop-gate.js')).stop(input, warn),
+  'post-tool-use': async (input, warn) => (await import('./edit-context.js')).postToolUse(input, warn),
+  journal: async (input) => {
+    // An async hook still running when the session ends gets SIGTERM from Claude Code; the
+    // record is a few hundred milliseconds of work, so it is finished rather than lost.
+    for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => {});
+    const started = new Date();
+    await (await import('./edit-journal.js')).journalHook(input, started);
+    return NO_ANSWER;
+  },
+  'user-prompt-submit': async (input, warn) => {
+    // Snapshot only: nothing on stdout (Claude Code adds it to the model's context).
+    await (await import('./prompt-snapshot.js')).userPromptSubmit(input, warn);
+    return NO_ANSWER;
+  },
+};
 
 /**
  * Runs the handler for `event` with the hook payload on stdin.
@@ -22,56 +45,41 @@ function oneLine(e: unknown): string {
  */
 export async function runHook(event: string): Promise<number> {
   if (!(EVENTS as readonly string[]).includes(event)) {
-    process.stderr.write(`git-kizu: unknown hook event "${event}"; expected one of: ${EVENTS.join(', ')}\n`);
+    say(unknownHookEvent(event, EVENTS));
     return 2;
   }
   if (event === 'pre-commit') {
     try {
       const { preCommit } = await import('./pre-commit.js');
       const r = await preCommit(process.cwd(), process.env);
-      for (const l of r.stderr) process.stderr.write(l + '\n');
+      for (const l of r.stderr) say(l);
       return r.code;
     } catch (e) {
-      process.stderr.write(`git-kizu: pre-commit check skipped because of an internal error: ${oneLine(e)}\n`);
+      say(preCommitSkipped(e));
       return 0;
     }
   }
-  if (event === 'user-prompt-submit') {
-    // UserPromptSubmit (src/hooks/user-prompt-submit.ts): snapshot only; stdout must stay empty
-    // (Claude Code adds it to the model's context), errors are one stderr line and exit 0.
-    try {
-      const payload = parsePayload(readStdin(), ['UserPromptSubmit']);
-      await (await import('./prompt-snapshot.js')).userPromptSubmit(payload, process.env, (l) => writeAll(2, l + '\n'));
-    } catch (e) {
-      const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'snapshot skipped because of an error';
-      writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);
-    }
-    return 0;
-  }
-  try {
-    const payload = parsePayload(readStdin(), event === 'stop' ? ['Stop', 'SubagentStop'] : ['PostToolUse']);
-    if (event === 'journal') {
-      // Async PostToolUse hook (src/hooks/journal.ts): records the edit, prints nothing on stdout.
-      // Claude Code sends SIGTERM to async hooks still running when the session ends; the
-      // record is a few hundred milliseconds of work, so it is finished rather than lost.
-      for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => {});
-      const started = new Date();
-      await (await import('./edit-journal.js')).journalHook(payload, process.env, started);
-      return 0;
-    }
-    const out =
-      event === 'stop'
-        ? await (await import('./stop-gate.js')).stop(payload, process.env, (l) => writeAll(2, l + '\n'))
-        : await (await import('./edit-context.js')).postToolUse(payload, process.env, (l) => writeAll(2, l + '\n'));
-    if (out) writeAll(1, JSON.stringify(out) + '\n');
-  } catch (e) {
-    const what = e instanceof PayloadError ? 'ignored a bad hook payload' : 'hook skipped because of an error';
-    writeAll(2, `git-kizu: ${what}: ${oneLine(e)}\n`);
-  }
+  await runAgentHook(event as AgentEvent);
   return 0;
 }
 
-/** Writes all of `text` to a file descriptor synchronously (no stream set-up cost). */
+/** Parse, handle, render for one agent event; any error becomes one stderr line. */
+async function runAgentHook<E extends AgentEvent>(event: E): Promise<void> {
+  const warn: Warn = say;
+  try {
+    const { input, hookEventName } = parseHookInput(event, readStdin(), process.env);
+    const handler = HANDLERS[event] as (input: InputOf[E], warn: Warn) => Promise<HookAnswer>;
+    const out = renderAnswer(await handler(input, warn), hookEventName);
+    if (out) writeAll(1, out);
+  } catch (e) {
+    say(hookSkipped(event, e, e instanceof PayloadError));
+  }
+}
+
+/**
+ * Writes all of `text` to a file descriptor synchronously (no stream set-up cost).
+ * @throws the write error (other than EAGAIN, which is retried).
+ */
 function writeAll(fd: number, text: string): void {
   const buf = Buffer.from(text, 'utf8');
   let off = 0;
@@ -81,5 +89,14 @@ function writeAll(fd: number, text: string): void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
     }
+  }
+}
+
+/** Writes one line to stderr; a failing stderr is ignored (there is nowhere else to say it, and a hook must not throw). */
+function say(line: string): void {
+  try {
+    writeAll(2, line + '\n');
+  } catch {
+    /* stderr is gone */
   }
 }

@@ -1,8 +1,21 @@
-/** Text for the agent about scars, shared by the hook handlers. */
+/**
+ * Every sentence the hooks send to the agent or the user: the Stop hook's block reason and
+ * its messages for the user, the PostToolUse context for the agent, the lines about
+ * rejected and unreviewed hunks, the pre-commit refusal, and the one-line notices on
+ * stderr. The handlers decide what to say; this module words it. Nothing here reads files
+ * or starts processes. (Messages about a malformed payload name the agent's own payload
+ * fields, so they stay with that agent's adapter in src/agents/.)
+ */
 import { protocolFor } from '../scars/format.js';
 import type { Scar } from '../scars/parse.js';
 import type { QueueItem } from '../queue/item.js';
 import { describeItem } from '../queue/item.js';
+import { QUEUE_FILE } from '../queue/paths.js';
+import type { HunkReview } from './hunk-review.js';
+import { count, joinAnd, shellQuote } from '../output.js';
+
+// ---------------------------------------------------------------------------------------
+// Scars, queue items and hunks, one line each
 
 /** One line per scar: `- path:line [kind] body → what to do`. */
 export function scarLines(scars: Scar[]): string {
@@ -33,3 +46,192 @@ export function itemLines(items: QueueItem[]): string {
   return items.map((i) => `- ${describeItem(i)} → ${queueProtocolFor(i)}`).join('\n');
 }
 
+/**
+ * One line per rejected hunk of `r` ('' for none): only its place and how to compare it
+ * with the baseline, by design (the reviewer gave no reason).
+ */
+export function rejectedHunkLines(r: HunkReview): string {
+  const base = r.baseline.slice(0, 12);
+  return r.rejected
+    .map(
+      (h) =>
+        `- ${r.range(h)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
+        // `git diff <commit>` shows nothing for an untracked file, so say what the baseline lacks instead.
+        (h.kind === 'untracked' ? `(${h.path} is a new file: the baseline ${base} does not have it)` : `(\`git diff ${base} -- ${shellQuote(h.path)}\`)`) +
+        ', work out what is wrong, and rework or revert it',
+    )
+    .join('\n');
+}
+
+/** One line per unreviewed hunk of `r` ('' for none). */
+export function unreviewedHunkLines(r: HunkReview): string {
+  return r.unreviewed
+    .map((h) => `- ${r.range(h)} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`)
+    .join('\n');
+}
+
+// ---------------------------------------------------------------------------------------
+// PostToolUse: context for the agent after an edit
+
+/**
+ * The context given to the agent after it edited a file: the scars in it, the open queue
+ * items about it, and the hunks of it a reviewer rejected (each part only when there is
+ * something to say, parts separated by a blank line).
+ * @param reviews one per repository the edited files are in (reviews without rejected
+ *   hunks add nothing).
+ * @returns the text, '' when there is nothing to say.
+ */
+export function editContext(scars: Scar[], items: QueueItem[], reviews: HunkReview[]): string {
+  const parts: string[] = [];
+  const n = scars.length;
+  if (n) {
+    parts.push(
+      `git-kizu: the file you just edited holds ${count(n, 'review scar')} left by a human reviewer:\n` +
+        `${scarLines(scars)}\n${PROTOCOL} Resolve ${n === 1 ? 'it' : 'them'} before you finish your turn.`,
+    );
+  }
+  const m = items.length;
+  if (m) {
+    parts.push(`git-kizu: ${count(m, 'open review item')} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n${itemLines(items)}`);
+  }
+  const rejected = reviews.filter((r) => r.rejected.length);
+  if (rejected.length) {
+    const one = rejected.length === 1 && rejected[0].rejected.length === 1;
+    parts.push(`git-kizu: a reviewer rejected ${one ? 'a change' : 'changes'} in the file you just edited:\n${rejected.map(rejectedHunkLines).join('\n')}`);
+  }
+  return parts.join('\n\n');
+}
+
+// ---------------------------------------------------------------------------------------
+// Stop: why the agent may not stop yet, or what the user is told when it may
+
+/** What is left when the agent wants to stop. */
+export interface StopFindings {
+  scars: Scar[];
+  items: QueueItem[];
+  review: HunkReview;
+}
+
+/** Every finding, one line each: scars, queue items, rejected hunks, unreviewed hunks. */
+function findingLines(f: StopFindings): string {
+  return [f.scars.length ? scarLines(f.scars) : '', f.items.length ? itemLines(f.items) : '', rejectedHunkLines(f.review), unreviewedHunkLines(f.review)]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/**
+ * The reason given to the agent when its stop is blocked: what the reviewer left, the list,
+ * the scar protocol (when there are scars), and from the second block on how many blocks
+ * without progress are left.
+ * @param streak this block's number in the run of blocks without progress (1 = the first).
+ * @param max `stop.maxBlocks`.
+ */
+export function stopBlockReason(f: StopFindings, streak: number, max: number): string {
+  const { scars, items, review } = f;
+  const n = scars.length;
+  const what: string[] = [];
+  if (n) what.push(`${count(n, 'scar')} that ${n === 1 ? 'is' : 'are'} still unresolved`);
+  if (items.length) what.push(`${count(items.length, 'open item')} in ${QUEUE_FILE}`);
+  if (review.rejected.length) what.push(count(review.rejected.length, 'rejected change'));
+  if (review.unreviewed.length) what.push(`${count(review.unreviewed.length, 'change')} not reviewed yet`);
+  const head =
+    !n && items.length && !review.rejected.length && !review.unreviewed.length
+      ? `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`
+      : `git-kizu: a human reviewer left ${joinAnd(what)}`;
+  const total = n + items.length + review.rejected.length + review.unreviewed.length;
+  return (
+    `${head}. Resolve ${total === 1 ? 'it' : 'each one'} before you stop:\n${findingLines(f)}` +
+    (n ? `\n${PROTOCOL}` : '') +
+    (streak > 1 ? `\n(Block ${streak} of ${max} without progress; after that the stop is allowed and the user is told.)` : '')
+  );
+}
+
+/**
+ * The message for the user when the stop is allowed after `max` blocks without progress:
+ * what is still unresolved, the list, and the command that shows it.
+ */
+export function stopGivenUpMessage(f: StopFindings, max: number): string {
+  const { scars, items, review } = f;
+  const parts: [number, string][] = [
+    [scars.length, 'scar'],
+    [items.length, 'queue item'],
+    [review.rejected.length, 'rejected hunk'],
+    [review.unreviewed.length, 'unreviewed hunk'],
+  ];
+  const left = joinAnd(parts.filter(([n]) => n).map(([n, w]) => count(n, w)));
+  return (
+    `git-kizu: allowing the stop after ${count(max, 'block')} without progress; ${left} still unresolved:\n${findingLines(f)}\n` +
+    (scars.length
+      ? 'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.'
+      : items.length
+        ? 'Run `git kizu queue list` to see them.'
+        : 'Run `git kizu hunks` to see them.')
+  );
+}
+
+/**
+ * One message for the user made of `message` (if any) and then each problem git-kizu had
+ * (a config mistake, an unreadable queue), one per line.
+ */
+export function userMessage(message: string | null, problems: string[]): string {
+  return [...(message ? [message] : []), ...problems].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------
+// pre-commit: the refusal on stderr
+
+/** The stderr lines of a refused commit: the staged scars, how to resolve them, how to skip the check. */
+export function commitRefusal(scars: Scar[]): string[] {
+  const n = scars.length;
+  return [
+    `git-kizu: commit refused: ${n} unresolved scar${n === 1 ? ' is' : 's are'} staged:`,
+    ...scars.map((s) => `  ${s.path}:${s.line}  [${s.kind}]  ${s.body}`),
+    'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.',
+    'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).',
+  ];
+}
+
+// ---------------------------------------------------------------------------------------
+// One-line notices on stderr (each without its line end)
+
+/** The first line of an error's message. */
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+}
+
+/** An error's message on one line (line breaks and the blanks around them become one space), at most 500 characters. */
+export function oneLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.replace(/\s*\n\s*/g, ' ').slice(0, 500);
+}
+
+/** The review queue could not be read (the hook goes on as if it were empty). */
+export function queueNotRead(e: unknown): string {
+  return `git-kizu: review queue not read: ${firstLine(e)}`;
+}
+
+/** The review marks could not be read (the hook goes on without review state). */
+export function marksNotRead(e: unknown): string {
+  return `git-kizu: review marks not read: ${firstLine(e)}`;
+}
+
+/** The message of the error a hook stops with when `dir` is in no git repository. */
+export function notInRepository(dir: string): string {
+  return `not inside a git repository: ${dir}`;
+}
+
+/** `git kizu hook` was given an event it does not know. */
+export function unknownHookEvent(event: string, known: readonly string[]): string {
+  return `git-kizu: unknown hook event "${event}"; expected one of: ${known.join(', ')}`;
+}
+
+/** Why an agent's hook did nothing: a bad payload, or an error (in the snapshot for user-prompt-submit). */
+export function hookSkipped(event: string, e: unknown, badPayload: boolean): string {
+  const what = badPayload ? 'ignored a bad hook payload' : event === 'user-prompt-submit' ? 'snapshot skipped because of an error' : 'hook skipped because of an error';
+  return `git-kizu: ${what}: ${oneLine(e)}`;
+}
+
+/** The pre-commit check failed inside git-kizu (the commit is let through). */
+export function preCommitSkipped(e: unknown): string {
+  return `git-kizu: pre-commit check skipped because of an internal error: ${oneLine(e)}`;
+}

@@ -1,12 +1,13 @@
 /**
  * `git kizu init` and `git kizu teardown`: install / remove, for one Claude Code settings
- * scope, the Claude Code hook scripts and their settings entries, the `/kizu` slash command
- * and the git pre-commit hook.
+ * scope, the Claude Code hook runner script and its settings entries, the `/kizu` slash
+ * command and the git pre-commit hook. `init` also upgrades an install of an earlier
+ * version, which had one script per hook (see {@link runInit}).
  *
  * Both work in two phases: first everything is read and checked (settings JSON, hook
  * conflicts) so that bad input throws before anything is written; then files are written
  * atomically (scripts first, settings last, so the settings never reference a missing
- * script).
+ * script; scripts the settings no longer reference are removed after them).
  *
  * Install records (state.ts) say what init created; teardown removes exactly that. When two
  * scopes share a file (project and local both use `<root>/.claude/hooks/`, every scope uses
@@ -157,14 +158,22 @@ async function writeIfChanged(file: string, text: string, mode?: number): Promis
 
 /**
  * Installs git-kizu for `o.scope` and prints one line per file plus the next step.
- * Files: `<claude>/hooks/kizu-stop.sh`, `kizu-post-tool-use.sh` and `kizu-journal.sh`
- * (0755), the scope's settings file (Stop + SubagentStop → kizu-stop.sh, timeout 30 s;
- * PostToolUse with matcher `^(Write|Edit|MultiEdit|NotebookEdit)$` → kizu-post-tool-use.sh,
- * timeout 10 s, and in a second group with the same matcher → kizu-journal.sh with
- * `"async": true`, timeout 30 s; UserPromptSubmit → kizu-user-prompt-submit.sh, timeout 30 s),
+ * Files: `<claude>/hooks/kizu-hook.sh` (0755), the scope's settings file (Stop +
+ * SubagentStop → `kizu-hook.sh stop`, timeout 30 s; PostToolUse with matcher
+ * `^(Write|Edit|MultiEdit|NotebookEdit)$` → `kizu-hook.sh post-tool-use`, timeout 10 s, and
+ * in a second group with the same matcher → `kizu-hook.sh journal` with `"async": true`,
+ * timeout 30 s; UserPromptSubmit → `kizu-hook.sh user-prompt-submit`, timeout 30 s),
  * `<claude>/commands/kizu.md`, and unless `preCommit` is false the git pre-commit hook
  * (skipped with a note for user scope outside a repository). Idempotent: a second run
  * changes no byte.
+ *
+ * Upgrade: the per-event scripts of an earlier version (`kizu-stop.sh`,
+ * `kizu-post-tool-use.sh`, `kizu-journal.sh`, `kizu-user-prompt-submit.sh`) have their
+ * settings entries replaced in place, and are then removed if unchanged since git-kizu
+ * wrote them (their bytes match an install record's; without a record, they carry the
+ * generated header). One another scope's record still lists is kept for that scope (its
+ * settings still run it) and handed over to its record; one modified since is kept with a
+ * warning.
  * @returns exit code 0.
  * @throws KizuError (exit 2, nothing written) outside a git repository for project/local
  *   scope, for a settings file that is not valid JSON or has the wrong shape, or when an
@@ -175,17 +184,12 @@ export async function runInit(o: InitOptions): Promise<number> {
   const r = o.reporter;
   const bin = recordedBinPath();
   const vars = { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd };
-  const scripts = [
-    { file: t.stopScript, text: renderHookScript('kizu-stop.sh', vars) },
-    { file: t.postToolUseScript, text: renderHookScript('kizu-post-tool-use.sh', vars) },
-    { file: t.journalScript, text: renderHookScript('kizu-journal.sh', vars) },
-    { file: t.userPromptSubmitScript, text: renderHookScript('kizu-user-prompt-submit.sh', vars) },
-  ];
+  const script = { file: t.hookScript, text: renderHookScript('kizu-hook.sh', vars) };
   const command = renderSlashCommand();
   const old = readRecord(t.recordFile);
 
   // Phase 1: read and check everything.
-  for (const sc of scripts) assertWritable(sc.file, 'hook script', (text) => text === sc.text || text.includes(SCRIPT_MARKER));
+  assertWritable(script.file, 'hook script', (text) => text === script.text || text.includes(SCRIPT_MARKER));
   assertWritable(t.settingsFile, 'settings file');
   assertWritable(t.commandFile, 'slash command');
   assertWritable(t.recordFile, 'install record');
@@ -193,13 +197,10 @@ export async function runInit(o: InitOptions): Promise<number> {
   const merge = mergeKizuHooks(
     t.settingsFile,
     settingsBefore,
-    kizuEntries(
-      hookCommand(t, t.stopScript),
-      hookCommand(t, t.postToolUseScript),
-      hookCommand(t, t.journalScript),
-      hookCommand(t, t.userPromptSubmitScript),
-    ),
+    kizuEntries((hook) => hookCommand(t, hook)),
   );
+  const siblings = siblingRecords(t);
+  const legacy = planLegacyScripts(t, old, siblings);
   let pre: ReturnType<typeof inspectPreCommit> | null = null;
   if (o.preCommit && t.repo) {
     const hooksDir = await effectiveHooksDir(o.cwd);
@@ -230,12 +231,10 @@ export async function runInit(o: InitOptions): Promise<number> {
   };
 
   addDirs(mkdirs(t.hooksDir));
-  for (const s of scripts) {
-    const existed = existsSync(s.file);
-    const a = await writeIfChanged(s.file, s.text, 0o755);
-    noteFile(s.file, s.text, existed);
-    r.log(`${a} ${displayPath(t, s.file)}`);
-  }
+  const existed = existsSync(script.file);
+  const a = await writeIfChanged(script.file, script.text, 0o755);
+  noteFile(script.file, script.text, existed);
+  r.log(`${a} ${displayPath(t, script.file)}`);
 
   if (keepUserCommand) {
     r.warn(`kept ${displayPath(t, t.commandFile)}: it differs from git-kizu's /kizu command (edited by you?); delete it and run \`${t.initCmd}\` again to get ours`);
@@ -283,8 +282,29 @@ export async function runInit(o: InitOptions): Promise<number> {
     r.log(`${merge.createdFile ? 'created' : 'updated'} ${shownSettings} (${what})`);
   }
 
+  // The settings no longer run the per-event scripts of an earlier version.
+  for (const l of legacy) {
+    const shown = displayPath(t, l.file);
+    if (l.action === 'remove') {
+      rmSync(l.file, { force: true });
+      delete rec.files[l.file];
+      r.log(`removed ${shown}`);
+    } else if (l.action === 'hand-over') {
+      const theirs = l.sibling.rec.files[l.file];
+      l.sibling.rec.files[l.file] = { created: true, sha256: l.generated ? sha256(l.text) : theirs.sha256 };
+      l.sibling.dirty = true;
+      delete rec.files[l.file];
+      r.log(`kept ${shown} (still used by the --scope ${l.sibling.rec.scope} install)`);
+    } else {
+      r.warn(
+        `kept ${shown}: it was modified after \`git kizu init\`, and git-kizu's hooks no longer run it (they run ${displayPath(t, t.hookScript)} now); delete it once you no longer need it (\`${t.teardownCmd}\` removes it too)`,
+      );
+    }
+  }
+
   addDirs(mkdirs(path.dirname(t.recordFile)));
   await writeRecord(t.recordFile, rec);
+  for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
   r.log(`next: scar a change with \`git kizu scar path:line\`; the agent has to resolve it before it stops (or run /kizu in Claude Code). Restart running Claude Code sessions to load the hooks.`);
   return EXIT.OK;
 }
@@ -293,6 +313,48 @@ interface Sibling {
   file: string;
   rec: InstallRecord;
   dirty: boolean;
+}
+
+/**
+ * What init does with one per-event hook script of an earlier version: remove it, keep it
+ * and hand it over to `sibling`, or keep it with a warning (modified).
+ */
+type LegacyScript = {
+  file: string;
+  text: string;
+  /** True if its bytes are what git-kizu wrote (see {@link planLegacyScripts}). */
+  generated: boolean;
+} & ({ action: 'remove' | 'modified' } | { action: 'hand-over'; sibling: Sibling });
+
+/**
+ * Reads the per-event hook scripts of an earlier version in `t.hooksDir` and decides what
+ * init does with each regular file there: a script another scope's record lists is handed
+ * over to that scope (its settings still run it); else one git-kizu wrote and nobody changed
+ * since (its sha256 is the one `rec` or a sibling record holds for it; a file no record
+ * lists: it carries {@link SCRIPT_MARKER}) is removed; else one `rec` lists was modified
+ * and is kept with a warning. Files that are none of these are not ours and are left alone.
+ * @throws KizuError (exit 2) when one cannot be read.
+ */
+function planLegacyScripts(t: InstallTargets, rec: InstallRecord | null, siblings: Sibling[]): LegacyScript[] {
+  const out: LegacyScript[] = [];
+  for (const file of t.legacyScripts) {
+    let isFile = false;
+    try {
+      isFile = statSync(file).isFile();
+    } catch {
+      /* absent */
+    }
+    const text = isFile ? readText(file) : null;
+    if (text === null) continue;
+    const sha = sha256(text);
+    const listed = [rec, ...siblings.map((s) => s.rec)].filter((x): x is InstallRecord => !!x?.files[file]);
+    const generated = listed.length ? listed.some((x) => x.files[file].sha256 === sha) : text.includes(SCRIPT_MARKER);
+    const sibling = siblings.find((s) => s.rec.files[file]);
+    if (sibling) out.push({ file, text, generated, action: 'hand-over', sibling });
+    else if (generated) out.push({ file, text, generated, action: 'remove' });
+    else if (rec?.files[file]) out.push({ file, text, generated, action: 'modified' });
+  }
+  return out;
 }
 
 function siblingRecords(t: InstallTargets): Sibling[] {
@@ -351,7 +413,7 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
   let did = 0;
   const ownedBySibling = (pred: (s: InstallRecord) => boolean): Sibling | undefined => siblings.find((s) => pred(s.rec));
 
-  for (const file of [t.stopScript, t.postToolUseScript, t.journalScript, t.userPromptSubmitScript]) {
+  for (const file of [t.hookScript, ...t.legacyScripts]) {
     if (!existsSync(file)) continue;
     if (!statSync(file).isFile()) {
       r.warn(`left ${show(file)} alone: it is not a file, so git-kizu did not write it`);

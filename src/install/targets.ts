@@ -16,6 +16,8 @@
 import path from 'node:path';
 import { repoInfo, type RepoInfo } from '../git/run.js';
 import { KizuError } from '../errors.js';
+import { shellQuote } from '../output.js';
+import type { AgentEvent } from '../hooks/contract.js';
 
 /** A Claude Code settings scope. */
 export type Scope = 'project' | 'local' | 'user';
@@ -23,13 +25,22 @@ export type Scope = 'project' | 'local' | 'user';
 /** Every scope, in the order teardown looks at sibling install records. */
 export const SCOPES: readonly Scope[] = ['project', 'local', 'user'];
 
-/** File names of the generated Claude Code hook scripts. */
-export const STOP_SCRIPT = 'kizu-stop.sh';
-export const POST_TOOL_USE_SCRIPT = 'kizu-post-tool-use.sh';
-/** File name of the async PostToolUse hook script that records edits in the journal. */
-export const JOURNAL_SCRIPT = 'kizu-journal.sh';
-/** File name of the UserPromptSubmit hook script that takes a snapshot before each prompt. */
-export const USER_PROMPT_SUBMIT_SCRIPT = 'kizu-user-prompt-submit.sh';
+/**
+ * File name of the generated Claude Code hook runner: one script for every hook, run with
+ * git-kizu's name of the event as its argument (`kizu-hook.sh stop`).
+ */
+export const HOOK_SCRIPT = 'kizu-hook.sh';
+/**
+ * File names of the per-event hook scripts earlier versions of git-kizu generated instead
+ * (`kizu-stop.sh` ran `git-kizu hook stop`, and so on). `init` replaces them with
+ * {@link HOOK_SCRIPT} and `teardown` removes them.
+ */
+export const LEGACY_HOOK_SCRIPTS: Readonly<Record<AgentEvent, string>> = {
+  stop: 'kizu-stop.sh',
+  'post-tool-use': 'kizu-post-tool-use.sh',
+  journal: 'kizu-journal.sh',
+  'user-prompt-submit': 'kizu-user-prompt-submit.sh',
+};
 /** File name of the slash command (`/kizu`). */
 export const COMMAND_FILE = 'kizu.md';
 
@@ -48,11 +59,10 @@ export interface InstallTargets {
   commandsDir: string;
   /** The scope's Claude Code settings file. */
   settingsFile: string;
-  /** Absolute paths of the hook scripts. */
-  stopScript: string;
-  postToolUseScript: string;
-  journalScript: string;
-  userPromptSubmitScript: string;
+  /** Absolute path of the hook runner script ({@link HOOK_SCRIPT}). */
+  hookScript: string;
+  /** Absolute paths of the per-event scripts of earlier versions ({@link LEGACY_HOOK_SCRIPTS}). */
+  legacyScripts: string[];
   /** Absolute path of `kizu.md`. */
   commandFile: string;
   /** The JSON install record for this scope. */
@@ -63,21 +73,16 @@ export interface InstallTargets {
   teardownCmd: string;
 }
 
-/** Quotes a path for a POSIX shell command line: bare if it only holds safe characters. */
-export function shellQuote(s: string): string {
-  if (/^[A-Za-z0-9_./@%+=:,-]+$/.test(s)) return s;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
- * The `command` string written to the settings file for a hook script: for project and local
- * scope `"$CLAUDE_PROJECT_DIR"/.claude/hooks/<script>` (Claude Code sets CLAUDE_PROJECT_DIR
- * to the project root when it runs a hook), for user scope the script's absolute path,
- * shell-quoted when needed.
+ * The `command` string written to the settings file for the hook of `event`: the runner
+ * script and the event, for project and local scope
+ * `"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh <event>` (Claude Code sets
+ * CLAUDE_PROJECT_DIR to the project root when it runs a hook), for user scope the script's
+ * absolute path, shell-quoted when needed, and the event.
  */
-export function hookCommand(t: InstallTargets, scriptPath: string): string {
-  if (t.scope === 'user') return shellQuote(scriptPath);
-  return `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${path.basename(scriptPath)}`;
+export function hookCommand(t: InstallTargets, event: AgentEvent): string {
+  if (t.scope === 'user') return `${shellQuote(t.hookScript)} ${event}`;
+  return `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${HOOK_SCRIPT} ${event}`;
 }
 
 /** The install record location for `scope` (see the table above). */
@@ -120,10 +125,8 @@ export async function resolveTargets(cwd: string, scope: Scope, home?: string): 
     hooksDir,
     commandsDir,
     settingsFile: path.join(claudeDir, scope === 'local' ? 'settings.local.json' : 'settings.json'),
-    stopScript: path.join(hooksDir, STOP_SCRIPT),
-    postToolUseScript: path.join(hooksDir, POST_TOOL_USE_SCRIPT),
-    journalScript: path.join(hooksDir, JOURNAL_SCRIPT),
-    userPromptSubmitScript: path.join(hooksDir, USER_PROMPT_SUBMIT_SCRIPT),
+    hookScript: path.join(hooksDir, HOOK_SCRIPT),
+    legacyScripts: Object.values(LEGACY_HOOK_SCRIPTS).map((n) => path.join(hooksDir, n)),
     commandFile: path.join(commandsDir, COMMAND_FILE),
     recordFile: recordFileFor(scope, path.resolve(h || '/'), repo)!,
     initCmd: `git kizu init${suffix}`,

@@ -83,9 +83,9 @@ function scarredRepo({ config } = {}) {
     assert.equal(cmds.length, 1, `exactly one kizu ${ev} hook expected, got ${JSON.stringify(hooks[ev])}`);
     return cmds[0];
   };
-  const stopCmd = commandOf('Stop', /kizu-stop\.sh/);
-  commandOf('SubagentStop', /kizu-stop\.sh/);
-  const postEntry = hooks.PostToolUse.find((m) => (m.hooks ?? []).some((h) => /kizu-post-tool-use\.sh/.test(h.command)));
+  const stopCmd = commandOf('Stop', /kizu-hook\.sh stop$/);
+  commandOf('SubagentStop', /kizu-hook\.sh stop$/);
+  const postEntry = hooks.PostToolUse.find((m) => (m.hooks ?? []).some((h) => /kizu-hook\.sh post-tool-use$/.test(h.command)));
   assert.ok(postEntry, `no kizu PostToolUse hook: ${JSON.stringify(hooks.PostToolUse)}`);
   for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) {
     assert.match(tool, new RegExp(postEntry.matcher), `PostToolUse matcher ${postEntry.matcher} must match ${tool}`);
@@ -93,7 +93,7 @@ function scarredRepo({ config } = {}) {
   for (const tool of ['Read', 'Bash']) {
     assert.doesNotMatch(tool, new RegExp(`^(?:${postEntry.matcher})$`), `PostToolUse matcher ${postEntry.matcher} must not match ${tool}`);
   }
-  for (const f of ['.claude/hooks/kizu-stop.sh', '.claude/hooks/kizu-post-tool-use.sh']) accessSync(sb.path(f), constants.X_OK);
+  accessSync(sb.path('.claude/hooks/kizu-hook.sh'), constants.X_OK);
 
   // claude's own temp files (sockets, notes) go inside the sandbox, removed with it.
   const tmp = path.join(sb.base, 'tmp');

@@ -419,7 +419,7 @@ export function runClaude({ prompt, cwd, env, args = [], timeoutMs = 60_000, str
 }
 
 /**
- * Removes the async journal hook (kizu-journal.sh, its own PostToolUse group) from the
+ * Removes the async journal hook (`kizu-hook.sh journal`, its own PostToolUse group) from the
  * sandbox's .claude/settings.json after `git kizu init`. Its runs are reported as
  * PostToolUse hook runs indistinguishable from the review hook's (same hook_name, no command),
  * and an async run still going when `claude -p` ends is reported as cancelled, so tests that
@@ -429,7 +429,7 @@ export function dropJournalHook(sb) {
   const file = path.join(sb.dir, '.claude', 'settings.json');
   const s = JSON.parse(readFileSync(file, 'utf8'));
   const before = s.hooks.PostToolUse.length;
-  s.hooks.PostToolUse = s.hooks.PostToolUse.filter((g) => !(g.hooks ?? []).some((h) => /kizu-journal\.sh/.test(h.command)));
+  s.hooks.PostToolUse = s.hooks.PostToolUse.filter((g) => !(g.hooks ?? []).some((h) => /kizu-hook\.sh journal$/.test(h.command)));
   assert.equal(s.hooks.PostToolUse.length, before - 1, 'exactly one journal hook group');
   writeFileSync(file, JSON.stringify(s, null, 2) + '\n');
 }

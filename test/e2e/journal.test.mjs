@@ -20,7 +20,7 @@ test('journal: the async hook records the real Edit and Write payloads; rollback
   const groups = JSON.parse(sb.read('.claude/settings.json')).hooks.PostToolUse;
   assert.deepEqual(groups[1], {
     matcher: '^(Write|Edit|MultiEdit|NotebookEdit)$',
-    hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-journal.sh', async: true, timeout: 30 }],
+    hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh journal', async: true, timeout: 30 }],
   });
   const tmp = path.join(sb.base, 'tmp');
   mkdirSync(tmp, { recursive: true });

@@ -43,7 +43,7 @@ function queueRepo() {
   dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
   assert.equal(existsSync(sb.path(QUEUE)), false, 'git kizu init must not create the queue');
   const hooks = JSON.parse(sb.read('.claude/settings.json')).hooks ?? {};
-  const stopCmds = (hooks.Stop ?? []).flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => /kizu-stop\.sh/.test(c));
+  const stopCmds = (hooks.Stop ?? []).flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => /kizu-hook\.sh stop$/.test(c));
   assert.equal(stopCmds.length, 1, `exactly one kizu Stop hook expected: ${JSON.stringify(hooks.Stop)}`);
   const tmp = path.join(sb.base, 'tmp');
   mkdirSync(tmp, { recursive: true });

@@ -52,7 +52,7 @@ function rejectedRepo() {
   const rej = sb.kizu(['reject', 'src/app.js:10']);
   assert.deepEqual([rej.status, rej.stdout, rej.stderr], [0, `rejected ${hunks[0].shortId} src/app.js:10\n`, '']);
   const hooks = JSON.parse(sb.read('.claude/settings.json')).hooks ?? {};
-  const stopCmds = (hooks.Stop ?? []).flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => /kizu-stop\.sh/.test(c));
+  const stopCmds = (hooks.Stop ?? []).flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => /kizu-hook\.sh stop$/.test(c));
   assert.equal(stopCmds.length, 1, `exactly one kizu Stop hook expected: ${JSON.stringify(hooks.Stop)}`);
   const tmp = path.join(sb.base, 'tmp');
   mkdirSync(tmp, { recursive: true });

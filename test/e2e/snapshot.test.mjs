@@ -21,7 +21,7 @@ test('UserPromptSubmit: the real client runs the hook silently; the prompt snaps
   assert.equal(init.status, 0, init.stderr);
   dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
   assert.deepEqual(JSON.parse(sb.read('.claude/settings.json')).hooks.UserPromptSubmit, [
-    { hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-user-prompt-submit.sh', timeout: 30 }] },
+    { hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh user-prompt-submit', timeout: 30 }] },
   ]);
   sb.write({ 'notes.txt': 'untracked before the prompt\n' });
   const tmp = path.join(sb.base, 'tmp');

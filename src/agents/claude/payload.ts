@@ -1,11 +1,26 @@
 /**
- * Claude Code hook payloads (JSON on stdin). Shapes follow the Claude Code hooks reference
- * (docs.anthropic.com/en/docs/claude-code/hooks, "Hook Input"), as measured with 2.1.332:
+ * Claude Code hook payloads (JSON on stdin), parsed into the agent-neutral hook inputs of
+ * src/hooks/contract.ts. Shapes follow the Claude Code hooks reference
+ * (https://code.claude.com/docs/en/hooks, "Hook input"), as measured with 2.1.332:
  * common fields `session_id`, `transcript_path`, `cwd`, `hook_event_name`; PostToolUse adds
- * `tool_name`, `tool_input`, `tool_response`; Stop adds `stop_hook_active`,
- * `last_assistant_message`; SubagentStop adds `agent_id`.
+ * `tool_name`, `tool_input`, `tool_use_id`, `tool_response`; Stop adds `stop_hook_active`,
+ * `last_assistant_message`; SubagentStop adds `agent_id`; UserPromptSubmit adds `prompt`.
+ * Tool output shapes (`tool_response`) as in @anthropic-ai/claude-code sdk-tools.d.ts.
  */
 import { readSync } from 'node:fs';
+import {
+  PayloadError,
+  type AgentEvent,
+  type EditInput,
+  type InputOf,
+  type JournalInput,
+  type PromptInput,
+  type ReportedChange,
+  type StopInput,
+} from '../../hooks/contract.js';
+
+/** The payload error class (defined with the agent-neutral contract). */
+export { PayloadError };
 
 export interface HookPayload {
   session_id?: string;
@@ -16,9 +31,6 @@ export interface HookPayload {
   stop_hook_active?: boolean;
   agent_id?: string;
 }
-
-/** A problem with the payload: the hook exits 0 and prints this one line on stderr. */
-export class PayloadError extends Error {}
 
 /**
  * Parses a payload string and checks the types of the fields the handlers read.
@@ -110,4 +122,136 @@ export function readStdin(): string {
     chunks.push(Buffer.from(buf.subarray(0, n)));
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The Claude Code events each git-kizu hook event is registered for (see settings.ts). */
+export const CLAUDE_EVENTS: Record<AgentEvent, string[]> = {
+  stop: ['Stop', 'SubagentStop'],
+  'post-tool-use': ['PostToolUse'],
+  journal: ['PostToolUse'],
+  'user-prompt-submit': ['UserPromptSubmit'],
+};
+
+/** A parsed payload: the agent-neutral input, and the Claude Code event it came with. */
+export interface ParsedPayload<E extends AgentEvent> {
+  input: InputOf[E];
+  /** `hook_event_name` (one of {@link CLAUDE_EVENTS}[event]). */
+  hookEventName: string;
+}
+
+/**
+ * Parses the payload Claude Code sent for git-kizu's hook `event` into that event's
+ * agent-neutral input. The working directory is the payload's `cwd`, else
+ * `CLAUDE_PROJECT_DIR` (set by Claude Code when it runs a hook), else the process's.
+ * @throws PayloadError as {@link parsePayload} (the event must be one of
+ *   {@link CLAUDE_EVENTS}[event]), and for a `prompt`, `tool_response` or `tool_use_id` of
+ *   the wrong type.
+ */
+export function parseHookInput<E extends AgentEvent>(event: E, text: string, env: NodeJS.ProcessEnv): ParsedPayload<E> {
+  const p = parsePayload(text, CLAUDE_EVENTS[event]);
+  const common = { session: typeof p.session_id === 'string' ? p.session_id : null, cwd: typeof p.cwd === 'string' && p.cwd ? p.cwd : env.CLAUDE_PROJECT_DIR || process.cwd() };
+  let input: InputOf[AgentEvent];
+  if (event === 'stop') {
+    const subagent = p.hook_event_name === 'SubagentStop' || typeof p.agent_id === 'string' ? (p.agent_id ?? 'subagent') : null;
+    input = { ...common, retry: p.stop_hook_active === true, subagent } satisfies StopInput;
+  } else if (event === 'post-tool-use') {
+    input = { ...common, paths: editedPaths(p) } satisfies EditInput;
+  } else if (event === 'journal') {
+    input = { ...common, edit: recordableEdit(p) } satisfies JournalInput;
+  } else {
+    const prompt = (p as { prompt?: unknown }).prompt;
+    if (prompt !== undefined && typeof prompt !== 'string') {
+      throw new PayloadError(`hook payload field "prompt" should be a string, got ${JSON.stringify(prompt).slice(0, 80)}`);
+    }
+    input = { ...common, prompt: prompt ?? '' } satisfies PromptInput;
+  }
+  return { input: input as InputOf[E], hookEventName: p.hook_event_name! };
+}
+
+/** The tools whose edits are journaled. */
+const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+type Obj = Record<string, unknown>;
+
+function str(o: Obj, k: string): string | undefined {
+  return typeof o[k] === 'string' ? (o[k] as string) : undefined;
+}
+
+/**
+ * The edit a PostToolUse payload reports, for the journal; null for a tool other than
+ * Write/Edit/MultiEdit/NotebookEdit and for a held-back (`tool_response.staged`) or failed
+ * (`tool_response.error`) call.
+ * @throws PayloadError for a `tool_response` that is not an object or a `tool_use_id` that
+ *   is not a string.
+ */
+function recordableEdit(p: HookPayload): JournalInput['edit'] {
+  const raw = p as unknown as Obj;
+  if (!p.tool_name || !EDIT_TOOLS.has(p.tool_name)) return null;
+  const trv = raw.tool_response;
+  if (trv !== undefined && (typeof trv !== 'object' || trv === null || Array.isArray(trv))) {
+    throw new PayloadError(`hook payload field "tool_response" should be an object, got ${JSON.stringify(trv).slice(0, 80)}`);
+  }
+  if (raw.tool_use_id !== undefined && typeof raw.tool_use_id !== 'string') {
+    throw new PayloadError(`hook payload field "tool_use_id" should be a string, got ${JSON.stringify(raw.tool_use_id)}`);
+  }
+  const tr = (trv ?? {}) as Obj;
+  if (tr.staged === true || (typeof tr.error === 'string' && tr.error)) return null;
+  const paths = editedPaths(p);
+  return {
+    tool: p.tool_name,
+    toolUseId: (raw.tool_use_id as string | undefined) ?? null,
+    paths,
+    // The payload describes the file only when the tool edited exactly one.
+    reported: paths.length === 1 ? reportedChange(p.tool_name, (p.tool_input ?? {}) as Obj, tr) : null,
+  };
+}
+
+/** Claude Code's Edit on a string: the first (or, with replaceAll, every) occurrence; undefined if absent. */
+function replaceIn(text: string, oldS: string, newS: string, all: boolean): string | undefined {
+  if (oldS === '' || !text.includes(oldS)) return undefined;
+  return all ? text.split(oldS).join(newS) : text.replace(oldS, () => newS);
+}
+
+/**
+ * What the payload says about the one edited file (tool output shapes of sdk-tools.d.ts):
+ * - Write (FileWriteOutput): `type` "create" | "update", `content`, `originalFile` (null for
+ *   a new file, or when the old content was too large to include);
+ * - Edit (FileEditOutput): `originalFile`, `structuredPatch`, `oldString`, `newString`; the
+ *   new content is `originalFile` with `tool_input`'s edit (MultiEdit: each of `edits`)
+ *   applied; an empty `old_string` and no original is Claude Code's way to create a file;
+ * - NotebookEdit (NotebookEditOutput): `original_file`, `updated_file`, `error`.
+ */
+function reportedChange(tool: string, ti: Obj, tr: Obj): ReportedChange {
+  let before: Buffer | null = null;
+  let beforeUnknown = false;
+  let after: string | undefined;
+  const orig = tr.originalFile;
+  if (tool === 'Write') {
+    after = str(ti, 'content') ?? str(tr, 'content');
+    if (tr.type === 'create') before = null;
+    else if (typeof orig === 'string') before = Buffer.from(orig, 'utf8');
+    else beforeUnknown = true;
+  } else if (tool === 'NotebookEdit') {
+    after = str(tr, 'updated_file');
+    const o = str(tr, 'original_file');
+    if (o !== undefined) before = Buffer.from(o, 'utf8');
+    else beforeUnknown = true;
+  } else {
+    const edits: Obj[] =
+      tool === 'MultiEdit' && Array.isArray(ti.edits) ? (ti.edits.filter((e) => e && typeof e === 'object') as Obj[]) : [ti];
+    if (typeof orig === 'string') {
+      before = Buffer.from(orig, 'utf8');
+      let t: string | undefined = orig;
+      for (const e of edits) {
+        const o = str(e, 'old_string');
+        const n = str(e, 'new_string');
+        t = t === undefined || o === undefined || n === undefined ? undefined : replaceIn(t, o, n, e.replace_all === true);
+      }
+      after = t;
+    } else if (edits.length === 1 && str(ti, 'old_string') === '' && orig === null) {
+      before = null; // an Edit with an empty old_string creates the file
+      after = str(ti, 'new_string');
+    } else beforeUnknown = true;
+  }
+  return { before, beforeUnknown, after: after === undefined ? undefined : Buffer.from(after, 'utf8') };
 }

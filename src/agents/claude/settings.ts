@@ -10,10 +10,13 @@
  * A matcher made only of `[A-Za-z0-9_|]` is a list of exact tool names; anything else is a
  * regular expression, so ours is anchored. Stop and SubagentStop take no matcher.
  *
- * Our entries are recognised by the script names in `command` (kizu-stop.sh,
- * kizu-post-tool-use.sh, kizu-journal.sh), so re-running init replaces them instead of
- * adding duplicates. One event may hold several of our groups (PostToolUse: the review hook
- * and, in a group of its own, the async journal hook); each is matched by its script.
+ * Every entry runs the one hook runner script with git-kizu's name of the event as its
+ * argument (`kizu-hook.sh stop`). Our entries are recognised by that script and argument in
+ * `command`, or by the per-event script an earlier version registered for it
+ * (`kizu-stop.sh`, ...), so re-running init replaces them (and upgrades an older install)
+ * instead of adding duplicates. One event may hold several of our groups (PostToolUse: the
+ * review hook and, in a group of its own, the async journal hook); each is matched by its
+ * argument.
  *
  * Edits are computed on the parse tree (jsonc-parser `parseTree`) and applied as text edits
  * (`applyEdits`) that touch only the inserted/removed/replaced span: new members use the
@@ -36,7 +39,8 @@ import {
 } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
 import { KizuError } from '../../errors.js';
-import { JOURNAL_SCRIPT, POST_TOOL_USE_SCRIPT, STOP_SCRIPT, USER_PROMPT_SUBMIT_SCRIPT } from '../../install/targets.js';
+import { HOOK_SCRIPT, LEGACY_HOOK_SCRIPTS } from '../../install/targets.js';
+import type { AgentEvent } from '../../hooks/contract.js';
 
 /** The PostToolUse matcher: exactly the file-editing tools (anchored regex). */
 export const POST_TOOL_USE_MATCHER = '^(Write|Edit|MultiEdit|NotebookEdit)$';
@@ -77,47 +81,63 @@ export interface MatcherGroup {
 
 /** What git-kizu registers for one event. */
 export interface KizuEntry {
-  /** Claude Code hook event name (`Stop`, `SubagentStop`, `PostToolUse`). */
+  /** Claude Code hook event name (`Stop`, `SubagentStop`, `PostToolUse`, `UserPromptSubmit`). */
   event: string;
-  /** The script file name that identifies our handler in `command`. */
-  script: string;
+  /** The git-kizu hook the group runs (the runner script's argument). */
+  hook: AgentEvent;
   /** The exact group we want in the event's array. */
   group: MatcherGroup;
 }
 
 /**
- * The four entries init registers: Stop and SubagentStop run `stopCommand` (timeout 30 s);
- * PostToolUse runs `postToolUseCommand` (timeout 10 s) and, in a separate group with
- * `"async": true`, `journalCommand` (timeout 30 s), both for the tools matched by
- * {@link POST_TOOL_USE_MATCHER}; UserPromptSubmit (no matcher: it has none) runs
- * `userPromptSubmitCommand` (timeout 30 s), which snapshots the working tree. Commands are
- * shell command lines (see `hookCommand`).
+ * The five entries init registers, each running `command(hook)` (a shell command line, see
+ * `hookCommand`): Stop and SubagentStop run hook `stop` (timeout 30 s); PostToolUse runs
+ * `post-tool-use` (timeout 10 s) and, in a separate group with `"async": true`, `journal`
+ * (timeout 30 s), both for the tools matched by {@link POST_TOOL_USE_MATCHER};
+ * UserPromptSubmit (no matcher: it has none) runs `user-prompt-submit` (timeout 30 s),
+ * which snapshots the working tree.
  */
-export function kizuEntries(stopCommand: string, postToolUseCommand: string, journalCommand: string, userPromptSubmitCommand: string): KizuEntry[] {
-  const stop: MatcherGroup = { hooks: [{ type: 'command', command: stopCommand, timeout: STOP_TIMEOUT_S }] };
+export function kizuEntries(command: (hook: AgentEvent) => string): KizuEntry[] {
+  const stop: MatcherGroup = { hooks: [{ type: 'command', command: command('stop'), timeout: STOP_TIMEOUT_S }] };
   return [
-    { event: 'Stop', script: STOP_SCRIPT, group: stop },
-    { event: 'SubagentStop', script: STOP_SCRIPT, group: structuredClone(stop) },
+    { event: 'Stop', hook: 'stop', group: stop },
+    { event: 'SubagentStop', hook: 'stop', group: structuredClone(stop) },
     {
       event: 'PostToolUse',
-      script: POST_TOOL_USE_SCRIPT,
-      group: { matcher: POST_TOOL_USE_MATCHER, hooks: [{ type: 'command', command: postToolUseCommand, timeout: POST_TOOL_USE_TIMEOUT_S }] },
+      hook: 'post-tool-use',
+      group: { matcher: POST_TOOL_USE_MATCHER, hooks: [{ type: 'command', command: command('post-tool-use'), timeout: POST_TOOL_USE_TIMEOUT_S }] },
     },
     {
       event: 'PostToolUse',
-      script: JOURNAL_SCRIPT,
-      group: { matcher: POST_TOOL_USE_MATCHER, hooks: [{ type: 'command', command: journalCommand, async: true, timeout: JOURNAL_TIMEOUT_S }] },
+      hook: 'journal',
+      group: { matcher: POST_TOOL_USE_MATCHER, hooks: [{ type: 'command', command: command('journal'), async: true, timeout: JOURNAL_TIMEOUT_S }] },
     },
     {
       event: 'UserPromptSubmit',
-      script: USER_PROMPT_SUBMIT_SCRIPT,
-      group: { hooks: [{ type: 'command', command: userPromptSubmitCommand, timeout: USER_PROMPT_SUBMIT_TIMEOUT_S }] },
+      hook: 'user-prompt-submit',
+      group: { hooks: [{ type: 'command', command: command('user-prompt-submit'), timeout: USER_PROMPT_SUBMIT_TIMEOUT_S }] },
     },
   ];
 }
 
-/** Every script name git-kizu installs (used to find our handlers on teardown). */
-export const KIZU_SCRIPTS = [STOP_SCRIPT, POST_TOOL_USE_SCRIPT, JOURNAL_SCRIPT, USER_PROMPT_SUBMIT_SCRIPT];
+/** Every script name git-kizu installs or installed (a command naming one is ours; used on teardown). */
+export const KIZU_SCRIPTS = [HOOK_SCRIPT, ...Object.values(LEGACY_HOOK_SCRIPTS)];
+
+/** A test on a handler's `command`: true if it is one of ours (of a given kind). */
+type CommandTest = (command: string) => boolean;
+
+/** Any command naming one of {@link KIZU_SCRIPTS}. */
+const anyOurs: CommandTest = (cmd) => KIZU_SCRIPTS.some((s) => cmd.includes(s));
+
+/**
+ * The commands that run git-kizu's `hook`: the runner script with `hook` as its argument
+ * (after the script's path, which may be quoted), or the script an earlier version
+ * generated for that hook.
+ */
+function runsHook(hook: AgentEvent): CommandTest {
+  const runner = new RegExp(`${HOOK_SCRIPT.replace('.', '\\.')}['"]?\\s+${hook}(?![\\w-])`);
+  return (cmd) => runner.test(cmd) || cmd.includes(LEGACY_HOOK_SCRIPTS[hook]);
+}
 
 // ---------------------------------------------------------------------------------------
 // Parsing and validation
@@ -262,10 +282,10 @@ function apply(text: string, e: Edit): string {
 // ---------------------------------------------------------------------------------------
 // Recognising our handlers
 
-function isOurHandler(h: unknown, scripts: string[]): boolean {
+function isOurHandler(h: unknown, ours: CommandTest): boolean {
   if (!h || typeof h !== 'object') return false;
   const cmd = (h as { command?: unknown }).command;
-  return typeof cmd === 'string' && scripts.some((s) => cmd.includes(s));
+  return typeof cmd === 'string' && ours(cmd);
 }
 
 function groupHandlers(g: Node): Node | undefined {
@@ -281,7 +301,7 @@ function node(text: string, path: JSONPath): Node | undefined {
  * The first edit that removes one of our handlers from event array `arrPath`, skipping the
  * group at index `keep` (null: skip none). A group left without handlers is removed whole.
  */
-function nextRemoval(text: string, arrPath: JSONPath, scripts: string[], keep: number | null): Edit | null {
+function nextRemoval(text: string, arrPath: JSONPath, ours: CommandTest, keep: number | null): Edit | null {
   const arr = node(text, arrPath);
   if (!arr || arr.type !== 'array') return null;
   const groups = arr.children ?? [];
@@ -290,20 +310,20 @@ function nextRemoval(text: string, arrPath: JSONPath, scripts: string[], keep: n
     const hs = groupHandlers(groups[gi]);
     if (!hs || hs.type !== 'array') continue;
     const kids = hs.children ?? [];
-    const ours = kids.map((k) => isOurHandler(getNodeValue(k), scripts));
-    if (!ours.some(Boolean)) continue;
-    if (ours.every(Boolean)) return removeEdit(arr, gi);
-    return removeEdit(hs, ours.indexOf(true));
+    const mine = kids.map((k) => isOurHandler(getNodeValue(k), ours));
+    if (!mine.some(Boolean)) continue;
+    if (mine.every(Boolean)) return removeEdit(arr, gi);
+    return removeEdit(hs, mine.indexOf(true));
   }
   return null;
 }
 
 /** Index of the first group made only of our handlers (at least one), or -1. */
-function pureGroupIndex(arr: Node, scripts: string[]): number {
+function pureGroupIndex(arr: Node, ours: CommandTest): number {
   return (arr.children ?? []).findIndex((g) => {
     const hs = groupHandlers(g);
     const kids = hs?.type === 'array' ? (hs.children ?? []) : [];
-    return kids.length > 0 && kids.every((k) => isOurHandler(getNodeValue(k), scripts));
+    return kids.length > 0 && kids.every((k) => isOurHandler(getNodeValue(k), ours));
   });
 }
 
@@ -328,7 +348,7 @@ export interface MergeResult {
 
 /**
  * Registers `entries` in a settings file's text. For each event: the first group made only
- * of our handlers (same script) is replaced by the wanted group if it differs, other groups'
+ * of our handlers for the entry's hook (see {@link KizuEntry}) is replaced by the wanted group if it differs, other groups'
  * copies of our handler are removed, and if there was none the group is appended. Other keys,
  * other events and the user's own groups keep their exact bytes. Idempotent: merging the
  * result again returns it unchanged.
@@ -362,15 +382,16 @@ export function mergeKizuHooks(file: string, text: string | null, entries: KizuE
         if (!addedEvents.includes(e.event)) addedEvents.push(e.event);
         continue;
       }
+      const ours = runsHook(e.hook);
       const hadOurs = (arr.children ?? []).some((g) => {
         const hs = groupHandlers(g);
-        return hs?.type === 'array' && (hs.children ?? []).some((k) => isOurHandler(getNodeValue(k), [e.script]));
+        return hs?.type === 'array' && (hs.children ?? []).some((k) => isOurHandler(getNodeValue(k), ours));
       });
       if (!hadOurs && !addedEvents.includes(e.event)) addedEvents.push(e.event);
       for (let guard = 0; guard < 1000; guard++) {
         const a = node(t, arrPath)!;
-        const keep = pureGroupIndex(a, [e.script]);
-        const rm = nextRemoval(t, arrPath, [e.script], keep === -1 ? null : keep);
+        const keep = pureGroupIndex(a, ours);
+        const rm = nextRemoval(t, arrPath, ours, keep === -1 ? null : keep);
         if (rm) {
           t = apply(t, rm);
           continue;
@@ -427,7 +448,7 @@ export function removeKizuHooks(file: string, text: string, opts: RemoveOptions)
     if (opts.events && !opts.events.includes(ev)) continue;
     let removed = false;
     for (let guard = 0; guard < 1000; guard++) {
-      const rm = nextRemoval(t, ['hooks', ev], KIZU_SCRIPTS, null);
+      const rm = nextRemoval(t, ['hooks', ev], anyOurs, null);
       if (!rm) break;
       t = apply(t, rm);
       removed = true;
@@ -463,7 +484,7 @@ export function hasKizuHooks(file: string, text: string): boolean {
   for (const groups of Object.values(v.hooks ?? {})) {
     for (const g of Array.isArray(groups) ? groups : []) {
       const hs = (g as { hooks?: unknown })?.hooks;
-      if (Array.isArray(hs) && hs.some((x) => isOurHandler(x, KIZU_SCRIPTS))) return true;
+      if (Array.isArray(hs) && hs.some((x) => isOurHandler(x, anyOurs))) return true;
     }
   }
   return false;

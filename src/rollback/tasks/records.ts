@@ -289,8 +289,3 @@ export async function getTask(root: string, name: string): Promise<TaskInfo> {
   }
   return info;
 }
-
-/** Quotes a path for a copy-pasteable POSIX shell line (only when it needs it). */
-export function shq(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}

@@ -1,0 +1,97 @@
+/**
+ * The agent-neutral seam between a coding agent's hooks and git-kizu's handlers. An agent
+ * adapter (src/agents/<agent>/) parses the agent's hook payload into one of the inputs below
+ * and renders a handler's {@link HookAnswer} as the output that agent expects; the handlers
+ * in src/hooks/ never see an agent's own format. src/hooks/run.ts joins the two.
+ */
+
+/** The hook events an agent's hook runs (`git kizu hook <event>`), in git-kizu's own names. */
+export const AGENT_EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit'] as const;
+export type AgentEvent = (typeof AGENT_EVENTS)[number];
+
+/**
+ * A problem with the payload an agent sent (not JSON, a field of the wrong type, another
+ * event's): the hook exits 0 and prints the message as one line on stderr.
+ */
+export class PayloadError extends Error {}
+
+/** What every hook input holds. */
+export interface HookInput {
+  /** The agent's session id; null when the agent sent none. */
+  session: string | null;
+  /** The directory the agent works in; relative paths are resolved against it. */
+  cwd: string;
+}
+
+/** `stop`: the agent (or one of its subagents) wants to end its turn. */
+export interface StopInput extends HookInput {
+  /** True when the agent goes on because a stop hook blocked its previous stop. */
+  retry: boolean;
+  /** For a subagent, its id ('subagent' when the agent names none); null for the main agent. */
+  subagent: string | null;
+}
+
+/** `post-tool-use`: the agent edited files. */
+export interface EditInput extends HookInput {
+  /** The edited paths as the agent sent them (absolute, or relative to `cwd`), each once. */
+  paths: string[];
+}
+
+/** What the agent says one edit did to its one file. */
+export interface ReportedChange {
+  /** The content before; null when the edit created the file (meaningless if `beforeUnknown`). */
+  before: Buffer | null;
+  /** True when the agent did not say what was there before. */
+  beforeUnknown: boolean;
+  /** The content the agent says it wrote; undefined when it does not say. */
+  after: Buffer | undefined;
+}
+
+/** An edit to record in the journal. */
+export interface RecordableEdit {
+  /** The agent's name for the tool that edited (recorded with the entry). */
+  tool: string;
+  /** The agent's id for this tool call; null when it sent none. */
+  toolUseId: string | null;
+  /** The edited paths as the agent sent them (absolute, or relative to `cwd`), each once. */
+  paths: string[];
+  /** What the agent says it changed, when it edited exactly one file; null otherwise. */
+  reported: ReportedChange | null;
+}
+
+/** `journal`: record an edit. */
+export interface JournalInput extends HookInput {
+  /** The edit; null when there is nothing to record (not an editing tool, a held-back or failed call). */
+  edit: RecordableEdit | null;
+}
+
+/** `user-prompt-submit`: the user sent a prompt. */
+export interface PromptInput extends HookInput {
+  /** The prompt text ('' when the agent sent none). */
+  prompt: string;
+}
+
+/** The input of each event. */
+export interface InputOf {
+  stop: StopInput;
+  'post-tool-use': EditInput;
+  journal: JournalInput;
+  'user-prompt-submit': PromptInput;
+}
+
+/**
+ * A handler's answer, which the adapter renders for its agent:
+ * - `block`: the agent may not stop; `reason` tells it why and what to do, and `userMessage`
+ *   (if any) is shown to the user;
+ * - `allow`: the agent may go on (or stop), and the user is shown `userMessage`;
+ * - `context`: text added to the agent's context;
+ * - `none`: nothing to say.
+ */
+export type HookAnswer =
+  | { kind: 'none' }
+  | { kind: 'block'; reason: string; userMessage?: string }
+  | { kind: 'allow'; userMessage: string }
+  | { kind: 'context'; context: string };
+
+/** The answer that says nothing. */
+export const NO_ANSWER: HookAnswer = { kind: 'none' };
