@@ -5,14 +5,16 @@
  * exit code: commands and hook handlers return codes or throw.
  */
 import { EXIT, KizuError } from './errors.js';
-import { guardClosedPipes, pc } from './output.js';
 
 /**
  * Prints an error in the standard form (`git-kizu: error: <message>` and `hint: <hint>` for a
  * KizuError; the stack and a request to report it for anything else) on stderr.
  * @returns the exit code for it: the KizuError's, else 2.
  */
-export function reportError(e: unknown): number {
+export async function reportError(e: unknown): Promise<number> {
+  // Loaded here, not up front: output.ts sets up process.stdout and process.stderr (streams a
+  // hook never uses; hooks write with writeSync).
+  const { pc } = await import('./output.js');
   if (e instanceof KizuError) {
     process.stderr.write(`${pc.red('git-kizu: error:')} ${e.message}\n`);
     if (e.hint) process.stderr.write(`${pc.dim('hint:')} ${e.hint}\n`);
@@ -38,8 +40,6 @@ function cwdGone(): boolean {
  * Runs git-kizu for `argv` (process.argv) and sets process.exitCode. Never throws.
  */
 export async function main(argv: string[]): Promise<void> {
-  // A closed pipe (`git kizu status | head`) ends the output quietly, never the command.
-  guardClosedPipes();
   const first = argv[2];
   // Hooks, help and the version work without a current directory.
   if (cwdGone() && !['hook', 'help', '--help', '-h', '--version', '-V', undefined].includes(first)) {
@@ -54,9 +54,11 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = await runHook(argv[3]);
       return;
     }
+    // A closed pipe (`git kizu status | head`) ends the output quietly, never the command.
+    (await import('./output.js')).guardClosedPipes();
     const { runCli } = await import('./cli/program.js');
     process.exitCode = await runCli(hookHelp ? [argv[0], argv[1], 'hook', '--help'] : argv);
   } catch (e) {
-    process.exitCode = reportError(e);
+    process.exitCode = await reportError(e);
   }
 }
