@@ -8,7 +8,7 @@ import { git } from '../git/run.js';
 import type { KizuConfig } from '../config/config.js';
 import { KINDS } from '../scars/format.js';
 import { parseLocation, writeScar, recordScar, undoLastScar } from '../scars/insert.js';
-import { withLock } from '../git/state-lock.js';
+import { withLock } from '../git/lock.js';
 
 export interface ScarCommandInput {
   cwd: string;

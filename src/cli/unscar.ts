@@ -1,5 +1,5 @@
 /** `git kizu unscar <path>[:<line>]` and `git kizu unscar --all`. */
-import { withLock } from '../git/state-lock.js';
+import { withLock } from '../git/lock.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';

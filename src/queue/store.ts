@@ -5,12 +5,11 @@
  * atomically. Parse results are cached in `<git-dir>/kizu/queue-cache.json` keyed by a
  * SHA-1 of the file, so hooks parse a hand-edited file once, not on every stop.
  */
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
-import { withLock } from '../git/state-lock.js';
+import { withLock } from '../git/lock.js';
 import { writeFileAtomic } from '../files.js';
 import type { QueueItem } from './item.js';
 
