@@ -20,7 +20,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { git, splitZ, type GitResult } from '../git/run.js';
 import { commonDirFast, discoveryOverridden, refFast } from '../git/repo.js';
-import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitBody, type FileDiff } from '../git/diff.js';
+import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitLines, type FileDiff } from '../git/diff.js';
 import { BASELINE_REF, startDiff, startGit, takeEarly, type Baseline } from './baseline.js';
 
 export { DIFF_ARGS, DIFF_OPTIONS_ID };
@@ -158,7 +158,7 @@ class Detail implements HunkDetail {
     this.#raw = raw;
   }
   get raw(): Buffer[] {
-    return (this.#raw ??= splitBody(this.body));
+    return (this.#raw ??= splitLines(this.body));
   }
 }
 
