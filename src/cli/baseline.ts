@@ -2,7 +2,8 @@
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { git, repoInfo } from '../git/run.js';
-import { getBaseline, BASELINE_REF } from '../hunks/listing.js';
+import { getBaseline } from '../hunks/listing.js';
+import { BASELINE_REF } from '../git/layout.js';
 
 export interface BaselineCommandInput {
   cwd: string;

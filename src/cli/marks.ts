@@ -7,7 +7,8 @@ import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoInfo } from '../git/run.js';
 import type { Hunk } from '../hunks/listing.js';
-import { readMarks, setMarks, markOf, MARKS_REF, type MarkState } from '../marks/read.js';
+import { readMarks, setMarks, markOf, type MarkState } from '../marks/read.js';
+import { MARKS_REF } from '../git/layout.js';
 
 /** The three marking commands and what they store. */
 export const MARK_VERBS = {

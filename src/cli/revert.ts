@@ -11,7 +11,8 @@ import { KINDS } from '../scars/format.js';
 import { scarIntoBuffer, recordScar } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
-import { saveToTrash, readTrash, TRASH_REF, type TrashEntry, type SavedFile } from '../hunks/saved-reverts.js';
+import { saveToTrash, readTrash, type TrashEntry, type SavedFile } from '../hunks/saved-reverts.js';
+import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
 
 export interface RevertCommandInput {
@@ -38,7 +39,7 @@ function shellWord(s: string): string {
 function restoreHint(root: string, t: TrashEntry, what: string): string[] {
   const id = t.commit.slice(0, 12);
   if (t.type === 'absent') return [`${t.path} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
-  const lines = [`saved the previous ${t.path} in ${TRASH_REF}; restore it with: git kizu revert --restore ${id}`];
+  const lines = [`saved the previous ${t.path} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`];
   // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
   // name the file absolutely.
   if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellWord(path.join(root, t.path))})`);

@@ -20,6 +20,7 @@ import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, rena
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
+import { stateLockFile } from './layout.js';
 
 /** A lock taken with {@link acquireLock} older than this (ms) is considered abandoned. */
 export const STALE_MS = 10 * 60 * 1000;
@@ -211,7 +212,7 @@ export async function acquireLock(file: string, what: string, timeoutMs: number)
  *   created at all (the git dir is not writable, `kizu` there is not a directory); what `fn` throws.
  */
 export async function withLock<T>(gitDir: string, name: string, what: string, fn: () => Promise<T>): Promise<T> {
-  const lock = path.join(gitDir, 'kizu', `${name}.lock`);
+  const lock = stateLockFile(gitDir, name);
   const release = await take(lock, STATE_WAIT_MS, {
     staleMs: STATE_STALE_MS,
     busy: () => new KizuError(`${what} is locked by another git kizu process (${lock})`, { hint: `wait and retry; if no git kizu is running, delete ${lock}` }),

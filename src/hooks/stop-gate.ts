@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { findRootFast, gitDirFast } from '../git/repo.js';
+import { stopStateFile } from '../git/layout.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import type { HookPayload } from '../agents/claude/payload.js';
@@ -28,7 +29,7 @@ interface StopState {
 }
 
 function stateFile(gitDir: string, session: string): string {
-  return path.join(gitDir, 'kizu', 'stop', `${session.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128) || 'unknown'}.json`);
+  return stopStateFile(gitDir, session);
 }
 
 function readState(file: string): StopState | null {

@@ -7,6 +7,7 @@
 import { git, type GitResult } from '../git/run.js';
 import { commonDirFast, discoveryOverridden, gitDirFast, headFast, refFast, repoInfoFast } from '../git/repo.js';
 import { DIFF_ARGS } from '../git/diff.js';
+import { BASELINE_REF } from '../git/layout.js';
 
 /** The commit hunks are computed against. */
 export interface Baseline {
@@ -18,8 +19,6 @@ export interface Baseline {
   fromRef: boolean;
 }
 
-/** The ref `git kizu baseline set` writes. */
-export const BASELINE_REF = 'refs/kizu/baseline';
 
 /**
  * The usual baseline from the files alone: refs/kizu/baseline absent and HEAD resolved with

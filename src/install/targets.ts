@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { repoInfo, type RepoInfo } from '../git/run.js';
 import { KizuError } from '../errors.js';
+import { installRecordFile, userInstallRecordFile } from '../git/layout.js';
 
 /** A Claude Code settings scope. */
 export type Scope = 'project' | 'local' | 'user';
@@ -82,8 +83,8 @@ export function hookCommand(t: InstallTargets, scriptPath: string): string {
 
 /** The install record location for `scope` (see the table above). */
 export function recordFileFor(scope: Scope, home: string, repo: RepoInfo | null): string | null {
-  if (scope === 'user') return path.join(home, '.claude', 'kizu', 'install-user.json');
-  return repo ? path.join(repo.gitDir, 'kizu', `install-${scope}.json`) : null;
+  if (scope === 'user') return userInstallRecordFile(home);
+  return repo ? installRecordFile(repo.gitDir, scope) : null;
 }
 
 /**

@@ -47,8 +47,8 @@ export async function withPakoDeflate<T>(write: () => Promise<T>): Promise<T> {
 import { git } from '../git/run.js';
 import { commonDirFast, discoveryOverridden, refFast } from '../git/repo.js';
 import { KizuError } from '../errors.js';
+import { MARKS_REF, marksCacheFile as marksCache } from '../git/layout.js';
 import {
-  MARKS_REF,
   MARKS_FILE,
   corrupt,
   parseMarksJson,
@@ -166,7 +166,7 @@ export async function loadMarks(gitdir: string, oid: string, src: MarksSource, o
  * (tens of milliseconds) to read marks that have not changed since.
  */
 function marksCacheFile(gitdir: string): string {
-  return path.join(gitdir, 'kizu', 'marks-cache.json');
+  return marksCache(gitdir);
 }
 
 /** The cached marks.json bytes of commit `oid`, or undefined (no cache, another oid, unreadable). */

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { gitDirFast, commonDirFast, refFast } from '../git/repo.js';
 
 export { commonDirFast, refFast };
-import { MARKS_REF, type MarkEntry, type MarkState } from './format.js';
+import { MARKS_REF } from '../git/layout.js';
+import type { MarkEntry, MarkState } from './format.js';
 
-export { MARKS_REF, MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry } from './format.js';
+export { MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry } from './format.js';
 export type { MarkEntry, MarkState, Marks } from './format.js';
 
 /**

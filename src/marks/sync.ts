@@ -16,7 +16,8 @@
  */
 import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
-import { MARKS_REF, mergeMarks } from './format.js';
+import { mergeMarks } from './format.js';
+import { MARKS_REF, remoteMarksRef } from '../git/layout.js';
 import { commonDir, resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './commits.js';
 
 /** What a merge did to the local ref. */
@@ -29,7 +30,7 @@ export type MergeAction = 'up-to-date' | 'fast-forward' | 'merged';
 export function trackingRef(remote: string): string {
   const ok = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote) && !remote.includes('..') && !remote.endsWith('.lock') && !remote.endsWith('.');
   const name = ok ? remote : remote.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/\.\.+/g, '_').replace(/^[._]+|[._]+$/g, '') || 'remote';
-  return `refs/kizu/remotes/${name}/marks`;
+  return remoteMarksRef(name);
 }
 
 /** `fatal:`/`error:` lines of git's stderr, joined. */

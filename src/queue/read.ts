@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { QUEUE_FILE } from './paths.js';
+import { queueCacheFile } from '../git/layout.js';
 import type { QueueItem } from './item.js';
 
 /** Bumped whenever parsing gives different items for the same text (old caches are then ignored). */
@@ -24,9 +25,7 @@ export interface QueueState {
   items: QueueItem[];
 }
 
-function cachePath(gitDir: string): string {
-  return path.join(gitDir, 'kizu', 'queue-cache.json');
-}
+const cachePath = queueCacheFile;
 
 function sha1(s: string | Buffer): string {
   return createHash('sha1').update(s).digest('hex');

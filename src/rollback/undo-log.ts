@@ -17,6 +17,7 @@ import { KizuError } from '../errors.js';
 import { commonDirFast } from '../git/repo.js';
 import { gitText, repoInfo } from '../git/run.js';
 import { acquireLock } from '../git/lock.js';
+import { undoLogFile, undoLogLockFile } from '../git/layout.js';
 
 /** One rollback that `git kizu undo` can reverse. */
 export interface RollbackRecord {
@@ -62,7 +63,7 @@ async function commonDir(root: string): Promise<string> {
 
 /** Absolute path of the undo log of the repository containing `root`. */
 export async function rollbackLogPath(root: string): Promise<string> {
-  return path.join(await commonDir(root), 'kizu', 'rollbacks.json');
+  return undoLogFile(await commonDir(root));
 }
 
 function problem(r: unknown): string | null {
@@ -114,8 +115,9 @@ function writeLog(file: string, log: LogFile): void {
 }
 
 async function withLog<T>(root: string, fn: (file: string, log: LogFile) => T): Promise<T> {
-  const file = await rollbackLogPath(root);
-  const release = await acquireLock(file.replace(/\.json$/, '.lock'), 'the undo log', 10_000);
+  const common = await commonDir(root);
+  const file = undoLogFile(common);
+  const release = await acquireLock(undoLogLockFile(common), 'the undo log', 10_000);
   try {
     return fn(file, readLog(file));
   } finally {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { writeFileAtomic } from '../files.js';
+import { scarsRecordFile } from '../git/layout.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';
@@ -298,9 +299,7 @@ export interface ScarRecord {
 
 const RECORD_MAX = 200;
 
-function recordFile(gitDir: string): string {
-  return path.join(gitDir, 'kizu', 'scars.json');
-}
+const recordFile = scarsRecordFile;
 
 function readRecords(gitDir: string): ScarRecord[] {
   try {

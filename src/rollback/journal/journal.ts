@@ -27,14 +27,13 @@
  * An entry's id is its commit id; entries are listed in time order (ties: chain order).
  */
 import { git } from '../../git/run.js';
+import { JOURNAL_REF } from '../../git/layout.js';
 import { commonDirFast, gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 import { KizuError, EXIT } from '../../errors.js';
 import { parseDiff, type RawHunk } from '../../git/diff.js';
 import { marksFs, commonDir, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../../marks/commits.js';
 
-/** The ref holding the journal chain. */
-export const JOURNAL_REF = 'refs/kizu/journal';
 /** Format version written in every entry. */
 export const JOURNAL_VERSION = 1;
 /** Minimum length of a short entry id. */

@@ -15,9 +15,8 @@ import path from 'node:path';
 import { git, type GitResult } from '../../git/run.js';
 import { commonDirFast, repoInfoFast } from '../../git/repo.js';
 import { acquireLock } from '../../git/lock.js';
+import { SNAPSHOT_REFS, snapshotPaths } from '../../git/layout.js';
 
-/** Namespace of the snapshot refs (with trailing slash). */
-export const SNAPSHOT_REFS = 'refs/kizu/snapshots/';
 
 /** `git ls-files` arguments of the untracked, not ignored listing a capture starts from. */
 export const UNTRACKED_ARGS = ['ls-files', '-o', '--exclude-standard', '-z'];
@@ -46,24 +45,6 @@ export function realEnv(repo?: { root: string; gitDir: string }): NodeJS.Process
     return { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.root, GIT_COMMON_DIR: undefined };
   }
   return { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_COMMON_DIR: undefined };
-}
-
-/** The paths of the snapshot store of the worktree whose git dir is `gitDir`. */
-export function storePaths(gitDir: string): {
-  dir: string;
-  indexFile: string;
-  stateFile: string;
-  shadowDir: string;
-  lockFile: string;
-} {
-  const dir = path.join(gitDir, 'kizu', 'snapshot');
-  return {
-    dir,
-    indexFile: path.join(dir, 'index'),
-    stateFile: path.join(dir, 'state.json'),
-    shadowDir: path.join(dir, 'shadow'),
-    lockFile: path.join(dir, 'lock'),
-  };
 }
 
 /**
@@ -144,7 +125,7 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     if (early) return early.root;
     const info = repoInfoFast(cwd);
     if (!info) return null;
-    const p = storePaths(info.gitDir);
+    const p = snapshotPaths(info.gitDir);
     let release: () => void;
     try {
       release = await acquireLock(p.lockFile, 'the snapshot store', 0);

@@ -22,10 +22,10 @@ import { KizuError, EXIT } from '../../errors.js';
 import { refFast } from '../../git/repo.js';
 import { capture, type Capture, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
-import { IDENT, openStore, realGit, sameWorktree, SNAPSHOT_REFS, worktreeId, type Store } from './store.js';
+import { IDENT, openStore, realGit, sameWorktree, worktreeId, type Store } from './store.js';
+import { SNAPSHOT_REFS } from '../../git/layout.js';
 import { REFS_ARGS, takeEarlySnapshot } from './begin.js';
 
-export { SNAPSHOT_REFS };
 export interface SnapshotResult {
   /** The snapshot commit's object id. */
   id: string;

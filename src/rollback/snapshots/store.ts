@@ -31,9 +31,10 @@ import path from 'node:path';
 import { git, gitText, repoInfo } from '../../git/run.js';
 import { commonDirFast } from '../../git/repo.js';
 import { loadConfig, loadConfigLenient, type KizuConfig } from '../../config/config.js';
-import { realEnv, shadowEnv as shadowEnvOf, SNAPSHOT_REFS, storePaths } from './begin.js';
+import { realEnv, shadowEnv as shadowEnvOf } from './begin.js';
+import { snapshotPaths, worktreeIdFile } from '../../git/layout.js';
 
-export { realEnv, SNAPSHOT_REFS };
+export { realEnv };
 
 /** Identity of the commits git-kizu writes. */
 export const IDENT = {
@@ -92,7 +93,7 @@ export async function openStore(root: string, opts: { configProblem?: (line: str
     root: top,
     gitDir,
     commonDir,
-    ...storePaths(gitDir),
+    ...snapshotPaths(gitDir),
     hashAlgo,
     oidLen: hashAlgo === 'sha256' ? 32 : 20,
     config: config.snapshot,
@@ -168,11 +169,6 @@ export function ensureShadow(s: Store): void {
 /** Environment for git commands on the private index (see the module comment). */
 export function shadowEnv(s: Store): NodeJS.ProcessEnv {
   return shadowEnvOf(s);
-}
-
-/** Where a worktree's identity is kept (see {@link worktreeId}). */
-function worktreeIdFile(gitDir: string): string {
-  return path.join(gitDir, 'kizu', 'worktree-id');
 }
 
 /**
