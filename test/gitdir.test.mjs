@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { sandbox, ROOT, TS } from './helpers.mjs';
 
 const GITDIR = pathToFileURL(path.join(ROOT, 'src', 'git', 'repo.ts')).href;
-const GIT = pathToFileURL(path.join(ROOT, 'src', 'git', 'run.ts')).href;
+const GIT = pathToFileURL(path.join(ROOT, 'src', 'git', 'repo.ts')).href;
 
 /** repoInfoFast(cwd) and repoInfo(cwd) (or its error) in a child process, and git's own answer. */
 function probe(sb, cwd, env = {}) {

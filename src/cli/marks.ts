@@ -5,7 +5,7 @@
 import { normaliseHunkSpec } from './hunks.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import type { Hunk } from '../hunks/listing.js';
 import { readMarks, setMarks, markOf, type MarkState } from '../marks/read.js';
 import { MARKS_REF } from '../git/layout.js';

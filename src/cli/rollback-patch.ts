@@ -6,7 +6,7 @@
  */
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { gitDirFast, repoInfo } from '../git/run.js';
+import { gitDirFast, repoInfo } from '../git/repo.js';
 import { readJournal, recordEntry, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
 import { writeAllOrNothing } from '../rollback/journal/patch-write.js';

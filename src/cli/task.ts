@@ -1,7 +1,7 @@
 /** `git kizu task start|list|land`: a branch `kizu/<name>` per task, optionally in its own worktree. */
 import { EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import { BASELINE_REF } from '../git/layout.js';
 import { landTask, listTasks, startTask, type TaskInfo } from '../rollback/tasks/task.js';
 import { taskBranch, taskRecordRef } from '../rollback/tasks/store.js';

@@ -68,7 +68,7 @@ const early = new Map<string, Started>();
  * Starts the git processes of a whole-tree listing for the repository containing `cwd`, for
  * a listHunks call that is sure to follow in this process (see {@link takeEarly}). Does
  * nothing unless the repository and the baseline are known from the files alone
- * (gitdir.ts repoInfoFast, {@link baselineFast}); never throws.
+ * (git/repo.ts repoInfoFast, {@link baselineFast}); never throws.
  */
 export function startEarly(cwd: string): void {
   try {

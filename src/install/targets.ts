@@ -14,7 +14,7 @@
  * in the main worktree), because the project/local files live in this worktree.
  */
 import path from 'node:path';
-import { repoInfo, type RepoInfo } from '../git/run.js';
+import { repoInfo, type RepoInfo } from '../git/repo.js';
 import { KizuError } from '../errors.js';
 import { installRecordFile, userInstallRecordFile } from '../git/layout.js';
 

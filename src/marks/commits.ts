@@ -45,7 +45,7 @@ export async function withPakoDeflate<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 import { git } from '../git/run.js';
-import { commonDirFast, discoveryOverridden, refFast } from '../git/repo.js';
+import { commonDir, commonDirFast, discoveryOverridden, refFast } from '../git/repo.js';
 import { KizuError } from '../errors.js';
 import { MARKS_REF, marksCacheFile as marksCache } from '../git/layout.js';
 import {
@@ -96,19 +96,6 @@ export const marksFs = {
 
 /** One isomorphic-git object cache per process (objects are immutable, so sharing is safe). */
 const cache = {};
-
-/**
- * The absolute common git dir of the repository at `root` (`git rev-parse --git-common-dir`):
- * the main `.git` even from a linked worktree, so all worktrees share objects and marks.
- * Read from the files (gitdir.ts commonDirFast) unless git env vars say otherwise.
- * @throws KizuError (exit 2) if git fails.
- */
-export async function commonDir(root: string): Promise<string> {
-  const fast = discoveryOverridden() ? null : commonDirFast(root);
-  if (fast) return fast;
-  const r = await git(['rev-parse', '--git-common-dir'], { cwd: root });
-  return path.resolve(root, r.stdout.toString('utf8').trim());
-}
 
 /**
  * Resolves the full ref name `ref` (loose, packed and reftable refs alike): from the ref files

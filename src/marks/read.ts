@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gitDirFast, commonDirFast, refFast } from '../git/repo.js';
+import { gitDirFast, commonDir, commonDirFast, refFast } from '../git/repo.js';
 
 export { commonDirFast, refFast };
 import { MARKS_REF } from '../git/layout.js';
@@ -28,7 +28,7 @@ export async function readMarks(root: string): Promise<Map<string, MarkEntry>> {
   let oid = common ? refFast(common, MARKS_REF) : undefined;
   if (oid === null) return new Map();
   const store = await import('./commits.js');
-  if (!common) common = await store.commonDir(root);
+  if (!common) common = await commonDir(root);
   if (oid === undefined) oid = await store.resolveRef(root, MARKS_REF);
   if (oid === null) return new Map();
   return store.loadMarks(common, oid, { ref: MARKS_REF });

@@ -18,7 +18,8 @@ import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
 import { mergeMarks } from './format.js';
 import { MARKS_REF, remoteMarksRef } from '../git/layout.js';
-import { commonDir, resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './commits.js';
+import { resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './commits.js';
+import { commonDir } from '../git/repo.js';
 
 /** What a merge did to the local ref. */
 export type MergeAction = 'up-to-date' | 'fast-forward' | 'merged';

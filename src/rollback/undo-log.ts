@@ -14,8 +14,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
-import { commonDirFast } from '../git/repo.js';
-import { gitText, repoInfo } from '../git/run.js';
+import { commonDir } from '../git/repo.js';
 import { acquireLock } from '../git/lock.js';
 import { undoLogFile, undoLogLockFile } from '../git/layout.js';
 
@@ -53,13 +52,6 @@ interface LogFile {
 
 /** How many undo safety snapshots (redo points) stay protected. */
 export const REDO_KEPT = 10;
-
-async function commonDir(root: string): Promise<string> {
-  const fast = commonDirFast(root);
-  if (fast) return fast;
-  const info = await repoInfo(root);
-  return path.resolve(info.root, await gitText(['rev-parse', '--git-common-dir'], { cwd: info.root }));
-}
 
 /** Absolute path of the undo log of the repository containing `root`. */
 export async function rollbackLogPath(root: string): Promise<string> {

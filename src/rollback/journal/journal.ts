@@ -28,11 +28,11 @@
  */
 import { git } from '../../git/run.js';
 import { JOURNAL_REF } from '../../git/layout.js';
-import { commonDirFast, gitDirFast } from '../../git/repo.js';
+import { commonDir, gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 import { KizuError, EXIT } from '../../errors.js';
 import { parseDiff, type RawHunk } from '../../git/diff.js';
-import { marksFs, commonDir, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../../marks/commits.js';
+import { marksFs, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../../marks/commits.js';
 
 /** Format version written in every entry. */
 export const JOURNAL_VERSION = 1;
@@ -111,7 +111,7 @@ const gitdirs = new Map<string, string>();
 /** The common git dir of `root` (objects and refs/kizu live there), cached per process. */
 async function gitdirOf(root: string): Promise<string> {
   let d = gitdirs.get(root);
-  if (!d) gitdirs.set(root, (d = commonDirFast(root) ?? (await commonDir(root))));
+  if (!d) gitdirs.set(root, (d = await commonDir(root)));
   return d;
 }
 

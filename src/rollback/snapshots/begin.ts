@@ -13,7 +13,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git, type GitResult } from '../../git/run.js';
-import { commonDirFast, repoInfoFast } from '../../git/repo.js';
+import { findRepoFast } from '../../git/repo.js';
 import { acquireLock } from '../../git/lock.js';
 import { SNAPSHOT_REFS, snapshotPaths } from '../../git/layout.js';
 
@@ -115,7 +115,7 @@ let early: EarlySnapshot | null = null;
 /**
  * Takes the snapshot store lock of the repository containing `cwd` if it is free right now,
  * and starts the capture's git processes (see the module comment). Does nothing when the
- * repository is not known from the files alone (gitdir.ts repoInfoFast), when the lock is
+ * repository is not known from the files alone (git/repo.ts findRepoFast), when the lock is
  * held, or when anything fails: the snapshot then starts the usual way. Never throws. The
  * lock is released at process exit if no snapshot adopts it.
  * @returns the working-tree top level it started for (pass it to takeSnapshot), or null.
@@ -123,7 +123,7 @@ let early: EarlySnapshot | null = null;
 export async function startSnapshotEarly(cwd: string): Promise<string | null> {
   try {
     if (early) return early.root;
-    const info = repoInfoFast(cwd);
+    const info = findRepoFast(cwd);
     if (!info) return null;
     const p = snapshotPaths(info.gitDir);
     let release: () => void;
@@ -145,7 +145,7 @@ export async function startSnapshotEarly(cwd: string): Promise<string | null> {
     let dirtyEnv: NodeJS.ProcessEnv | null = null;
     // diff-files only when the private index exists and its shadow config is up to date
     // (store.ts ensureShadow would not rewrite it); the capture decides whether to use it.
-    const common = commonDirFast(info.root);
+    const common = info.commonDir;
     try {
       if (common && existsSync(p.indexFile) && statSync(path.join(p.shadowDir, 'config')).mtimeMs >= statSync(path.join(common, 'config')).mtimeMs) {
         dirtyEnv = shadowEnv({ root: info.root, gitDir: info.gitDir, commonDir: common, ...p });

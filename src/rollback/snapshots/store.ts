@@ -28,8 +28,8 @@
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync, linkSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { git, gitText, repoInfo } from '../../git/run.js';
-import { commonDirFast } from '../../git/repo.js';
+import { git } from '../../git/run.js';
+import { findRepo } from '../../git/repo.js';
 import { loadConfig, loadConfigLenient, type KizuConfig } from '../../config/config.js';
 import { realEnv, shadowEnv as shadowEnvOf } from './begin.js';
 import { snapshotPaths, worktreeIdFile } from '../../git/layout.js';
@@ -75,12 +75,9 @@ export interface Store {
  *   `opts.configProblem`).
  */
 export async function openStore(root: string, opts: { configProblem?: (line: string) => void } = {}): Promise<Store> {
-  // From the files when that is certain (git.ts repoInfo; a working tree apart from its git
+  // From the files when that is certain (git/repo.ts findRepo; a working tree apart from its git
   // dir, core.worktree, is refused there).
-  const info = await repoInfo(path.resolve(root));
-  const top = info.root;
-  const gitDir = info.gitDir;
-  const commonDir = commonDirFast(top) ?? path.resolve(top, await gitText(['rev-parse', '--git-common-dir'], { cwd: top }));
+  const { root: top, gitDir, commonDir } = await findRepo(path.resolve(root));
   let config: KizuConfig;
   if (opts.configProblem) {
     const r = await loadConfigLenient(top);

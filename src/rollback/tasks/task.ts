@@ -9,7 +9,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { git, repoInfo } from '../../git/run.js';
+import { git } from '../../git/run.js';
 import { getBaseline } from '../../hunks/listing.js';
 import {
   ZERO_OID,
@@ -33,7 +33,7 @@ import {
 import { includedIgnored, readTaskTrash, saveTaskTrash, type TaskTrash } from './trash.js';
 import { loadConfig } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
-import { gitDirFast } from '../../git/repo.js';
+import { gitDirFast, repoInfo } from '../../git/repo.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './store.js';
 export { readTaskTrash, type TaskTrash } from './trash.js';
