@@ -42,7 +42,7 @@ export async function markCommand(i: MarkInput): Promise<number> {
   const { root } = await repoInfo(i.cwd);
   // The committer identity is a git process of its own: ask for it while the hunks are listed
   // (read-only, so a bad hunk spec below still writes nothing).
-  const who = (await import('../marks/commits.js')).identity(root);
+  const who = (await import('../git/objects.js')).identity(root);
   who.catch(() => {}); // awaited by setMarks
   const { listHunks, resolveHunks, shortId, hunkRange } = await import('../hunks/listing.js');
   const { hunks } = await listHunks(root);

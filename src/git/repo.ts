@@ -125,35 +125,10 @@ export function commonDirFast(root: string): string | null {
 }
 
 /**
- * Reads a ref's value from the files backend without spawning git: the loose file
- * `<common>/<ref>`, else its line in `<common>/packed-refs` (gitrepository-layout(5)).
- * @returns the object id; null if the ref exists in neither; undefined if it cannot tell
- *   (reftable backend, a symbolic ref, an unreadable file): ask git then.
+ * `<gitDir>/HEAD` as git validates it (setup.c validate_headref): a symref into refs/, or an object id.
+ * @returns the ref or object id it holds; null if it is missing, unreadable or not valid.
  */
-export function refFast(common: string, ref: string): string | null | undefined {
-  if (existsSync(path.join(common, 'reftable'))) return undefined;
-  try {
-    const s = readFileSync(path.join(common, ref), 'utf8').trim();
-    return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(s) ? s : undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') return undefined;
-  }
-  let packed: string;
-  try {
-    packed = readFileSync(path.join(common, 'packed-refs'), 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-  for (const line of packed.split('\n')) {
-    const sp = line.indexOf(' ');
-    if (sp > 0 && line[0] !== '#' && line[0] !== '^' && line.slice(sp + 1).trimEnd() === ref) return line.slice(0, sp);
-  }
-  return null;
-}
-
-/** `<gitDir>/HEAD` as git validates it (setup.c validate_headref): a symref into refs/, or an object id. */
-function headOf(gitDir: string): { ref: string } | { oid: string } | null {
+export function headOf(gitDir: string): { ref: string } | { oid: string } | null {
   let s: string;
   try {
     s = readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
@@ -349,20 +324,4 @@ export function assertGitDirInTree(info: RepoInfo): void {
 export async function commonDir(root: string): Promise<string> {
   const fast = discoveryOverridden() ? null : commonDirFast(root);
   return fast ?? (await findRepo(root)).commonDir;
-}
-
-/**
- * The commit HEAD points at, from the files alone: `<gitDir>/HEAD` is an object id (detached)
- * or `ref: refs/heads/<branch>`, read with {@link refFast} in `common` (gitrepository-layout(5)).
- * Whether the object exists and is a commit is not checked (git keeps HEAD on commits; the
- * next git command that uses the id fails otherwise).
- * @returns the object id; undefined if it cannot tell: an unborn branch, a symbolic ref or a
- *   ref outside refs/heads/, the reftable backend, an unreadable or odd HEAD. Ask git then.
- */
-export function headFast(gitDir: string, common: string): string | undefined {
-  const h = headOf(gitDir);
-  if (!h) return undefined;
-  if ('oid' in h) return existsSync(path.join(common, 'reftable')) ? undefined : h.oid;
-  if (!h.ref.startsWith('refs/heads/')) return undefined;
-  return refFast(common, h.ref) ?? undefined;
 }

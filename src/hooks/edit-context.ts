@@ -7,7 +7,8 @@
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { findRootFast, gitDirFast, commonDirFast, refFast } from '../git/repo.js';
+import { findRootFast, gitDirFast, commonDirFast } from '../git/repo.js';
+import { refFast } from '../git/refs.js';
 import { MARKS_REF } from '../git/layout.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { QueueItem } from '../queue/item.js';

@@ -5,7 +5,8 @@
  * command has loaded ({@link startEarly}); listHunks then takes over the running processes.
  */
 import { git, type GitResult } from '../git/run.js';
-import { commonDirFast, discoveryOverridden, gitDirFast, headFast, refFast, repoInfoFast } from '../git/repo.js';
+import { commonDirFast, discoveryOverridden, gitDirFast, repoInfoFast } from '../git/repo.js';
+import { headFast, refFast } from '../git/refs.js';
 import { DIFF_ARGS } from '../git/diff.js';
 import { BASELINE_REF } from '../git/layout.js';
 
@@ -22,7 +23,7 @@ export interface Baseline {
 
 /**
  * The usual baseline from the files alone: refs/kizu/baseline absent and HEAD resolved with
- * gitdir.ts headFast. Not verified to be a commit (listHunks lets its `git diff` do that).
+ * git/refs.ts headFast. Not verified to be a commit (listHunks lets its `git diff` do that).
  * @returns undefined when only git can tell (see headFast; a baseline ref; git env vars).
  */
 export function baselineFast(root: string): Baseline | undefined {

@@ -18,7 +18,9 @@ import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
 import { mergeMarks } from './format.js';
 import { MARKS_REF, remoteMarksRef } from '../git/layout.js';
-import { resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './commits.js';
+import { loadMarks, writeMarksCommit, tooMuchContention, assertSha1 } from './commits.js';
+import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../git/refs.js';
+import { identity } from '../git/objects.js';
 import { commonDir } from '../git/repo.js';
 
 /** What a merge did to the local ref. */

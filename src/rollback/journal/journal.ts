@@ -7,7 +7,7 @@
  * Storage (format version 1). One commit per entry, parent = the previous tip (the first
  * entry has none), written with isomorphic-git into the common git dir and moved with a
  * compare-and-swap `git update-ref <ref> <new> <old>` (retried on a lost race, so concurrent
- * hooks lose nothing; see src/marks/store.ts).
+ * hooks lose nothing; see git/refs.ts casUpdateRef).
  * - Message: subject `kizu journal: <tool> <path>` (`(+N more)` for several files), a blank
  *   line, then one line of JSON:
  *   `{"version":1,"time":"<ISO 8601 UTC, ms>","tool":"Edit","session":"<id>"|null,
@@ -32,7 +32,8 @@ import { commonDir, gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 import { KizuError, EXIT } from '../../errors.js';
 import { parseDiff, type RawHunk } from '../../git/diff.js';
-import { marksFs, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../../marks/commits.js';
+import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../../git/refs.js';
+import { igit, identity, objectCache as cache, objectFs, withPakoDeflate, type Ident } from '../../git/objects.js';
 
 /** Format version written in every entry. */
 export const JOURNAL_VERSION = 1;
@@ -105,7 +106,6 @@ export interface NewEntry {
 /** How many of the newest entries {@link recordEntry} looks at for a duplicate tool call. */
 export const DEDUPE_WINDOW = 50;
 
-const cache = {};
 const gitdirs = new Map<string, string>();
 
 /** The common git dir of `root` (objects and refs/kizu live there), cached per process. */
@@ -122,7 +122,7 @@ async function gitdirOf(root: string): Promise<string> {
  */
 export async function writeBlob(root: string, data: Buffer): Promise<string> {
   const gitdir = await gitdirOf(root);
-  return withPakoDeflate(() => igit().writeBlob({ fs: marksFs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) }));
+  return withPakoDeflate(() => igit().writeBlob({ fs: objectFs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) }));
 }
 
 /**
@@ -131,7 +131,7 @@ export async function writeBlob(root: string, data: Buffer): Promise<string> {
  */
 export async function readBlob(root: string, oid: string): Promise<Buffer> {
   try {
-    const { blob } = await igit().readBlob({ fs: marksFs, gitdir: await gitdirOf(root), oid, cache });
+    const { blob } = await igit().readBlob({ fs: objectFs, gitdir: await gitdirOf(root), oid, cache });
     return Buffer.from(blob);
   } catch (e) {
     throw new KizuError(`cannot read blob ${oid} of ${JOURNAL_REF}: ${(e as Error).message}`, {
@@ -213,7 +213,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   const wtId = wtDir ? worktreeId(wtDir, true) : null;
   body.worktree = root;
   if (wtId) body.worktreeId = wtId;
-  const treeOid = await withPakoDeflate(() => igit().writeTree({ fs: marksFs, gitdir, tree }));
+  const treeOid = await withPakoDeflate(() => igit().writeTree({ fs: objectFs, gitdir, tree }));
   const who: Ident = await identity(root);
   const person = { name: who.name, email: who.email, timestamp: Math.floor(Date.parse(time) / 1000), timezoneOffset: who.timezoneOffset };
   const subject = subjectOf({ tool: e.tool, files });
@@ -228,7 +228,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
         if (parts[k + 1].includes(needle)) return { id: parts[k].replace(/^\n/, ''), time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, seq: -1 };
       }
     }
-    const oid = await igit().writeCommit({ fs: marksFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
+    const oid = await igit().writeCommit({ fs: objectFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
     if (await casUpdateRef(root, JOURNAL_REF, oid, old, subject)) {
       return { id: oid, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, ...(e.rollbackOf?.length ? { rollbackOf: e.rollbackOf } : {}), worktree: root, ...(wtId ? { worktreeId: wtId } : {}), seq: -1 };
     }

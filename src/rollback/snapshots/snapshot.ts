@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { refFast } from '../../git/repo.js';
+import { refFast } from '../../git/refs.js';
 import { capture, type Capture, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
 import { IDENT, openStore, realGit, sameWorktree, worktreeId, type Store } from './store.js';
