@@ -6,10 +6,10 @@
  * isomorphic-git has no compare-and-swap and writes no reflog.
  */
 import * as nodeFs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { createRequire } from 'node:module';
 import { git } from './run.js';
+import { replaceFileSync } from '../files.js';
 
 // Loaded on first use only (it takes tens of milliseconds). The CommonJS build loads in about
 // half the time of the ESM build on Node 20 (measured: 34 ms vs 65 ms).
@@ -45,28 +45,19 @@ export async function withPakoDeflate<T>(write: () => Promise<T>): Promise<T> {
 }
 
 const fsp = nodeFs.promises;
-async function atomicWriteFile(file: string, data: Uint8Array | string, opts?: nodeFs.WriteFileOptions): Promise<void> {
-  const tmp = `${file}.kizu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await fsp.writeFile(tmp, data, opts);
-    await fsp.rename(tmp, file);
-  } catch (e) {
-    await fsp.rm(tmp, { force: true }).catch(() => {});
-    throw e;
-  }
-}
 /**
  * The `fs` client handed to isomorphic-git (its FsClient contract: a `promises` object with
  * readFile, writeFile, mkdir, rmdir, unlink, stat, lstat, readdir, readlink, symlink, rm):
- * node:fs's promise API, except that `writeFile` writes a temp file in the same directory and
- * renames it into place. isomorphic-git writes loose objects with a plain writeFile after an
- * existence check, so without this a reader in another process (or a crash mid-write) could
- * leave a half-written object that is never rewritten.
+ * node:fs's promise API, except that `writeFile` writes atomically (files.ts
+ * replaceFileSync: a temp file in the same directory renamed into place). isomorphic-git
+ * writes loose objects with a plain writeFile after an existence check, so without this a
+ * reader in another process (or a crash mid-write) could leave a half-written object that is
+ * never rewritten.
  */
 export const objectFs = {
   promises: {
     readFile: fsp.readFile,
-    writeFile: atomicWriteFile,
+    writeFile: async (file: string, data: Uint8Array | string): Promise<void> => replaceFileSync(file, data),
     mkdir: fsp.mkdir,
     rmdir: fsp.rmdir,
     rm: fsp.rm,

@@ -11,10 +11,11 @@
  * State: `<git-dir>/kizu/stop/<session_id>.json` = `{"key": <sha1 of the set>, "streak": n}`.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { findRootFast, gitDirFast } from '../git/repo.js';
 import { stopStateFile } from '../git/layout.js';
+import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import type { HookPayload } from '../agents/claude/payload.js';
@@ -43,9 +44,7 @@ function readState(file: string): StopState | null {
 
 function writeState(file: string, s: StopState): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(s) + '\n');
-  renameSync(tmp, file);
+  replaceFileSync(file, JSON.stringify(s) + '\n');
 }
 
 /**

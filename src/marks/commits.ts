@@ -6,9 +6,9 @@
  * Cheap readers go through ./read.ts, which only loads this module when the ref exists.
  */
 import * as nodeFs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { commonDir } from '../git/repo.js';
+import { replaceFileSync } from '../files.js';
 import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../git/refs.js';
 import { igit, identity, objectCache as cache, objectFs, withPakoDeflate, type Ident } from '../git/objects.js';
 import { KizuError } from '../errors.js';
@@ -86,9 +86,7 @@ function writeMarksCache(gitdir: string, oid: string, blob: Uint8Array): void {
     const text = Buffer.from(blob).toString('utf8');
     if (readMarksCache(gitdir, oid)) return;
     nodeFs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    nodeFs.writeFileSync(tmp, JSON.stringify({ oid, json: text }));
-    nodeFs.renameSync(tmp, file);
+    replaceFileSync(file, JSON.stringify({ oid, json: text }));
   } catch {
     /* a cache only */
   }

@@ -11,12 +11,13 @@
  * snapshots undo tells the user to redo with), are protected from `snapshot.keep` retention
  * and from `git kizu snapshot drop` without --force.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { commonDir } from '../git/repo.js';
 import { acquireLock } from '../git/lock.js';
 import { undoLogFile, undoLogLockFile } from '../git/layout.js';
+import { replaceFileSync } from '../files.js';
 
 /** One rollback that `git kizu undo` can reverse. */
 export interface RollbackRecord {
@@ -101,9 +102,7 @@ function readLog(file: string): LogFile {
 
 function writeLog(file: string, log: LogFile): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(log, null, 2) + '\n');
-  renameSync(tmp, file);
+  replaceFileSync(file, JSON.stringify(log, null, 2) + '\n');
 }
 
 async function withLog<T>(root: string, fn: (file: string, log: LogFile) => T): Promise<T> {

@@ -26,13 +26,14 @@
  * `extensions.*`, which git reads without following includes) is copied. Objects go to the
  * repository's object directory (GIT_OBJECT_DIRECTORY); GIT_DIR stays the real git dir.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync, linkSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync, linkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../../git/run.js';
 import { findRepo } from '../../git/repo.js';
 import { loadConfig, loadConfigLenient, type KizuConfig } from '../../config/config.js';
 import { realEnv, shadowEnv as shadowEnvOf } from './begin.js';
 import { snapshotPaths, worktreeIdFile } from '../../git/layout.js';
+import { replaceFileSync } from '../../files.js';
 
 export { realEnv };
 
@@ -158,9 +159,7 @@ export function ensureShadow(s: Store): void {
     (Object.keys(fmt.ext).length
       ? '[extensions]\n' + Object.entries(fmt.ext).map(([k, v]) => `\t${k} = ${configQuote(v)}\n`).join('')
       : '');
-  const tmp = `${shadowConfig}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, shadowConfig);
+  replaceFileSync(shadowConfig, text);
 }
 
 /** Environment for git commands on the private index (see the module comment). */
@@ -213,9 +212,7 @@ export function worktreeId(gitDir: string, create = false): string | null {
 export function setWorktreeId(gitDir: string, id: string): void {
   const file = worktreeIdFile(gitDir);
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, id + '\n');
-  renameSync(tmp, file);
+  replaceFileSync(file, id + '\n');
 }
 
 /**
