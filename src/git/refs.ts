@@ -40,13 +40,16 @@ export function refFast(common: string, ref: string): string | null | undefined 
 
 /**
  * Resolves the full ref name `ref` (loose, packed and reftable refs alike): from the ref files
- * ({@link refFast}) when they can tell, else with `git rev-parse -q --verify`.
+ * ({@link refFast}) when they can tell, else with `git rev-parse -q --verify`. The ref files
+ * are not read when a git environment variable changes discovery or ref lookup.
  * @param root the working-tree top level.
+ * @param commonDir the common git dir when the caller has found it (Repo.commonDir); found
+ *   from `root` otherwise.
  * @returns the object id it points at (any object type), or null if the ref does not exist.
  * @throws KizuError (exit 2) if git fails otherwise.
  */
-export async function resolveRef(root: string, ref: string): Promise<string | null> {
-  const common = discoveryOverridden() ? null : commonDirFast(root);
+export async function resolveRef(root: string, ref: string, commonDir?: string): Promise<string | null> {
+  const common = discoveryOverridden() ? null : (commonDir ?? commonDirFast(root));
   const known = common ? refFast(common, ref) : undefined;
   if (known !== undefined) return known;
   const r = await git(['rev-parse', '-q', '--verify', ref], { cwd: root, okStatus: [0, 1] });

@@ -212,7 +212,7 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
   const subject = `kizu: ${[...counts].map(([v, n]) => `${v} ${n}`).join(', ')}`;
   const body = updates.map((u) => `${verb[u.state]} ${u.id} ${u.range}`).join('\n');
   for (let attempt = 1; ; attempt++) {
-    const old = await resolveRef(root, MARKS_REF);
+    const old = await resolveRef(root, MARKS_REF, gitdir);
     const cur = old ? await loadMarks(gitdir, old, { ref: MARKS_REF }, { cache: false }) : new Map<string, MarkEntry>();
     const who = await whoP;
     const now = Date.now();

@@ -26,7 +26,7 @@ export async function readMarks(root: string): Promise<Map<string, MarkEntry>> {
   if (oid === null) return new Map();
   const store = await import('./commits.js');
   if (!common) common = await commonDir(root);
-  if (oid === undefined) oid = await resolveRef(root, MARKS_REF);
+  if (oid === undefined) oid = await resolveRef(root, MARKS_REF, common);
   if (oid === null) return new Map();
   return store.loadMarks(common, oid, { ref: MARKS_REF });
 }

@@ -219,7 +219,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   const subject = subjectOf({ tool: e.tool, files });
   const message = `${subject}\n\n${JSON.stringify(body)}\n`;
   for (let attempt = 1; ; attempt++) {
-    const old = await resolveRef(root, JOURNAL_REF);
+    const old = await resolveRef(root, JOURNAL_REF, gitdir);
     if (old && e.dedupe && e.toolUseId) {
       const r = await git(['log', '-z', `-n${DEDUPE_WINDOW}`, '--format=%H%x00%B', old], { cwd: root });
       const parts = r.stdout.toString('utf8').split('\0');
