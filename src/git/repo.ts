@@ -177,8 +177,8 @@ function configNeedsGit(common: string): boolean {
  * names a valid git dir (a HEAD file, `objects` and `refs` in its common dir).
  * @returns `root`: that directory (a real path, symbolic links resolved, like git's);
  *   `gitDir`: the real path of its git dir; `commonDir`: the target of its `commondir`
- *   file, else the git dir (gitrepository-layout(5); as {@link commonDirFast}). undefined whenever git might answer otherwise or
- *   fail: a discovery environment variable set ({@link discoveryOverridden}), Windows, `cwd`
+ *   file, else the git dir (gitrepository-layout(5); as {@link commonDirFast}).
+ *   undefined whenever git might answer otherwise or fail: a discovery environment variable set ({@link discoveryOverridden}), Windows, `cwd`
  *   inside a git dir or a bare repository, a `.git` that is not a valid git dir or gitfile,
  *   a file-system boundary crossed, paths not owned by the current user (safe.directory),
  *   core.worktree, core.bare, extensions or a repository format other than 0 in the
