@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { sandbox, ROOT, TS } from './helpers.mjs';
 
 const GITDIR = pathToFileURL(path.join(ROOT, 'src', 'git', 'repo.ts')).href;
-const GIT = pathToFileURL(path.join(ROOT, 'src', 'git', 'run.ts')).href;
+const GIT = pathToFileURL(path.join(ROOT, 'src', 'git', 'repo.ts')).href;
+const REFS = pathToFileURL(path.join(ROOT, 'src', 'git', 'refs.ts')).href;
 
 /** repoInfoFast(cwd) and repoInfo(cwd) (or its error) in a child process, and git's own answer. */
 function probe(sb, cwd, env = {}) {
@@ -112,7 +113,7 @@ test('headFast: branch (loose, packed), detached, unborn; agrees with git rev-pa
   const code = (cwd) => {
     const r = sb.run(
       process.execPath,
-      [...TS, '--input-type=module', '-e', `const F = await import(${JSON.stringify(GITDIR)}); const i = F.repoInfoFast(process.cwd()); process.stdout.write(JSON.stringify(F.headFast(i.gitDir, F.commonDirFast(i.root)) ?? null));`],
+      [...TS, '--input-type=module', '-e', `const F = await import(${JSON.stringify(GITDIR)}); const R = await import(${JSON.stringify(REFS)}); const i = F.repoInfoFast(process.cwd()); process.stdout.write(JSON.stringify(R.headFast(i.gitDir, F.commonDirFast(i.root)) ?? null));`],
       { cwd },
     );
     assert.equal(r.stderr, '');

@@ -11,6 +11,8 @@ import { sandbox, ROOT, TS } from './helpers.mjs';
 
 const STORE = pathToFileURL(path.join(ROOT, 'src', 'marks', 'commits.ts')).href;
 const FORMAT = pathToFileURL(path.join(ROOT, 'src', 'marks', 'format.ts')).href;
+const REPO = pathToFileURL(path.join(ROOT, 'src', 'git', 'repo.ts')).href;
+const REFS = pathToFileURL(path.join(ROOT, 'src', 'git', 'refs.ts')).href;
 
 function node(sb, code, opts = {}) {
   const r = sb.run(process.execPath, [...TS, '--input-type=module', '-e', code], opts);
@@ -77,9 +79,10 @@ test('commonDir and resolveRef from the files agree with git: main tree, linked 
   const probe = (cwd, env = {}) =>
     node(
       sb,
-      `const S = await import(${JSON.stringify(STORE)});
+      `const R = await import(${JSON.stringify(REPO)});
+const S = await import(${JSON.stringify(REFS)});
 const root = process.cwd();
-process.stdout.write(JSON.stringify([await S.commonDir(root), await S.resolveRef(root, 'refs/kizu/marks'), await S.resolveRef(root, 'refs/heads/main'), await S.resolveRef(root, 'refs/heads/wt')]));`,
+process.stdout.write(JSON.stringify([await R.commonDir(root), await S.resolveRef(root, 'refs/kizu/marks'), await S.resolveRef(root, 'refs/heads/main'), await S.resolveRef(root, 'refs/heads/wt')]));`,
       { cwd, env },
     );
   const viaGit = (cwd, env = {}) => {

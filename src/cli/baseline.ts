@@ -1,8 +1,10 @@
 /** `git kizu baseline [set [<rev>] | reset]`: the commit hunks are computed against. */
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { git, repoInfo } from '../git/run.js';
-import { getBaseline, BASELINE_REF } from '../hunks/listing.js';
+import { git } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
+import { getBaseline } from '../hunks/listing.js';
+import { BASELINE_REF } from '../git/layout.js';
 
 export interface BaselineCommandInput {
   cwd: string;

@@ -1,5 +1,5 @@
 /** What most commands need first: the repository and its config. */
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import { loadConfig, type KizuConfig } from '../config/config.js';
 
 export interface RepoContext {

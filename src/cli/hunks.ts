@@ -4,7 +4,8 @@ import { realpathSync, existsSync } from 'node:fs';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
-import { repoInfo, git } from '../git/run.js';
+import { git } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import { listHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 
 /** Review mark of a hunk; 'unreviewed' unless a mark lookup says otherwise. */

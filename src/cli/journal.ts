@@ -4,7 +4,7 @@
  */
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import { readJournal, shortIds, type JournalEntry } from '../rollback/journal/journal.js';
 import { counts, entryLine, rolledBackBy } from '../rollback/journal/patch-rollback.js';
 

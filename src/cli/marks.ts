@@ -5,9 +5,10 @@
 import { normaliseHunkSpec } from './hunks.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import type { Hunk } from '../hunks/listing.js';
-import { readMarks, setMarks, markOf, MARKS_REF, type MarkState } from '../marks/read.js';
+import { readMarks, setMarks, markOf, type MarkState } from '../marks/read.js';
+import { MARKS_REF } from '../git/layout.js';
 
 /** The three marking commands and what they store. */
 export const MARK_VERBS = {
@@ -41,7 +42,7 @@ export async function markCommand(i: MarkInput): Promise<number> {
   const { root } = await repoInfo(i.cwd);
   // The committer identity is a git process of its own: ask for it while the hunks are listed
   // (read-only, so a bad hunk spec below still writes nothing).
-  const who = (await import('../marks/commits.js')).identity(root);
+  const who = (await import('../git/objects.js')).identity(root);
   who.catch(() => {}); // awaited by setMarks
   const { listHunks, resolveHunks, shortId, hunkRange } = await import('../hunks/listing.js');
   const { hunks } = await listHunks(root);

@@ -11,7 +11,8 @@ import { KINDS } from '../scars/format.js';
 import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
-import { saveRevert, readSavedRevert, TRASH_REF, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
+import { saveRevert, readSavedRevert, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
+import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
 
 export interface RevertCommandInput {
@@ -33,7 +34,7 @@ export interface RevertCommandInput {
 function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
   if (t.type === 'absent') return [`${t.path} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
-  const lines = [`saved the previous ${t.path} in ${TRASH_REF}; restore it with: git kizu revert --restore ${id}`];
+  const lines = [`saved the previous ${t.path} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`];
   // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
   // name the file absolutely.
   if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellQuote(path.join(root, t.path))})`);

@@ -6,7 +6,7 @@
  */
 import { EXIT, KizuError } from '../errors.js';
 import { count, plural, type Reporter } from '../output.js';
-import { gitDirFast, repoInfo } from '../git/run.js';
+import { gitDirFast, repoInfo } from '../git/repo.js';
 import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
 

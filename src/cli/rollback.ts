@@ -5,7 +5,7 @@
 import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
 import { count, type Reporter } from '../output.js';
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
 
 export interface RollbackSnapshotInput {

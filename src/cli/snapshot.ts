@@ -4,7 +4,8 @@
  */
 import { EXIT, KizuError } from '../errors.js';
 import { count, type Reporter } from '../output.js';
-import { git, repoInfo, findRootFast } from '../git/run.js';
+import { git } from '../git/run.js';
+import { repoInfo, findRootFast } from '../git/repo.js';
 import type { SnapshotInfo } from '../rollback/snapshots/snapshot.js';
 
 export interface SnapshotTakeInput {

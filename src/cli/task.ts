@@ -1,8 +1,10 @@
 /** `git kizu task start|list|land`: a branch `kizu/<name>` per task, optionally in its own worktree. */
 import { EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
+import { BASELINE_REF } from '../git/layout.js';
 import { landTask, listTasks, startTask, type TaskInfo } from '../rollback/tasks/task.js';
+import { taskBranch, taskRecordRef } from '../rollback/tasks/records.js';
 
 const short = (oid: string | null) => (oid ? oid.slice(0, 12) : '?');
 
@@ -25,7 +27,7 @@ export interface TaskStartInput {
  */
 export async function taskStart(i: TaskStartInput): Promise<number> {
   const t = await startTask(i.cwd, i.name, { worktree: i.worktree });
-  i.reporter.log(`started task ${t.name}: branch ${t.branch} at ${short(t.base)} (${t.fromBaseline ? 'refs/kizu/baseline' : 'HEAD'})`);
+  i.reporter.log(`started task ${t.name}: branch ${t.branch} at ${short(t.base)} (${t.fromBaseline ? BASELINE_REF : 'HEAD'})`);
   i.reporter.log(t.worktree ? `worktree: ${t.worktree}` : `switched to ${t.branch}`);
   i.reporter.log(t.from ? `land it in ${t.from} with: git kizu task land ${t.name}` : `no branch to land it in: merge it yourself (git merge ${t.branch})`);
   return EXIT.OK;
@@ -72,14 +74,14 @@ export async function taskList(i: { cwd: string; json: boolean; reporter: Report
 export async function taskLand(i: { cwd: string; name: string; remove: boolean; reporter: Reporter }): Promise<number> {
   const l = await landTask(i.cwd, i.name, { remove: i.remove });
   if (l.switched) i.reporter.log(`switched to ${l.into}`);
-  if (l.how === 'up-to-date') i.reporter.log(`nothing to land: ${l.into} already has kizu/${l.name} (${short(l.tip)})`);
+  if (l.how === 'up-to-date') i.reporter.log(`nothing to land: ${l.into} already has ${taskBranch(l.name)} (${short(l.tip)})`);
   else i.reporter.log(`landed task ${l.name} in ${l.into}: ${l.how === 'fast-forward' ? 'fast-forward to' : 'merge commit'} ${short(l.head)}`);
   if (l.removed) {
     if (l.removed.worktree) {
       const ig = l.removed.ignored;
       i.reporter.log(`removed worktree ${l.removed.worktree}${ig.length ? ` (with ${ig.length === 1 ? 'its ignored file' : `${ig.length} ignored files and directories`}: ${ig.join(', ')})` : ''}`);
     }
-    i.reporter.log(`deleted branch kizu/${l.name} and refs/kizu/tasks/${l.name}`);
+    i.reporter.log(`deleted branch ${taskBranch(l.name)} and ${taskRecordRef(l.name)}`);
   }
   return EXIT.OK;
 }

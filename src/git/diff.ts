@@ -7,6 +7,10 @@
  * Works on bytes, not decoded text, so file contents that are not valid UTF-8 survive a
  * revert unchanged. Assumes the output of {@link DIFF_ARGS} (no renames or copies: both
  * sides of a file header name the same path).
+ *
+ * The pieces every unified diff shares (hunk headers, body line kinds, line splitting,
+ * C-quoted paths) are exported for the patch-file reader (rollback/journal/patch-parse.ts),
+ * which adds what patch files bring (GNU diff headers, `-p` stripping, strict checks).
  */
 import { KizuError } from '../errors.js';
 
@@ -20,24 +24,82 @@ export interface RawHunk {
   newCount: number;
   /** The body lines as git printed them, each with its '\n' (one contiguous slice of the output). */
   body: Buffer;
-  /** Body lines, each starting with its origin byte (' ', '+', '-', '\'), without the '\n' ({@link splitBody} of body, made on first use). */
+  /** Body lines, each starting with its origin byte (' ', '+', '-', '\'), without the '\n' ({@link splitLines} of body, made on first use). */
   raw: Buffer[];
 }
 
 /**
- * Splits hunk body bytes into lines without their '\n' (a last line without '\n' included).
- * @returns one Buffer per line, sharing memory with `body`.
+ * Splits bytes into lines without their '\n' (a last line without '\n' included; no empty
+ * last element).
+ * @returns one Buffer per line, sharing memory with `buf`.
  */
-export function splitBody(body: Buffer): Buffer[] {
+export function splitLines(buf: Buffer): Buffer[] {
   const out: Buffer[] = [];
   let pos = 0;
-  while (pos < body.length) {
-    const nl = body.indexOf(0x0a, pos);
-    const end = nl === -1 ? body.length : nl;
-    out.push(body.subarray(pos, end));
+  while (pos < buf.length) {
+    const nl = buf.indexOf(0x0a, pos);
+    const end = nl === -1 ? buf.length : nl;
+    out.push(buf.subarray(pos, end));
     pos = end + 1;
   }
   return out;
+}
+
+/** The numbers of a hunk header `@@ -<oldStart>,<oldCount> +<newStart>,<newCount> @@<tail>`. */
+export interface HunkHeader {
+  oldStart: number;
+  /** 1 when the header omits it (`@@ -5 +5 @@`), as the unified format says. */
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  /** What follows the closing `@@` (git puts ` <function context>` there), without a '\n'. */
+  tail: string;
+}
+
+const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/**
+ * Reads a unified-diff hunk header line (diffutils "Unified Format"; git-diff(1) "combined
+ * diff format" aside): `@@ -l,s +l,s @@`, a count of 1 left out.
+ * @param line the header text, without its '\n'.
+ * @returns its numbers and tail; null if `line` is not a hunk header.
+ */
+export function parseHunkHeader(line: string): HunkHeader | null {
+  const m = HUNK_RE.exec(line);
+  if (!m) return null;
+  return {
+    oldStart: Number(m[1]),
+    oldCount: m[2] === undefined ? 1 : Number(m[2]),
+    newStart: Number(m[3]),
+    newCount: m[4] === undefined ? 1 : Number(m[4]),
+    tail: line.slice(m[0].length),
+  };
+}
+
+/**
+ * What a hunk body line is, by its first byte: `' '` context (on both sides), `'-'` on the
+ * old side only, `'+'` on the new side only, `'\\'` the `\ No newline at end of file` marker
+ * (for the line before it).
+ */
+export type LineKind = ' ' | '-' | '+' | '\\';
+
+/**
+ * The kind of a hunk body line from its first byte (a char code or byte value).
+ * @returns the kind; null for anything else (an empty line included: pass undefined or -1).
+ */
+export function lineKind(first: number | undefined): LineKind | null {
+  switch (first) {
+    case 0x20:
+      return ' ';
+    case 0x2d:
+      return '-';
+    case 0x2b:
+      return '+';
+    case 0x5c:
+      return '\\';
+    default:
+      return null;
+  }
 }
 
 /** A RawHunk whose `raw` lines are split from `body` only when asked for. */
@@ -52,7 +114,7 @@ class ParsedHunk implements RawHunk {
     public newCount: number,
   ) {}
   get raw(): Buffer[] {
-    return (this.#raw ??= splitBody(this.body));
+    return (this.#raw ??= splitLines(this.body));
   }
 }
 
@@ -105,8 +167,6 @@ export const DIFF_ARGS = [
 
 /** The option part of {@link DIFF_ARGS} as one string, hashed into hunk ids. */
 export const DIFF_OPTIONS_ID = DIFF_ARGS.filter((a) => a.startsWith('-') && a !== '-c').join(' ');
-
-const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
 /**
  * Decodes a C-style quoted path as git prints it (`"a/t\303\251st\tx"`): backslash escapes
@@ -189,10 +249,12 @@ export function parseDiff(out: Buffer): FileDiff[] {
     // The first byte of the line; -1 for an empty line.
     const o = end > pos ? s.charCodeAt(pos) : -1;
     if (hunk && (oldLeft > 0 || newLeft > 0 || o === 0x5c)) {
-      if (o === 0x20 || o === 0x2b || o === 0x2d) {
-        if (o !== 0x2b) oldLeft--;
-        if (o !== 0x2d) newLeft--;
-      } else if (o !== 0x5c) throw parseError(out.subarray(pos, end));
+      const kind = lineKind(o);
+      if (kind === null) throw parseError(out.subarray(pos, end));
+      if (kind !== '\\') {
+        if (kind !== '+') oldLeft--;
+        if (kind !== '-') newLeft--;
+      }
       pos = end + 1;
       continue;
     }
@@ -215,9 +277,9 @@ export function parseDiff(out: Buffer): FileDiff[] {
     }
     if (o === 0x40) {
       const t = text(start, end);
-      const m = HUNK_RE.exec(t);
-      if (m) {
-        hunk = new ParsedHunk(t, Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4]));
+      const hh = parseHunkHeader(t);
+      if (hh) {
+        hunk = new ParsedHunk(t, hh.oldStart, hh.oldCount, hh.newStart, hh.newCount);
         oldLeft = hunk.oldCount;
         newLeft = hunk.newCount;
         open = hunk;

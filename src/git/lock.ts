@@ -1,7 +1,10 @@
 /**
- * A small advisory lock file for the snapshot store and the undo log: created with O_EXCL
- * (`wx`), holding `<pid> <hostname> <ISO time>`. A lock whose process is gone (same host)
- * or that is older than {@link STALE_MS} is taken over. Waiters poll every 20 ms.
+ * The one advisory lock: a lock file created with O_EXCL (`wx`), holding
+ * `<pid> <hostname> <ISO time>`. A lock whose process is gone (same host) or that is older
+ * than its stale age is taken over. Waiters poll every 20 ms. Two entry points:
+ * {@link acquireLock} (the snapshot store, the undo log: stale after {@link STALE_MS}) and
+ * {@link withLock} (read-modify-write of one piece of state under `<git-dir>/kizu/`, the
+ * review queue and scars.json: stale after {@link STATE_STALE_MS}).
  *
  * Taking over is serialized by a guard file `<file>.takeover` (same format, also created
  * with O_EXCL): only its holder re-reads the lock, re-checks that it is stale and removes it;
@@ -17,9 +20,16 @@ import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, rena
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
+import { stateLockFile } from './layout.js';
 
-/** A lock older than this (ms) is considered abandoned. */
+/** A lock taken with {@link acquireLock} older than this (ms) is considered abandoned. */
 export const STALE_MS = 10 * 60 * 1000;
+
+/** A lock taken with {@link withLock} older than this (ms) is considered abandoned (such locks are held for one small read-modify-write). */
+export const STATE_STALE_MS = 30_000;
+
+/** How long (ms) {@link withLock} waits for its lock. */
+export const STATE_WAIT_MS = 10_000;
 
 /** A takeover guard older than this (ms) is considered abandoned (it is held for a few syscalls). */
 const GUARD_STALE_MS = 5_000;
@@ -43,7 +53,7 @@ function inspect(file: string): { text: string; mtimeMs: number } | null {
 
 /** Whether a lock (or guard) with this content is abandoned: its process is gone (same host) or it is older than `maxAgeMs`. */
 function stale(seen: { text: string; mtimeMs: number }, maxAgeMs: number): boolean {
-  const [pid, host] = seen.text.split(' ');
+  const [pid, host] = seen.text.trim().split(' ');
   if (host === hostname() && /^\d+$/.test(pid)) {
     try {
       process.kill(Number(pid), 0);
@@ -109,7 +119,7 @@ function removeIfSame(file: string, text: string): boolean {
  * abandoned guard. Never removes a fresh lock.
  * @returns true to retry the create now, false to wait (the guard is busy, or the lock is live).
  */
-function takeOver(file: string): boolean {
+function takeOver(file: string, staleMs: number): boolean {
   const guard = `${file}.takeover`;
   let stamp: string | null;
   try {
@@ -125,22 +135,42 @@ function takeOver(file: string): boolean {
   try {
     const seen = inspect(file); // re-read under the guard: it may have been replaced meanwhile
     if (!seen) return true;
-    return stale(seen, STALE_MS) && removeIfSame(file, seen.text);
+    return stale(seen, staleMs) && removeIfSame(file, seen.text);
   } finally {
     removeIfSame(guard, stamp);
   }
 }
 
+/** How one kind of lock behaves: when it is abandoned, and the errors it throws. */
+interface LockRules {
+  /** Age (ms) after which a lock is abandoned even if its process may still run. */
+  staleMs: number;
+  /** The error thrown when the lock is still held at the deadline. */
+  busy: () => KizuError;
+  /** The error thrown when the lock file cannot be created at all (default: the fs error itself). */
+  cannot?: (e: unknown) => KizuError;
+}
+
 /**
- * Acquires the lock `file` (its directory is created), waiting up to `timeoutMs`.
- * @returns a function that releases it (idempotent).
- * @throws KizuError (exit 2) naming `what` if the lock is still held after `timeoutMs`.
+ * Takes the lock `file` (its directory is created), waiting up to `timeoutMs`.
+ * @returns a function that releases it (idempotent; a lock taken over from us meanwhile is left alone).
+ * @throws `rules.busy()` at the deadline; `rules.cannot(e)` (or the fs error) if the directory or file cannot be created.
  */
-export async function acquireLock(file: string, what: string, timeoutMs: number): Promise<() => void> {
-  mkdirSync(path.dirname(file), { recursive: true });
+async function take(file: string, timeoutMs: number, rules: LockRules): Promise<() => void> {
+  const cannot = rules.cannot ?? ((e: unknown) => e);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+  } catch (e) {
+    throw cannot(e);
+  }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const stamp = create(file);
+    let stamp: string | null;
+    try {
+      stamp = create(file);
+    } catch (e) {
+      throw cannot(e);
+    }
     if (stamp !== null) {
       let held = true;
       return () => {
@@ -149,12 +179,51 @@ export async function acquireLock(file: string, what: string, timeoutMs: number)
       };
     }
     const seen = inspect(file); // null: vanished (or unreadable): wait and retry the create
-    if (seen && stale(seen, STALE_MS) && takeOver(file)) continue;
-    if (Date.now() >= deadline) {
-      throw new KizuError(`${what} is busy: another git kizu process holds ${file}`, {
-        hint: `wait for it to finish and retry; if no git kizu process is running, delete ${file}`,
-      });
-    }
+    if (seen && stale(seen, rules.staleMs) && takeOver(file, rules.staleMs)) continue;
+    if (Date.now() >= deadline) throw rules.busy();
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Acquires the lock `file` (its directory is created), waiting up to `timeoutMs`; a lock
+ * is abandoned after {@link STALE_MS} or when its process is gone (same host).
+ * @returns a function that releases it (idempotent).
+ * @throws KizuError (exit 2) naming `what` if the lock is still held after `timeoutMs`; the
+ *   fs error if the lock file cannot be created.
+ */
+export async function acquireLock(file: string, what: string, timeoutMs: number): Promise<() => void> {
+  return take(file, timeoutMs, {
+    staleMs: STALE_MS,
+    busy: () =>
+      new KizuError(`${what} is busy: another git kizu process holds ${file}`, {
+        hint: `wait for it to finish and retry; if no git kizu process is running, delete ${file}`,
+      }),
+  });
+}
+
+/**
+ * Runs `fn` while holding `<git-dir>/kizu/<name>.lock` (`what` names the guarded state in
+ * messages), so that concurrent read-modify-write updates of one piece of state never lose
+ * each other's writes. A lock whose process is gone (same host: a command killed by Ctrl-C)
+ * or older than {@link STATE_STALE_MS} is taken over; the wait is {@link STATE_WAIT_MS}.
+ * @returns what `fn` returns (the lock is released however `fn` ends).
+ * @throws KizuError (exit 2) if the lock cannot be taken within the wait, or cannot be
+ *   created at all (the git dir is not writable, `kizu` there is not a directory); what `fn` throws.
+ */
+export async function withLock<T>(gitDir: string, name: string, what: string, fn: () => Promise<T>): Promise<T> {
+  const lock = stateLockFile(gitDir, name);
+  const release = await take(lock, STATE_WAIT_MS, {
+    staleMs: STATE_STALE_MS,
+    busy: () => new KizuError(`${what} is locked by another git kizu process (${lock})`, { hint: `wait and retry; if no git kizu is running, delete ${lock}` }),
+    cannot: (e) =>
+      new KizuError(`cannot take ${what} lock ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+        hint: `make ${path.dirname(lock)} a writable directory`,
+      }),
+  });
+  try {
+    return await fn();
+  } finally {
+    release();
   }
 }

@@ -1,9 +1,28 @@
 /**
- * Locating the repository from the file system alone, without starting git: used on hook
- * hot paths where a process spawn would dominate the cost.
+ * Finding the repository: its working-tree top level, this worktree's git dir and the common
+ * git dir ({@link findRepo}, {@link Repo}). From the file system alone when the answer is
+ * certain (no process spawn, which would dominate the cost of a hook), else from
+ * `git rev-parse`. The sync `*Fast` functions are the file-system halves, for hot paths that
+ * fall back to git themselves.
  */
 import { existsSync, statSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { KizuError } from '../errors.js';
+import { git } from './run.js';
+
+/** This worktree's place in its repository: top level and git dir (`git rev-parse --show-toplevel --absolute-git-dir`). */
+export interface RepoInfo {
+  /** Absolute path of the working tree's top level (`git rev-parse --show-toplevel`). */
+  root: string;
+  /** Absolute path of this worktree's git dir (`--absolute-git-dir`). */
+  gitDir: string;
+}
+
+/** A repository as git-kizu works on it: {@link RepoInfo} plus the common git dir (refs, objects, `<common-dir>/kizu/`). */
+export interface Repo extends RepoInfo {
+  /** Absolute path of the common git dir (`git rev-parse --git-common-dir`): equals gitDir outside linked worktrees. */
+  commonDir: string;
+}
 
 /**
  * Environment variables that change where git looks for the working tree, the git dir, or
@@ -106,35 +125,10 @@ export function commonDirFast(root: string): string | null {
 }
 
 /**
- * Reads a ref's value from the files backend without spawning git: the loose file
- * `<common>/<ref>`, else its line in `<common>/packed-refs` (gitrepository-layout(5)).
- * @returns the object id; null if the ref exists in neither; undefined if it cannot tell
- *   (reftable backend, a symbolic ref, an unreadable file): ask git then.
+ * `<gitDir>/HEAD` as git validates it (setup.c validate_headref): a symref into refs/, or an object id.
+ * @returns the ref or object id it holds; null if it is missing, unreadable or not valid.
  */
-export function refFast(common: string, ref: string): string | null | undefined {
-  if (existsSync(path.join(common, 'reftable'))) return undefined;
-  try {
-    const s = readFileSync(path.join(common, ref), 'utf8').trim();
-    return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(s) ? s : undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EISDIR') return undefined;
-  }
-  let packed: string;
-  try {
-    packed = readFileSync(path.join(common, 'packed-refs'), 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : undefined;
-  }
-  for (const line of packed.split('\n')) {
-    const sp = line.indexOf(' ');
-    if (sp > 0 && line[0] !== '#' && line[0] !== '^' && line.slice(sp + 1).trimEnd() === ref) return line.slice(0, sp);
-  }
-  return null;
-}
-
-/** `<gitDir>/HEAD` as git validates it (setup.c validate_headref): a symref into refs/, or an object id. */
-function headOf(gitDir: string): { ref: string } | { oid: string } | null {
+export function headOf(gitDir: string): { ref: string } | { oid: string } | null {
   let s: string;
   try {
     s = readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
@@ -182,14 +176,15 @@ function configNeedsGit(common: string): boolean {
  * `.git` directory or gitfile (`gitdir: <path>`, as in linked worktrees and submodules) that
  * names a valid git dir (a HEAD file, `objects` and `refs` in its common dir).
  * @returns `root`: that directory (a real path, symbolic links resolved, like git's);
- *   `gitDir`: the real path of its git dir. undefined whenever git might answer otherwise or
- *   fail: a discovery environment variable set ({@link discoveryOverridden}), Windows, `cwd`
+ *   `gitDir`: the real path of its git dir; `commonDir`: the target of its `commondir`
+ *   file, else the git dir (gitrepository-layout(5); as {@link commonDirFast}).
+ *   undefined whenever git might answer otherwise or fail: a discovery environment variable set ({@link discoveryOverridden}), Windows, `cwd`
  *   inside a git dir or a bare repository, a `.git` that is not a valid git dir or gitfile,
  *   a file-system boundary crossed, paths not owned by the current user (safe.directory),
  *   core.worktree, core.bare, extensions or a repository format other than 0 in the
  *   config, no repository at all. Ask git then.
  */
-export function repoInfoFast(cwd: string): { root: string; gitDir: string } | undefined {
+export function findRepoFast(cwd: string): Repo | undefined {
   if (process.platform === 'win32' || discoveryOverridden()) return undefined;
   const uid = process.geteuid?.();
   if (uid === undefined || (uid === 0 && process.env.SUDO_UID !== undefined)) return undefined;
@@ -238,7 +233,7 @@ export function repoInfoFast(cwd: string): { root: string; gitDir: string } | un
         return undefined;
       }
       if (!ownedByUs(dir, uid) || !ownedByUs(dotgit, uid) || !ownedByUs(real, uid)) return undefined;
-      return { root: dir, gitDir: real };
+      return { root: dir, gitDir: real, commonDir: common };
     }
     // No .git here: git would take this directory itself for a git dir if it looks like one
     // (a bare repository, or cwd inside .git), which has no working tree.
@@ -255,17 +250,78 @@ export function repoInfoFast(cwd: string): { root: string; gitDir: string } | un
 }
 
 /**
- * The commit HEAD points at, from the files alone: `<gitDir>/HEAD` is an object id (detached)
- * or `ref: refs/heads/<branch>`, read with {@link refFast} in `common` (gitrepository-layout(5)).
- * Whether the object exists and is a commit is not checked (git keeps HEAD on commits; the
- * next git command that uses the id fails otherwise).
- * @returns the object id; undefined if it cannot tell: an unborn branch, a symbolic ref or a
- *   ref outside refs/heads/, the reftable backend, an unreadable or odd HEAD. Ask git then.
+ * {@link findRepoFast} without the common dir: `{root, gitDir}` exactly as `git rev-parse
+ * --show-toplevel --absolute-git-dir` prints them, or undefined (then ask git).
  */
-export function headFast(gitDir: string, common: string): string | undefined {
-  const h = headOf(gitDir);
-  if (!h) return undefined;
-  if ('oid' in h) return existsSync(path.join(common, 'reftable')) ? undefined : h.oid;
-  if (!h.ref.startsWith('refs/heads/')) return undefined;
-  return refFast(common, h.ref) ?? undefined;
+export function repoInfoFast(cwd: string): RepoInfo | undefined {
+  const r = findRepoFast(cwd);
+  return r && { root: r.root, gitDir: r.gitDir };
+}
+
+/**
+ * Locates the repository containing `cwd`, as `git rev-parse --show-toplevel
+ * --absolute-git-dir --git-common-dir` does (root and git dir are real paths; the common
+ * dir is resolved against `cwd`): from the file system when that is certain
+ * ({@link findRepoFast}), else by running git.
+ * @throws KizuError (exit 2) if `cwd` is not inside a git working tree (bare repos
+ *   included), or for a working tree apart from its git dir ({@link assertGitDirInTree}).
+ */
+export async function findRepo(cwd: string): Promise<Repo> {
+  const fast = findRepoFast(cwd);
+  if (fast) return fast;
+  const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd, okStatus: [0, 128] });
+  const lines = r.stdout.toString('utf8').split('\n').filter(Boolean);
+  if (r.status !== 0 || lines.length < 3) {
+    throw new KizuError(`not inside a git working tree: ${cwd}`, {
+      hint: 'run git kizu from inside a git repository (git init creates one)',
+    });
+  }
+  const repo = { root: lines[0], gitDir: lines[1], commonDir: path.resolve(cwd, lines[2]) };
+  assertGitDirInTree(repo);
+  return repo;
+}
+
+/**
+ * The top level and git dir of the repository containing `cwd` ({@link findRepo} without
+ * the common dir); same errors.
+ */
+export async function repoInfo(cwd: string): Promise<RepoInfo> {
+  const r = await findRepo(cwd);
+  return { root: r.root, gitDir: r.gitDir };
+}
+
+/**
+ * Refuses a working tree that is apart from the git dir git found for it (core.worktree set in
+ * a repository's config, git-config(1)), unless GIT_DIR/GIT_WORK_TREE say so explicitly: git
+ * kizu runs git from the working tree, where git would not find that git dir, so it would
+ * read and write the wrong place.
+ * @throws KizuError (exit 2) for such a layout.
+ */
+export function assertGitDirInTree(info: RepoInfo): void {
+  if (discoveryOverridden()) return;
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const own = gitDirFast(info.root);
+  if (own && real(own) === real(info.gitDir)) return;
+  throw new KizuError(`the working tree ${info.root} is apart from its git dir ${info.gitDir} (core.worktree): git kizu does not support this layout`, {
+    hint: `git kizu needs the git dir at ${path.join(info.root, '.git')} (a directory, or a .git file naming it, as in linked worktrees)`,
+  });
+}
+
+/**
+ * The absolute common git dir of the repository whose working-tree top level is `root`
+ * (`git rev-parse --git-common-dir`): the main `.git` even from a linked worktree, so all
+ * worktrees share objects, refs and `<common-dir>/kizu/`. From the files
+ * ({@link commonDirFast}) unless a git environment variable changes discovery, else
+ * {@link findRepo}.
+ * @throws KizuError (exit 2) as findRepo.
+ */
+export async function commonDir(root: string): Promise<string> {
+  const fast = discoveryOverridden() ? null : commonDirFast(root);
+  return fast ?? (await findRepo(root)).commonDir;
 }

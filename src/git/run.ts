@@ -4,11 +4,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { KizuError } from '../errors.js';
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
-import { discoveryOverridden, gitDirFast, repoInfoFast } from './repo.js';
-
-export { findRootFast, gitDirFast } from './repo.js';
 
 /**
  * Environment for git children: never page, never prompt, stable (C) messages, and no
@@ -98,61 +93,6 @@ export function splitZ(buf: Buffer): string[] {
 /** Stdout as trimmed text. */
 export async function gitText(args: string[], opts: GitOptions): Promise<string> {
   return (await git(args, opts)).stdout.toString('utf8').trim();
-}
-
-export interface RepoInfo {
-  /** Absolute path of the working tree's top level (`git rev-parse --show-toplevel`). */
-  root: string;
-  /** Absolute path of this worktree's git dir (`--absolute-git-dir`). */
-  gitDir: string;
-}
-
-/**
- * Locates the repository containing `cwd`, as `git rev-parse --show-toplevel
- * --absolute-git-dir` does (both real paths): from the file system when that is certain
- * (gitdir.ts repoInfoFast), else by running git.
- * @throws KizuError (exit 2) if `cwd` is not inside a git working tree (bare repos included).
- */
-export async function repoInfo(cwd: string): Promise<RepoInfo> {
-  const fast = repoInfoFast(cwd);
-  if (fast) return fast;
-  const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'], { cwd, okStatus: [0, 128] }).catch(
-    (e: unknown) => {
-      throw e;
-    },
-  );
-  const lines = r.stdout.toString('utf8').split('\n').filter(Boolean);
-  if (r.status !== 0 || lines.length < 2) {
-    throw new KizuError(`not inside a git working tree: ${cwd}`, {
-      hint: 'run git kizu from inside a git repository (git init creates one)',
-    });
-  }
-  const info = { root: lines[0], gitDir: lines[1] };
-  assertGitDirInTree(info);
-  return info;
-}
-
-/**
- * Refuses a working tree that is apart from the git dir git found for it (core.worktree set in
- * a repository's config, git-config(1)), unless GIT_DIR/GIT_WORK_TREE say so explicitly: git
- * kizu runs git from the working tree, where git would not find that git dir, so it would
- * read and write the wrong place.
- * @throws KizuError (exit 2) for such a layout.
- */
-export function assertGitDirInTree(info: RepoInfo): void {
-  if (discoveryOverridden()) return;
-  const real = (p: string): string => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  const own = gitDirFast(info.root);
-  if (own && real(own) === real(info.gitDir)) return;
-  throw new KizuError(`the working tree ${info.root} is apart from its git dir ${info.gitDir} (core.worktree): git kizu does not support this layout`, {
-    hint: `git kizu needs the git dir at ${path.join(info.root, '.git')} (a directory, or a .git file naming it, as in linked worktrees)`,
-  });
 }
 
 /** True if HEAD points at a commit (false in a repo with no commits yet). */

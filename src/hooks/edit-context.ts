@@ -7,7 +7,9 @@
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { findRootFast, gitDirFast, commonDirFast, refFast } from '../git/repo.js';
+import { findRootFast, gitDirFast, commonDirFast } from '../git/repo.js';
+import { refFast } from '../git/refs.js';
+import { MARKS_REF } from '../git/layout.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { QueueItem } from '../queue/item.js';
 import type { HunkReview } from './hunk-review.js';
@@ -44,7 +46,7 @@ export async function postToolUse(input: EditInput, warnLine: (line: string) => 
     queued.push(...(await queueItemsFor(root, rel, warn)));
     // Rejected hunks need refs/kizu/marks: without it (the common case) load nothing more.
     const common = commonDirFast(root);
-    if (!common || refFast(common, 'refs/kizu/marks') !== null) {
+    if (!common || refFast(common, MARKS_REF) !== null) {
       const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
       if (review.rejected.length) reviews.push(review);
     }

@@ -3,7 +3,7 @@
  * non-zero exit aborts the commit). Refuses a commit whose staged blobs (added, copied,
  * modified, renamed) hold scars. `KIZU_SKIP=1` skips it, as does `git commit --no-verify`.
  */
-import { repoInfo } from '../git/run.js';
+import { repoInfo } from '../git/repo.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanStagedForCommit } from '../scars/scan.js';
 import { commitRefusal } from './text.js';

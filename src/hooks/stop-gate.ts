@@ -11,9 +11,11 @@
  * State: `<git-dir>/kizu/stop/<session_id>.json` = `{"key": <sha1 of the set>, "streak": n}`.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { findRootFast, gitDirFast } from '../git/repo.js';
+import { stopStateFile } from '../git/layout.js';
+import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
@@ -27,7 +29,7 @@ interface StopState {
 }
 
 function stateFile(gitDir: string, session: string): string {
-  return path.join(gitDir, 'kizu', 'stop', `${session.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128) || 'unknown'}.json`);
+  return stopStateFile(gitDir, session);
 }
 
 function readState(file: string): StopState | null {
@@ -41,9 +43,7 @@ function readState(file: string): StopState | null {
 
 function writeState(file: string, s: StopState): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(s) + '\n');
-  renameSync(tmp, file);
+  replaceFileSync(file, JSON.stringify(s) + '\n');
 }
 
 /**

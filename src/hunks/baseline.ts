@@ -5,8 +5,10 @@
  * command has loaded ({@link startEarly}); listHunks then takes over the running processes.
  */
 import { git, type GitResult } from '../git/run.js';
-import { commonDirFast, discoveryOverridden, gitDirFast, headFast, refFast, repoInfoFast } from '../git/repo.js';
+import { commonDirFast, discoveryOverridden, gitDirFast, repoInfoFast } from '../git/repo.js';
+import { headFast, refFast } from '../git/refs.js';
 import { DIFF_ARGS } from '../git/diff.js';
+import { BASELINE_REF } from '../git/layout.js';
 
 /** The commit hunks are computed against. */
 export interface Baseline {
@@ -18,12 +20,10 @@ export interface Baseline {
   fromRef: boolean;
 }
 
-/** The ref `git kizu baseline set` writes. */
-export const BASELINE_REF = 'refs/kizu/baseline';
 
 /**
  * The usual baseline from the files alone: refs/kizu/baseline absent and HEAD resolved with
- * gitdir.ts headFast. Not verified to be a commit (listHunks lets its `git diff` do that).
+ * git/refs.ts headFast. Not verified to be a commit (listHunks lets its `git diff` do that).
  * @returns undefined when only git can tell (see headFast; a baseline ref; git env vars).
  */
 export function baselineFast(root: string): Baseline | undefined {
@@ -69,7 +69,7 @@ const early = new Map<string, Started>();
  * Starts the git processes of a whole-tree listing for the repository containing `cwd`, for
  * a listHunks call that is sure to follow in this process (see {@link takeEarly}). Does
  * nothing unless the repository and the baseline are known from the files alone
- * (gitdir.ts repoInfoFast, {@link baselineFast}); never throws.
+ * (git/repo.ts repoInfoFast, {@link baselineFast}); never throws.
  */
 export function startEarly(cwd: string): void {
   try {

@@ -19,9 +19,11 @@ import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { git, splitZ, type GitResult } from '../git/run.js';
-import { commonDirFast, discoveryOverridden, refFast } from '../git/repo.js';
-import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitBody, type FileDiff } from '../git/diff.js';
-import { BASELINE_REF, startDiff, startGit, takeEarly, type Baseline } from './baseline.js';
+import { commonDirFast, discoveryOverridden } from '../git/repo.js';
+import { refFast } from '../git/refs.js';
+import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitLines, type FileDiff } from '../git/diff.js';
+import { startDiff, startGit, takeEarly, type Baseline } from './baseline.js';
+import { BASELINE_REF } from '../git/layout.js';
 
 export { DIFF_ARGS, DIFF_OPTIONS_ID };
 
@@ -55,7 +57,7 @@ export interface Hunk {
   header: string;
 }
 
-export { BASELINE_REF, type Baseline };
+export type { Baseline };
 
 /** Byte-level facts about a hunk that revert needs (not part of the public shape). */
 export interface HunkDetail {
@@ -158,7 +160,7 @@ class Detail implements HunkDetail {
     this.#raw = raw;
   }
   get raw(): Buffer[] {
-    return (this.#raw ??= splitBody(this.body));
+    return (this.#raw ??= splitLines(this.body));
   }
 }
 

@@ -5,12 +5,13 @@
  * file` marks that the line before it has no '\n'). Nothing outside the hunk changes.
  * Planning is pure (bytes in, bytes out); {@link commitPlan} does the one write.
  */
-import { lstat, readFile, readlink, unlink, mkdir, symlink, rename } from 'node:fs/promises';
-import { createHash, randomBytes } from 'node:crypto';
+import { lstat, readFile, readlink, unlink, mkdir } from 'node:fs/promises';
+import { symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git/run.js';
-import { writeFileAtomic } from '../files.js';
+import { replaceWithSync, writeFileAtomic } from '../files.js';
 import { hunkDetail, hunkRange, shortId, hunkSpot, type Hunk, type HunkDetail } from './listing.js';
 import type { SavedFile } from './saved-reverts.js';
 
@@ -192,9 +193,7 @@ export async function commitState(abs: string, before: SavedFile, after: SavedFi
   }
   await mkdir(path.dirname(abs), { recursive: true });
   if (after.type === 'symlink') {
-    const tmp = `${abs}.kizu-${randomBytes(4).toString('hex')}`;
-    await symlink(after.content!, tmp);
-    await rename(tmp, abs);
+    replaceWithSync(abs, (tmp) => symlinkSync(after.content!, tmp));
     return;
   }
   if (now.type === 'symlink') await unlink(abs); // replace the link itself, not its target

@@ -10,9 +10,8 @@
  */
 import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git/run.js';
+import { REVERTS_REF } from '../git/layout.js';
 
-/** The ref holding the chain of saved reverts. */
-export const TRASH_REF = 'refs/kizu/reverts';
 
 const IDENT = {
   GIT_AUTHOR_NAME: 'git-kizu',
@@ -83,16 +82,16 @@ export async function saveRevert(root: string, f: SavedFile, reason: string): Pr
     `kizu-mode: ${f.mode === null || type !== 'file' ? 'none' : '0' + (f.mode & 0o7777).toString(8)}\n` +
     `kizu-reason: ${reason.replace(/[\r\n]/g, ' ')}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const cur = await git(['rev-parse', '--verify', '-q', TRASH_REF], { cwd: root, okStatus: [0, 1, 128] });
+    const cur = await git(['rev-parse', '--verify', '-q', REVERTS_REF], { cwd: root, okStatus: [0, 1, 128] });
     const parent = cur.status === 0 ? cur.stdout.toString('utf8').trim() : '';
     const commit = await out(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], root, msg);
-    const upd = await git(['update-ref', '-m', `kizu trash: ${reason.replace(/[\r\n]/g, ' ')}`, TRASH_REF, commit, parent], {
+    const upd = await git(['update-ref', '-m', `kizu trash: ${reason.replace(/[\r\n]/g, ' ')}`, REVERTS_REF, commit, parent], {
       cwd: root,
       okStatus: [0, 1, 128],
     });
     if (upd.status === 0) return { ...f, type, commit, blob, reason };
   }
-  throw new KizuError(`could not update ${TRASH_REF}: other processes kept changing it`, { hint: 'retry the command' });
+  throw new KizuError(`could not update ${REVERTS_REF}: other processes kept changing it`, { hint: 'retry the command' });
 }
 
 /**
@@ -103,14 +102,14 @@ export async function saveRevert(root: string, f: SavedFile, reason: string): Pr
 export async function readSavedRevert(root: string, spec: string): Promise<SavedRevert> {
   const notFound = () =>
     new KizuError(`${spec}: not a git kizu trash entry`, {
-      hint: `trash entries are the commits of ${TRASH_REF}; list them with git log --oneline ${TRASH_REF}`,
+      hint: `trash entries are the commits of ${REVERTS_REF}; list them with git log --oneline ${REVERTS_REF}`,
       exitCode: EXIT.FOUND,
     });
   if (!/^[0-9a-fA-F]{4,64}$/.test(spec)) throw notFound();
   const r = await git(['rev-parse', '--verify', '-q', `${spec}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
   if (r.status !== 0) throw notFound();
   const commit = r.stdout.toString('utf8').trim();
-  const anc = await git(['merge-base', '--is-ancestor', commit, TRASH_REF], { cwd: root, okStatus: [0, 1, 128] });
+  const anc = await git(['merge-base', '--is-ancestor', commit, REVERTS_REF], { cwd: root, okStatus: [0, 1, 128] });
   if (anc.status !== 0) throw notFound();
   const body = (await git(['cat-file', 'commit', commit], { cwd: root })).stdout.toString('utf8');
   const msg = body.slice(body.indexOf('\n\n') + 2);

@@ -14,10 +14,11 @@
  * in the main worktree), because the project/local files live in this worktree.
  */
 import path from 'node:path';
-import { repoInfo, type RepoInfo } from '../git/run.js';
+import { repoInfo, type RepoInfo } from '../git/repo.js';
 import { KizuError } from '../errors.js';
 import { shellQuote } from '../output.js';
 import type { AgentEvent } from '../hooks/contract.js';
+import { installRecordFile, userInstallRecordFile } from '../git/layout.js';
 
 /** A Claude Code settings scope. */
 export type Scope = 'project' | 'local' | 'user';
@@ -87,8 +88,8 @@ export function hookCommand(t: InstallTargets, event: AgentEvent): string {
 
 /** The install record location for `scope` (see the table above). */
 export function recordFileFor(scope: Scope, home: string, repo: RepoInfo | null): string | null {
-  if (scope === 'user') return path.join(home, '.claude', 'kizu', 'install-user.json');
-  return repo ? path.join(repo.gitDir, 'kizu', `install-${scope}.json`) : null;
+  if (scope === 'user') return userInstallRecordFile(home);
+  return repo ? installRecordFile(repo.gitDir, scope) : null;
 }
 
 /**

@@ -1,54 +1,19 @@
 /**
  * The marks store: reads and writes the objects behind `refs/kizu/marks` (blob `marks.json`
- * → tree → commit, see ./format.ts) and moves the ref with compare-and-swap `git update-ref`
- * through src/git.ts.
+ * → tree → commit, see ./format.ts) with isomorphic-git (git/objects.ts) and moves the ref
+ * with compare-and-swap `git update-ref` (git/refs.ts casUpdateRef).
  *
- * Objects are read and written with isomorphic-git (loaded on first use); cheap readers go
- * through ./index.ts, which only loads this module when the ref exists.
+ * Cheap readers go through ./read.ts, which only loads this module when the ref exists.
  */
 import * as nodeFs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { userInfo } from 'node:os';
-import { createRequire } from 'node:module';
-
-// Loaded on first use only (it takes tens of milliseconds). The CommonJS build loads in about
-// half the time of the ESM build on Node 20 (measured: 34 ms vs 65 ms).
-let igitModule: typeof import('isomorphic-git') | undefined;
-/**
- * isomorphic-git (its CommonJS build), loaded on first call.
- * @returns the module.
- */
-export function igit(): typeof import('isomorphic-git') {
-  return (igitModule ??= createRequire(import.meta.url)('isomorphic-git') as typeof import('isomorphic-git'));
-}
-
-let deflateTested = false;
-/**
- * Runs `write` (an isomorphic-git write) so that isomorphic-git deflates with pako, its bundled
- * deflate (zlib format, as git reads it). Left alone, its one-time `testCompressionStream`
- * finds `CompressionStream` on Node 20 and then deflates through `Response`, which loads
- * undici and the web streams (about 20 ms measured, on every tap). For the first write only,
- * `CompressionStream` is hidden while that test runs; the global is then put back exactly as
- * it was (nothing else in this process uses it).
- * @returns what `write` returns; throws what it throws.
- */
-export async function withPakoDeflate<T>(write: () => Promise<T>): Promise<T> {
-  const d = deflateTested ? undefined : Object.getOwnPropertyDescriptor(globalThis, 'CompressionStream');
-  deflateTested = true;
-  if (!d) return write();
-  Object.defineProperty(globalThis, 'CompressionStream', { value: undefined, configurable: true, writable: true });
-  try {
-    return await write();
-  } finally {
-    Object.defineProperty(globalThis, 'CompressionStream', d);
-  }
-}
-import { git } from '../git/run.js';
-import { commonDirFast, discoveryOverridden, refFast } from '../git/repo.js';
+import { commonDir } from '../git/repo.js';
+import { replaceFileSync } from '../files.js';
+import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../git/refs.js';
+import { igit, identity, objectCache as cache, objectFs, withPakoDeflate, type Ident } from '../git/objects.js';
 import { KizuError } from '../errors.js';
+import { MARKS_REF, marksCacheFile as marksCache } from '../git/layout.js';
 import {
-  MARKS_REF,
   MARKS_FILE,
   corrupt,
   parseMarksJson,
@@ -58,71 +23,6 @@ import {
   type MarkEntry,
   type MarkState,
 } from './format.js';
-
-const fsp = nodeFs.promises;
-async function atomicWriteFile(file: string, data: Uint8Array | string, opts?: nodeFs.WriteFileOptions): Promise<void> {
-  const tmp = `${file}.kizu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await fsp.writeFile(tmp, data, opts);
-    await fsp.rename(tmp, file);
-  } catch (e) {
-    await fsp.rm(tmp, { force: true }).catch(() => {});
-    throw e;
-  }
-}
-/**
- * The `fs` client handed to isomorphic-git (its FsClient contract: a `promises` object with
- * readFile, writeFile, mkdir, rmdir, unlink, stat, lstat, readdir, readlink, symlink, rm):
- * node:fs's promise API, except that `writeFile` writes a temp file in the same directory and
- * renames it into place. isomorphic-git writes loose objects with a plain writeFile after an
- * existence check, so without this a reader in another process (or a crash mid-write) could
- * leave a half-written object that is never rewritten.
- */
-export const marksFs = {
-  promises: {
-    readFile: fsp.readFile,
-    writeFile: atomicWriteFile,
-    mkdir: fsp.mkdir,
-    rmdir: fsp.rmdir,
-    rm: fsp.rm,
-    unlink: fsp.unlink,
-    stat: fsp.stat,
-    lstat: fsp.lstat,
-    readdir: fsp.readdir,
-    readlink: fsp.readlink,
-    symlink: fsp.symlink,
-  },
-};
-
-/** One isomorphic-git object cache per process (objects are immutable, so sharing is safe). */
-const cache = {};
-
-/**
- * The absolute common git dir of the repository at `root` (`git rev-parse --git-common-dir`):
- * the main `.git` even from a linked worktree, so all worktrees share objects and marks.
- * Read from the files (gitdir.ts commonDirFast) unless git env vars say otherwise.
- * @throws KizuError (exit 2) if git fails.
- */
-export async function commonDir(root: string): Promise<string> {
-  const fast = discoveryOverridden() ? null : commonDirFast(root);
-  if (fast) return fast;
-  const r = await git(['rev-parse', '--git-common-dir'], { cwd: root });
-  return path.resolve(root, r.stdout.toString('utf8').trim());
-}
-
-/**
- * Resolves the full ref name `ref` (loose, packed and reftable refs alike): from the ref files
- * (gitdir.ts refFast) when they can tell, else with `git rev-parse -q --verify`.
- * @returns the object id it points at (any object type), or null if the ref does not exist.
- * @throws KizuError (exit 2) if git fails otherwise.
- */
-export async function resolveRef(root: string, ref: string): Promise<string | null> {
-  const common = discoveryOverridden() ? null : commonDirFast(root);
-  const known = common ? refFast(common, ref) : undefined;
-  if (known !== undefined) return known;
-  const r = await git(['rev-parse', '-q', '--verify', ref], { cwd: root, okStatus: [0, 1] });
-  return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
-}
 
 /** Where a marks commit came from, for error messages. */
 export interface MarksSource {
@@ -166,7 +66,7 @@ export async function loadMarks(gitdir: string, oid: string, src: MarksSource, o
  * (tens of milliseconds) to read marks that have not changed since.
  */
 function marksCacheFile(gitdir: string): string {
-  return path.join(gitdir, 'kizu', 'marks-cache.json');
+  return marksCache(gitdir);
 }
 
 /** The cached marks.json bytes of commit `oid`, or undefined (no cache, another oid, unreadable). */
@@ -186,9 +86,7 @@ function writeMarksCache(gitdir: string, oid: string, blob: Uint8Array): void {
     const text = Buffer.from(blob).toString('utf8');
     if (readMarksCache(gitdir, oid)) return;
     nodeFs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    nodeFs.writeFileSync(tmp, JSON.stringify({ oid, json: text }));
-    nodeFs.renameSync(tmp, file);
+    replaceFileSync(file, JSON.stringify({ oid, json: text }));
   } catch {
     /* a cache only */
   }
@@ -198,7 +96,7 @@ function writeMarksCache(gitdir: string, oid: string, blob: Uint8Array): void {
 async function marksBlobIgit(gitdir: string, oid: string, fail: (why: string) => KizuError): Promise<Uint8Array> {
   let treeOid: string;
   try {
-    treeOid = (await igit().readCommit({ fs: marksFs, gitdir, oid, cache })).commit.tree;
+    treeOid = (await igit().readCommit({ fs: objectFs, gitdir, oid, cache })).commit.tree;
   } catch (e) {
     const err = e as { code?: string; data?: { actual?: string } };
     if (err.code === 'ObjectTypeError') throw fail(`${oid} is a ${err.data?.actual ?? 'non-commit object'}, not a commit`);
@@ -207,50 +105,16 @@ async function marksBlobIgit(gitdir: string, oid: string, fail: (why: string) =>
   }
   let entry;
   try {
-    entry = (await igit().readTree({ fs: marksFs, gitdir, oid: treeOid, cache })).tree.find((t) => t.path === MARKS_FILE);
+    entry = (await igit().readTree({ fs: objectFs, gitdir, oid: treeOid, cache })).tree.find((t) => t.path === MARKS_FILE);
   } catch (e) {
     throw fail(`cannot read tree ${treeOid} of commit ${oid} (${(e as Error).message})`);
   }
   if (!entry || entry.type !== 'blob') throw fail(`commit ${oid} has no ${MARKS_FILE} file`);
   try {
-    return (await igit().readBlob({ fs: marksFs, gitdir, oid: entry.oid, cache })).blob;
+    return (await igit().readBlob({ fs: objectFs, gitdir, oid: entry.oid, cache })).blob;
   } catch (e) {
     throw fail(`cannot read ${MARKS_FILE} blob ${entry.oid} (${(e as Error).message})`);
   }
-}
-
-/** A git identity for commits plus the `by` value for marks. */
-export interface Ident {
-  name: string;
-  email: string;
-  /** Seconds since the epoch. */
-  timestamp: number;
-  /** isomorphic-git convention: minutes, positive west of UTC (Date#getTimezoneOffset). */
-  timezoneOffset: number;
-}
-
-/**
- * The committer identity (`git var GIT_COMMITTER_IDENT`, which honours GIT_COMMITTER_* and
- * user.name/user.email); falls back to user.name/user.email or the OS user name with an empty
- * email when git has none, so marking never fails for want of an identity.
- */
-export async function identity(root: string): Promise<Ident> {
-  const r = await git(['var', 'GIT_COMMITTER_IDENT'], { cwd: root, okStatus: [0, 128] });
-  const m = /^(.*) <(.*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(r.stdout.toString('utf8').trim());
-  if (r.status === 0 && m) {
-    const off = (m[4] === '-' ? -1 : 1) * (Number(m[5]) * 60 + Number(m[6]));
-    return { name: m[1], email: m[2], timestamp: Number(m[3]), timezoneOffset: off === 0 ? 0 : -off };
-  }
-  const cfg = async (k: string): Promise<string> =>
-    (await git(['config', '--get', k], { cwd: root, okStatus: [0, 1] })).stdout.toString('utf8').trim();
-  let os = 'unknown';
-  try {
-    os = userInfo().username || os;
-  } catch {
-    /* no passwd entry */
-  }
-  const d = new Date();
-  return { name: (await cfg('user.name')) || os, email: await cfg('user.email'), timestamp: Math.floor(d.getTime() / 1000), timezoneOffset: d.getTimezoneOffset() };
 }
 
 /** The `by` value of a mark: the email, else the name. */
@@ -270,30 +134,12 @@ export function byOf(id: Ident): string {
 export async function writeMarksCommit(gitdir: string, marks: Marks, parents: string[], message: string, who: Ident): Promise<string> {
   const ig = igit();
   const json = new TextEncoder().encode(serializeMarks(marks));
-  const blob = await withPakoDeflate(() => ig.writeBlob({ fs: marksFs, gitdir, blob: json }));
-  const tree = await ig.writeTree({ fs: marksFs, gitdir, tree: [{ mode: '100644', path: MARKS_FILE, oid: blob, type: 'blob' }] });
+  const blob = await withPakoDeflate(() => ig.writeBlob({ fs: objectFs, gitdir, blob: json }));
+  const tree = await ig.writeTree({ fs: objectFs, gitdir, tree: [{ mode: '100644', path: MARKS_FILE, oid: blob, type: 'blob' }] });
   const person = { name: who.name, email: who.email, timestamp: who.timestamp, timezoneOffset: who.timezoneOffset };
-  const commit = await ig.writeCommit({ fs: marksFs, gitdir, commit: { message: message.endsWith('\n') ? message : message + '\n', tree, parent: parents, author: person, committer: person } });
+  const commit = await ig.writeCommit({ fs: objectFs, gitdir, commit: { message: message.endsWith('\n') ? message : message + '\n', tree, parent: parents, author: person, committer: person } });
   writeMarksCache(gitdir, commit, json);
   return commit;
-}
-
-/**
- * Compare-and-swap: `git update-ref --create-reflog -m <msg> <ref> <new> <old>` (git-update-ref(1):
- * the update happens only if the ref currently holds `<old>`; an empty `<old>` means "must not
- * exist"). Writes a reflog entry (isomorphic-git's writeRef has neither CAS nor reflog).
- * @param oldOid the value the caller read, or null for "the ref must not exist yet".
- * @returns true if the ref was moved; false if another writer won the race (the ref no longer
- *   holds `oldOid`, or its lock was held).
- * @throws KizuError (exit 2) for any other failure.
- */
-export async function casUpdateRef(root: string, ref: string, newOid: string, oldOid: string | null, msg: string): Promise<boolean> {
-  const r = await git(['update-ref', '--create-reflog', '-m', msg, ref, newOid, oldOid ?? ''], { cwd: root, okStatus: [0, 1, 128] });
-  if (r.status === 0) return true;
-  if (/cannot lock ref|Unable to create '.*\.lock'/i.test(r.stderr)) return false;
-  throw new KizuError(`git update-ref ${ref} failed (exit ${r.status}): ${r.stderr.trim() || '(no message)'}`, {
-    hint: `check that ${ref} can be written (permissions, disk space) in ${root}`,
-  });
 }
 
 /**
@@ -314,15 +160,6 @@ export function assertSha1(gitdir: string): void {
       hint: 'use scars (git kizu scar) or the review queue (git kizu queue add) to review here; snapshots and rollback work in SHA-256 repositories',
     });
   }
-}
-
-/** Attempts per CAS loop before giving up. */
-export const MAX_ATTEMPTS = 30;
-
-/** Small random backoff after the n-th lost race: 1..min(200, 10·2^n) ms. */
-export function backoff(attempt: number): Promise<void> {
-  const cap = Math.min(200, 10 * 2 ** Math.min(attempt, 5));
-  return new Promise((r) => setTimeout(r, 1 + Math.floor(Math.random() * cap)));
 }
 
 /** The error thrown when a CAS loop keeps losing. */
@@ -375,7 +212,7 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
   const subject = `kizu: ${[...counts].map(([v, n]) => `${v} ${n}`).join(', ')}`;
   const body = updates.map((u) => `${verb[u.state]} ${u.id} ${u.range}`).join('\n');
   for (let attempt = 1; ; attempt++) {
-    const old = await resolveRef(root, MARKS_REF);
+    const old = await resolveRef(root, MARKS_REF, gitdir);
     const cur = old ? await loadMarks(gitdir, old, { ref: MARKS_REF }, { cache: false }) : new Map<string, MarkEntry>();
     const who = await whoP;
     const now = Date.now();

@@ -15,9 +15,7 @@
  *   commit has parents [local, remote] and the per-key merge of both trees ({@link mergeMarks}).
  */
 import { KizuError } from '../errors.js';
-
-/** The ref that holds the marks commit chain (shared by all worktrees: not per-worktree). */
-export const MARKS_REF = 'refs/kizu/marks';
+import { MARKS_REF } from '../git/layout.js';
 /** The tree entry holding the marks. */
 export const MARKS_FILE = 'marks.json';
 /** The format version this build reads and writes. */

@@ -3,14 +3,12 @@
  * format in ./format.ts). Cheap to import: no git spawn and no isomorphic-git unless the ref
  * exists (hook hot paths call {@link readMarks}).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gitDirFast, commonDirFast, refFast } from '../git/repo.js';
+import { commonDir, commonDirFast } from '../git/repo.js';
+import { refFast, resolveRef } from '../git/refs.js';
+import { MARKS_REF } from '../git/layout.js';
+import type { MarkEntry, MarkState } from './format.js';
 
-export { commonDirFast, refFast };
-import { MARKS_REF, type MarkEntry, type MarkState } from './format.js';
-
-export { MARKS_REF, MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry } from './format.js';
+export { MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry } from './format.js';
 export type { MarkEntry, MarkState, Marks } from './format.js';
 
 /**
@@ -27,8 +25,8 @@ export async function readMarks(root: string): Promise<Map<string, MarkEntry>> {
   let oid = common ? refFast(common, MARKS_REF) : undefined;
   if (oid === null) return new Map();
   const store = await import('./commits.js');
-  if (!common) common = await store.commonDir(root);
-  if (oid === undefined) oid = await store.resolveRef(root, MARKS_REF);
+  if (!common) common = await commonDir(root);
+  if (oid === undefined) oid = await resolveRef(root, MARKS_REF, common);
   if (oid === null) return new Map();
   return store.loadMarks(common, oid, { ref: MARKS_REF });
 }
@@ -50,14 +48,14 @@ export function markOf(marks: Map<string, MarkEntry>, hunkId: string): 'unreview
  * writes nothing.
  * @param root working-tree top level.
  * @param updates full hex hunk ids with their new state, path and `path:start-end` range.
- * @param opts.who the committer identity, if the caller started store.ts `identity` early.
+ * @param opts.who the committer identity, if the caller started git/objects.ts `identity` early.
  * @throws KizuError (exit 2) for a malformed id/state, a corrupt or unknown-version ref (the
  *   ref is left unchanged), or persistent contention.
  */
 export async function setMarks(
   root: string,
   updates: { id: string; state: MarkState | 'none'; path: string; range: string }[],
-  opts: { who?: Promise<import('./commits.js').Ident> } = {},
+  opts: { who?: Promise<import('../git/objects.js').Ident> } = {},
 ): Promise<void> {
   const store = await import('./commits.js');
   await store.setMarks(root, updates, opts);

@@ -16,8 +16,12 @@
  */
 import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
-import { MARKS_REF, mergeMarks } from './format.js';
-import { commonDir, resolveRef, loadMarks, writeMarksCommit, casUpdateRef, identity, backoff, tooMuchContention, MAX_ATTEMPTS, assertSha1 } from './commits.js';
+import { mergeMarks } from './format.js';
+import { MARKS_REF, remoteMarksRef } from '../git/layout.js';
+import { loadMarks, writeMarksCommit, tooMuchContention, assertSha1 } from './commits.js';
+import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../git/refs.js';
+import { identity } from '../git/objects.js';
+import { commonDir, type Repo } from '../git/repo.js';
 
 /** What a merge did to the local ref. */
 export type MergeAction = 'up-to-date' | 'fast-forward' | 'merged';
@@ -29,7 +33,7 @@ export type MergeAction = 'up-to-date' | 'fast-forward' | 'merged';
 export function trackingRef(remote: string): string {
   const ok = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(remote) && !remote.includes('..') && !remote.endsWith('.lock') && !remote.endsWith('.');
   const name = ok ? remote : remote.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/\.\.+/g, '_').replace(/^[._]+|[._]+$/g, '') || 'remote';
-  return `refs/kizu/remotes/${name}/marks`;
+  return remoteMarksRef(name);
 }
 
 /** `fatal:`/`error:` lines of git's stderr, joined. */
@@ -88,15 +92,16 @@ async function isAncestor(root: string, a: string, b: string): Promise<boolean> 
  * Merges commit `theirs` (read through `theirsRef`, e.g. a tracking ref) into the local
  * `refs/kizu/marks`, by CAS with retries (see the module doc for the rules). Both sides are
  * loaded and validated before the local ref moves, so a corrupt remote never reaches it.
+ * @param repo the top level (git runs there) and the common git dir (objects, refs), found once by the caller.
  * @param label how to name `theirs` in errors, e.g. `origin's refs/kizu/marks`.
  * @returns what happened and the local tip afterwards.
  * @throws KizuError (exit 2) if either side is corrupt or of an unknown version (nothing
  *   changed), or on persistent contention.
  */
-export async function mergeInto(root: string, theirs: string, theirsRef: string, label: string, hint?: string): Promise<{ action: MergeAction; oid: string }> {
-  const gitdir = await commonDir(root);
+export async function mergeInto(repo: Pick<Repo, 'root' | 'commonDir'>, theirs: string, theirsRef: string, label: string, hint?: string): Promise<{ action: MergeAction; oid: string }> {
+  const { root, commonDir: gitdir } = repo;
   for (let attempt = 1; ; attempt++) {
-    const local = await resolveRef(root, MARKS_REF);
+    const local = await resolveRef(root, MARKS_REF, gitdir);
     if (local === theirs) return { action: 'up-to-date', oid: local };
     const theirMarks = await loadMarks(gitdir, theirs, { ref: theirsRef, label, hint }, { cache: false });
     if (local && (await isAncestor(root, theirs, local))) return { action: 'up-to-date', oid: local };
@@ -139,11 +144,12 @@ export interface PullResult {
  *   either side (local ref unchanged).
  */
 export async function pullMarks(root: string, remote: string): Promise<PullResult> {
-  assertSha1(await commonDir(root));
+  const repo = { root, commonDir: await commonDir(root) };
+  assertSha1(repo.commonDir);
   const seen = await remoteMarksOid(root, remote);
-  if (!seen) return { remoteOid: null, action: 'up-to-date', oid: await resolveRef(root, MARKS_REF) };
+  if (!seen) return { remoteOid: null, action: 'up-to-date', oid: await resolveRef(root, MARKS_REF, repo.commonDir) };
   const theirs = await fetchMarks(root, remote);
-  const r = await mergeInto(root, theirs, trackingRef(remote), `${remote}'s ${MARKS_REF}`, remoteHint(remote));
+  const r = await mergeInto(repo, theirs, trackingRef(remote), `${remote}'s ${MARKS_REF}`, remoteHint(remote));
   return { remoteOid: theirs, ...r };
 }
 
@@ -166,8 +172,9 @@ export interface PushResult {
  *   (git's message), corrupt marks on either side, persistent contention.
  */
 export async function pushMarks(root: string, remote: string): Promise<PushResult> {
-  assertSha1(await commonDir(root));
-  const gitdir = await commonDir(root);
+  const repo = { root, commonDir: await commonDir(root) };
+  const gitdir = repo.commonDir;
+  assertSha1(gitdir);
   const tracking = trackingRef(remote);
   for (let attempt = 1; ; attempt++) {
     const seen = await remoteMarksOid(root, remote);
@@ -175,9 +182,9 @@ export async function pushMarks(root: string, remote: string): Promise<PushResul
     let merge: MergeAction = 'up-to-date';
     if (seen) {
       theirs = await fetchMarks(root, remote);
-      merge = (await mergeInto(root, theirs, tracking, `${remote}'s ${MARKS_REF}`, remoteHint(remote))).action;
+      merge = (await mergeInto(repo, theirs, tracking, `${remote}'s ${MARKS_REF}`, remoteHint(remote))).action;
     }
-    const local = await resolveRef(root, MARKS_REF);
+    const local = await resolveRef(root, MARKS_REF, gitdir);
     if (!local) return { merge, push: 'nothing', oid: null };
     if (local === theirs) return { merge, push: 'up-to-date', oid: local };
     await loadMarks(gitdir, local, { ref: MARKS_REF }, { cache: false });

@@ -6,13 +6,12 @@
  * `<git-dir>/kizu/queue-cache.json` keyed by a SHA-1 of the file, so hooks parse a
  * hand-edited file once, not on every stop.
  */
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
 import { plural } from '../output.js';
-import { withLock } from '../git/state-lock.js';
+import { withLock } from '../git/lock.js';
 import { writeFileAtomic } from '../files.js';
 import { QUEUE_KINDS, cleanItemText, newId, parseItemText, renderItem, type QueueItem } from './item.js';
 import { parseLocation, resolveFile } from '../scars/insert.js';

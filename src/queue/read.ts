@@ -4,10 +4,12 @@
  * stop. Kept free of writers and locks: the Stop and PostToolUse hooks load only this.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { QUEUE_FILE } from './paths.js';
+import { queueCacheFile } from '../git/layout.js';
+import { replaceFileSync } from '../files.js';
 import type { QueueItem } from './item.js';
 
 /** Bumped whenever parsing gives different items for the same text (old caches are then ignored). */
@@ -24,9 +26,7 @@ export interface QueueState {
   items: QueueItem[];
 }
 
-function cachePath(gitDir: string): string {
-  return path.join(gitDir, 'kizu', 'queue-cache.json');
-}
+const cachePath = queueCacheFile;
 
 function sha1(s: string | Buffer): string {
   return createHash('sha1').update(s).digest('hex');
@@ -100,9 +100,7 @@ export async function itemsOf(text: string, gitDir: string): Promise<QueueItem[]
   const items = await parseQueue(text);
   try {
     mkdirSync(path.dirname(cp), { recursive: true });
-    const tmp = `${cp}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ v: CACHE_VERSION, hash, items }));
-    renameSync(tmp, cp);
+    replaceFileSync(cp, JSON.stringify({ v: CACHE_VERSION, hash, items }));
   } catch {
     /* the cache is only an optimisation */
   }

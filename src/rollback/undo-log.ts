@@ -11,12 +11,13 @@
  * snapshots undo tells the user to redo with), are protected from `snapshot.keep` retention
  * and from `git kizu snapshot drop` without --force.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
-import { commonDirFast } from '../git/repo.js';
-import { gitText, repoInfo } from '../git/run.js';
+import { commonDir } from '../git/repo.js';
 import { acquireLock } from '../git/lock.js';
+import { undoLogFile, undoLogLockFile } from '../git/layout.js';
+import { replaceFileSync } from '../files.js';
 
 /** One rollback that `git kizu undo` can reverse. */
 export interface RollbackRecord {
@@ -53,16 +54,9 @@ interface LogFile {
 /** How many undo safety snapshots (redo points) stay protected. */
 export const REDO_KEPT = 10;
 
-async function commonDir(root: string): Promise<string> {
-  const fast = commonDirFast(root);
-  if (fast) return fast;
-  const info = await repoInfo(root);
-  return path.resolve(info.root, await gitText(['rev-parse', '--git-common-dir'], { cwd: info.root }));
-}
-
 /** Absolute path of the undo log of the repository containing `root`. */
 export async function rollbackLogPath(root: string): Promise<string> {
-  return path.join(await commonDir(root), 'kizu', 'rollbacks.json');
+  return undoLogFile(await commonDir(root));
 }
 
 function problem(r: unknown): string | null {
@@ -108,14 +102,13 @@ function readLog(file: string): LogFile {
 
 function writeLog(file: string, log: LogFile): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(log, null, 2) + '\n');
-  renameSync(tmp, file);
+  replaceFileSync(file, JSON.stringify(log, null, 2) + '\n');
 }
 
 async function withLog<T>(root: string, fn: (file: string, log: LogFile) => T): Promise<T> {
-  const file = await rollbackLogPath(root);
-  const release = await acquireLock(file.replace(/\.json$/, '.lock'), 'the undo log', 10_000);
+  const common = await commonDir(root);
+  const file = undoLogFile(common);
+  const release = await acquireLock(undoLogLockFile(common), 'the undo log', 10_000);
   try {
     return fn(file, readLog(file));
   } finally {

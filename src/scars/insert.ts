@@ -12,11 +12,12 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { plural } from '../output.js';
 import { writeFileAtomic } from '../files.js';
+import { scarsRecordFile } from '../git/layout.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';
 import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, type LineFile } from './lines.js';
-import { withLock } from '../git/state-lock.js';
+import { withLock } from '../git/lock.js';
 
 /** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock` (see withLock). */
 function withScarsLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
@@ -366,9 +367,7 @@ export interface ScarRecord {
 
 const RECORD_MAX = 200;
 
-function recordFile(gitDir: string): string {
-  return path.join(gitDir, 'kizu', 'scars.json');
-}
+const recordFile = scarsRecordFile;
 
 function readRecords(gitDir: string): ScarRecord[] {
   try {

@@ -7,7 +7,7 @@
  * Storage (format version 1). One commit per entry, parent = the previous tip (the first
  * entry has none), written with isomorphic-git into the common git dir and moved with a
  * compare-and-swap `git update-ref <ref> <new> <old>` (retried on a lost race, so concurrent
- * hooks lose nothing; see src/marks/store.ts).
+ * hooks lose nothing; see git/refs.ts casUpdateRef).
  * - Message: subject `kizu journal: <tool> <path>` (`(+N more)` for several files), a blank
  *   line, then one line of JSON:
  *   `{"version":1,"time":"<ISO 8601 UTC, ms>","tool":"Edit","session":"<id>"|null,
@@ -27,14 +27,14 @@
  * An entry's id is its commit id; entries are listed in time order (ties: chain order).
  */
 import { git } from '../../git/run.js';
-import { commonDirFast, gitDirFast } from '../../git/repo.js';
+import { JOURNAL_REF } from '../../git/layout.js';
+import { commonDir, gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 import { KizuError, EXIT } from '../../errors.js';
 import { parseDiff, type RawHunk } from '../../git/diff.js';
-import { marksFs, commonDir, resolveRef, identity, casUpdateRef, backoff, MAX_ATTEMPTS, igit, withPakoDeflate, type Ident } from '../../marks/commits.js';
+import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../../git/refs.js';
+import { igit, identity, objectCache as cache, objectFs, withPakoDeflate, type Ident } from '../../git/objects.js';
 
-/** The ref holding the journal chain. */
-export const JOURNAL_REF = 'refs/kizu/journal';
 /** Format version written in every entry. */
 export const JOURNAL_VERSION = 1;
 /** Minimum length of a short entry id. */
@@ -106,13 +106,12 @@ export interface NewEntry {
 /** How many of the newest entries {@link recordEntry} looks at for a duplicate tool call. */
 export const DEDUPE_WINDOW = 50;
 
-const cache = {};
 const gitdirs = new Map<string, string>();
 
 /** The common git dir of `root` (objects and refs/kizu live there), cached per process. */
 async function gitdirOf(root: string): Promise<string> {
   let d = gitdirs.get(root);
-  if (!d) gitdirs.set(root, (d = commonDirFast(root) ?? (await commonDir(root))));
+  if (!d) gitdirs.set(root, (d = await commonDir(root)));
   return d;
 }
 
@@ -123,7 +122,7 @@ async function gitdirOf(root: string): Promise<string> {
  */
 export async function writeBlob(root: string, data: Buffer): Promise<string> {
   const gitdir = await gitdirOf(root);
-  return withPakoDeflate(() => igit().writeBlob({ fs: marksFs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) }));
+  return withPakoDeflate(() => igit().writeBlob({ fs: objectFs, gitdir, blob: new Uint8Array(data.buffer, data.byteOffset, data.length) }));
 }
 
 /**
@@ -132,7 +131,7 @@ export async function writeBlob(root: string, data: Buffer): Promise<string> {
  */
 export async function readBlob(root: string, oid: string): Promise<Buffer> {
   try {
-    const { blob } = await igit().readBlob({ fs: marksFs, gitdir: await gitdirOf(root), oid, cache });
+    const { blob } = await igit().readBlob({ fs: objectFs, gitdir: await gitdirOf(root), oid, cache });
     return Buffer.from(blob);
   } catch (e) {
     throw new KizuError(`cannot read blob ${oid} of ${JOURNAL_REF}: ${(e as Error).message}`, {
@@ -214,13 +213,13 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   const wtId = wtDir ? worktreeId(wtDir, true) : null;
   body.worktree = root;
   if (wtId) body.worktreeId = wtId;
-  const treeOid = await withPakoDeflate(() => igit().writeTree({ fs: marksFs, gitdir, tree }));
+  const treeOid = await withPakoDeflate(() => igit().writeTree({ fs: objectFs, gitdir, tree }));
   const who: Ident = await identity(root);
   const person = { name: who.name, email: who.email, timestamp: Math.floor(Date.parse(time) / 1000), timezoneOffset: who.timezoneOffset };
   const subject = subjectOf({ tool: e.tool, files });
   const message = `${subject}\n\n${JSON.stringify(body)}\n`;
   for (let attempt = 1; ; attempt++) {
-    const old = await resolveRef(root, JOURNAL_REF);
+    const old = await resolveRef(root, JOURNAL_REF, gitdir);
     if (old && e.dedupe && e.toolUseId) {
       const r = await git(['log', '-z', `-n${DEDUPE_WINDOW}`, '--format=%H%x00%B', old], { cwd: root });
       const parts = r.stdout.toString('utf8').split('\0');
@@ -229,7 +228,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
         if (parts[k + 1].includes(needle)) return { id: parts[k].replace(/^\n/, ''), time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, seq: -1 };
       }
     }
-    const oid = await igit().writeCommit({ fs: marksFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
+    const oid = await igit().writeCommit({ fs: objectFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
     if (await casUpdateRef(root, JOURNAL_REF, oid, old, subject)) {
       return { id: oid, time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, ...(e.rollbackOf?.length ? { rollbackOf: e.rollbackOf } : {}), worktree: root, ...(wtId ? { worktreeId: wtId } : {}), seq: -1 };
     }

@@ -12,11 +12,12 @@
  * from the hunks before it, empty lines inside a hunk (a blank context line must start with
  * a space), a path that is absolute, leaves the repository or points into `.git`, and a
  * file named twice. Text outside file sections (a commit message, `Index:` lines) is
- * skipped, as git-apply(1) does.
+ * skipped, as git-apply(1) does. Hunk headers, body line kinds and line splitting are read
+ * by the unified-diff reader in git/diff.ts; this module adds what patch files bring.
  */
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { unquoteC } from '../../git/diff.js';
+import { lineKind, parseHunkHeader, splitLines, unquoteC } from '../../git/diff.js';
 
 /** One body line of a hunk. */
 export interface PatchLine {
@@ -59,23 +60,11 @@ export class PatchError extends KizuError {
   }
 }
 
-const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: .*)?$/;
+/** What may follow the closing `@@` of a hunk header: nothing, or a space and any text. */
+const HEADER_TAIL_RE = /^(?: .*)?$/;
 
 function startsWith(b: Buffer, s: string): boolean {
   return b.length >= s.length && b.toString('latin1', 0, s.length) === s;
-}
-
-/** Splits bytes into lines without their '\n' (a final line without '\n' is kept; no empty last element). */
-function splitPatchLines(buf: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  let pos = 0;
-  while (pos < buf.length) {
-    const nl = buf.indexOf(0x0a, pos);
-    const end = nl === -1 ? buf.length : nl;
-    out.push(buf.subarray(pos, end));
-    pos = end + 1;
-  }
-  return out;
 }
 
 /** The name in a `---`/`+++` line: C-quoted or up to a TAB (GNU diff puts a timestamp after one). */
@@ -137,7 +126,7 @@ function show(b: Buffer): string {
  *   construct listed in the module comment, and for a patch with no file in it.
  */
 export function parsePatch(patch: Buffer, strip = 1): FilePatch[] {
-  const L = splitPatchLines(patch);
+  const L = splitLines(patch);
   const files: FilePatch[] = [];
   const seen = new Map<string, number>();
   let i = 0;
@@ -146,16 +135,16 @@ export function parsePatch(patch: Buffer, strip = 1): FilePatch[] {
   const parseHunks = (fp: FilePatch): void => {
     while (i < L.length && startsWith(L[i], '@@')) {
       const text = L[i].toString('utf8').replace(/\r$/, '');
-      const m = HUNK_RE.exec(text);
+      const hh = parseHunkHeader(text);
       const n = fp.hunks.length + 1;
-      if (!m) throw new PatchError(`${fp.path}: hunk ${n} (${at(i)}): malformed hunk header ${JSON.stringify(text)}; expected "@@ -<start>,<count> +<start>,<count> @@"`);
+      if (!hh || !HEADER_TAIL_RE.test(hh.tail)) throw new PatchError(`${fp.path}: hunk ${n} (${at(i)}): malformed hunk header ${JSON.stringify(text)}; expected "@@ -<start>,<count> +<start>,<count> @@"`);
       const h: PatchHunk = {
         index: n,
         header: text,
-        oldStart: Number(m[1]),
-        oldCount: m[2] === undefined ? 1 : Number(m[2]),
-        newStart: Number(m[3]),
-        newCount: m[4] === undefined ? 1 : Number(m[4]),
+        oldStart: hh.oldStart,
+        oldCount: hh.oldCount,
+        newStart: hh.newStart,
+        newCount: hh.newCount,
         lines: [],
         patchLine: i + 1,
       };
@@ -170,15 +159,14 @@ export function parsePatch(patch: Buffer, strip = 1): FilePatch[] {
       while (oldLeft > 0 || newLeft > 0 || (i < L.length && L[i][0] === 0x5c)) {
         if (i >= L.length) throw new PatchError(`${name}: the patch ends ${oldLeft} old and ${newLeft} new line(s) short of what the header counts`);
         const line = L[i];
-        const o = line[0];
-        if (o === 0x5c) {
+        const op = lineKind(line[0]);
+        if (op === '\\') {
           if (!last || !startsWith(line, '\\ ')) throw new PatchError(`${name}, ${at(i)}: a "\\" line must follow a body line ("\\ No newline at end of file")`);
           if (last.text[last.text.length - 1] !== 0x0a) throw new PatchError(`${name}, ${at(i)}: two "\\ No newline at end of file" lines for one line`);
           last.text = last.text.subarray(0, last.text.length - 1);
           i++;
           continue;
         }
-        const op = o === 0x20 ? ' ' : o === 0x2d ? '-' : o === 0x2b ? '+' : null;
         if (op === null) {
           const what = line.length === 0 ? 'an empty line (a blank context line must be a single space)' : `${show(line)}, which is not a ' ', '-' or '+' line`;
           throw new PatchError(`${name}: the hunk ends early at ${at(i)}: ${oldLeft} old and ${newLeft} new line(s) still expected, found ${what}`);

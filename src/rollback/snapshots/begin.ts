@@ -13,11 +13,10 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git, type GitResult } from '../../git/run.js';
-import { commonDirFast, repoInfoFast } from '../../git/repo.js';
+import { findRepoFast } from '../../git/repo.js';
 import { acquireLock } from '../../git/lock.js';
+import { SNAPSHOT_REFS, snapshotPaths } from '../../git/layout.js';
 
-/** Namespace of the snapshot refs (with trailing slash). */
-export const SNAPSHOT_REFS = 'refs/kizu/snapshots/';
 
 /** `git ls-files` arguments of the untracked, not ignored listing a capture starts from. */
 export const UNTRACKED_ARGS = ['ls-files', '-o', '--exclude-standard', '-z'];
@@ -46,24 +45,6 @@ export function realEnv(repo?: { root: string; gitDir: string }): NodeJS.Process
     return { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.root, GIT_COMMON_DIR: undefined };
   }
   return { GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_COMMON_DIR: undefined };
-}
-
-/** The paths of the snapshot store of the worktree whose git dir is `gitDir`. */
-export function storePaths(gitDir: string): {
-  dir: string;
-  indexFile: string;
-  stateFile: string;
-  shadowDir: string;
-  lockFile: string;
-} {
-  const dir = path.join(gitDir, 'kizu', 'snapshot');
-  return {
-    dir,
-    indexFile: path.join(dir, 'index'),
-    stateFile: path.join(dir, 'state.json'),
-    shadowDir: path.join(dir, 'shadow'),
-    lockFile: path.join(dir, 'lock'),
-  };
 }
 
 /**
@@ -134,7 +115,7 @@ let begun: BegunSnapshot | null = null;
 /**
  * Takes the snapshot store lock of the repository containing `cwd` if it is free right now,
  * and starts the capture's git processes (see the module comment). Does nothing when the
- * repository is not known from the files alone (gitdir.ts repoInfoFast), when the lock is
+ * repository is not known from the files alone (git/repo.ts findRepoFast), when the lock is
  * held, or when anything fails: the snapshot then starts the usual way. Never throws. The
  * lock is released at process exit if no snapshot adopts it.
  * @returns the working-tree top level it started for (pass it to takeSnapshot), or null.
@@ -142,9 +123,9 @@ let begun: BegunSnapshot | null = null;
 export async function beginSnapshot(cwd: string): Promise<string | null> {
   try {
     if (begun) return begun.root;
-    const info = repoInfoFast(cwd);
+    const info = findRepoFast(cwd);
     if (!info) return null;
-    const p = storePaths(info.gitDir);
+    const p = snapshotPaths(info.gitDir);
     let release: () => void;
     try {
       release = await acquireLock(p.lockFile, 'the snapshot store', 0);
@@ -164,7 +145,7 @@ export async function beginSnapshot(cwd: string): Promise<string | null> {
     let dirtyEnv: NodeJS.ProcessEnv | null = null;
     // diff-files only when the private index exists and its shadow config is up to date
     // (store.ts ensureShadow would not rewrite it); the capture decides whether to use it.
-    const common = commonDirFast(info.root);
+    const common = info.commonDir;
     try {
       if (common && existsSync(p.indexFile) && statSync(path.join(p.shadowDir, 'config')).mtimeMs >= statSync(path.join(common, 'config')).mtimeMs) {
         dirtyEnv = shadowEnv({ root: info.root, gitDir: info.gitDir, commonDir: common, ...p });

@@ -51,16 +51,15 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   utimesSync,
-  writeFileSync,
   type Stats,
 } from 'node:fs';
 import path from 'node:path';
 import { git, gitStream, splitZ } from '../../git/run.js';
 import { KizuError } from '../../errors.js';
+import { replaceFileSync, replaceWithSync } from '../../files.js';
 import { parseIndex, seedProblem, type ParsedIndex } from '../../git/index-file.js';
 import { ensureShadow, realGit, shadowEnv, type SnapshotStore } from './store.js';
 import { DIRTY_ARGS, indexChecksum, listUntracked, UPDATE_ARGS, type BegunSnapshot } from './begin.js';
@@ -138,9 +137,7 @@ function readState(file: string): State | null {
 }
 
 function writeState(file: string, st: State): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(st));
-  renameSync(tmp, file);
+  replaceFileSync(file, JSON.stringify(st));
 }
 
 function readIndexFile(file: string, oidLen: number): ParsedIndex | null {
@@ -336,12 +333,12 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
         // Copy first and let git compare stat data while the copy is parsed and checked.
         try {
           const mtime = statSync(userIndexFile).mtimeMs;
-          const tmp = `${s.indexFile}.${process.pid}.seed`;
-          copyFileSync(userIndexFile, tmp);
-          // Not later than the original: entries racy there stay racy here.
-          const t = Math.floor(mtime) / 1000;
-          utimesSync(tmp, t, t);
-          renameSync(tmp, s.indexFile);
+          replaceWithSync(s.indexFile, (tmp) => {
+            copyFileSync(userIndexFile, tmp);
+            // Not later than the original: entries racy there stay racy here.
+            const t = Math.floor(mtime) / 1000;
+            utimesSync(tmp, t, t);
+          });
           early = zlist(DIRTY_ARGS, true);
           early.catch(() => {});
         } catch {

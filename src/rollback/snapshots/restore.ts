@@ -23,12 +23,13 @@
  *
  * The user's index, HEAD and stash are never touched.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { capture, sameCapture, type Capture, type ModeDefaults } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
+import { replaceFileSync, replaceWithSync } from '../../files.js';
 import { openStore, realGit, type SnapshotStore } from './store.js';
 import { commitSnapshot, captureModes, headCommit, readIn, retain, LOCK_TIMEOUT_MS, type SnapshotInfo } from './snapshot.js';
 
@@ -272,18 +273,8 @@ function writePath(s: SnapshotStore, p: string, state: FileState, content: Buffe
       throw new Error('a directory with other files is in the way');
     }
   }
-  const tmp = path.join(path.dirname(file), `.${path.basename(file).slice(0, 64)}.kizu-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    if (state.type === 'symlink') symlinkSync(content, tmp);
-    else {
-      writeFileSync(tmp, content, { flag: 'wx', mode: 0o600 });
-      chmodSync(tmp, parseInt(state.mode ?? '644', 8));
-    }
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  if (state.type === 'symlink') replaceWithSync(file, (tmp) => symlinkSync(content, tmp));
+  else replaceFileSync(file, content, { mode: parseInt(state.mode ?? '644', 8) });
 }
 
 function deletePath(s: SnapshotStore, p: string): void {

@@ -19,13 +19,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { refFast } from '../../git/repo.js';
+import { refFast } from '../../git/refs.js';
 import { capture, type Capture, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
-import { IDENT, openStore, realGit, sameWorktree, SNAPSHOT_REFS, worktreeId, type SnapshotStore } from './store.js';
+import { IDENT, openStore, realGit, sameWorktree, worktreeId, type SnapshotStore } from './store.js';
+import { SNAPSHOT_REFS } from '../../git/layout.js';
 import { REFS_ARGS, takeBegunSnapshot } from './begin.js';
 
-export { SNAPSHOT_REFS };
 export interface SnapshotResult {
   /** The snapshot commit's object id. */
   id: string;

@@ -26,14 +26,16 @@
  * `extensions.*`, which git reads without following includes) is copied. Objects go to the
  * repository's object directory (GIT_OBJECT_DIRECTORY); GIT_DIR stays the real git dir.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync, renameSync, linkSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync, linkSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { git, gitText, repoInfo } from '../../git/run.js';
-import { commonDirFast } from '../../git/repo.js';
+import { git } from '../../git/run.js';
+import { findRepo } from '../../git/repo.js';
 import { loadConfig, loadConfigLenient, type KizuConfig } from '../../config/config.js';
-import { realEnv, shadowEnv as shadowEnvOf, SNAPSHOT_REFS, storePaths } from './begin.js';
+import { realEnv, shadowEnv as shadowEnvOf } from './begin.js';
+import { snapshotPaths, worktreeIdFile } from '../../git/layout.js';
+import { replaceFileSync } from '../../files.js';
 
-export { realEnv, SNAPSHOT_REFS };
+export { realEnv };
 
 /** Identity of the commits git-kizu writes. */
 export const IDENT = {
@@ -74,12 +76,9 @@ export interface SnapshotStore {
  *   `opts.configProblem`).
  */
 export async function openStore(root: string, opts: { configProblem?: (line: string) => void } = {}): Promise<SnapshotStore> {
-  // From the files when that is certain (git.ts repoInfo; a working tree apart from its git
+  // From the files when that is certain (git/repo.ts findRepo; a working tree apart from its git
   // dir, core.worktree, is refused there).
-  const info = await repoInfo(path.resolve(root));
-  const top = info.root;
-  const gitDir = info.gitDir;
-  const commonDir = commonDirFast(top) ?? path.resolve(top, await gitText(['rev-parse', '--git-common-dir'], { cwd: top }));
+  const { root: top, gitDir, commonDir } = await findRepo(path.resolve(root));
   let config: KizuConfig;
   if (opts.configProblem) {
     const r = await loadConfigLenient(top);
@@ -92,7 +91,7 @@ export async function openStore(root: string, opts: { configProblem?: (line: str
     root: top,
     gitDir,
     commonDir,
-    ...storePaths(gitDir),
+    ...snapshotPaths(gitDir),
     hashAlgo,
     oidLen: hashAlgo === 'sha256' ? 32 : 20,
     config: config.snapshot,
@@ -160,19 +159,12 @@ export function ensureShadow(s: SnapshotStore): void {
     (Object.keys(fmt.ext).length
       ? '[extensions]\n' + Object.entries(fmt.ext).map(([k, v]) => `\t${k} = ${configQuote(v)}\n`).join('')
       : '');
-  const tmp = `${shadowConfig}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, shadowConfig);
+  replaceFileSync(shadowConfig, text);
 }
 
 /** Environment for git commands on the private index (see the module comment). */
 export function shadowEnv(s: SnapshotStore): NodeJS.ProcessEnv {
   return shadowEnvOf(s);
-}
-
-/** Where a worktree's identity is kept (see {@link worktreeId}). */
-function worktreeIdFile(gitDir: string): string {
-  return path.join(gitDir, 'kizu', 'worktree-id');
 }
 
 /**
@@ -220,9 +212,7 @@ export function worktreeId(gitDir: string, create = false): string | null {
 export function setWorktreeId(gitDir: string, id: string): void {
   const file = worktreeIdFile(gitDir);
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, id + '\n');
-  renameSync(tmp, file);
+  replaceFileSync(file, id + '\n');
 }
 
 /**

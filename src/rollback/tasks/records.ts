@@ -20,13 +20,8 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { git, splitZ } from '../../git/run.js';
+import { TASK_BRANCH_PREFIX, TASK_RECORD_PREFIX } from '../../git/layout.js';
 
-/** Prefix of task branches. */
-export const TASK_BRANCH_PREFIX = 'refs/heads/kizu/';
-/** Prefix of task records. */
-export const TASK_RECORD_PREFIX = 'refs/kizu/tasks/';
-/** Prefix of discarded-task copies. */
-export const TASK_TRASH_PREFIX = 'refs/kizu/trash/';
 /** The all-zero object id: as `<old>` of git update-ref, "the ref must not exist yet". */
 export const ZERO_OID = '0000000000000000000000000000000000000000';
 
@@ -40,7 +35,7 @@ export const KIZU_IDENT = {
 
 /** `kizu/<name>`: the task's branch as people type it. */
 export function taskBranch(name: string): string {
-  return `kizu/${name}`;
+  return shortBranch(taskBranchRef(name));
 }
 
 /** `refs/heads/kizu/<name>`. */

@@ -25,7 +25,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { git } from '../../git/run.js';
-import { KIZU_IDENT, TASK_TRASH_PREFIX, ZERO_OID, resolve } from './records.js';
+import { KIZU_IDENT, ZERO_OID, resolve } from './records.js';
+import { TASK_TRASH_PREFIX } from '../../git/layout.js';
 import { gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 

@@ -10,7 +10,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { count, plural } from '../../output.js';
-import { git, repoInfo } from '../../git/run.js';
+import { git } from '../../git/run.js';
 import { getBaseline } from '../../hunks/listing.js';
 import {
   ZERO_OID,
@@ -34,7 +34,7 @@ import {
 import { includedIgnored, readRemovedTask, saveRemovedTask, type RemovedTask } from './removed.js';
 import { loadConfig } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
-import { gitDirFast } from '../../git/repo.js';
+import { gitDirFast, repoInfo } from '../../git/repo.js';
 import type { SnapshotResult } from '../snapshots/snapshot.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './records.js';
