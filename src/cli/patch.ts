@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
-import { count, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
+import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import { parsePatch } from '../rollback/journal/patch-parse.js';
 import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';

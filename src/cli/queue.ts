@@ -1,6 +1,7 @@
 /** `git kizu queue add|list|done|reopen|rm|clear`: the ghost-prompt review queue. */
 import { KizuError, EXIT } from '../errors.js';
-import { count, pc, type Reporter } from '../output.js';
+import { pc, type Reporter } from '../output.js';
+import { count } from '../words.js';
 import { repoContext } from './context.js';
 import { describeItem, type QueueItem } from '../queue/item.js';
 import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';

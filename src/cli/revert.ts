@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { shellQuote, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
+import { shellQuote } from '../words.js';
 import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';

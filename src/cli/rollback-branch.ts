@@ -4,7 +4,8 @@
  * it back (restoreTask).
  */
 import { KizuError, EXIT } from '../errors.js';
-import { count, shellQuote, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
+import { count, shellQuote } from '../words.js';
 import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
 import { askYesNo, canAsk } from './rollback.js';
 

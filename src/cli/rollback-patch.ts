@@ -5,7 +5,8 @@
  * re-applies the entries, and in the undo log, so `git kizu undo` can reverse it).
  */
 import { EXIT, KizuError } from '../errors.js';
-import { count, plural, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
+import { count, plural } from '../words.js';
 import { gitDirFast, repoInfo } from '../git/repo.js';
 import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';

@@ -4,7 +4,8 @@
  */
 import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
-import { count, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
+import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
 

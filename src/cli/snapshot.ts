@@ -3,7 +3,8 @@
  * `snapshot drop <id>... [--force]` (src/rollback/snapshots/ does the work).
  */
 import { EXIT, KizuError } from '../errors.js';
-import { count, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
+import { count } from '../words.js';
 import { git } from '../git/run.js';
 import { repoInfo, findRootFast } from '../git/repo.js';
 import type { SnapshotInfo } from '../rollback/snapshots/snapshot.js';

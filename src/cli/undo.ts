@@ -1,6 +1,7 @@
 /** `git kizu undo [--dry-run] [--yes] [--json]`: reverse the last rollback (src/rollback/undo.ts). */
 import { KizuError, EXIT } from '../errors.js';
-import { count, type Reporter } from '../output.js';
+import type { Reporter } from '../output.js';
+import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
 import { askYesNo, canAsk, planLines } from './rollback.js';

@@ -7,7 +7,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
-import { git } from './run.js';
 import { commonDirFast, discoveryOverridden, headOf } from './repo.js';
 
 /**
@@ -52,6 +51,7 @@ export async function resolveRef(root: string, ref: string, commonDir?: string):
   const common = discoveryOverridden() ? null : (commonDir ?? commonDirFast(root));
   const known = common ? refFast(common, ref) : undefined;
   if (known !== undefined) return known;
+  const { git } = await import('./run.js'); // loaded only when git must be asked (see refFast)
   const r = await git(['rev-parse', '-q', '--verify', ref], { cwd: root, okStatus: [0, 1] });
   return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
 }
@@ -82,6 +82,7 @@ export function headFast(gitDir: string, common: string): string | undefined {
  * @throws KizuError (exit 2) for any other failure.
  */
 export async function casUpdateRef(root: string, ref: string, newOid: string, oldOid: string | null, msg: string): Promise<boolean> {
+  const { git } = await import('./run.js');
   const r = await git(['update-ref', '--create-reflog', '-m', msg, ref, newOid, oldOid ?? ''], { cwd: root, okStatus: [0, 1, 128] });
   if (r.status === 0) return true;
   if (/cannot lock ref|Unable to create '.*\.lock'/i.test(r.stderr)) return false;

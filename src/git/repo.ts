@@ -8,7 +8,6 @@
 import { existsSync, statSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
-import { git } from './run.js';
 
 /** This worktree's place in its repository: top level and git dir (`git rev-parse --show-toplevel --absolute-git-dir`). */
 export interface RepoInfo {
@@ -269,6 +268,9 @@ export function repoInfoFast(cwd: string): RepoInfo | undefined {
 export async function findRepo(cwd: string): Promise<Repo> {
   const fast = findRepoFast(cwd);
   if (fast) return fast;
+  // git/run.ts (and with it child_process) loads only when git has to be asked: the hooks
+  // that find the repository from the files never start a process.
+  const { git } = await import('./run.js');
   const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd, okStatus: [0, 128] });
   const lines = r.stdout.toString('utf8').split('\n').filter(Boolean);
   if (r.status !== 0 || lines.length < 3) {

@@ -12,7 +12,7 @@ import type { QueueItem } from '../queue/item.js';
 import { describeItem } from '../queue/item.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { HunkReview } from './hunk-review.js';
-import { count, joinAnd, shellQuote } from '../output.js';
+import { count, joinAnd, shellQuote } from '../words.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each

@@ -10,7 +10,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
-import { shellQuote } from '../output.js';
+import { shellQuote } from '../words.js';
 
 /** The package root (the directory holding package.json, bin/, dist/, templates/). */
 export { PACKAGE_ROOT };

@@ -16,7 +16,7 @@
 import path from 'node:path';
 import { repoInfo, type RepoInfo } from '../git/repo.js';
 import { KizuError } from '../errors.js';
-import { shellQuote } from '../output.js';
+import { shellQuote } from '../words.js';
 import type { AgentEvent } from '../hooks/contract.js';
 import { installRecordFile, userInstallRecordFile } from '../git/layout.js';
 

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
-import { plural } from '../output.js';
+import { plural } from '../words.js';
 import { withLock } from '../git/lock.js';
 import { writeFileAtomic } from '../files.js';
 import { QUEUE_KINDS, cleanItemText, newId, parseItemText, renderItem, type QueueItem } from './item.js';

@@ -10,7 +10,7 @@ import { lstat, readFile, realpath, stat, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
-import { plural } from '../output.js';
+import { plural } from '../words.js';
 import { writeFileAtomic } from '../files.js';
 import { scarsRecordFile } from '../git/layout.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';

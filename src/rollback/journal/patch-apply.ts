@@ -8,7 +8,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { count } from '../../output.js';
+import { count } from '../../words.js';
 import type { FilePatch, PatchHunk } from './patch-parse.js';
 import { readWorkFile } from './patch-write.js';
 

@@ -9,7 +9,7 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { count, plural } from '../../output.js';
+import { count, plural } from '../../words.js';
 import { writeFileAtomic } from '../../files.js';
 
 /** One planned file change. */

@@ -9,7 +9,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { count, plural } from '../../output.js';
+import { count, plural } from '../../words.js';
 import { git } from '../../git/run.js';
 import { getBaseline } from '../../hunks/listing.js';
 import {
