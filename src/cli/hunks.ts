@@ -11,23 +11,15 @@ import { listHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 /** Review mark of a hunk; 'unreviewed' unless a mark lookup says otherwise. */
 export type MarkOf = (h: Hunk) => string | Promise<string>;
 
-/** JSON shape of one hunk in `git kizu hunks --json`. */
-export interface HunkJson {
-  /** Full content id (40 hex). */
-  id: string;
+/**
+ * JSON shape of one hunk in `git kizu hunks --json`: the hunk's id, path, kind, ranges and
+ * line counts (as in {@link Hunk}), and:
+ */
+export interface HunkJson extends Pick<Hunk, 'id' | 'path' | 'kind' | 'oldStart' | 'oldCount' | 'newStart' | 'newCount' | 'added' | 'removed'> {
   /** First 8 hex digits of id. */
   shortId: string;
-  /** Repo-root-relative path. */
-  path: string;
-  kind: Hunk['kind'];
   /** {@link hunkRange}, e.g. `src/a.ts:10-14`. */
   range: string;
-  oldStart: number;
-  oldCount: number;
-  newStart: number;
-  newCount: number;
-  added: number;
-  removed: number;
   /** Review mark: unreviewed, tapped or rejected. */
   mark: string;
 }
