@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
+import { sandbox } from '../helpers/sandbox.mjs';
 import {
   CLAUDE_BIN,
   claudeEnv,
@@ -30,7 +30,7 @@ import {
   strip,
   text,
   toolUse,
-} from './fake-anthropic.mjs';
+} from '../helpers/fake-anthropic.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const CLAUDE_TIMEOUT = 60_000;

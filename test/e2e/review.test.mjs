@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
+import { sandbox } from '../helpers/sandbox.mjs';
 import {
   CLAUDE_BIN,
   claudeEnv,
@@ -23,7 +23,7 @@ import {
   strip,
   text,
   toolUse,
-} from './fake-anthropic.mjs';
+} from '../helpers/fake-anthropic.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const CLAUDE_TIMEOUT = 60_000;

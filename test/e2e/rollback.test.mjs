@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
-import { CLAUDE_BIN, claudeEnv, hookRuns, runAgainstFake, toolUse } from './fake-anthropic.mjs';
+import { sandbox } from '../helpers/sandbox.mjs';
+import { CLAUDE_BIN, claudeEnv, hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
 
 const A0 = 'export const a = 1;\nexport const b = 2;\n';
 const A1 = 'export const a = 1;\nexport const b = 20;\n';

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
-import { CLAUDE_BIN, claudeEnv, dropJournalHook, hookRuns, runAgainstFake, toolUse } from './fake-anthropic.mjs';
+import { sandbox } from '../helpers/sandbox.mjs';
+import { CLAUDE_BIN, claudeEnv, dropJournalHook, hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
 
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n';
