@@ -265,6 +265,9 @@ export function messagesAfterLastAssistant(body) {
   return msgs.slice(i + 1);
 }
 
+/** What agent-loop request `q` (from fake.agentRequests()) added after the last assistant turn, stripped (see strip). */
+export const newMessages = (q) => strip(messagesAfterLastAssistant(q.body));
+
 /** The text of the last assistant message in a request body (null if none). */
 export function lastAssistantText(body) {
   const msgs = body.messages;
@@ -437,6 +440,16 @@ export function dropJournalHook(sb) {
 /** hook_response events of a stream-json run, optionally of one hook event. */
 export function hookRuns(r, event) {
   return (r.events ?? []).filter((e) => e.type === 'system' && e.subtype === 'hook_response' && (!event || e.hook_event === event));
+}
+
+/**
+ * Asserts that a run answered `requests` agent-loop requests (`what` names them, for the
+ * message), ended with result `result`, and had no permission denied.
+ */
+export function assertRunEnded(r, agent, requests, what, result) {
+  assert.equal(agent.length, requests, what);
+  assert.equal(r.json.result, result);
+  assert.deepEqual(r.json.permission_denials, []);
 }
 
 /**
