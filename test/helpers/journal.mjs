@@ -26,7 +26,7 @@ export function quiet(r, what = 'hook') {
 }
 
 /** The jsdiff-style structuredPatch Claude Code sends (one hunk, 3 lines of context). */
-export function structuredPatch(a, b) {
+function structuredPatch(a, b) {
   const x = a.split('\n');
   const y = b.split('\n');
   let p = 0;

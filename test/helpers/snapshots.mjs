@@ -10,7 +10,7 @@ export function snapshots(sb) {
 }
 
 /** The config richRepo writes: .env kept in snapshots, files over 1000 bytes left out. */
-export const CONFIG = JSON.stringify({ snapshot: { include: ['.env'], maxFileBytes: 1000 } });
+const CONFIG = JSON.stringify({ snapshot: { include: ['.env'], maxFileBytes: 1000 } });
 
 /** A repository with every kind of file; the user has a stash entry and staged nothing. */
 export function richRepo() {
