@@ -3,19 +3,8 @@
 // are recorded for `scar --undo`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { sandbox } from '../helpers.mjs';
-
-const run = (sb, args) =>
-  new Promise((resolve) => {
-    const c = spawn('git', ['kizu', ...args], { cwd: sb.dir, env: { ...process.env, ...sb.env } });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (b) => (out += b));
-    c.stderr.on('data', (b) => (err += b));
-    c.on('close', (status) => resolve({ status, out, err }));
-  });
+import { sandbox } from '../helpers/sandbox.mjs';
 
 const ROUNDS = 4;
 const lines = Array.from({ length: 40 }, (_, i) => `v${i + 1} = ${i + 1}\n`);
@@ -29,9 +18,9 @@ test('revert -m and scar at the same time on one file: the revert, its scar and 
   for (let k = 0; k < ROUNDS; k++) {
     const file = `r${k}.py`;
     const h = hunks.find((x) => x.path === file);
-    const [rev, scar] = await Promise.all([run(sb, ['revert', h.shortId, '-m', `keep v30 in ${k}`]), run(sb, ['scar', `${file}:3`, '-k', 'free', '-m', `note ${k}`])]);
-    assert.equal(rev.status, 0, `revert, round ${k}: ${rev.err}`);
-    assert.equal(scar.status, 0, `scar, round ${k}: ${scar.err}`);
+    const [rev, scar] = await Promise.all([sb.kizuAsync(['revert', h.shortId, '-m', `keep v30 in ${k}`]), sb.kizuAsync(['scar', `${file}:3`, '-k', 'free', '-m', `note ${k}`])]);
+    assert.equal(rev.status, 0, `revert, round ${k}: ${rev.stderr}`);
+    assert.equal(scar.status, 0, `scar, round ${k}: ${scar.stderr}`);
     const want = [...lines];
     want.splice(29, 0, '# @kizu[reject]: reverted: keep v30 in ' + k + '\n');
     want.splice(2, 0, `# @kizu[free]: note ${k}\n`);

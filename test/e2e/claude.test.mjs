@@ -1,36 +1,37 @@
 // End-to-end: the review hooks that `git kizu init` installs, run by the REAL Claude Code
 // client (node_modules/.bin/claude, pinned devDependency) against the scripted fake Anthropic
-// API in fake-anthropic.mjs. No network but 127.0.0.1. Each test builds a sandbox repo, makes an
-// uncommitted "agent" edit, scars it with `git kizu scar`, installs the hooks with
-// `git kizu init`, runs `claude -p` once and asserts on every request the client sent, on the
-// hook outputs the client reports (stream-json with --include-hook-events), on claude's exit
-// code and result, and on the file left behind.
+// API in test/helpers/fake-anthropic.mjs. No network but 127.0.0.1. Each test builds a sandbox
+// repo, makes an uncommitted "agent" edit, scars it with `git kizu scar`, installs the hooks
+// with `git kizu init`, runs `claude -p` once and asserts on every request the client sent, on
+// the hook outputs the client reports (stream-json with --include-hook-events), on claude's
+// exit code and result, and on the file left behind.
 //
 // What the client sends and how hook output reaches the model (measured with Claude Code
-// 2.1.332) is written down at the top of fake-anthropic.mjs. In short: a Stop block's reason R
-// comes back in the next request as a user <system-reminder> "Stop hook feedback:\nR" plus a
-// system message 'Stop hook blocking error from command: "<cmd>": R'; a PostToolUse
-// additionalContext C as a system message "PostToolUse:Edit hook additional context: C"; a
-// systemMessage never reaches the model (stream-json shows it as an "informational" event).
+// 2.1.332) is written down at the top of test/helpers/fake-anthropic.mjs. In short: a Stop
+// block's reason R comes back in the next request as a user <system-reminder> "Stop hook
+// feedback:\nR" plus a system message 'Stop hook blocking error from command: "<cmd>": R'; a
+// PostToolUse additionalContext C as a system message "PostToolUse:Edit hook additional
+// context: C"; a systemMessage never reaches the model (stream-json shows it as an
+// "informational" event).
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
+import { sandbox } from '../helpers/sandbox.mjs';
+import { CLAUDE_ARGS, claudeRepo, claudeSandboxEnv, hookCommand } from '../helpers/claude.mjs';
 import {
   CLAUDE_BIN,
   claudeEnv,
-  dropJournalHook,
+  editResult,
   hookRuns,
+  assertRunEnded,
   lastAssistantText,
-  messagesAfterLastAssistant,
+  newMessages,
   runAgainstFake,
   stopFeedback,
-  strip,
   text,
   toolUse,
-} from './fake-anthropic.mjs';
+} from '../helpers/fake-anthropic.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const CLAUDE_TIMEOUT = 60_000;
@@ -41,7 +42,6 @@ const SCAR = '// @kizu[ask]: explain this change';
 const SCARRED = `const a = 1;\n${SCAR}\nconst b = 20;\nconst c = 3;\n`;
 const SCAR_ENTRY = { path: 'src/app.js', line: 2, kind: 'ask', body: 'explain this change' };
 
-const CLAUDE_ARGS = ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(git kizu:*)'];
 
 test('the pinned Claude Code client runs here', { timeout: TEST_TIMEOUT }, () => {
   // No skip when the client is missing: every e2e test below fails then, and this says why.
@@ -62,11 +62,7 @@ test('the pinned Claude Code client runs here', { timeout: TEST_TIMEOUT }, () =>
  * src/app.js edited (uncommitted) and the edited line scarred by `git kizu scar src/app.js:2`.
  */
 function scarredRepo({ config } = {}) {
-  const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
-  if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
-  const init = sb.kizu(['init']);
-  assert.equal(init.status, 0, `git kizu init failed:\n${init.stdout}\n${init.stderr}`);
-  dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
+  const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL }, config });
   sb.write({ 'src/app.js': EDITED }); // what an agent changed
   const scar = sb.kizu(['scar', 'src/app.js:2']);
   assert.equal(scar.status, 0, `git kizu scar failed:\n${scar.stdout}\n${scar.stderr}`);
@@ -78,13 +74,8 @@ function scarredRepo({ config } = {}) {
   for (const ev of ['Stop', 'SubagentStop', 'PostToolUse']) {
     assert.ok(Array.isArray(hooks[ev]) && hooks[ev].length > 0, `settings.json has no hooks.${ev}: ${JSON.stringify(settings)}`);
   }
-  const commandOf = (ev, re) => {
-    const cmds = hooks[ev].flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => re.test(c));
-    assert.equal(cmds.length, 1, `exactly one kizu ${ev} hook expected, got ${JSON.stringify(hooks[ev])}`);
-    return cmds[0];
-  };
-  const stopCmd = commandOf('Stop', /kizu-hook\.sh stop$/);
-  commandOf('SubagentStop', /kizu-hook\.sh stop$/);
+  const stopCmd = hookCommand(sb, 'Stop', /kizu-hook\.sh stop$/);
+  hookCommand(sb, 'SubagentStop', /kizu-hook\.sh stop$/);
   const postEntry = hooks.PostToolUse.find((m) => (m.hooks ?? []).some((h) => /kizu-hook\.sh post-tool-use$/.test(h.command)));
   assert.ok(postEntry, `no kizu PostToolUse hook: ${JSON.stringify(hooks.PostToolUse)}`);
   for (const tool of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) {
@@ -95,11 +86,7 @@ function scarredRepo({ config } = {}) {
   }
   accessSync(sb.path('.claude/hooks/kizu-hook.sh'), constants.X_OK);
 
-  // claude's own temp files (sockets, notes) go inside the sandbox, removed with it.
-  const tmp = path.join(sb.base, 'tmp');
-  mkdirSync(tmp, { recursive: true });
-  const env = claudeEnv(sb.env, 'http://127.0.0.1:9', { TMPDIR: tmp, CLAUDE_CODE_TMPDIR: tmp }); // URL set per run
-  return { sb, settings, stopCmd, env, abs: sb.path('src/app.js') };
+  return { sb, settings, stopCmd, env: claudeSandboxEnv(sb), abs: sb.path('src/app.js') };
 }
 
 function assertScan(sb, expected) {
@@ -161,10 +148,10 @@ test('(a) a scar blocks the first stop; the agent answers and deletes the scar l
 
   // Request 1: what the client sent right after the blocked stop: exactly the hook feedback.
   assert.equal(lastAssistantText(agent[1].body), 'done');
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[1].body)), stopFeedback(ctx.stopCmd, reason));
+  assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, reason));
 
   // Request 2: the Read result shows the scar on line 2.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), [
+  assert.deepEqual(newMessages(agent[2]), [
     {
       role: 'user',
       content: [{ tool_use_id: READ.id, type: 'tool_result', content: `1\tconst a = 1;\n2\t${SCAR}\n3\tconst b = 20;\n4\tconst c = 3;\n5\t` }],
@@ -172,14 +159,14 @@ test('(a) a scar blocks the first stop; the agent answers and deletes the scar l
   ]);
 
   // Request 3: the Edit went through; the file has no scar left, so PostToolUse adds nothing.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[3].body)), [
+  assert.deepEqual(newMessages(agent[3]), [
     {
       role: 'user',
       content: [
         {
           tool_use_id: EDIT.id,
           type: 'tool_result',
-          content: `The file ${ctx.abs} has been updated successfully. (file state is current in your context — no need to Read it back)`,
+          content: editResult(ctx.abs),
         },
       ],
     },
@@ -197,17 +184,15 @@ test('(a) a scar blocks the first stop; the agent runs `git kizu unscar src/app.
   const FINAL = 'Answered above and removed the scar with git kizu unscar.';
   const { r, agent } = await runScenario(t, ctx, ['done', [text('b went from 2 to 20 on purpose.'), BASH], FINAL]);
 
-  assert.equal(agent.length, 3, 'agent-loop requests: done, (block) bash, final');
-  assert.equal(r.json.result, FINAL);
-  assert.deepEqual(r.json.permission_denials, []);
+  assertRunEnded(r, agent, 3, 'agent-loop requests: done, (block) bash, final', FINAL);
 
   const stops = hookRuns(r, 'Stop');
   assert.equal(stops.length, 2);
   const reason = assertBlock(stops[0], 'first stop');
   assert.deepEqual([stops[1].exit_code, stops[1].stdout], [0, '']);
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[1].body)), stopFeedback(ctx.stopCmd, reason));
+  assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, reason));
 
-  const after = strip(messagesAfterLastAssistant(agent[2].body));
+  const after = newMessages(agent[2]);
   assert.equal(after.length, 1, JSON.stringify(after));
   const [result] = after[0].content;
   assert.equal(result.type, 'tool_result');
@@ -245,14 +230,14 @@ test('(b) editing a scarred file puts the PostToolUse context (scar path:line an
   assert.deepEqual([...new Set(context.match(/[\w./-]+\.\w+:\d+/g))], ['src/app.js:2'], context);
 
   // Request 2 (after the edit elsewhere): the tool result, then exactly the hook's context.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), [
+  assert.deepEqual(newMessages(agent[2]), [
     {
       role: 'user',
       content: [
         {
           tool_use_id: EDIT_ELSEWHERE.id,
           type: 'tool_result',
-          content: `The file ${ctx.abs} has been updated successfully. (file state is current in your context — no need to Read it back)`,
+          content: editResult(ctx.abs),
         },
       ],
     },
@@ -261,7 +246,7 @@ test('(b) editing a scarred file puts the PostToolUse context (scar path:line an
 
   // After the scar line is deleted the hook stays silent, and the stop is not blocked.
   assert.deepEqual([posts[1].exit_code, posts[1].stdout], [0, ''], 'no scar left: post-tool-use prints nothing');
-  assert.equal(strip(messagesAfterLastAssistant(agent[3].body)).length, 1, 'request 3 holds only the tool result');
+  assert.equal(newMessages(agent[3]).length, 1, 'request 3 holds only the tool result');
   assert.deepEqual(hookRuns(r, 'Stop').map((s) => [s.exit_code, s.stdout]), [[0, '']]);
 
   assert.equal(ctx.sb.read('src/app.js'), 'const a = 1;\nconst b = 20;\nconst c = 30;\n');
@@ -279,7 +264,7 @@ test('(c) a scar the agent never removes: blocked maxBlocks (3) times, then the 
   assert.equal(stops.length, 4, JSON.stringify(stops));
   for (let i = 0; i < 3; i++) {
     const reason = assertBlock(stops[i], `stop ${i + 1}`);
-    assert.deepEqual(strip(messagesAfterLastAssistant(agent[i + 1].body)), stopFeedback(ctx.stopCmd, reason), `request ${i + 1}`);
+    assert.deepEqual(newMessages(agent[i + 1]), stopFeedback(ctx.stopCmd, reason), `request ${i + 1}`);
   }
   const last = stops[3];
   assert.equal(last.exit_code, 0);
@@ -304,7 +289,7 @@ test('(c) stop.maxBlocks from .kizurc.json bounds the retries (maxBlocks 1: one 
   const stops = hookRuns(r, 'Stop');
   assert.equal(stops.length, 2, JSON.stringify(stops));
   const reason = assertBlock(stops[0], 'stop 1');
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[1].body)), stopFeedback(ctx.stopCmd, reason));
+  assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, reason));
   const out = JSON.parse(stops[1].stdout);
   assert.equal(out.decision, undefined, stops[1].stdout);
   assert.ok(out.systemMessage.includes('src/app.js:2'), stops[1].stdout);

@@ -1,30 +1,24 @@
 // End-to-end: the edit journal against the REAL Claude Code client (node_modules/.bin/claude)
-// and the scripted fake Anthropic API (fake-anthropic.mjs). `git kizu init` registers the
-// journal hook as its own PostToolUse group with "async": true; the client runs it in the
-// background for each Edit and Write, and the entries it records (from the client's real
-// payloads) are rolled back with `git kizu rollback patch`.
+// and the scripted fake Anthropic API (test/helpers/fake-anthropic.mjs). `git kizu init`
+// registers the journal hook as its own PostToolUse group with "async": true; the client runs
+// it in the background for each Edit and Write, and the entries it records (from the client's
+// real payloads) are rolled back with `git kizu rollback patch`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
-import { CLAUDE_BIN, claudeEnv, hookRuns, runAgainstFake, toolUse } from './fake-anthropic.mjs';
+import { existsSync } from 'node:fs';
+import { claudeRepo, claudeSandboxEnv } from '../helpers/claude.mjs';
+import { hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
 
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 
 test('journal: the async hook records the real Edit and Write payloads; rollback patch undoes both', { timeout: 120_000 }, async (t) => {
-  accessSync(CLAUDE_BIN, constants.X_OK); // no skip: without the pinned client this fails here
-  const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
-  const init = sb.kizu(['init']);
-  assert.equal(init.status, 0, init.stderr);
+  const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL }, journal: true });
   const groups = JSON.parse(sb.read('.claude/settings.json')).hooks.PostToolUse;
   assert.deepEqual(groups[1], {
     matcher: '^(Write|Edit|MultiEdit|NotebookEdit)$',
     hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh journal', async: true, timeout: 30 }],
   });
-  const tmp = path.join(sb.base, 'tmp');
-  mkdirSync(tmp, { recursive: true });
-  const env = claudeEnv(sb.env, 'http://127.0.0.1:9', { TMPDIR: tmp, CLAUDE_CODE_TMPDIR: tmp });
+  const env = claudeSandboxEnv(sb);
   const app = sb.path('src/app.js');
   const READ = toolUse('Read', { file_path: app });
   const EDIT = toolUse('Edit', { file_path: app, old_string: 'const b = 2;', new_string: 'const b = 20;' });

@@ -1,33 +1,32 @@
 // End-to-end: the review queue (.claude/review-queue.md, `git kizu queue ...`) against the REAL
 // Claude Code client (node_modules/.bin/claude) and the scripted fake Anthropic API in
-// fake-anthropic.mjs (how the client sends hook output to the model is written down there).
+// test/helpers/fake-anthropic.mjs (how the client sends hook output to the model is written
+// down there).
 // Each test builds a sandbox repo, installs the hooks with the real `git kizu init`, queues
 // items with the real `git kizu queue add`, runs `claude -p` once and asserts on every
 // agent-loop request, on the hook runs the client reports, and on the queue file left behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, sandbox } from '../helpers.mjs';
+import { ROOT } from '../helpers/sandbox.mjs';
+import { contextOutput } from '../helpers/hooks.mjs';
+import { CLAUDE_ARGS, claudeRepo, claudeSandboxEnv, hookCommand } from '../helpers/claude.mjs';
 import {
-  CLAUDE_BIN,
-  claudeEnv,
-  dropJournalHook,
+  assertRunEnded,
   editResult,
   hookRuns,
   lastAssistantText,
-  messagesAfterLastAssistant,
+  newMessages,
   postToolUseContext,
   runAgainstFake,
   stopFeedback,
-  strip,
   text,
   toolUse,
-} from './fake-anthropic.mjs';
+} from '../helpers/fake-anthropic.mjs';
 
 const TEST_TIMEOUT = 60_000;
 const CLAUDE_TIMEOUT = 45_000;
-const CLAUDE_ARGS = ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(git kizu:*)'];
 
 const QUEUE = '.claude/review-queue.md';
 // A new queue file: the template, one blank line, then the items.
@@ -36,19 +35,9 @@ const APP = 'const a = 1;\nconst b = 3;\nconst c = 4;\n';
 
 /** A sandbox repo with src/app.js committed and the hooks installed by `git kizu init`. */
 function queueRepo() {
-  accessSync(CLAUDE_BIN, constants.X_OK); // no skip: without the pinned client every test fails here
-  const sb = sandbox({ files: { 'src/app.js': APP } });
-  const init = sb.kizu(['init']);
-  assert.equal(init.status, 0, `git kizu init failed:\n${init.stdout}\n${init.stderr}`);
-  dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
+  const sb = claudeRepo({ files: { 'src/app.js': APP } });
   assert.equal(existsSync(sb.path(QUEUE)), false, 'git kizu init must not create the queue');
-  const hooks = JSON.parse(sb.read('.claude/settings.json')).hooks ?? {};
-  const stopCmds = (hooks.Stop ?? []).flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => /kizu-hook\.sh stop$/.test(c));
-  assert.equal(stopCmds.length, 1, `exactly one kizu Stop hook expected: ${JSON.stringify(hooks.Stop)}`);
-  const tmp = path.join(sb.base, 'tmp');
-  mkdirSync(tmp, { recursive: true });
-  const env = claudeEnv(sb.env, 'http://127.0.0.1:9', { TMPDIR: tmp, CLAUDE_CODE_TMPDIR: tmp }); // URL set per run
-  return { sb, stopCmd: stopCmds[0], env, app: sb.path('src/app.js'), queue: sb.path(QUEUE) };
+  return { sb, stopCmd: hookCommand(sb), env: claudeSandboxEnv(sb), app: sb.path('src/app.js'), queue: sb.path(QUEUE) };
 }
 
 /** `git kizu queue add <args>`; asserts it printed just the new id, returns it. */
@@ -104,6 +93,17 @@ function assertBlocked(run, reason, label) {
   assert.deepEqual(out, { decision: 'block', reason }, label);
 }
 
+/**
+ * Asserts the Stop hook ran twice: it blocked with exactly `reason` (see assertBlocked; `label`
+ * names that run), then let the agent stop, printing nothing.
+ */
+function assertBlockedOnce(r, reason, label) {
+  const stops = hookRuns(r, 'Stop');
+  assert.equal(stops.length, 2, JSON.stringify(stops));
+  assertBlocked(stops[0], reason, label);
+  assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', ''], 'second stop: nothing open, nothing printed');
+}
+
 /** A file's text as the Read tool returns it: `<n>\t<line>` per line. */
 const numbered = (s) => s.split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n');
 
@@ -125,20 +125,15 @@ test('queue: an open item blocks the first stop; the agent runs `git kizu queue 
   const FINAL = 'Added the empty-case test and marked the item done.';
   const { r, agent } = await run(t, ctx, ['done', [text('Adding the empty-case test, then ticking the item.'), BASH], FINAL]);
 
-  assert.equal(agent.length, 3, 'agent-loop requests: done, (block) bash, final');
-  assert.equal(r.json.result, FINAL);
-  assert.deepEqual(r.json.permission_denials, []);
+  assertRunEnded(r, agent, 3, 'agent-loop requests: done, (block) bash, final', FINAL);
 
-  const stops = hookRuns(r, 'Stop');
-  assert.equal(stops.length, 2, JSON.stringify(stops));
-  assertBlocked(stops[0], REASON, 'first stop');
-  assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', ''], 'second stop: nothing open, nothing printed');
+  assertBlockedOnce(r, REASON, 'first stop');
 
   // Request 1: right after the blocked stop, exactly the hook feedback naming the item and its id.
   assert.equal(lastAssistantText(agent[1].body), 'done');
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[1].body)), stopFeedback(ctx.stopCmd, REASON));
+  assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, REASON));
   // Request 2: git kizu queue done ran inside claude and said so.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), bashResult(BASH, `done: [${id}] also add a test for the empty case`));
+  assert.deepEqual(newMessages(agent[2]), bashResult(BASH, `done: [${id}] also add a test for the empty case`));
   assert.deepEqual(hookRuns(r, 'PostToolUse'), [], 'Bash is not matched by the PostToolUse hook');
 
   assert.equal(readFileSync(ctx.queue, 'utf8'), `${HEAD}${OLD_LINE}- [x] also add a test for the empty case <!-- kizu:${id} -->\n`);
@@ -161,23 +156,18 @@ test('queue: an open item blocks the first stop; the agent ticks its box with Re
   const FINAL = 'Added the empty-case test and ticked the item.';
   const { r, agent } = await run(t, ctx, ['done', [text('Ticking the item in the queue file.'), READ], [EDIT], FINAL], BYPASS);
 
-  assert.equal(agent.length, 4, 'agent-loop requests: done, (block) read, edit, final');
-  assert.equal(r.json.result, FINAL);
-  assert.deepEqual(r.json.permission_denials, []);
+  assertRunEnded(r, agent, 4, 'agent-loop requests: done, (block) read, edit, final', FINAL);
 
-  const stops = hookRuns(r, 'Stop');
-  assert.equal(stops.length, 2, JSON.stringify(stops));
-  assertBlocked(stops[0], REASON, 'first stop');
-  assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', ''], 'second stop: nothing open, nothing printed');
+  assertBlockedOnce(r, REASON, 'first stop');
 
   assert.equal(lastAssistantText(agent[1].body), 'done');
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[1].body)), stopFeedback(ctx.stopCmd, REASON));
+  assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, REASON));
   // Request 2: the Read result, the queue file as written by queue add.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), [
+  assert.deepEqual(newMessages(agent[2]), [
     { role: 'user', content: [{ tool_use_id: READ.id, type: 'tool_result', content: numbered(before) }] },
   ]);
   // Request 3: the Edit went through; editing the queue file itself adds no hook context.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[3].body)), [
+  assert.deepEqual(newMessages(agent[3]), [
     { role: 'user', content: [{ tool_use_id: EDIT.id, type: 'tool_result', content: editResult(ctx.queue) }] },
   ]);
   const posts = hookRuns(r, 'PostToolUse');
@@ -206,22 +196,19 @@ test('queue: under acceptEdits the client refuses an Edit of .claude/review-queu
     { tool_name: 'Edit', tool_use_id: EDIT.id, tool_input: { file_path: ctx.queue, old_string: `- [ ] ${ITEM}`, new_string: `- [x] ${ITEM}`, replace_all: false } },
   ]);
 
-  const stops = hookRuns(r, 'Stop');
-  assert.equal(stops.length, 2, JSON.stringify(stops));
-  assertBlocked(stops[0], REASON, 'first stop');
-  assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', '']);
+  assertBlockedOnce(r, REASON, 'first stop');
 
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[1].body)), stopFeedback(ctx.stopCmd, REASON));
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), [
+  assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, REASON));
+  assert.deepEqual(newMessages(agent[2]), [
     { role: 'user', content: [{ tool_use_id: READ.id, type: 'tool_result', content: numbered(before) }] },
   ]);
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[3].body)), [
+  assert.deepEqual(newMessages(agent[3]), [
     {
       role: 'user',
       content: [{ tool_use_id: EDIT.id, type: 'tool_result', is_error: true, content: `Claude requested permissions to edit ${ctx.queue} which is a sensitive file.` }],
     },
   ]);
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[4].body)), bashResult(BASH, `done: [${id}] also add a test for the empty case`));
+  assert.deepEqual(newMessages(agent[4]), bashResult(BASH, `done: [${id}] also add a test for the empty case`));
   assert.deepEqual(hookRuns(r, 'PostToolUse'), [], 'no PostToolUse for a refused Edit (nor for Bash)');
 
   assert.equal(readFileSync(ctx.queue, 'utf8'), `${HEAD}- [x] ${ITEM}\n`);
@@ -242,25 +229,23 @@ test('queue: an item anchored to src/app.js:2 reaches the agent through PostTool
   const FINAL = 'b is 3 because the spec says three retries.';
   const { r, agent } = await run(t, ctx, [[READ], [EDIT], [text('b is 3 because the spec says three retries.'), BASH], FINAL]);
 
-  assert.equal(agent.length, 4, 'agent-loop requests: read, edit, (context) answer + bash, final');
-  assert.equal(r.json.result, FINAL);
-  assert.deepEqual(r.json.permission_denials, []);
+  assertRunEnded(r, agent, 4, 'agent-loop requests: read, edit, (context) answer + bash, final', FINAL);
 
   // Request 1: only the Read result (Read runs no hook, so the item has not been shown yet).
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[1].body)), [
+  assert.deepEqual(newMessages(agent[1]), [
     { role: 'user', content: [{ tool_use_id: READ.id, type: 'tool_result', content: '1\tconst a = 1;\n2\tconst b = 3;\n3\tconst c = 4;\n4\t' }] },
   ]);
   // Request 2: the Edit result, then exactly the hook's context naming the item.
   const posts = hookRuns(r, 'PostToolUse');
   assert.equal(posts.length, 1, JSON.stringify(posts));
   assert.deepEqual([posts[0].hook_name, posts[0].exit_code, posts[0].stderr], ['PostToolUse:Edit', 0, '']);
-  assert.deepEqual(JSON.parse(posts[0].stdout), { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: CONTEXT } });
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), [
+  assert.deepEqual(JSON.parse(posts[0].stdout), contextOutput(CONTEXT));
+  assert.deepEqual(newMessages(agent[2]), [
     { role: 'user', content: [{ tool_use_id: EDIT.id, type: 'tool_result', content: editResult(ctx.app) }] },
     postToolUseContext(CONTEXT),
   ]);
   // Request 3: queue done ran; the item was resolved before the stop, which is not blocked.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[3].body)), bashResult(BASH, `done: [${id}] src/app.js:2 (ask) why 3?`));
+  assert.deepEqual(newMessages(agent[3]), bashResult(BASH, `done: [${id}] src/app.js:2 (ask) why 3?`));
   assert.deepEqual(hookRuns(r, 'Stop').map((s) => [s.exit_code, s.stdout, s.stderr]), [[0, '', '']]);
 
   assert.equal(ctx.sb.read('src/app.js'), 'const a = 1;\nconst b = 3;\nconst c = 5;\n');
@@ -297,19 +282,14 @@ test('queue: an item added while the agent is mid-turn is picked up at its next 
   assert.ok(id, 'the reviewer item was added');
   const REASON = oneItemReason(id, 'also update the changelog');
 
-  assert.equal(agent.length, 4, 'agent-loop requests: read, (item added) done, (block) bash, final');
-  assert.equal(r.json.result, FINAL);
-  assert.deepEqual(r.json.permission_denials, []);
+  assertRunEnded(r, agent, 4, 'agent-loop requests: read, (item added) done, (block) bash, final', FINAL);
   assert.ok(!JSON.stringify(agent[1].body).includes('also update the changelog'), 'the 2nd request came before the item existed');
 
-  const stops = hookRuns(r, 'Stop');
-  assert.equal(stops.length, 2, JSON.stringify(stops));
-  assertBlocked(stops[0], REASON, 'first stop (after the item was added)');
-  assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', '']);
+  assertBlockedOnce(r, REASON, 'first stop (after the item was added)');
 
   assert.equal(lastAssistantText(agent[2].body), 'done');
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), stopFeedback(ctx.stopCmd, REASON));
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[3].body)), bashResult(BASH, `done: [${id}] also update the changelog`));
+  assert.deepEqual(newMessages(agent[2]), stopFeedback(ctx.stopCmd, REASON));
+  assert.deepEqual(newMessages(agent[3]), bashResult(BASH, `done: [${id}] also update the changelog`));
 
   assert.equal(readFileSync(ctx.queue, 'utf8'), `${HEAD}- [x] also update the changelog <!-- kizu:${id} -->\n`);
   assert.deepEqual(listAll(ctx.sb), { [id]: [true, null, null, null, 'also update the changelog'] });

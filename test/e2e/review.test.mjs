@@ -1,33 +1,29 @@
 // End-to-end: rejected hunks (`git kizu reject`) against the REAL Claude Code client
-// (node_modules/.bin/claude) and the scripted fake Anthropic API in fake-anthropic.mjs (how the
-// client sends hook output to the model is written down there). Each test builds a sandbox
+// (node_modules/.bin/claude) and the scripted fake Anthropic API in
+// test/helpers/fake-anthropic.mjs (how the client sends hook output to the model is written
+// down there). Each test builds a sandbox
 // repo, installs the hooks with the real `git kizu init`, makes an uncommitted "agent" change,
 // rejects it with the real `git kizu reject`, runs `claude -p` once and asserts on every
 // agent-loop request, on the hook runs the client reports, and on the file left behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
+import { contextOutput } from '../helpers/hooks.mjs';
+import { CLAUDE_ARGS, claudeRepo, claudeSandboxEnv, hookCommand } from '../helpers/claude.mjs';
 import {
-  CLAUDE_BIN,
-  claudeEnv,
-  dropJournalHook,
+  assertRunEnded,
   editResult,
   hookRuns,
   lastAssistantText,
-  messagesAfterLastAssistant,
+  newMessages,
   postToolUseContext,
   runAgainstFake,
   stopFeedback,
-  strip,
   text,
   toolUse,
-} from './fake-anthropic.mjs';
+} from '../helpers/fake-anthropic.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const CLAUDE_TIMEOUT = 60_000;
-const CLAUDE_ARGS = ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(git kizu:*)'];
 
 // src/app.js: 12 lines committed; the "agent" changed line 10 (uncommitted), the reviewer rejected it.
 const LINES = Array.from({ length: 12 }, (_, i) => `const v${i + 1} = ${i + 1};`);
@@ -41,27 +37,17 @@ const numbered = (s) => s.split('\n').map((l, i) => `${i + 1}\t${l}`).join('\n')
 
 /** A sandbox repo with src/app.js committed, hooks installed, line 10 changed and rejected. */
 function rejectedRepo() {
-  accessSync(CLAUDE_BIN, constants.X_OK); // no skip: without the pinned client every test fails here
-  const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
-  const init = sb.kizu(['init']);
-  assert.equal(init.status, 0, `git kizu init failed:\n${init.stdout}\n${init.stderr}`);
-  dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
+  const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL } });
   sb.write({ 'src/app.js': EDITED });
   const hunks = JSON.parse(sb.kizu(['hunks', '--json', 'src/app.js']).stdout);
   assert.deepEqual(hunks.map((h) => [h.range, h.mark]), [['src/app.js:10', 'unreviewed']]);
   const rej = sb.kizu(['reject', 'src/app.js:10']);
   assert.deepEqual([rej.status, rej.stdout, rej.stderr], [0, `rejected ${hunks[0].shortId} src/app.js:10\n`, '']);
-  const hooks = JSON.parse(sb.read('.claude/settings.json')).hooks ?? {};
-  const stopCmds = (hooks.Stop ?? []).flatMap((m) => (m.hooks ?? []).map((h) => h.command)).filter((c) => /kizu-hook\.sh stop$/.test(c));
-  assert.equal(stopCmds.length, 1, `exactly one kizu Stop hook expected: ${JSON.stringify(hooks.Stop)}`);
-  const tmp = path.join(sb.base, 'tmp');
-  mkdirSync(tmp, { recursive: true });
-  const env = claudeEnv(sb.env, 'http://127.0.0.1:9', { TMPDIR: tmp, CLAUDE_CODE_TMPDIR: tmp }); // URL set per run
   const base = sb.git('rev-parse', 'HEAD').trim().slice(0, 12);
   const place =
     '- src/app.js:10 → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
     `(\`git diff ${base} -- src/app.js\`), work out what is wrong, and rework or revert it`;
-  return { sb, stopCmd: stopCmds[0], env, app: sb.path('src/app.js'), hunkId: hunks[0].id, place };
+  return { sb, stopCmd: hookCommand(sb), env: claudeSandboxEnv(sb), app: sb.path('src/app.js'), hunkId: hunks[0].id, place };
 }
 
 function run(t, ctx, agent) {
@@ -80,9 +66,7 @@ test('review: a rejected hunk blocks the first stop with only its place; the age
   const FINAL = 'Reworked v10 after the rejection.';
   const { r, agent } = await run(t, ctx, ['done', [text('The reviewer rejected line 10; reworking it.'), READ], [EDIT], FINAL]);
 
-  assert.equal(agent.length, 4, 'agent-loop requests: done, (block) read, edit, final');
-  assert.equal(r.json.result, FINAL);
-  assert.deepEqual(r.json.permission_denials, []);
+  assertRunEnded(r, agent, 4, 'agent-loop requests: done, (block) read, edit, final', FINAL);
 
   const stops = hookRuns(r, 'Stop');
   assert.equal(stops.length, 2, JSON.stringify(stops));
@@ -92,17 +76,17 @@ test('review: a rejected hunk blocks the first stop with only its place; the age
 
   // Request 1: right after the blocked stop, exactly the hook feedback, naming only the place.
   assert.equal(lastAssistantText(agent[1].body), 'done');
-  const feedback = strip(messagesAfterLastAssistant(agent[1].body));
+  const feedback = newMessages(agent[1]);
   assert.deepEqual(feedback, stopFeedback(ctx.stopCmd, REASON));
   const fed = JSON.stringify(feedback);
   for (const l of [AGENT_LINE, '1000', ...LINES.slice(6, 13)]) assert.ok(!fed.includes(l), `the stop feedback must not quote "${l}"`);
   assert.ok(!JSON.stringify(agent[1].body).includes(AGENT_LINE), 'the rejected content reaches the model only through its own Read');
 
   // Request 2: the Read result. Request 3: the Edit went through; the new hunk is unmarked, so PostToolUse adds nothing.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), [
+  assert.deepEqual(newMessages(agent[2]), [
     { role: 'user', content: [{ tool_use_id: READ.id, type: 'tool_result', content: numbered(EDITED) }] },
   ]);
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[3].body)), [
+  assert.deepEqual(newMessages(agent[3]), [
     { role: 'user', content: [{ tool_use_id: EDIT.id, type: 'tool_result', content: editResult(ctx.app) }] },
   ]);
   assert.deepEqual(hookRuns(r, 'PostToolUse').map((p) => [p.hook_name, p.exit_code, p.stdout, p.stderr]), [['PostToolUse:Edit', 0, '', '']]);
@@ -126,15 +110,15 @@ test('review: editing the file elsewhere names the rejected hunk in the PostTool
   const posts = hookRuns(r, 'PostToolUse');
   assert.equal(posts.length, 2, JSON.stringify(posts));
   assert.deepEqual([posts[0].hook_name, posts[0].exit_code, posts[0].stderr], ['PostToolUse:Edit', 0, '']);
-  assert.deepEqual(JSON.parse(posts[0].stdout), { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: CONTEXT } });
+  assert.deepEqual(JSON.parse(posts[0].stdout), contextOutput(CONTEXT));
   assert.deepEqual([posts[1].exit_code, posts[1].stdout, posts[1].stderr], [0, '', ''], 'after the revert: nothing rejected in the file');
 
   // Request 2: the Edit result, then exactly the hook's context.
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[2].body)), [
+  assert.deepEqual(newMessages(agent[2]), [
     { role: 'user', content: [{ tool_use_id: EDIT_FAR.id, type: 'tool_result', content: editResult(ctx.app) }] },
     postToolUseContext(CONTEXT),
   ]);
-  assert.deepEqual(strip(messagesAfterLastAssistant(agent[3].body)), [
+  assert.deepEqual(newMessages(agent[3]), [
     { role: 'user', content: [{ tool_use_id: REVERT.id, type: 'tool_result', content: editResult(ctx.app) }] },
   ]);
   assert.deepEqual(hookRuns(r, 'Stop').map((s) => [s.exit_code, s.stdout, s.stderr]), [[0, '', '']], 'nothing rejected left: the stop is not blocked');

@@ -1,15 +1,17 @@
 // End-to-end: journal, rollback patch, rollback snapshot and undo against the REAL Claude Code
-// client (node_modules/.bin/claude) and the scripted fake Anthropic API (fake-anthropic.mjs).
-// One prompt: the UserPromptSubmit hook takes a prompt snapshot; the agent Edits A, changes B
-// with `sed -i` and deletes C through Bash, then Edits D. The journal holds only the two Edits
-// (Bash changes are not journalled); `rollback patch` undoes exactly the D edit; `rollback
-// snapshot` puts every file back to its bytes and mode before the prompt; `undo` reverses that.
+// client (node_modules/.bin/claude) and the scripted fake Anthropic API
+// (test/helpers/fake-anthropic.mjs). One prompt: the UserPromptSubmit hook takes a prompt
+// snapshot; the agent Edits A, changes B with `sed -i` and deletes C through Bash, then Edits
+// D. The journal holds only the two Edits (Bash changes are not journalled); `rollback patch`
+// undoes exactly the D edit; `rollback snapshot` puts every file back to its bytes and mode
+// before the prompt; `undo` reverses that.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
-import { CLAUDE_BIN, claudeEnv, hookRuns, runAgainstFake, toolUse } from './fake-anthropic.mjs';
+import { sandbox } from '../helpers/sandbox.mjs';
+import { claudeSandboxEnv, initHooks, requireClaude } from '../helpers/claude.mjs';
+import { hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
 
 const A0 = 'export const a = 1;\nexport const b = 2;\n';
 const A1 = 'export const a = 1;\nexport const b = 20;\n';
@@ -39,13 +41,12 @@ function tree(dir) {
 }
 
 test('rollback: journal has only the Edits; rollback patch undoes one; rollback snapshot restores the pre-prompt tree; undo reverses it', { timeout: 120_000 }, async (t) => {
-  accessSync(CLAUDE_BIN, constants.X_OK); // no skip: without the pinned client this fails here
+  requireClaude();
   const sb = sandbox({ files: { 'src/a.js': A0, 'bin/b.sh': B0, 'docs/c.txt': C0, 'src/d.js': D0 } });
   chmodSync(sb.path('bin/b.sh'), 0o755);
   sb.git('add', '-A');
   sb.git('commit', '-q', '-m', 'b.sh executable');
-  const init = sb.kizu(['init']);
-  assert.equal(init.status, 0, init.stderr);
+  initHooks(sb, { journal: true });
   sb.write({ 'notes.txt': NOTES });
   chmodSync(sb.path('notes.txt'), 0o600);
 
@@ -55,9 +56,7 @@ test('rollback: journal has only the Edits; rollback patch undoes one; rollback 
     { 'src/a.js': ['644', A0], 'bin/b.sh': ['755', B0], 'docs/c.txt': ['644', C0], 'src/d.js': ['644', D0], 'notes.txt': ['600', NOTES] },
   );
 
-  const tmp = path.join(sb.base, 'tmp');
-  mkdirSync(tmp, { recursive: true });
-  const env = claudeEnv(sb.env, 'http://127.0.0.1:9', { TMPDIR: tmp, CLAUDE_CODE_TMPDIR: tmp });
+  const env = claudeSandboxEnv(sb);
   const a = sb.path('src/a.js');
   const d = sb.path('src/d.js');
   const EDIT_A = toolUse('Edit', { file_path: a, old_string: 'b = 2;', new_string: 'b = 20;' });

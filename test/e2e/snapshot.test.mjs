@@ -1,32 +1,25 @@
 // End-to-end: the UserPromptSubmit snapshot hook against the REAL Claude Code client
-// (node_modules/.bin/claude) and the scripted fake Anthropic API (fake-anthropic.mjs).
+// (node_modules/.bin/claude) and the scripted fake Anthropic API
+// (test/helpers/fake-anthropic.mjs).
 // `git kizu init` registers it; the client runs it with its real payload before handling the
 // prompt; it must print nothing (a UserPromptSubmit hook's stdout would be added to the
 // model's context) and leave a snapshot of the tree as it was before the agent's edit, which
 // `git kizu rollback snapshot` then restores.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { sandbox } from '../helpers.mjs';
-import { CLAUDE_BIN, claudeEnv, dropJournalHook, hookRuns, runAgainstFake, toolUse } from './fake-anthropic.mjs';
+import { claudeRepo, claudeSandboxEnv } from '../helpers/claude.mjs';
+import { hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
 
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n';
 
 test('UserPromptSubmit: the real client runs the hook silently; the prompt snapshot holds the tree before the edit', { timeout: 120_000 }, async (t) => {
-  accessSync(CLAUDE_BIN, constants.X_OK); // no skip: without the pinned client this fails here
-  const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
-  const init = sb.kizu(['init']);
-  assert.equal(init.status, 0, init.stderr);
-  dropJournalHook(sb); // covered by test/e2e/journal.test.mjs
+  const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL } });
   assert.deepEqual(JSON.parse(sb.read('.claude/settings.json')).hooks.UserPromptSubmit, [
     { hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh user-prompt-submit', timeout: 30 }] },
   ]);
   sb.write({ 'notes.txt': 'untracked before the prompt\n' });
-  const tmp = path.join(sb.base, 'tmp');
-  mkdirSync(tmp, { recursive: true });
-  const env = claudeEnv(sb.env, 'http://127.0.0.1:9', { TMPDIR: tmp, CLAUDE_CODE_TMPDIR: tmp });
+  const env = claudeSandboxEnv(sb);
   const app = sb.path('src/app.js');
   const { r, agent } = await runAgainstFake(t, {
     agent: [[toolUse('Read', { file_path: app })], [toolUse('Edit', { file_path: app, old_string: 'const b = 2;', new_string: 'const b = 20;' })], 'done'],

@@ -1,7 +1,9 @@
 // The plural and list helpers of src/words.ts that command and capability messages share.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { count, joinAnd, plural } from '../../src/words.ts';
+import { src } from '../helpers/sandbox.mjs';
+
+const { count, joinAnd, plural } = await import(src('words.ts'));
 
 test('plural and count: the word for 1, the plural (default word + s) for everything else', () => {
   assert.equal(plural(1, 'file'), 'file');

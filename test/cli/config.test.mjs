@@ -1,0 +1,157 @@
+// Config loading (cosmiconfig `kizu`, repo root only) and validation, observed through the
+// real bin: which sources are read, that values take effect, and that an invalid config is
+// one error listing every problem (exit 2).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sandbox } from '../helpers/sandbox.mjs';
+import { expectRun } from '../helpers/expect.mjs';
+import { ASK } from '../helpers/scars.mjs';
+
+const SOURCES = {
+  'package.json': JSON.stringify({ name: 'x', kizu: { scar: { bodies: { ask: 'from package.json' } } } }),
+  '.kizurc': 'scar:\n  bodies:\n    ask: from .kizurc\n',
+  '.kizurc.json': '{"scar": {"bodies": {"ask": "from .kizurc.json"}}}',
+  '.kizurc.yaml': 'scar:\n  bodies:\n    ask: "from .kizurc.yaml"\n',
+  '.kizurc.yml': 'scar: {bodies: {ask: from .kizurc.yml}}\n',
+  '.kizurc.cjs': "module.exports = { scar: { bodies: { ask: 'from .kizurc.cjs' } } };\n",
+  '.kizurc.mjs': "export default { scar: { bodies: { ask: 'from .kizurc.mjs' } } };\n",
+  '.config/kizurc.json': '{"scar": {"bodies": {"ask": "from .config/kizurc.json"}}}',
+  'kizu.config.mjs': "export default { scar: { bodies: { ask: 'from kizu.config.mjs' } } };\n",
+  'kizu.config.cjs': "module.exports = { scar: { bodies: { ask: 'from kizu.config.cjs' } } };\n",
+  'kizu.config.js': "module.exports = { scar: { bodies: { ask: 'from kizu.config.js' } } };\n",
+};
+
+test('config sources: package.json "kizu" key, .kizurc*, .config/kizurc*, kizu.config.* (scar.bodies takes effect)', () => {
+  for (const [name, content] of Object.entries(SOURCES)) {
+    const sb = sandbox({ files: { [name]: content, 'a.py': 'x = 1\n' } });
+    expectRun(sb, ['scar', 'a.py:1'], { status: 0, stdout: `scarred a.py:1  # @kizu[ask]: ${name.replace(/^/, 'from ')}\n` });
+    assert.equal(sb.read('a.py'), `# @kizu[ask]: from ${name}\nx = 1\n`, name);
+  }
+});
+
+test('config: read from the repo root when run from a subdirectory; a config elsewhere is ignored', () => {
+  const sb = sandbox({
+    files: {
+      '.kizurc.json': JSON.stringify({ scar: { bodies: { reject: 'undo it' } } }),
+      'sub/.kizurc.json': JSON.stringify({ scar: { bodies: { reject: 'wrong config' } } }),
+      'sub/deeper/a.sh': 'echo\n',
+    },
+  });
+  writeFileSync(path.join(sb.base, '.kizurc.json'), '{"scar": {"bodies": {"reject": "parent config"}}}');
+  expectRun(sb, ['scar', 'a.sh:1', '-k', 'reject'], { cwd: sb.path('sub/deeper'), status: 0, stdout: 'scarred sub/deeper/a.sh:1  # @kizu[reject]: undo it\n' });
+  const bare = sandbox({ files: { 'a.sh': 'echo\n' } });
+  writeFileSync(path.join(bare.base, '.kizurc.json'), '{"scar": {"bodies": {"ask": "parent config"}}}');
+  expectRun(bare, ['scar', 'a.sh:1'], { status: 0, stdout: `scarred a.sh:1  # ${ASK}\n` });
+});
+
+test('config: valid stop/scan/scar values are accepted; empty config means defaults', () => {
+  const sb = sandbox({
+    files: {
+      '.kizurc.json': JSON.stringify({
+        stop: { maxBlocks: 5, subagents: true },
+        scan: { exclude: ['gen/**'], maxFileBytes: 1000 },
+        scar: { bodies: { ask: 'why?', reject: 'no' }, syntax: { txt: '//', tpl: '<!-- -->', '.q': ';;', sqlx: '--', Jenkinsfile: '//', lock: 'none' } },
+      }),
+    },
+  });
+  sb.write({ 'gen/a.txt': '// @kizu[ask]: x\n', 'n.txt': 'x\n', 'p.tpl': 'x\n' });
+  expectRun(sb, ['scar', 'n.txt:1'], { status: 0, stdout: 'scarred n.txt:1  // @kizu[ask]: why?\n' });
+  expectRun(sb, ['scar', 'p.tpl:1', '-k', 'reject'], { status: 0, stdout: 'scarred p.tpl:1  <!-- @kizu[reject]: no -->\n' });
+  expectRun(sb, ['scan'], { status: 1, stdout: 'n.txt:1  [ask]  why?\n\np.tpl:1  [reject]  no\n' });
+  for (const empty of ['{}', '']) {
+    const e = sandbox({ files: { '.kizurc.json': empty, '.kizurc': empty, 'a.py': 'x\n' } });
+    expectRun(e, ['scar', 'a.py:1'], { status: 0, stdout: `scarred a.py:1  # ${ASK}\n` });
+  }
+});
+
+test('config: several problems are reported together in one error (exit 2) by every command', () => {
+  const bad = {
+    stop: { maxBlocks: 0, subagents: 'yes', extra: 1 },
+    scan: { exclude: 'x', maxFileBytes: -1 },
+    scar: { bodies: { ask: '', nit: 'x' }, syntax: { txt: 'a b c' } },
+    other: true,
+  };
+  const sb = sandbox({ files: { '.kizurc.json': JSON.stringify(bad), 'a.py': 'x = 1\n' } });
+  const file = path.join(realpathSync(sb.dir), '.kizurc.json');
+  const stderr =
+    `git-kizu: error: invalid config in ${file}:\n` +
+    '  - unknown key "stop.extra" (known: stop.maxBlocks, stop.subagents, stop.requireReview)\n' +
+    '  - unknown key "other" (known: stop, scan, scar, review, snapshot)\n' +
+    '  - "stop.maxBlocks" must be an integer >= 1, got 0\n' +
+    '  - "stop.subagents" must be true or false, got "yes"\n' +
+    '  - "scan.exclude" must be an array of non-empty glob strings, got "x"\n' +
+    '  - "scan.maxFileBytes" must be a positive integer (bytes), got -1\n' +
+    '  - "scar.bodies.ask" must be a non-empty string\n' +
+    '  - unknown key "scar.bodies.nit" (known: scar.bodies.ask, scar.bodies.reject)\n' +
+    `  - "scar.syntax.txt" must be ${'"none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///") or one of "/* */", "<!-- -->", "{/* */}"'}, got "a b c"\n` +
+    'hint: fix the listed keys (see README "Config")\n';
+  for (const args of [['scan'], ['scan', '--all'], ['scar', 'a.py:1'], ['unscar', '--all']]) {
+    expectRun(sb, args, { status: 2, stderr });
+  }
+  assert.equal(sb.read('a.py'), 'x = 1\n');
+  const wrongShapes = sandbox({ files: { '.kizurc.json': JSON.stringify({ stop: 3, scan: [], scar: { bodies: 'x', syntax: ['//'] } }) } });
+  expectRun(wrongShapes, ['scan'], {
+    status: 2,
+    stderr:
+      `git-kizu: error: invalid config in ${path.join(realpathSync(wrongShapes.dir), '.kizurc.json')}:\n` +
+      '  - "stop" must be an object\n' +
+      '  - "scan" must be an object\n' +
+      '  - "scar.bodies" must be an object like {"ask": "...", "reject": "..."}\n' +
+      '  - "scar.syntax" must be an object like {"ts": "//", "tpl": "<!-- -->"}\n' +
+      'hint: fix the listed keys (see README "Config")\n',
+  });
+});
+
+test('config: scar.syntax must be a comment syntax the scanner recognises (else the scar would be invisible)', () => {
+  for (const bad of ['REM', "'", '/*', '<!--', '// */', '(* *)', '#!']) {
+    const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ scar: { syntax: { bas: bad } } }), 'a.bas': '10 PRINT 1\n' } });
+    const r = sb.kizu(['scar', 'a.bas:1']);
+    assert.deepEqual(
+      [r.status, r.stdout, r.stderr],
+      [
+        2,
+        '',
+        `git-kizu: error: invalid config in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:\n` +
+          `  - "scar.syntax.bas" must be "none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///") or one of "/* */", "<!-- -->", "{/* */}", got ${JSON.stringify(bad)}\n` +
+          'hint: fix the listed keys (see README "Config")\n',
+      ],
+      bad,
+    );
+    assert.equal(sb.read('a.bas'), '10 PRINT 1\n');
+  }
+  // every accepted value yields a scar that scan finds
+  for (const good of ['//', '///', '#', '##', '--', '%%', ';;', '/* */', '<!-- -->', '{/* */}']) {
+    const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ scar: { syntax: { bas: good } } }), 'a.bas': '10 PRINT 1\n' } });
+    const r = sb.kizu(['scar', 'a.bas:1']);
+    assert.equal(r.status, 0, `${good}: ${r.stderr}`);
+    const [open, close] = good.split(' ');
+    assert.equal(sb.read('a.bas'), `${open} ${ASK}${close ? ' ' + close : ''}\n10 PRINT 1\n`, good);
+    expectRun(sb, ['scan'], { status: 1, stdout: 'a.bas:1  [ask]  explain this change\n' });
+  }
+});
+
+test('config: a config file that cannot be parsed is an error (exit 2), nothing written', () => {
+  const sb = sandbox({ files: { '.kizurc.json': '{"scar": ', 'a.py': 'x\n' } });
+  const r = sb.kizu(['scar', 'a.py:1']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  const lines = r.stderr.split('\n');
+  assert.equal(lines[0], `git-kizu: error: could not read config: JSON Error in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:`);
+  assert.equal(lines.at(-2), 'hint: fix the syntax of the config file');
+  assert.equal(sb.read('a.py'), 'x\n');
+});
+
+test('config: keys named like Object.prototype members are unknown keys, not a crash', () => {
+  const sb = sandbox({ files: { '.kizurc.json': '{"toString": {}, "stop": {"valueOf": 1}, "scar": {"bodies": {"constructor": "x"}}}' } });
+  expectRun(sb, ['scan'], {
+    status: 2,
+    stderr:
+      `git-kizu: error: invalid config in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:\n` +
+      '  - unknown key "toString" (known: stop, scan, scar, review, snapshot)\n' +
+      '  - unknown key "stop.valueOf" (known: stop.maxBlocks, stop.subagents, stop.requireReview)\n' +
+      '  - unknown key "scar.bodies.constructor" (known: scar.bodies.ask, scar.bodies.reject)\n' +
+      'hint: fix the listed keys (see README "Config")\n',
+  });
+});

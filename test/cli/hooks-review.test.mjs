@@ -1,0 +1,286 @@
+// Hunk review state in the hook handlers (`git-kizu hook stop|post-tool-use` through the real
+// bin): rejected hunks block the stop and are named in PostToolUse context; with
+// stop.requireReview unreviewed hunks block too; tapped hunks never block. Marks are set with
+// the real `git kizu tap|reject|untap`. Every hook output is asserted exactly.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { hook, sandbox } from '../helpers/sandbox.mjs';
+import { expectRun, kizuOk } from '../helpers/expect.mjs';
+import { text } from '../helpers/files.mjs';
+import { PROTOCOL, contextOutput, editPayload, stopPayload } from '../helpers/hooks.mjs';
+import { hunksJson } from '../helpers/hunks.mjs';
+
+const LINES = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+
+/** LINES with the given 1-based line numbers replaced. */
+const withLines = (repl, base = LINES) => base.map((l, i) => repl[i + 1] ?? l);
+
+/** A repo with src/app.js (30 lines) and README.md committed, then line 20 of src/app.js changed. */
+function repo({ files = {} } = {}) {
+  const sb = sandbox({ files: { 'src/app.js': text(LINES), 'README.md': '# x\n', ...files } });
+  sb.write({ 'src/app.js': text(withLines({ 20: 'line 20 changed by the agent' })) });
+  return sb;
+}
+
+/** {path:range → [shortId, mark]} from `git kizu hunks --json`. */
+const hunks = (sb) => Object.fromEntries(hunksJson(sb).map((h) => [h.range, [h.shortId, h.mark]]));
+
+const base12 = (sb, rev = 'HEAD') => sb.git('rev-parse', rev).trim().slice(0, 12);
+
+/** The listing line for a rejected hunk at `range` of `file`. */
+const rejLine = (range, base, file = range.replace(/:.*/, '')) =>
+  `- ${range} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
+  `(\`git diff ${base} -- ${file}\`), work out what is wrong, and rework or revert it`;
+
+const unrevLine = (range) =>
+  `- ${range} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`;
+
+/** Runs the stop hook; asserts exit 0 and no stderr; returns the parsed stdout (null if empty). */
+function stopOut(sb, active, session) {
+  const r = hook(sb, 'stop', stopPayload(sb, active, session));
+  assert.deepEqual([r.status, r.stderr], [0, ''], `stop hook: ${r.stderr}`);
+  if (r.stdout === '') return null;
+  assert.equal(r.stdout.split('\n').length, 2, `one JSON line: ${r.stdout}`);
+  return JSON.parse(r.stdout);
+}
+
+const blocked = (reason) => ({ decision: 'block', reason });
+const streakNote = (k) => `\n(Block ${k} of 3 without progress; after that the stop is allowed and the user is told.)`;
+
+test('stop: a rejected hunk blocks with the exact reason, naming only its place (no content)', () => {
+  const sb = repo();
+  expectRun(sb, ['reject', 'src/app.js:20'], { status: 0, stdout: `rejected ${hunks(sb)['src/app.js:20'][0]} src/app.js:20\n` });
+  const out = stopOut(sb, false);
+  assert.deepEqual(out, blocked(`git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n${rejLine('src/app.js:20', base12(sb))}`));
+  assert.equal(
+    out.reason,
+    'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
+      `- src/app.js:20 → a reviewer rejected this change without giving a reason: compare it with the baseline (\`git diff ${base12(sb)} -- src/app.js\`), ` +
+      'work out what is wrong, and rework or revert it',
+  );
+  for (const l of ['line 20', 'line 19', 'line 21', 'changed by the agent']) assert.ok(!out.reason.includes(l), `reason must not quote "${l}"`);
+  assert.deepEqual(readdirSync(sb.path('.git/kizu/stop')), ['sess-1.json']);
+});
+
+test('stop: after the agent edits the rejected hunk\'s own lines, or reverts them, it no longer blocks', () => {
+  const sb = repo();
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  assert.equal(stopOut(sb, false).decision, 'block');
+  // Reworked: the hunk's content changed, so its id changed and the mark no longer matches.
+  sb.write({ 'src/app.js': text(withLines({ 20: 'line 20 reworked' })) });
+  assert.deepEqual(Object.values(hunks(sb)).map(([, m]) => m), ['unreviewed']);
+  assert.equal(stopOut(sb, true), null);
+  assert.deepEqual(readdirSync(sb.path('.git/kizu/stop')), [], 'the stop state is dropped when nothing is left');
+  // A context line of the hunk changed (line 18 is within 3 lines): a new id as well.
+  sb.write({ 'src/app.js': text(withLines({ 20: 'line 20 changed by the agent' })) });
+  assert.equal(stopOut(sb, false).decision, 'block', 'the original content is rejected again');
+  sb.write({ 'src/app.js': text(withLines({ 18: 'line 18 touched', 20: 'line 20 changed by the agent' })) });
+  assert.equal(stopOut(sb, true), null);
+  // Reverted: the hunk is gone.
+  sb.write({ 'src/app.js': text(LINES) });
+  assert.equal(stopOut(sb, false), null);
+});
+
+test('stop: an edit far above the rejected hunk is a separate hunk; the rejected one keeps its id and still blocks (no progress)', () => {
+  const sb = repo();
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  const [id] = hunks(sb)['src/app.js:20'];
+  const first = stopOut(sb, false);
+  // The agent inserts a line at the top: the rejected hunk moves to line 21, same content.
+  sb.write({ 'src/app.js': text(['inserted at the top', ...withLines({ 20: 'line 20 changed by the agent' })]) });
+  const now = hunks(sb);
+  assert.deepEqual(Object.keys(now), ['src/app.js:1', 'src/app.js:21']);
+  assert.deepEqual(now['src/app.js:21'], [id, 'rejected'], 'same id, still rejected');
+  assert.equal(now['src/app.js:1'][1], 'unreviewed');
+  const second = stopOut(sb, true);
+  assert.deepEqual(second, blocked(`git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n${rejLine('src/app.js:21', base12(sb))}${streakNote(2)}`));
+  assert.notEqual(first.reason, second.reason.replace(streakNote(2), ''), 'the range moved');
+});
+
+test('stop: tapped hunks never block; untap (of a tap or a reject) leaves nothing that blocks', () => {
+  const sb = repo();
+  kizuOk(sb, ['tap', 'src/app.js:20']);
+  assert.equal(stopOut(sb, false), null);
+  expectRun(sb, ['untap', 'src/app.js:20'], { status: 0, stdout: `untapped ${hunks(sb)['src/app.js:20'][0]} src/app.js:20\n` });
+  assert.equal(stopOut(sb, false), null);
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  assert.equal(stopOut(sb, false).decision, 'block');
+  kizuOk(sb, ['untap', 'src/app.js:20']);
+  assert.deepEqual(Object.values(hunks(sb)).map(([, m]) => m), ['unreviewed']);
+  assert.equal(stopOut(sb, true), null);
+  // Reject then tap: the newer mark wins.
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  kizuOk(sb, ['tap', 'src/app.js:20']);
+  assert.equal(stopOut(sb, false), null);
+});
+
+test('stop: stop.requireReview true → unreviewed hunks block, tapped ones do not; default false → they never block', () => {
+  const sb = repo({ files: { '.kizurc.json': '{"stop": {"requireReview": true}}\n' } });
+  sb.write({ 'src/app.js': text(withLines({ 2: 'line 2 changed', 20: 'line 20 changed by the agent' })) });
+  kizuOk(sb, ['tap', 'src/app.js:2']);
+  assert.deepEqual(stopOut(sb, false), blocked(`git-kizu: a human reviewer left 1 change not reviewed yet. Resolve it before you stop:\n${unrevLine('src/app.js:20')}`));
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  assert.deepEqual(stopOut(sb, true), blocked(`git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n${rejLine('src/app.js:20', base12(sb))}`));
+  kizuOk(sb, ['tap', 'src/app.js:20']);
+  assert.equal(stopOut(sb, true), null);
+  kizuOk(sb, ['untap', '--all']);
+  assert.deepEqual(
+    stopOut(sb, false),
+    blocked(`git-kizu: a human reviewer left 2 changes not reviewed yet. Resolve each one before you stop:\n${unrevLine('src/app.js:2')}\n${unrevLine('src/app.js:20')}`),
+  );
+  // The same repo with the default config: unreviewed hunks do not block.
+  sb.write({ '.kizurc.json': '{"stop": {"requireReview": false}}\n' });
+  assert.equal(stopOut(sb, false), null);
+});
+
+test('stop: scars, queue items and a rejected hunk together → one reason (exact)', () => {
+  const sb = repo({ files: { 'b.js': 'const b = 2;\n' } });
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  sb.write({ 'b.js': '// @kizu[ask]: explain this change\nconst b = 3;\n' });
+  const id = kizuOk(sb, ['queue', 'add', 'also add a test']).trim();
+  assert.match(id, /^[0-9a-z]{4}$/);
+  assert.deepEqual(
+    stopOut(sb, false),
+    blocked(
+      'git-kizu: a human reviewer left 1 scar that is still unresolved, 1 open item in .claude/review-queue.md and 1 rejected change. Resolve each one before you stop:\n' +
+        '- b.js:1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        `- [${id}] also add a test → do what it says, then run \`git kizu queue done ${id}\`\n` +
+        `${rejLine('src/app.js:20', base12(sb))}\n` +
+        PROTOCOL,
+    ),
+  );
+  // Only the queue item and the rejected hunk left.
+  sb.write({ 'b.js': 'const b = 3;\n' });
+  assert.deepEqual(
+    stopOut(sb, true),
+    blocked(
+      'git-kizu: a human reviewer left 1 open item in .claude/review-queue.md and 1 rejected change. Resolve each one before you stop:\n' +
+        `- [${id}] also add a test → do what it says, then run \`git kizu queue done ${id}\`\n` +
+        rejLine('src/app.js:20', base12(sb)),
+    ),
+  );
+});
+
+test('stop: bounded retries with a rejected hunk — 3 blocks without progress, then allowed with a systemMessage; resolving one of two is progress', () => {
+  const sb = repo();
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  const reason = `git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n${rejLine('src/app.js:20', base12(sb))}`;
+  assert.deepEqual(stopOut(sb, false), blocked(reason));
+  assert.deepEqual(stopOut(sb, true), blocked(reason + streakNote(2)));
+  assert.deepEqual(stopOut(sb, true), blocked(reason + streakNote(3)));
+  assert.deepEqual(stopOut(sb, true), {
+    systemMessage:
+      'git-kizu: allowing the stop after 3 blocks without progress; 1 rejected hunk still unresolved:\n' +
+      `${rejLine('src/app.js:20', base12(sb))}\n` +
+      'Run `git kizu hunks` to see them.',
+  });
+  // A new turn counts again.
+  assert.deepEqual(stopOut(sb, false), blocked(reason));
+
+  const two = repo();
+  two.write({ 'src/app.js': text(withLines({ 2: 'line 2 changed', 20: 'line 20 changed by the agent' })) });
+  kizuOk(two, ['reject', '--all']);
+  const both =
+    'git-kizu: a human reviewer left 2 rejected changes. Resolve each one before you stop:\n' +
+    `${rejLine('src/app.js:2', base12(two))}\n${rejLine('src/app.js:20', base12(two))}`;
+  assert.deepEqual(stopOut(two, false), blocked(both));
+  assert.deepEqual(stopOut(two, true), blocked(both + streakNote(2)));
+  two.write({ 'src/app.js': text(withLines({ 2: 'line 2 reworked', 20: 'line 20 changed by the agent' })) });
+  assert.deepEqual(stopOut(two, true), blocked(reason.replace(base12(sb), base12(two))), 'the set changed: progress, the count restarts');
+});
+
+test('post-tool-use: a rejected hunk in the edited file is named (exact); edits of other files add nothing', () => {
+  const sb = repo();
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  const r = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
+  assert.deepEqual([r.status, r.stderr], [0, '']);
+  assert.equal(r.stdout.split('\n').length, 2);
+  assert.deepEqual(JSON.parse(r.stdout), contextOutput(`git-kizu: a reviewer rejected a change in the file you just edited:\n${rejLine('src/app.js:20', base12(sb))}`));
+  sb.write({ 'README.md': '# x\nmore\n' });
+  for (const f of ['README.md', 'other.js']) {
+    const o = hook(sb, 'post-tool-use', editPayload(sb, f));
+    assert.deepEqual([o.status, o.stdout, o.stderr], [0, '', ''], f);
+  }
+  // Two rejected hunks in the file.
+  sb.write({ 'src/app.js': text(withLines({ 2: 'line 2 changed', 20: 'line 20 changed by the agent' })) });
+  kizuOk(sb, ['reject', 'src/app.js:2']);
+  const two = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
+  assert.deepEqual(JSON.parse(two.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected changes in the file you just edited:\n${rejLine('src/app.js:2', base12(sb))}\n${rejLine('src/app.js:20', base12(sb))}`);
+  // The rejected hunk reworked: nothing.
+  sb.write({ 'src/app.js': text(withLines({ 2: 'line 2 reworked', 20: 'line 20 reworked' })) });
+  const none = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
+  assert.deepEqual([none.status, none.stdout, none.stderr], [0, '', '']);
+});
+
+test('corrupt refs/kizu/marks (a blob): stop exits 0 with one stderr line and still blocks on a scar; post-tool-use warns once', () => {
+  const sb = repo({ files: { 'b.js': 'const b = 2;\n' } });
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  sb.write({ 'b.js': '// @kizu[ask]: explain this change\nconst b = 3;\n' });
+  const blob = sb.git('hash-object', '-w', '--stdin', { input: 'not a marks commit\n' }).trim();
+  sb.git('update-ref', 'refs/kizu/marks', blob);
+  const warning = `git-kizu: review marks not read: refs/kizu/marks is corrupt: ${blob} is a blob, not a commit\n`;
+  const r = hook(sb, 'stop', stopPayload(sb, false));
+  assert.equal(r.status, 0);
+  assert.equal(r.stderr, warning);
+  assert.deepEqual(
+    JSON.parse(r.stdout),
+    blocked(
+      'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
+        '- b.js:1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        PROTOCOL,
+    ),
+  );
+  // No scar left: the corrupt ref alone does not trap the agent.
+  sb.write({ 'b.js': 'const b = 3;\n' });
+  const free = hook(sb, 'stop', stopPayload(sb, true));
+  assert.deepEqual([free.status, free.stdout, free.stderr], [0, '', warning]);
+  // PostToolUse over two edited files: one warning line, not one per file.
+  const post = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js', 'b.js'));
+  assert.deepEqual([post.status, post.stdout, post.stderr], [0, '', warning]);
+});
+
+test('a baseline set with `git kizu baseline set <rev>` is honoured: committed changes since it are hunks, a rejected one blocks', () => {
+  const sb = sandbox({ files: { 'src/app.js': text(LINES) } });
+  const first = sb.git('rev-parse', 'HEAD').trim();
+  sb.write({ 'src/app.js': text(withLines({ 20: 'line 20 committed by the agent' })) });
+  sb.git('commit', '-q', '-am', 'agent commit');
+  assert.equal(stopOut(sb, false), null);
+  expectRun(sb, ['baseline', 'set', 'HEAD~1'], { status: 0, stdout: `baseline set: refs/kizu/baseline ${first}\n` });
+  kizuOk(sb, ['reject', 'src/app.js:20']);
+  const reason = `git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n${rejLine('src/app.js:20', first.slice(0, 12))}`;
+  assert.notEqual(first.slice(0, 12), base12(sb));
+  assert.deepEqual(stopOut(sb, false), blocked(reason));
+  const post = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
+  assert.deepEqual(JSON.parse(post.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected a change in the file you just edited:\n${rejLine('src/app.js:20', first.slice(0, 12))}`);
+  expectRun(sb, ['baseline', 'reset'], { status: 0, stdout: 'baseline reset: using HEAD\n' });
+  assert.equal(stopOut(sb, false), null, 'against HEAD the working tree has no hunks');
+});
+
+test('stop: a rejected new (untracked) file is named with the baseline it is missing from, not an empty `git diff`', () => {
+  const sb = repo();
+  sb.write({ 'src/app.js': text(LINES), 'notes/new file.txt': 'hello\n' });
+  kizuOk(sb, ['reject', 'notes/new file.txt']);
+  assert.equal(sb.git('diff', base12(sb), '--', 'notes/new file.txt'), '', 'git diff shows nothing for an untracked file');
+  assert.deepEqual(
+    stopOut(sb, false),
+    blocked(
+      'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
+        '- notes/new file.txt:1 → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
+        `(notes/new file.txt is a new file: the baseline ${base12(sb)} does not have it), work out what is wrong, and rework or revert it`,
+    ),
+  );
+});
+
+test('stop: a rejected change in a path with a space quotes the path in the git diff command', () => {
+  const sb = sandbox({ files: { 'my dir/a b.js': text(LINES) } });
+  sb.write({ 'my dir/a b.js': text(withLines({ 5: 'line 5 changed' })) });
+  kizuOk(sb, ['reject', 'my dir/a b.js:5']);
+  assert.deepEqual(
+    stopOut(sb, false),
+    blocked(`git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n${rejLine('my dir/a b.js:5', base12(sb), "'my dir/a b.js'")}`),
+  );
+  // The command as given works in a shell.
+  const r = sb.run('sh', ['-c', `git diff ${base12(sb)} -- 'my dir/a b.js'`]);
+  assert.match(r.stdout, /^\+line 5 changed$/m);
+});

@@ -1,0 +1,72 @@
+// git kizu init / teardown: what they write, and reading a repository's files before and after.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BIN, ROOT } from './sandbox.mjs';
+
+/** The /kizu command init installs (templates/commands/kizu.md). */
+export const TEMPLATE_COMMAND = readFileSync(path.join(ROOT, 'templates/commands/kizu.md'), 'utf8');
+/** The bin's real path, recorded in the generated hook runner and pre-commit scripts. */
+export const REAL_BIN = realpathSync(BIN);
+/** The last line init prints. */
+export const NEXT =
+  'next: scar a change with `git kizu scar path:line`; the agent has to resolve it before it stops (or run /kizu in Claude Code). Restart running Claude Code sessions to load the hooks.';
+/** The last line teardown prints for `scope`. */
+export const UNINSTALLED = (scope) =>
+  `git-kizu is uninstalled for --scope ${scope}; scars already in files stay until you remove them (git kizu unscar --all)`;
+
+/**
+ * The exact settings JSON init writes; `stop`/`post`/`journal`/`ups` are the command strings.
+ * The journal hook is its own PostToolUse group, run async (Claude Code hooks: `"async": true`).
+ */
+export function expectedHooks(stop, post, journal, ups) {
+  return {
+    Stop: [{ hooks: [{ type: 'command', command: stop, timeout: 30 }] }],
+    SubagentStop: [{ hooks: [{ type: 'command', command: stop, timeout: 30 }] }],
+    PostToolUse: [
+      { matcher: '^(Write|Edit|MultiEdit|NotebookEdit)$', hooks: [{ type: 'command', command: post, timeout: 10 }] },
+      { matcher: '^(Write|Edit|MultiEdit|NotebookEdit)$', hooks: [{ type: 'command', command: journal, async: true, timeout: 30 }] },
+    ],
+    UserPromptSubmit: [{ hooks: [{ type: 'command', command: ups, timeout: 30 }] }],
+  };
+}
+/** The hook commands of a project (or local) install. */
+export const PROJECT_STOP = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh stop';
+export const PROJECT_POST = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh post-tool-use';
+export const PROJECT_JOURNAL = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh journal';
+export const PROJECT_UPS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh user-prompt-submit';
+/** The `hooks` object init writes into the settings of a project or local install. */
+export const PROJECT_HOOKS = () => expectedHooks(PROJECT_STOP, PROJECT_POST, PROJECT_JOURNAL, PROJECT_UPS);
+/** What init adds to a settings file, as it says so. */
+export const ADDED = '(added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)';
+
+/** Permission bits of the file at absolute path `p`. */
+export const mode = (p) => statSync(p).mode & 0o777;
+/** The non-empty lines of `s`. */
+export const lines = (s) => s.split('\n').filter(Boolean);
+
+/** Every file under `dir` (relative path → {sha256, mode}; directories → {dir: true}), skipping .git/objects, logs and index. */
+export function repoFiles(dir) {
+  const out = {};
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      const rel = path.relative(dir, p);
+      if (/^\.git\/(objects|logs)/.test(rel) || rel === '.git/index') continue;
+      if (e.isDirectory()) {
+        out[rel + '/'] = { dir: true };
+        walk(p);
+      } else out[rel] = { sha256: createHash('sha256').update(readFileSync(p)).digest('hex'), mode: mode(p) };
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Writes `file` (in opts.cwd, default the repo), stages and commits it; returns the commit run. */
+export function commitStaged(sb, file, content, opts = {}) {
+  writeFileSync(path.join(opts.cwd ?? sb.dir, file), content);
+  sb.git('add', file, opts);
+  return sb.run('git', ['commit', '-q', '-m', `add ${file}`], opts);
+}
+
