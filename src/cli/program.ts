@@ -121,7 +121,10 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('[paths...]', 'limit to these paths (files or directories)')
     .option('--json', 'print a JSON array of {id, shortId, path, kind, range, oldStart, oldCount, newStart, newCount, added, removed, mark}')
     .action(async (paths: string[], o: { json?: boolean }) => {
-      const { hunksCommand } = await import('./hunks.js');
+      const command = import('./hunks.js');
+      // A whole-tree listing follows: its git processes run while the command's code loads.
+      if (!paths.length) (await import('../hunks/baseline.js')).startEarly(cwd);
+      const { hunksCommand } = await command;
       setCode(await hunksCommand({ cwd, json: !!o.json, paths, reporter }));
     });
   const baseline = program
@@ -178,7 +181,11 @@ export function buildProgram(setCode: (code: number) => void): Command {
       .argument('[hunks...]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
       .option('--all', 'every current hunk')
       .action(async (specs: string[], o: { all?: boolean }) => {
-        const { markCommand } = await import('./marks.js');
+        const command = import('./marks.js');
+        // Valid arguments (hunks or --all, not both) list the whole tree: start its git
+        // processes while the command's code loads.
+        if (!!o.all !== specs.length > 0) (await import('../hunks/baseline.js')).startEarly(cwd);
+        const { markCommand } = await command;
         setCode(await markCommand({ cwd, verb, specs, all: !!o.all, reporter }));
       });
   }

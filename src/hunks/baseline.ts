@@ -1,8 +1,9 @@
 /**
- * Starting the two git processes behind a hunk listing (./index.ts listHunks): the untracked
- * listing and, when the baseline is known from the ref files, the diff. A small module, so
- * that the fast path of the CLI (src/commands/fast.ts) can start git before the rest of the
- * command has loaded ({@link startEarly}); listHunks then takes over the running processes.
+ * The baseline hunks are computed against, and starting the two git processes behind a hunk
+ * listing (./listing.ts listHunks): the untracked listing and, when the baseline is known
+ * from the ref files, the diff. A small module, so that the `hunks`, `tap`, `reject` and
+ * `untap` actions (src/cli/program.ts) can start git while the rest of the command loads
+ * ({@link startEarly}); listHunks then takes over the running processes ({@link takeEarly}).
  */
 import { git, type GitResult } from '../git/run.js';
 import { commonDirFast, discoveryOverridden, gitDirFast, repoInfoFast } from '../git/repo.js';

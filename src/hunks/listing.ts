@@ -272,7 +272,7 @@ function bodyLines(body: Buffer): string[] {
 export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
   // Usually the baseline comes from the ref files; then both git processes start at once
-  // (maybe already before this module loaded: start.ts startEarly).
+  // (maybe already before this module loaded: baseline.ts startEarly).
   const started = (specs.length ? undefined : takeEarly(root)) ?? startGit(root, specs);
   const { fast, others: othersP } = started;
   const baseline = fast ?? (await getBaseline(root));
