@@ -1,6 +1,6 @@
 /**
  * `git kizu patch apply <file|-> [--dry-run] [-p <n>]`: applies a unified diff strictly
- * (src/rollback/patch-parse.ts, patch-apply.ts), all files or none (patch-write.ts), and
+ * (src/rollback/journal/patch-parse.ts, patch-apply.ts), all files or none (patch-write.ts), and
  * records it in the edit journal so `git kizu rollback patch <id>` can undo it.
  */
 import { readFileSync } from 'node:fs';

@@ -224,7 +224,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await statusCommand({ cwd, json: !!o.json, reporter }));
     });
 
-  // --- tasks (branch level, src/rollback/task.ts) ---
+  // --- tasks (branch level, src/rollback/tasks/) ---
   const task = program.command('task').description('a branch kizu/<name> per task, optionally in its own worktree: start, list, land');
   task
     .command('start')
@@ -253,7 +253,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await taskLand({ cwd, name, remove: !!o.remove, reporter }));
     });
 
-  // --- edit journal and strict patches (patch level, src/rollback/journal.ts, patch-*.ts) ---
+  // --- edit journal and strict patches (patch level, src/rollback/journal/) ---
   program
     .command('journal')
     .description("list the edit journal (refs/kizu/journal): the agent's Write/Edit/NotebookEdit changes and applied patches, oldest first")

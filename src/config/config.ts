@@ -41,7 +41,7 @@ export interface KizuConfig {
     /**
      * Key per `git kizu review` action (one printable character each, no two alike):
      * tap " ", reject "!", ask "a", rejectScar "r", free "c", revert "x", revertScar "X",
-     * skip "s", quit "q", help "?" (see src/review/keys.ts).
+     * skip "s", quit "q", help "?" (see src/config/review-keys.ts).
      */
     keys: Record<ReviewAction, string>;
   };

@@ -39,13 +39,13 @@ export const JOURNAL_REF = 'refs/kizu/journal';
 /** Prefix of the snapshot refs, `refs/kizu/snapshots/<YYYYMMDD-HHMMSS-mmm>-<oid8>` (UTC): each a commit of the whole working tree with a `kizu-snapshot:` JSON line in its message (rollback/snapshots). */
 export const SNAPSHOT_REFS = 'refs/kizu/snapshots/';
 
-/** Prefix of task branches, `refs/heads/kizu/<name>` (rollback/tasks/store.ts). */
+/** Prefix of task branches, `refs/heads/kizu/<name>` (rollback/tasks/records.ts). */
 export const TASK_BRANCH_PREFIX = 'refs/heads/kizu/';
 
-/** Prefix of task records, `refs/kizu/tasks/<name>`: a commit with the empty tree whose parent is the task's base, `kizu-task:`/`kizu-from:`/`kizu-created:` lines in its message (rollback/tasks/store.ts). */
+/** Prefix of task records, `refs/kizu/tasks/<name>`: a commit with the empty tree whose parent is the task's base, `kizu-task:`/`kizu-from:`/`kizu-created:` lines in its message (rollback/tasks/records.ts). */
 export const TASK_RECORD_PREFIX = 'refs/kizu/tasks/';
 
-/** Prefix of discarded tasks, `refs/kizu/trash/<name>/<YYYYMMDDTHHMMSSZ>`: a commit of the task worktree's files whose first parent is the branch tip, `kizu-*:` lines in its message (rollback/tasks/trash.ts). */
+/** Prefix of discarded tasks, `refs/kizu/trash/<name>/<YYYYMMDDTHHMMSSZ>`: a commit of the task worktree's files whose first parent is the branch tip, `kizu-*:` lines in its message (rollback/tasks/removed.ts). */
 export const TASK_TRASH_PREFIX = 'refs/kizu/trash/';
 
 // ---------------------------------------------------------------------------------------

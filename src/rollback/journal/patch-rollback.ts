@@ -81,7 +81,7 @@ export interface FilePlan {
 
 const same = (a: Buffer | null, b: Buffer | null) => (a === null || b === null ? a === b : a.equals(b));
 
-/** Converts a hunk of hunks/diff.ts (raw origin-prefixed lines) to the ./patch-parse.ts shape. */
+/** Converts a hunk of git/diff.ts (raw origin-prefixed lines) to the ./patch-parse.ts shape. */
 export function fromRaw(h: RawHunk, index: number): PatchHunk {
   const lines: PatchLine[] = [];
   for (const r of h.raw) {

@@ -2,7 +2,7 @@
  * All-or-nothing writes of several working-tree files: the one place `patch apply` and
  * `rollback patch` change files. Each file is checked against the content the caller
  * planned against, right before it is written (so a change made meanwhile is not lost),
- * and written atomically (src/fsutil.ts: temp file + rename, mode kept). If any file cannot
+ * and written atomically (src/files.ts writeFileAtomic: temp file + rename, mode kept). If any file cannot
  * be written, the files already written are put back as they were, so either every file
  * changes or none does.
  */

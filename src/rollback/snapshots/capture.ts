@@ -11,7 +11,7 @@
  *
  * How (git-update-index(1), git-diff-files(1), git-write-tree(1), gitformat-index(5)):
  * 1. The private index P. If there is none, the user's index is copied as a seed when it is
- *    safe (indexfile.ts seedProblem; no clean filter or line-ending conversion can have made
+ *    safe (git/index-file.ts seedProblem; no clean filter or line-ending conversion can have made
  *    its blobs differ from the files: filterRisk, gitattributesIn), with its mtime kept no later than the original so git's
  *    racy-entry check still applies; otherwise P starts empty.
  * 2. In parallel: the listings above and `git diff-files --name-only` on P, which compares

@@ -111,7 +111,7 @@ export async function worktreeState(wt: string, include: string[] = []): Promise
 
 /**
  * The ignored files in worktree `wt` that config `snapshot.include` names (globs, see
- * config/index.ts): files the user asked to keep although git ignores them (e.g. `.env`).
+ * config/config.ts): files the user asked to keep although git ignores them (e.g. `.env`).
  * `git ls-files -o -i --exclude-standard -- :(glob)<pattern>...` (git-ls-files(1)).
  * @returns repository-relative paths ([] when `include` is empty).
  * @throws KizuError (exit 2) when git fails.
