@@ -294,7 +294,11 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('-m, --message <msg>', 'what the snapshot is for')
     .option('--json', 'print {id, ref, name, files, hashed, skipped, dropped, reused}')
     .action(async (o: { message?: string; json?: boolean }) => {
-      const { snapshotTake } = await import('./snapshot.js');
+      const command = import('./snapshot.js');
+      // Lock the snapshot store and start its git processes while the command's code loads
+      // (snapshotTake adopts them, or releases them if it fails first).
+      await (await import('../rollback/snapshots/begin.js')).beginSnapshot(cwd);
+      const { snapshotTake } = await command;
       setCode(await snapshotTake({ cwd, message: o.message, json: !!o.json, reporter }));
     });
   snapshot

@@ -10,6 +10,7 @@
  * nothing changed reuses the newest snapshot instead of writing a new one.
  */
 import { findRootFast } from '../git/repo.js';
+import { abandonBegunSnapshot, beginSnapshot } from '../rollback/snapshots/begin.js';
 import type { PromptInput } from './contract.js';
 import { notInRepository } from './text.js';
 
@@ -28,11 +29,13 @@ export async function userPromptSubmit(input: PromptInput, warn: (line: string) 
   const root = findRootFast(input.cwd);
   if (!root) throw new Error(notInRepository(input.cwd));
   const first = input.prompt.split('\n').find((l) => l.trim()) ?? '';
-  // Lock the store and start git before the snapshot code loads (rollback/snapshots/begin.ts).
-  const { beginSnapshot, abandonBegunSnapshot } = await import('../rollback/snapshots/begin.js');
+  // Lock the store and start git (rollback/snapshots/begin.ts, a small module loaded with
+  // this one) while the snapshot code loads.
+  const snapshotCode = import('../rollback/snapshots/snapshot.js');
+  snapshotCode.catch(() => {}); // awaited below; no unhandled rejection meanwhile
   const begun = await beginSnapshot(root);
   try {
-    const { takeSnapshot } = await import('../rollback/snapshots/snapshot.js');
+    const { takeSnapshot } = await snapshotCode;
     const r = await takeSnapshot(begun ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS, configProblem: warn });
     return r.name;
   } finally {
