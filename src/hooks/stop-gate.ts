@@ -28,10 +28,6 @@ interface StopState {
   streak: number;
 }
 
-function stateFile(gitDir: string, session: string): string {
-  return stopStateFile(gitDir, session);
-}
-
 function readState(file: string): StopState | null {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as StopState;
@@ -71,7 +67,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   if (input.subagent !== null && !config.stop.subagents) return note(NO_ANSWER);
   const gitDir = gitDirFast(root) ?? path.join(root, '.git');
   const session = input.session ?? 'unknown';
-  const file = stateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
+  const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
   const [{ scars }, items, review] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
