@@ -129,6 +129,17 @@ export function undoLogFile(commonDir: string): string {
   return path.join(kizuDir(commonDir), 'rollbacks.json');
 }
 
+/**
+ * `<commonDir>/kizu/git-kizu`: this clone's launcher (sh, 0755, written by `git kizu init`,
+ * install/launcher.ts): the absolute paths of node and of git-kizu's bin on this machine, so
+ * that hooks find git-kizu where PATH lacks node. The only place a machine path is kept for
+ * a repository; committed files (`.claude/hooks/`, hook-manager configs) find it at run time
+ * with `git rev-parse --git-common-dir`.
+ */
+export function launcherFile(commonDir: string): string {
+  return path.join(kizuDir(commonDir), 'git-kizu');
+}
+
 /** `<commonDir>/kizu/rollbacks.lock`: held while the undo log is read and rewritten; `<pid> <host> <ISO time>` (git/lock.ts acquireLock). */
 export function undoLogLockFile(commonDir: string): string {
   return path.join(kizuDir(commonDir), 'rollbacks.lock');
@@ -136,6 +147,11 @@ export function undoLogLockFile(commonDir: string): string {
 
 // ---------------------------------------------------------------------------------------
 // Outside the repository
+
+/** `<home>/.claude/kizu/git-kizu`: the launcher of the user-scope install (see {@link launcherFile}). */
+export function userLauncherFile(home: string): string {
+  return path.join(home, '.claude', 'kizu', 'git-kizu');
+}
 
 /** `<home>/.claude/kizu/install-user.json`: the same for user scope (install/state.ts). */
 export function userInstallRecordFile(home: string): string {

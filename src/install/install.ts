@@ -39,6 +39,7 @@ import {
   removePreCommit,
   CHAINED_NAME,
 } from './git-hook.js';
+import { writeLauncher } from './launcher.js';
 import { deleteRecord, readRecord, sha256, writeRecord, type InstallRecord } from './state.js';
 
 /** Options of {@link runInit}. */
@@ -230,6 +231,7 @@ export async function runInit(o: InitOptions): Promise<number> {
     rec.files[file] = { created: (rec.files[file]?.created ?? false) || !existed, sha256: sha256(text) };
   };
 
+  await writeLauncher(t.launcher);
   addDirs(mkdirs(t.hooksDir));
   const existed = existsSync(script.file);
   const a = await writeIfChanged(script.file, script.text, 0o755);

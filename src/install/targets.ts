@@ -18,7 +18,8 @@ import { repoInfo, type RepoInfo } from '../git/repo.js';
 import { KizuError } from '../errors.js';
 import { shellQuote } from '../words.js';
 import type { AgentEvent } from '../hooks/contract.js';
-import { installRecordFile, userInstallRecordFile } from '../git/layout.js';
+import { installRecordFile, launcherFile, userInstallRecordFile, userLauncherFile } from '../git/layout.js';
+import { commonDir } from '../git/repo.js';
 
 /** A Claude Code settings scope. */
 export type Scope = 'project' | 'local' | 'user';
@@ -68,6 +69,8 @@ export interface InstallTargets {
   commandFile: string;
   /** The JSON install record for this scope. */
   recordFile: string;
+  /** The launcher (install/launcher.ts): `<common-dir>/kizu/git-kizu`, or `~/.claude/kizu/git-kizu` for user scope. */
+  launcher: string;
   /** `git kizu init` plus ` --scope <scope>` unless project (for headers and messages). */
   initCmd: string;
   /** `git kizu teardown` plus ` --scope <scope>` unless project. */
@@ -130,6 +133,7 @@ export async function resolveTargets(cwd: string, scope: Scope, home?: string): 
     legacyScripts: Object.values(LEGACY_HOOK_SCRIPTS).map((n) => path.join(hooksDir, n)),
     commandFile: path.join(commandsDir, COMMAND_FILE),
     recordFile: recordFileFor(scope, path.resolve(h || '/'), repo)!,
+    launcher: scope === 'user' ? userLauncherFile(path.resolve(h)) : launcherFile(await commonDir(repo!.root)),
     initCmd: `git kizu init${suffix}`,
     teardownCmd: `git kizu teardown${suffix}`,
   };
