@@ -225,6 +225,9 @@ export async function runInit(o: InitOptions): Promise<number> {
       pre = inspectPreCommit(gctx.hooksDir);
       dropChained = staleChained(pre);
       if (!dropChained) checkPreCommit(pre);
+    } else if (gp.kind === 'manager' && gp.plan.kind === 'insert') {
+      const d = gp.chosen.detected;
+      assertWritable(d.file, d.id === 'simple-git-hooks' ? 'hook configuration' : 'git pre-commit hook');
     }
   }
   const commandBefore = readText(t.commandFile);

@@ -6,6 +6,7 @@
  * directory that git does not track is treated like `.git/hooks` (install/git-hook.ts).
  * husky's directories (`.husky`, `.husky/_`) belong to husky.ts. No local-only configuration.
  */
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { guardLines, hasGuard, planShellAppend } from './shell-script.js';
 import type { Detected, DetectInput, HookManager } from './types.js';
@@ -26,4 +27,12 @@ export const hooksPath: HookManager = {
     return planShellAppend(text, `#!/bin/sh\n${guardLines()}`, d.label);
   },
   has: hasGuard,
+  hookProblem(_i, d) {
+    try {
+      accessSync(d.file, constants.X_OK);
+      return null;
+    } catch {
+      return { why: `${d.file} is not executable, so git does not run it`, fix: `chmod +x ${JSON.stringify(d.file)}` };
+    }
+  },
 };
