@@ -370,7 +370,19 @@ export async function runInit(o: InitOptions): Promise<number> {
  * hook (a manager wrote its hook again over ours) is deleted.
  */
 function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string, r: Reporter): void {
+  // lefthook keeps a hook it replaces as pre-commit.old, the pre-commit framework as
+  // pre-commit.legacy (and runs it): a copy of our old hook there goes.
+  for (const name of ['pre-commit.old', 'pre-commit.legacy']) {
+    const file = path.join(hooksDir, name);
+    if (isOurPreCommit(file)) {
+      rmSync(file, { force: true });
+      r.log(`removed ${displayPath(t, file)} (git-kizu's old hook, kept there by a hook manager)`);
+    }
+  }
   const s = inspectPreCommit(hooksDir);
+  if (s.state === 'foreign' && s.chainedExists && !staleChained(s)) {
+    r.warn(`kept ${displayPath(t, s.chained)}: a hook of yours that git-kizu's old hook ran first; the hook manager does not run it, so add its commands to the manager's configuration, then delete it`);
+  }
   if (s.state === 'ours') {
     const res = removePreCommit(s.hook);
     if (res.restored) r.log(`restored ${displayPath(t, s.hook)} (the hook git-kizu had chained; the guard now runs through the hook manager)`);

@@ -5,7 +5,7 @@
 // gives back the configuration's exact bytes and the hook the tool writes without the guard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 import { commitScar, commitStaged, filesUnder, mode } from '../helpers/install.mjs';
@@ -117,4 +117,21 @@ test('a command that would swallow an appended one (trailing `;`, a `#` comment)
   assert.ok(!existsSync(bad.path('.claude')));
   assert.ok(!existsSync(bad.path('.git/kizu')));
   assert.equal(readFileSync(bad.path('.simple-git-hooks.json'), 'utf8'), '{"pre-commit": "true",}\n');
+});
+
+test('an old git-kizu hook a manager kept as pre-commit.old / pre-commit.legacy is removed by init; a hand-written chained hook is kept with a warning', () => {
+  const plain = sandbox();
+  ok(plain.kizu(['init']), 'init in a plain repo');
+  const ours = plain.read('.git/hooks/pre-commit');
+  const sb = sandbox({ files: { 'package.json': PKG } });
+  runSgh(sb);
+  writeFileSync(sb.path('.git/hooks/pre-commit.old'), ours, { mode: 0o755 });
+  writeFileSync(sb.path('.git/hooks/pre-commit.legacy'), ours, { mode: 0o755 });
+  writeFileSync(sb.path('.git/hooks/pre-commit.kizu-chained'), '#!/bin/sh\necho mine\n', { mode: 0o755 });
+  const r = ok(sb.kizu(['init']), 'init');
+  assert.ok(r.stdout.includes("removed .git/hooks/pre-commit.old (git-kizu's old hook, kept there by a hook manager)\n"), r.stdout);
+  assert.ok(r.stdout.includes("removed .git/hooks/pre-commit.legacy (git-kizu's old hook, kept there by a hook manager)\n"), r.stdout);
+  assert.ok(r.stderr.includes('kept .git/hooks/pre-commit.kizu-chained: a hook of yours that git-kizu\'s old hook ran first;'), r.stderr);
+  assert.ok(!existsSync(sb.path('.git/hooks/pre-commit.old')) && !existsSync(sb.path('.git/hooks/pre-commit.legacy')));
+  assert.equal(sb.read('.git/hooks/pre-commit.kizu-chained'), '#!/bin/sh\necho mine\n');
 });
