@@ -8,8 +8,8 @@ export interface InitCommandInput {
   cwd: string;
   /** Claude Code settings scope to install into. */
   scope: Scope;
-  /** Also install the git pre-commit hook (false with `--no-pre-commit`). */
-  preCommit: boolean;
+  /** The pre-commit guard: true with `--pre-commit`, false with `--no-pre-commit`, undefined: on except for user scope. */
+  preCommit?: boolean;
   reporter: Reporter;
   /** Home directory for `--scope user` (default: the HOME environment variable). */
   home?: string;

@@ -375,10 +375,11 @@ export function buildProgram(setCode: (code: number) => void): Command {
 
   program
     .command('init')
-    .description('install the Claude Code hooks, the /kizu slash command and the git pre-commit hook')
+    .description('install the Claude Code hooks, the /kizu slash command and the pre-commit guard')
     .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
-    .option('--no-pre-commit', 'do not install the git pre-commit hook')
-    .action(async (o: { scope: 'project' | 'local' | 'user'; preCommit: boolean }) => {
+    .option('--pre-commit', 'install the pre-commit guard in this repository (the default, except for --scope user)')
+    .option('--no-pre-commit', 'do not install the pre-commit guard')
+    .action(async (o: { scope: 'project' | 'local' | 'user'; preCommit?: boolean }) => {
       const { initCommand } = await import('./init.js');
       setCode(await initCommand({ cwd, scope: o.scope, preCommit: o.preCommit, reporter }));
     });

@@ -12,7 +12,7 @@ import { repoContext } from './context.js';
 import { listHunks, hunkRange, shortId } from '../hunks/listing.js';
 import { BASELINE_REF } from '../git/layout.js';
 import { hasHead } from '../git/run.js';
-import { commonDirFast } from '../git/repo.js';
+import { commonDirFast, findRootFast } from '../git/repo.js';
 import { refFast } from '../git/refs.js';
 import { readMarks, markOf } from '../marks/read.js';
 import { scanRepo, type Scar } from '../scars/scan.js';
@@ -22,7 +22,7 @@ import { describeItem } from '../queue/item.js';
 import { hunkJson, type HunkJson } from './hunks.js';
 import { itemJson } from './queue.js';
 import { hasKizuHooks } from '../agents/claude/settings.js';
-import { effectiveHooksDir, inspectPreCommit } from '../install/git-hook.js';
+import { guardStatus, type GuardStatus } from '../install/guard.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -31,8 +31,12 @@ export interface StatusJson {
   scars: Scar[];
   /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). */
   queue: { open: ReturnType<typeof itemJson>[]; done: number; error?: string };
-  /** Per scope: whether that settings file registers our hooks (null: file unreadable/invalid). */
-  hooks: { project: boolean | null; local: boolean | null; user: boolean | null; preCommit: boolean };
+  /**
+   * Per scope: whether that settings file registers our hooks (null: file unreadable/invalid);
+   * `preCommit`: whether the pre-commit guard runs on `git commit` (= `guard.state === 'installed'`);
+   * `guard`: where it runs from, or why not and the command that restores it (install/guard.ts).
+   */
+  hooks: { project: boolean | null; local: boolean | null; user: boolean | null; preCommit: boolean; guard: GuardStatus };
 }
 
 function settingsHas(file: string): boolean | null {
@@ -56,7 +60,7 @@ function settingsHas(file: string): boolean | null {
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir()): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks }, marks, scan, queue, hooksDir] = await Promise.all([
+  const [{ baseline, hunks }, marks, scan, queue, guard] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
@@ -70,7 +74,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       if (!(e instanceof KizuError)) throw e;
       return { items: [], error: `${e.message}${e.hint ? ` (${e.hint})` : ''}` };
     }),
-    effectiveHooksDir(ctx.root),
+    guardStatus(ctx.root),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
   const by = (m: string) => list.filter((h) => h.mark === m).length;
@@ -87,9 +91,18 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       project: settingsHas(path.join(ctx.root, '.claude', 'settings.json')),
       local: settingsHas(path.join(ctx.root, '.claude', 'settings.local.json')),
       user: settingsHas(path.join(home, '.claude', 'settings.json')),
-      preCommit: inspectPreCommit(hooksDir).state === 'ours',
+      preCommit: guard.state === 'installed',
+      guard,
     },
   };
+}
+
+/** The guard in status text: `installed (husky, .husky/pre-commit)` or `missing: <why>; run \`<fix>\``. */
+function guardText(g: GuardStatus, root: string | null): string {
+  if (g.state === 'missing') return `${pc.red('missing')}: ${g.why}; run \`${g.fix}\``;
+  const rel = root ? path.relative(root, g.file) : '';
+  const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : g.file;
+  return `installed (${g.via === 'hooks-dir' ? 'git hook' : g.via}, ${shown})`;
 }
 
 export interface StatusCommandInput {
@@ -127,7 +140,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const bad = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k] === null);
   log(
     `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : 'not installed (git kizu init)'}` +
-      `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}; pre-commit: ${s.hooks.preCommit ? 'installed' : 'not installed'}`,
+      `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
   log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
   return code;

@@ -11,12 +11,17 @@
  * Chaining: an existing `pre-commit` that is not ours is renamed to
  * `pre-commit.kizu-chained` (same directory, bytes, mode and inode), and our hook runs it
  * first; teardown renames it back. Our hook is recognised by {@link PRE_COMMIT_MARKER}.
+ * A symbolic link there is moved aside itself (rename keeps the link text) and never written
+ * through: every write here replaces the path (temp file + rename), never follows it.
+ * A hook a manager generated (husky, lefthook, the pre-commit framework, simple-git-hooks)
+ * is never chained: init integrates with that manager instead (install/guard.ts).
  */
 import { linkSync, lstatSync, readFileSync, renameSync, rmSync, chmodSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
-import { writeFileAtomic } from '../files.js';
+import { replaceFileSync } from '../files.js';
+import { generatedBy } from './managers/index.js';
 import { PRE_COMMIT_MARKER } from './scripts.js';
 
 /** File name the previous hook is moved to. */
@@ -53,10 +58,10 @@ function exists(p: string): boolean {
   }
 }
 
-/** True if `file` is a readable file carrying our marker. */
+/** True if `file` is a readable regular file (not a symbolic link) carrying our marker. */
 export function isOurPreCommit(file: string): boolean {
   try {
-    return statSync(file).isFile() && readFileSync(file, 'utf8').includes(PRE_COMMIT_MARKER);
+    return lstatSync(file).isFile() && readFileSync(file, 'utf8').includes(PRE_COMMIT_MARKER);
   } catch {
     return false;
   }
@@ -68,6 +73,29 @@ export function inspectPreCommit(hooksDir: string): PreCommitState {
   const chained = path.join(hooksDir, CHAINED_NAME);
   const state = !exists(hook) ? 'absent' : isOurPreCommit(hook) ? 'ours' : 'foreign';
   return { hooksDir, hook, chained, state, chainedExists: exists(chained) };
+}
+
+function readNoFollow(file: string): Buffer | null {
+  try {
+    return lstatSync(file).isFile() ? readFileSync(file) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True if the chained file is a leftover nobody needs: the `pre-commit` there now is not ours
+ * (a manager wrote its hook again over ours) and the chained file is a copy of it, a hook a
+ * manager generated (the manager writes it again from its configuration), or a copy of our
+ * own hook. Never true for a symbolic link or a hand-written hook that differs.
+ */
+export function staleChained(s: PreCommitState): boolean {
+  if (!s.chainedExists || s.state !== 'foreign') return false;
+  const chained = readNoFollow(s.chained);
+  if (chained === null) return false;
+  const hook = readNoFollow(s.hook);
+  const text = chained.toString('utf8');
+  return (hook !== null && hook.equals(chained)) || generatedBy(text) !== null || text.includes(PRE_COMMIT_MARKER);
 }
 
 /**
@@ -100,7 +128,7 @@ export async function installPreCommit(s: PreCommitState, content: string): Prom
     const modeOk = (statSync(s.hook).mode & 0o777) === 0o755;
     if (same && modeOk) return 'unchanged';
     if (same) chmodSync(s.hook, 0o755);
-    else await writeFileAtomic(s.hook, content, { mode: 0o755 });
+    else replaceFileSync(s.hook, content, { mode: 0o755 });
     return 'updated';
   }
   if (s.state === 'foreign') {
@@ -118,7 +146,8 @@ export async function installPreCommit(s: PreCommitState, content: string): Prom
       throw e;
     }
   }
-  await writeFileAtomic(s.hook, content, { mode: 0o755 });
+  // Replaces the name (a symbolic link included, now kept as the chained file), never follows it.
+  replaceFileSync(s.hook, content, { mode: 0o755 });
   return s.state === 'foreign' ? 'chained' : 'created';
 }
 

@@ -37,9 +37,14 @@ import {
   installPreCommit,
   isOurPreCommit,
   removePreCommit,
+  staleChained,
   CHAINED_NAME,
+  type PreCommitState,
 } from './git-hook.js';
 import { writeLauncher } from './launcher.js';
+import { applyGuard, guardContext, planGuard, removeGuard, type GuardContext, type GuardPlan } from './guard.js';
+import { launcherFile } from '../git/layout.js';
+import { commonDir } from '../git/repo.js';
 import { deleteRecord, readRecord, sha256, writeRecord, type InstallRecord } from './state.js';
 
 /** Options of {@link runInit}. */
@@ -47,8 +52,12 @@ export interface InitOptions {
   /** Directory the command runs in (finds the repository). */
   cwd: string;
   scope: Scope;
-  /** Install the git pre-commit hook (default true; `--no-pre-commit` gives false). */
-  preCommit: boolean;
+  /**
+   * Install the pre-commit guard (`--pre-commit` / `--no-pre-commit`); undefined: the
+   * scope's default (on for project and local, off for user: user scope touches no
+   * repository unless asked).
+   */
+  preCommit?: boolean;
   reporter: Reporter;
   /** Home directory for user scope (default: the HOME environment variable). */
   home?: string;
@@ -202,13 +211,24 @@ export async function runInit(o: InitOptions): Promise<number> {
   );
   const siblings = siblingRecords(t);
   const legacy = planLegacyScripts(t, old, siblings);
-  let pre: ReturnType<typeof inspectPreCommit> | null = null;
-  if (o.preCommit && t.repo) {
-    const hooksDir = await effectiveHooksDir(o.cwd);
-    // Not a file where the hook goes, nor where its directory goes (core.hooksPath naming a file).
-    assertWritable(path.join(hooksDir, 'pre-commit'), 'git pre-commit hook');
-    pre = inspectPreCommit(hooksDir);
-    checkPreCommit(pre);
+  const wantGuard = o.preCommit ?? t.scope !== 'user';
+  let pre: PreCommitState | null = null;
+  let dropChained = false;
+  let gctx: GuardContext | null = null;
+  let gp: GuardPlan | null = null;
+  if (wantGuard && t.repo) {
+    gctx = await guardContext(t.repo.root, t.scope === 'local');
+    gp = planGuard(gctx);
+    if (gp.kind === 'hooks-dir') {
+      // Not a file where the hook goes, nor where its directory goes (core.hooksPath naming a file).
+      assertWritable(path.join(gctx.hooksDir, 'pre-commit'), 'git pre-commit hook');
+      pre = inspectPreCommit(gctx.hooksDir);
+      dropChained = staleChained(pre);
+      if (!dropChained) checkPreCommit(pre);
+    } else if (gp.kind === 'manager' && gp.plan.kind === 'insert') {
+      const d = gp.chosen.detected;
+      assertWritable(d.file, d.id === 'simple-git-hooks' ? 'hook configuration' : 'git pre-commit hook');
+    }
   }
   const commandBefore = readText(t.commandFile);
   const oldCommand = old?.files[t.commandFile];
@@ -223,6 +243,7 @@ export async function runInit(o: InitOptions): Promise<number> {
     dirs: [...(old?.dirs ?? [])],
     settings: old?.settings ?? null,
     preCommit: old?.preCommit ?? null,
+    ...(old?.guard ? { guard: [...old.guard] } : {}),
   };
   const addDirs = (ds: string[]) => {
     for (const d of ds) if (!rec.dirs.includes(d)) rec.dirs.push(d);
@@ -247,8 +268,40 @@ export async function runInit(o: InitOptions): Promise<number> {
     r.log(`${a} ${displayPath(t, t.commandFile)}`);
   }
 
-  if (pre) {
+  if (gctx && gp && gp.kind !== 'hooks-dir') {
+    if (t.scope === 'user') await writeLauncher(launcherFile(await commonDir(t.repo!.root)));
+    migrateOwnHook(t, rec, gctx.hooksDir, r);
+    if (gp.kind === 'unmanaged') {
+      r.warn(`did not install the pre-commit guard: ${gp.why}:`);
+      r.log(gp.snippet);
+    } else {
+      const d = gp.chosen.detected;
+      const shown = displayPath(t, d.file);
+      if (gp.plan.kind === 'present') r.log(`unchanged ${shown} (it runs the git-kizu guard)`);
+      else if (gp.plan.kind === 'print') {
+        r.warn(`did not edit ${shown}: ${gp.plan.why}:`);
+        r.log(gp.plan.snippet);
+      } else {
+        addDirs(mkdirs(path.dirname(d.file)));
+        const { record, syncedHook } = applyGuard(gctx, gp);
+        const guard = (rec.guard ?? []).filter((g) => !(g.file === record.file && g.text === record.text));
+        rec.guard = [...guard, record];
+        r.log(`${record.createdFile ? 'created' : 'updated'} ${shown} (added the git-kizu guard for ${d.label})`);
+        if (syncedHook) r.log(`updated ${displayPath(t, syncedHook)} (as \`${d.reinstall}\` writes it from the new configuration)`);
+      }
+      if (gp.plan.kind !== 'print') {
+        const problem = gp.chosen.manager.hookProblem?.(gctx, d);
+        if (problem) r.warn(`the guard is in ${shown}, but ${problem.why}; run \`${problem.fix}\``);
+      }
+    }
+  } else if (pre) {
+    if (t.scope === 'user') await writeLauncher(launcherFile(await commonDir(t.repo!.root)));
     addDirs(mkdirs(pre.hooksDir));
+    if (dropChained) {
+      rmSync(pre.chained, { force: true });
+      r.log(`removed ${displayPath(t, pre.chained)} (a leftover copy of a generated hook)`);
+      pre = { ...pre, chainedExists: false };
+    }
     const text = renderHookScript('pre-commit', { bin, initCmd: 'git kizu init', teardownCmd: 'git kizu teardown' });
     const a = await installPreCommit(pre, text);
     const prevRec = rec.preCommit && rec.preCommit.hook === pre.hook ? rec.preCommit : null;
@@ -260,7 +313,7 @@ export async function runInit(o: InitOptions): Promise<number> {
     const shown = displayPath(t, pre.hook);
     if (a === 'chained') r.log(`created ${shown} (the hook that was there moved to ${CHAINED_NAME} and runs first)`);
     else r.log(`${a} ${shown}`);
-  } else if (o.preCommit && !t.repo) {
+  } else if (wantGuard && !t.repo) {
     r.log(`skipped the git pre-commit hook: ${o.cwd} is not in a git repository (run \`${t.initCmd}\` inside one to add it there)`);
   }
 
@@ -309,6 +362,36 @@ export async function runInit(o: InitOptions): Promise<number> {
   for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
   r.log(`next: scar a change with \`git kizu scar path:line\`; the agent has to resolve it before it stops (or run /kizu in Claude Code). Restart running Claude Code sessions to load the hooks.`);
   return EXIT.OK;
+}
+
+/**
+ * A hook manager now holds the guard: git-kizu's own hook from an earlier init in the hooks
+ * dir goes (the hook it chained is put back), and a leftover chained copy of a generated
+ * hook (a manager wrote its hook again over ours) is deleted.
+ */
+function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string, r: Reporter): void {
+  // lefthook keeps a hook it replaces as pre-commit.old, the pre-commit framework as
+  // pre-commit.legacy (and runs it): a copy of our old hook there goes.
+  for (const name of ['pre-commit.old', 'pre-commit.legacy']) {
+    const file = path.join(hooksDir, name);
+    if (isOurPreCommit(file)) {
+      rmSync(file, { force: true });
+      r.log(`removed ${displayPath(t, file)} (git-kizu's old hook, kept there by a hook manager)`);
+    }
+  }
+  const s = inspectPreCommit(hooksDir);
+  if (s.state === 'foreign' && s.chainedExists && !staleChained(s)) {
+    r.warn(`kept ${displayPath(t, s.chained)}: a hook of yours that git-kizu's old hook ran first; the hook manager does not run it, so add its commands to the manager's configuration, then delete it`);
+  }
+  if (s.state === 'ours') {
+    const res = removePreCommit(s.hook);
+    if (res.restored) r.log(`restored ${displayPath(t, s.hook)} (the hook git-kizu had chained; the guard now runs through the hook manager)`);
+    else r.log(`removed ${displayPath(t, s.hook)} (git-kizu's own hook; the guard now runs through the hook manager)`);
+  } else if (staleChained(s)) {
+    rmSync(s.chained, { force: true });
+    r.log(`removed ${displayPath(t, s.chained)} (a leftover copy of a generated hook)`);
+  } else return;
+  if (rec.preCommit?.hook === s.hook) rec.preCommit = null;
 }
 
 interface Sibling {
@@ -486,13 +569,32 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
         sib.dirty = true;
         r.log(`kept ${show(hookPath)} (still used by the --scope ${sib.rec.scope} install)`);
       } else {
-        const res = removePreCommit(hookPath);
-        if (res.foreign) r.warn(`left ${show(hookPath)} alone: it is no longer git-kizu's hook${existsSync(chained) ? `; your earlier hook is still in ${show(chained)}` : ''}`);
+        const st = inspectPreCommit(path.dirname(hookPath));
+        const res = st.state === 'foreign' && staleChained(st) ? null : removePreCommit(hookPath);
+        if (!res) {
+          // A manager wrote its hook again over ours: the chained file is a leftover copy.
+          rmSync(chained, { force: true });
+          r.log(`removed ${show(chained)} (a leftover copy of a generated hook; ${show(hookPath)} is not git-kizu's any more)`);
+        } else if (res.foreign) r.warn(`left ${show(hookPath)} alone: it is no longer git-kizu's hook${existsSync(chained) ? `; your earlier hook is still in ${show(chained)}` : ''}`);
         else if (res.restored) r.log(`restored ${show(hookPath)} (the hook git-kizu had chained)`);
         else if (res.removed) r.log(`removed ${show(hookPath)}`);
       }
       did++;
     }
+  }
+
+  for (const g of rec?.guard ?? []) {
+    const { removal, syncedHook } = removeGuard(g);
+    const shown = show(g.file);
+    if (removal.kind === 'removed') r.log(`updated ${shown} (removed the git-kizu guard)`);
+    else if (removal.kind === 'deleted') r.log(`removed ${shown}`);
+    else if (removal.kind === 'absent') r.log(`skipped ${shown}: it is gone`);
+    else {
+      const why = { 'not-found': 'the guard init added is no longer in it', ambiguous: 'the guard init added is in it more than once', link: 'it is a symbolic link now', binary: 'it is not UTF-8 text' }[removal.kind];
+      r.warn(`left ${shown} alone: ${why}; remove the git-kizu guard lines yourself`);
+    }
+    if (syncedHook) r.log(`${syncedHook.deleted ? 'removed' : 'updated'} ${show(syncedHook.file)} (as ${g.manager} writes it from the configuration)`);
+    did++;
   }
 
   if (rec) {

@@ -11,8 +11,12 @@
  *  "dirs": ["<abs dir init created>", ...],
  *  "settings": {"file": "<abs>", "createdFile": false, "createdHooksKey": true,
  *               "createdEvents": ["Stop"], "addedEvents": ["Stop", "SubagentStop", "PostToolUse"]},
- *  "preCommit": {"hook": "<abs>", "chained": "<abs>" | null, "created": true} | null}
+ *  "preCommit": {"hook": "<abs>", "chained": "<abs>" | null, "created": true} | null,
+ *  "guard": [{"manager": "husky", "file": "<abs>", "offset": 120, "text": "<inserted>", "createdFile": false}]}
  * ```
+ * `guard` (absent in records of earlier versions: read as []) lists each insertion init made
+ * in a hook manager's configuration (install/managers/), so teardown takes out exactly those
+ * bytes.
  * Re-running init merges into an existing record: a "created" fact is never forgotten.
  * Without a record, teardown falls back to recognising git-kizu's files by name and marker.
  */
@@ -20,6 +24,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../files.js';
+import type { ManagerId } from './managers/types.js';
 
 /** One file init wrote. */
 export interface FileRecord {
@@ -50,6 +55,21 @@ export interface PreCommitRecord {
   created: boolean;
 }
 
+/** One insertion of the pre-commit guard into a hook manager's file. */
+export interface GuardInsertionRecord {
+  manager: ManagerId;
+  /** Absolute path of the file. */
+  file: string;
+  /** UTF-16 offset in the file's text where `text` was inserted. */
+  offset: number;
+  /** The inserted text, exactly. */
+  text: string;
+  /** True if init created the file (teardown deletes it when it holds only `text`). */
+  createdFile: boolean;
+  /** The effective git hooks directory when init ran (for managers that copy their configuration into a generated hook). */
+  hooksDir?: string;
+}
+
 /** A whole install record (version 1). */
 export interface InstallRecord {
   version: 1;
@@ -58,6 +78,8 @@ export interface InstallRecord {
   dirs: string[];
   settings: SettingsRecord | null;
   preCommit: PreCommitRecord | null;
+  /** Guard insertions in hook managers' files (absent in older records). */
+  guard?: GuardInsertionRecord[];
 }
 
 /** sha256 hex of a string or bytes. */

@@ -56,7 +56,6 @@ test('--scope user: the script, settings and /kizu under $HOME/.claude with abso
   assert.deepEqual(lines(r.stdout), [
     'created ~/.claude/hooks/kizu-hook.sh',
     'created ~/.claude/commands/kizu.md',
-    'created .git/hooks/pre-commit',
     'created ~/.claude/settings.json ' + ADDED,
     NEXT,
   ]);
@@ -81,15 +80,14 @@ test('--scope user: the script, settings and /kizu under $HOME/.claude with abso
     'removed ~/.claude/hooks/kizu-hook.sh',
     'removed ~/.claude/settings.json',
     'removed ~/.claude/commands/kizu.md',
-    'removed .git/hooks/pre-commit',
     UNINSTALLED('user'),
   ]);
   assert.deepEqual(readdirSync(home), ['.gitconfig']);
 });
 
-test('--scope user outside a git repository installs for Claude Code and skips the git hook', () => {
+test('--scope user --pre-commit outside a git repository installs for Claude Code and skips the git hook', () => {
   const sb = sandbox({ init: false });
-  const r = ok(sb.kizu(['init', '--scope', 'user']));
+  const r = ok(sb.kizu(['init', '--scope', 'user', '--pre-commit']));
   assert.ok(
     r.stdout.includes(`skipped the git pre-commit hook: ${sb.dir} is not in a git repository (run \`git kizu init --scope user\` inside one to add it there)\n`),
     r.stdout,

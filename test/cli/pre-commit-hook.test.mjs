@@ -1,5 +1,5 @@
 // The git pre-commit hook `git kizu init` installs, through the real bin and real commits:
-// where it goes (core.hooksPath, husky, linked worktrees), chaining an existing hook (run
+// where it goes (core.hooksPath, linked worktrees; husky 4-8 gets the guard lines instead), chaining an existing hook (run
 // first, arguments, stdin and exit status passed on, restored by teardown), concurrent
 // inits, and refusing a staged scar.
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 import { commitStaged, mode, repoFiles } from '../helpers/install.mjs';
 
-test('core.hooksPath .husky: the hook goes where git runs it, chains the husky hook, teardown restores it', () => {
+test('core.hooksPath .husky (husky 4-8: .husky/pre-commit is the git hook): the guard lines go at its end, no chaining; teardown restores it', () => {
   const sb = sandbox();
   const marker = path.join(sb.base, 'husky-ran');
   const husky = `#!/bin/sh\necho ran > '${marker}'\n`;
@@ -19,40 +19,21 @@ test('core.hooksPath .husky: the hook goes where git runs it, chains the husky h
   sb.git('config', 'core.hooksPath', '.husky');
   mkdirSync(sb.path('sub'));
   const r = ok(sb.kizu(['init'], { cwd: sb.path('sub') }), 'init');
-  assert.ok(
-    r.stdout.includes('created .husky/pre-commit (the hook that was there moved to pre-commit.kizu-chained and runs first)\n'),
-    r.stdout,
-  );
-  assert.ok(readFileSync(sb.path('.husky/pre-commit'), 'utf8').includes('git-kizu-managed-pre-commit'));
-  assert.equal(readFileSync(sb.path('.husky/pre-commit.kizu-chained'), 'utf8'), husky);
+  assert.ok(r.stdout.includes('updated .husky/pre-commit (added the git-kizu guard for husky (.husky/pre-commit))\n'), r.stdout);
+  assert.ok(readFileSync(sb.path('.husky/pre-commit'), 'utf8').startsWith(husky + '# git-kizu: '));
+  assert.ok(!existsSync(sb.path('.husky/pre-commit.kizu-chained')));
   assert.ok(!existsSync(sb.path('.git/hooks/pre-commit')));
 
   ok(commitStaged(sb, 'x.txt', 'x\n'), 'commit');
   assert.equal(readFileSync(marker, 'utf8'), 'ran\n');
+  const scar = commitStaged(sb, 'y.js', '// @kizu[ask]: y\n');
+  assert.equal(scar.status, 1);
 
   const t = ok(sb.kizu(['teardown']), 'teardown');
-  assert.ok(t.stdout.includes('restored .husky/pre-commit (the hook git-kizu had chained)\n'), t.stdout);
+  assert.ok(t.stdout.includes('updated .husky/pre-commit (removed the git-kizu guard)\n'), t.stdout);
   assert.equal(readFileSync(sb.path('.husky/pre-commit'), 'utf8'), husky);
   assert.equal(mode(sb.path('.husky/pre-commit')), 0o755);
   assert.deepEqual(readdirSync(sb.path('.husky')), ['pre-commit']);
-});
-
-test('husky v9 layout (core.hooksPath .husky/_ with $0-based stubs): the chained stub still finds the user script', () => {
-  const sb = sandbox();
-  const marker = path.join(sb.base, 'husky9-ran');
-  // Trimmed copies of husky 9's generated files: the stub sources `h`, which maps $0 to .husky/<name>.
-  const stub = '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n';
-  const h = '#!/usr/bin/env sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\nc=$?\n[ $c != 0 ] && echo "husky - $n script failed (code $c)"\nexit $c\n';
-  sb.write({ '.husky/_/pre-commit': stub, '.husky/_/h': h, '.husky/pre-commit': `echo husky9 > '${marker}'\n` });
-  chmodSync(sb.path('.husky/_/pre-commit'), 0o755);
-  sb.git('config', 'core.hooksPath', '.husky/_');
-  ok(sb.kizu(['init']));
-  assert.equal(readFileSync(sb.path('.husky/_/pre-commit.kizu-chained'), 'utf8'), stub);
-  ok(commitStaged(sb, 'x.txt', 'x\n'), 'commit');
-  assert.equal(readFileSync(marker, 'utf8'), 'husky9\n');
-  ok(sb.kizu(['teardown']));
-  assert.equal(readFileSync(sb.path('.husky/_/pre-commit'), 'utf8'), stub);
-  assert.equal(mode(sb.path('.husky/_/pre-commit')), 0o755);
 });
 
 test('a chained hook that is not a sh script (node shebang) is executed directly', () => {
@@ -147,7 +128,7 @@ test('the chained hook gets the arguments and stdin of our hook and its failing 
 test('a foreign pre-commit plus an existing pre-commit.kizu-chained: exit 2, nothing written', () => {
   const sb = sandbox();
   writeFileSync(sb.path('.git/hooks/pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-  writeFileSync(sb.path('.git/hooks/pre-commit.kizu-chained'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  writeFileSync(sb.path('.git/hooks/pre-commit.kizu-chained'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
   const before = repoFiles(sb.dir);
   const r = sb.kizu(['init']);
   assert.equal(r.status, 2);

@@ -1,6 +1,7 @@
 // `git kizu status` and the review queue in `git kizu scan`, through the real bin.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { exits, ok } from '../helpers/expect.mjs';
 
@@ -14,7 +15,7 @@ test('status on a clean repository: exit 0, exact text', () => {
       'hunks     0: 0 unreviewed, 0 tapped, 0 rejected\n' +
       'scars     0\n' +
       'queue     0 open, 0 done (.claude/review-queue.md)\n' +
-      'hooks     Claude Code: not installed (git kizu init); pre-commit: not installed\n' +
+      'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
       'nothing blocks the agent\n',
   );
 });
@@ -52,7 +53,13 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
   );
   assert.deepEqual(s.scars, [{ path: 'b.js', line: 1, kind: 'ask', body: 'explain this change' }]);
   assert.deepEqual(s.queue, { open: [{ id, checked: false, kind: 'ask', path: 'a.js', line: 2, text: 'why B?', queueLine: s.queue.open[0].queueLine }], done: 1 });
-  assert.deepEqual(s.hooks, { project: true, local: false, user: false, preCommit: true });
+  assert.deepEqual(s.hooks, {
+    project: true,
+    local: false,
+    user: false,
+    preCommit: true,
+    guard: { state: 'installed', via: 'hooks-dir', file: path.join(sb.dir, '.git', 'hooks', 'pre-commit') },
+  });
   const text = exits(sb.kizu(['status']), 1).stdout;
   assert.equal(
     text,
@@ -63,7 +70,7 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
       '  b.js:1  [ask]  explain this change\n' +
       'queue     1 open, 1 done (.claude/review-queue.md)\n' +
       `  [${id}] a.js:2 (ask) why B?\n` +
-      'hooks     Claude Code: installed (project); pre-commit: installed\n' +
+      'hooks     Claude Code: installed (project); pre-commit: installed (git hook, .git/hooks/pre-commit)\n' +
       "not done: the agent's Stop hook blocks until these are resolved\n",
   );
 });
@@ -110,7 +117,7 @@ test('status in a repository with no commits yet: no baseline, scars and queue s
       'scars     1\n' +
       '  a.py:1  [ask]  explain this change\n' +
       'queue     0 open, 0 done (.claude/review-queue.md)\n' +
-      'hooks     Claude Code: not installed (git kizu init); pre-commit: not installed\n' +
+      'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
       "not done: the agent's Stop hook blocks until these are resolved\n",
   );
 });

@@ -138,5 +138,6 @@ test('a closed stdout (`| true`) drops the output, never the command: rollback s
 
   assert.equal(piped(['init']).stdout, 'rc=0\n');
   const status = sb.kizu(['status', '--json']);
-  assert.deepEqual(JSON.parse(status.stdout).hooks, { project: true, local: false, user: false, preCommit: true });
+  const hooks = JSON.parse(status.stdout).hooks;
+  assert.deepEqual({ ...hooks, guard: hooks.guard.state }, { project: true, local: false, user: false, preCommit: true, guard: 'installed' });
 });

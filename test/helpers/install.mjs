@@ -70,3 +70,18 @@ export function commitStaged(sb, file, content, opts = {}) {
   return sb.run('git', ['commit', '-q', '-m', `add ${file}`], opts);
 }
 
+
+/**
+ * The files {@link repoFiles} lists under any of `prefixes` (relative paths such as `.husky/`,
+ * `package.json`, `.git/hooks/`, `.git/config`): a hook manager's files and the git hooks,
+ * which must be byte-identical after init → teardown.
+ */
+export function filesUnder(dir, prefixes) {
+  const all = repoFiles(dir);
+  return Object.fromEntries(Object.entries(all).filter(([k]) => prefixes.some((p) => k === p || k.startsWith(p))));
+}
+
+/** Stages `file` holding a scar line (`// @kizu[ask]: x`) and tries to commit; returns the commit run. */
+export function commitScar(sb, file = 'scarred.js', opts = {}) {
+  return commitStaged(sb, file, 'const a = 1;\n// @kizu[ask]: x\n', opts);
+}

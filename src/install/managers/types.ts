@@ -17,6 +17,10 @@ export interface DetectInput {
   hooksPath: string | null;
   /** True when the user asked for a local-only install (`--scope local`): use the manager's local file if it has one. */
   local: boolean;
+  /** The effective hooks directory (`git rev-parse --git-path hooks`, absolute). Optional for callers that only test a config file. */
+  hooksDir?: string;
+  /** True when `hooksPath` is set and names a directory holding files tracked by git (a committed hooks dir such as `.githooks`). */
+  hooksPathTracked?: boolean;
 }
 
 /** A manager found in the repository, and the one file init would edit for it. */
@@ -30,6 +34,16 @@ export interface Detected {
   createMode?: number;
   /** The command that makes the manager write its git hooks again (shown in messages), e.g. `npx lefthook install`. */
   reinstall?: string;
+  /** True when `file` is a local-only configuration (not shared with the team, e.g. `lefthook-local.yml`). Without it, `--scope local` prints instead of editing. */
+  local?: boolean;
+  /** True when this manager owns `core.hooksPath` (husky's `.husky/_`, a tracked hooks dir): it wins when several managers are detected. */
+  ownsHooksPath?: boolean;
+}
+
+/** Why a manager's guard does not run although its configuration holds it, and the one command that fixes that. */
+export interface HookProblem {
+  why: string;
+  fix: string;
 }
 
 /** `text` is inserted at (UTF-16) character `offset` of the file's text (the file absent: into ''). */
@@ -59,4 +73,17 @@ export interface HookManager {
   plan(text: string | null, d: Detected): AddPlan;
   /** True if `text` holds the guard (for status and doctor). */
   has(text: string): boolean;
+  /**
+   * Optional: checks that the manager's generated git hook is in place in this clone, so that
+   * the guard in its configuration actually runs (e.g. husky: `core.hooksPath` is `.husky/_`).
+   * @returns null when it is, else why not and the command that installs it (`npx husky`).
+   */
+  hookProblem?(i: DetectInput, d: Detected): HookProblem | null;
+  /**
+   * Optional, for managers that copy the configured command into the hook they generate
+   * (simple-git-hooks): the exact hook text the manager writes for the configuration `text`
+   * (null: it writes no pre-commit hook). init and teardown use it to bring the generated
+   * hook in line with the configuration when it still holds what the manager wrote.
+   */
+  generatedHook?(text: string | null, d: Detected): string | null;
 }
