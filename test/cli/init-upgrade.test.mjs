@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
-import { NEXT, PROJECT_HOOKS, REAL_BIN, TEMPLATE_COMMAND, UNINSTALLED, expectedHooks, lines, repoFiles } from '../helpers/install.mjs';
+import { EXCLUDED, LOCAL_HOOKS, NEXT, PROJECT_HOOKS, REAL_BIN, TEMPLATE_COMMAND, UNINSTALLED, expectedHooks, lines, repoFiles } from '../helpers/install.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 const OLD_NAMES = ['kizu-stop.sh', 'kizu-post-tool-use.sh', 'kizu-journal.sh', 'kizu-user-prompt-submit.sh'];
@@ -229,8 +229,8 @@ test('upgrading: an old script you modified is kept with a warning; old scripts 
   assert.match(two.read('.claude/settings.local.json'), /kizu-stop\.sh/);
   const l = ok(two.kizu(['init', '--no-pre-commit', '--scope', 'local']), 'init local');
   assert.deepEqual(lines(l.stdout), [
-    'updated .claude/hooks/kizu-hook.sh',
     'unchanged .claude/commands/kizu.md',
+    EXCLUDED('.claude/settings.local.json'),
     'updated .claude/settings.local.json (updated the git-kizu hooks)',
     'removed .claude/hooks/kizu-stop.sh',
     'removed .claude/hooks/kizu-post-tool-use.sh',
@@ -240,7 +240,8 @@ test('upgrading: an old script you modified is kept with a warning; old scripts 
   ]);
   assert.equal(l.stderr, '');
   assert.deepEqual(readdirSync(two.path('.claude/hooks')), ['kizu-hook.sh']);
-  assert.equal(two.read('.claude/settings.local.json'), JSON.stringify({ hooks: PROJECT_HOOKS() }, null, 2) + '\n');
+  assert.equal(two.read('.claude/settings.local.json'), JSON.stringify({ hooks: LOCAL_HOOKS(two.path('.git/kizu/git-kizu')) }, null, 2) + '\n');
+  assert.equal(two.git('status', '--porcelain', '--', '.claude/settings.local.json'), '');
   ok(two.kizu(['teardown', '--scope', 'local']), 'teardown local');
   ok(two.kizu(['teardown']), 'teardown project');
   assert.deepEqual(repoFiles(two.dir), before);

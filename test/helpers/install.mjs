@@ -37,6 +37,17 @@ export const PROJECT_JOURNAL = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh
 export const PROJECT_UPS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh user-prompt-submit';
 /** The `hooks` object init writes into the settings of a project or local install. */
 export const PROJECT_HOOKS = () => expectedHooks(PROJECT_STOP, PROJECT_POST, PROJECT_JOURNAL, PROJECT_UPS);
+/**
+ * The `hooks` object init writes into `.claude/settings.local.json` (local scope): the
+ * clone's launcher (absolute path `launcher`, this machine's file) run with `hook <event>`.
+ */
+export const LOCAL_HOOKS = (launcher) =>
+  expectedHooks(`${launcher} hook stop`, `${launcher} hook post-tool-use`, `${launcher} hook journal`, `${launcher} hook user-prompt-submit`);
+/** The line local-scope init prints for git's exclude file, naming the files it keeps out of `git status`. */
+export const EXCLUDED = (what, verb = 'updated') => `${verb} .git/info/exclude (git ignores ${what} in this clone)`;
+/** What the project runner says (after `git-kizu: <label> hook skipped: `) when nothing can run git-kizu. */
+export const NO_RUNTIME =
+  "git-kizu cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); install git-kizu (npm install -g git-kizu), then run `git kizu init`";
 /** What init adds to a settings file, as it says so. */
 export const ADDED = '(added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)';
 
