@@ -1,6 +1,7 @@
 // git kizu init / teardown: what they write, and reading a repository's files before and after.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, ROOT } from './sandbox.mjs';
 
@@ -56,7 +57,7 @@ export const mode = (p) => statSync(p).mode & 0o777;
 /** The non-empty lines of `s`. */
 export const lines = (s) => s.split('\n').filter(Boolean);
 
-/** Every file under `dir` (relative path → {sha256, mode}; directories → {dir: true}), skipping .git/objects, logs and index. */
+/** Every file under `dir` (relative path → {sha256, mode}; directories → {dir: true}; symbolic links → {link: their text}), skipping .git/objects, logs and index. */
 export function repoFiles(dir) {
   const out = {};
   const walk = (d) => {
@@ -64,7 +65,8 @@ export function repoFiles(dir) {
       const p = path.join(d, e.name);
       const rel = path.relative(dir, p);
       if (/^\.git\/(objects|logs)/.test(rel) || rel === '.git/index') continue;
-      if (e.isDirectory()) {
+      if (e.isSymbolicLink()) out[rel] = { link: readlinkSync(p) };
+      else if (e.isDirectory()) {
         out[rel + '/'] = { dir: true };
         walk(p);
       } else out[rel] = { sha256: createHash('sha256').update(readFileSync(p)).digest('hex'), mode: mode(p) };
@@ -81,3 +83,20 @@ export function commitStaged(sb, file, content, opts = {}) {
   return sb.run('git', ['commit', '-q', '-m', `add ${file}`], opts);
 }
 
+
+/**
+ * A PATH without node, as GUI git clients and nvm users have: a fresh directory under
+ * `sb.base` holding links to sh, git and cat (what the generated hook scripts use), plus
+ * `extra` ({name: target}, e.g. a git-kizu whose node is missing). Returns the directory.
+ */
+export function pathWithoutNode(sb, name = 'no-node', extra = {}) {
+  const dir = path.join(sb.base, name);
+  mkdirSync(dir);
+  for (const tool of ['sh', 'git', 'cat']) {
+    const real = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+    symlinkSync(real, path.join(dir, tool));
+  }
+  for (const [n, target] of Object.entries(extra)) symlinkSync(target, path.join(dir, n));
+  if (existsSync(path.join(dir, 'node'))) throw new Error('pathWithoutNode: node is in the directory');
+  return dir;
+}
