@@ -10,9 +10,15 @@
  * script; scripts the settings no longer reference are removed after them).
  *
  * Install records (state.ts) say what init created; teardown removes exactly that. When two
- * scopes share a file (project and local both use `<root>/.claude/hooks/`, every scope uses
- * the repository's one pre-commit hook), teardown of one scope leaves it in place and hands
- * it over to the other scope's record.
+ * scopes share a file (project and local both use `<root>/.claude/commands/kizu.md`, every
+ * scope uses the repository's one pre-commit hook), teardown of one scope leaves it in place
+ * and hands it over to the other scope's record.
+ *
+ * Shared files hold no machine facts: the runner and the project settings name no path of
+ * this machine (targets.ts); the one file that does, the launcher (launcher.ts), lives under
+ * the git dir (or `~/.claude/kizu/`), is written by every init and deleted by the teardown of
+ * the last install record that uses it. Local scope keeps its working-tree files out of
+ * `git status` (exclude.ts). Nothing is written through a symbolic link (links.ts).
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, statSync, chmodSync } from 'node:fs';
 import path from 'node:path';
@@ -173,14 +179,19 @@ function linkNote(rec: InstallRecord | null, file: string): string {
 
 /**
  * Installs git-kizu for `o.scope` and prints one line per file plus the next step.
- * Files: `<claude>/hooks/kizu-hook.sh` (0755), the scope's settings file (Stop +
+ * Files: the launcher (launcher.ts, no line printed), for project and user scope
+ * `<claude>/hooks/kizu-hook.sh` (0755; local scope's settings run the launcher instead,
+ * `<launcher> hook <event>`), the scope's settings file (Stop +
  * SubagentStop → `kizu-hook.sh stop`, timeout 30 s; PostToolUse with matcher
  * `^(Write|Edit|MultiEdit|NotebookEdit)$` → `kizu-hook.sh post-tool-use`, timeout 10 s, and
  * in a second group with the same matcher → `kizu-hook.sh journal` with `"async": true`,
  * timeout 30 s; UserPromptSubmit → `kizu-hook.sh user-prompt-submit`, timeout 30 s),
  * `<claude>/commands/kizu.md`, and unless `preCommit` is false the git pre-commit hook
- * (skipped with a note for user scope outside a repository). Idempotent: a second run
- * changes no byte.
+ * (skipped with a note for user scope outside a repository). Local scope adds the
+ * working-tree files it creates to git's exclude file unless git tracks or ignores them;
+ * project scope removes a local install's line for the slash command it shares (exclude.ts).
+ * A symbolic link at a file it writes is replaced and recorded (links.ts). Idempotent: a
+ * second run changes no byte.
  *
  * Upgrade: the per-event scripts of an earlier version (`kizu-stop.sh`,
  * `kizu-post-tool-use.sh`, `kizu-journal.sh`, `kizu-user-prompt-submit.sh`) have their
@@ -188,7 +199,9 @@ function linkNote(rec: InstallRecord | null, file: string): string {
  * wrote them (their bytes match an install record's; without a record, they carry the
  * generated header). One another scope's record still lists is kept for that scope (its
  * settings still run it) and handed over to its record; one modified since is kept with a
- * warning.
+ * warning. A local install of an earlier version ran the project runner
+ * (`.claude/hooks/kizu-hook.sh`): its record's runner is treated the same way. A runner of an
+ * earlier version holding an absolute path is rewritten (it carries the generated header).
  * @returns exit code 0.
  * @throws KizuError (exit 2, nothing written) outside a git repository for project/local
  *   scope, for a settings file that is not valid JSON or has the wrong shape, or when an
@@ -479,6 +492,10 @@ function siblingRecords(t: InstallTargets): Sibling[] {
  * in the settings file, scripts carrying the generated header and a pre-commit hook carrying
  * our marker are removed, containers only if the removal emptied them; the slash command
  * too if identical to ours. Files another scope's record also lists are kept and handed over.
+ * The runner stays while the settings file still runs it after the removal (entries that
+ * were there before init: a teammate's clone of a committed `.claude/`). A link init replaced
+ * is put back instead of removing the file; the lines init added to git's exclude file are
+ * removed exactly; the launcher is deleted when no install record using it is left.
  * @returns exit code 0 (also when nothing was installed, which is reported).
  * @throws KizuError (exit 2, nothing changed) outside a git repository for project/local
  *   scope or for a settings file that is not valid JSON; fs errors while removing.
