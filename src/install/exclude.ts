@@ -62,20 +62,28 @@ export function appendExcludeLines(file: string, before: string | null, rels: st
 
 /**
  * Removes recorded insertions from `text` (the exclude file's content now), newest first:
- * each at its offset if its bytes are still there, else its single occurrence.
+ * each at its offset if its bytes are still there, else its single occurrence. The newline
+ * an insertion starts with (the file had no final newline) is kept when text follows it,
+ * so that no two lines are joined.
  * @returns the new text and the insertions that could not be found (or were found more than
  *   once), which are left in place.
  */
 export function removeExcludeLines(text: string, recs: ExcludeRecord[]): { text: string; missing: ExcludeRecord[] } {
   let t = text;
   const missing: ExcludeRecord[] = [];
+  // The newline init put before its line stays when something follows (it would join two lines).
+  const cut = (at: number, r: ExcludeRecord) => {
+    const end = at + r.text.length;
+    const start = r.text.startsWith('\n') && end < t.length ? at + 1 : at;
+    t = t.slice(0, start) + t.slice(end);
+  };
   for (const r of [...recs].reverse()) {
     if (t.slice(r.offset, r.offset + r.text.length) === r.text) {
-      t = t.slice(0, r.offset) + t.slice(r.offset + r.text.length);
+      cut(r.offset, r);
       continue;
     }
     const at = t.indexOf(r.text);
-    if (at !== -1 && t.indexOf(r.text, at + 1) === -1) t = t.slice(0, at) + t.slice(at + r.text.length);
+    if (at !== -1 && t.indexOf(r.text, at + 1) === -1) cut(at, r);
     else missing.push(r);
   }
   return { text: t, missing };
