@@ -640,11 +640,12 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
     did++;
   }
 
+  if (rec) deleteRecord(t.recordFile);
+  // The launcher goes with the last install record that runs it (also when this scope's record was lost).
+  if (t.scope === 'user' || t.commonDir) {
+    removeUnusedLauncher(t.launcher, t.scope === 'user' ? [userInstallRecordFile(t.home)] : cloneRecordFiles(t.commonDir!));
+  }
   if (rec) {
-    deleteRecord(t.recordFile);
-    // The launcher goes with the last install record that runs it.
-    const users = t.scope === 'user' ? [userInstallRecordFile(t.home)] : cloneRecordFiles(t.commonDir!);
-    removeUnusedLauncher(t.launcher, users);
     for (const d of [...rec.dirs].sort((a, b) => b.length - a.length)) {
       const sib = ownedBySibling((s) => s.dirs.includes(d));
       if (sib) continue;
