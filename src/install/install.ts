@@ -640,7 +640,8 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
     did++;
   }
 
-  if (rec) deleteRecord(t.recordFile);
+  // Also an unreadable record: teardown went by the files' contents instead.
+  deleteRecord(t.recordFile);
   // The launcher goes with the last install record that runs it (also when this scope's record was lost).
   if (t.scope === 'user' || t.commonDir) {
     removeUnusedLauncher(t.launcher, t.scope === 'user' ? [userInstallRecordFile(t.home)] : cloneRecordFiles(t.commonDir!));
