@@ -10,15 +10,21 @@
  * script; scripts the settings no longer reference are removed after them).
  *
  * Install records (state.ts) say what init created; teardown removes exactly that. When two
- * scopes share a file (project and local both use `<root>/.claude/hooks/`, every scope uses
- * the repository's one pre-commit hook), teardown of one scope leaves it in place and hands
- * it over to the other scope's record.
+ * scopes share a file (project and local both use `<root>/.claude/commands/kizu.md`, every
+ * scope uses the repository's one pre-commit hook), teardown of one scope leaves it in place
+ * and hands it over to the other scope's record.
+ *
+ * Shared files hold no machine facts: the runner and the project settings name no path of
+ * this machine (targets.ts); the one file that does, the launcher (launcher.ts), lives under
+ * the git dir (or `~/.claude/kizu/`), is written by every init and deleted by the teardown of
+ * the last install record that uses it. Local scope keeps its working-tree files out of
+ * `git status` (exclude.ts). Nothing is written through a symbolic link (links.ts).
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
+import { joinAnd } from '../words.js';
 import type { Reporter } from '../output.js';
-import { writeFileAtomic } from '../files.js';
 import {
   displayPath,
   hookCommand,
@@ -41,11 +47,13 @@ import {
   CHAINED_NAME,
   type PreCommitState,
 } from './git-hook.js';
-import { writeLauncher } from './launcher.js';
+import { cloneRecordFiles, removeUnusedLauncher, writeLauncher } from './launcher.js';
+import { deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
+import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
+import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
+import { userInstallRecordFile } from '../git/layout.js';
 import { applyGuard, guardContext, planGuard, removeGuard, type GuardContext, type GuardPlan } from './guard.js';
 import { launcherFile } from '../git/layout.js';
-import { commonDir } from '../git/repo.js';
-import { deleteRecord, readRecord, sha256, writeRecord, type InstallRecord } from './state.js';
 
 /** Options of {@link runInit}. */
 export interface InitOptions {
@@ -152,8 +160,12 @@ function mkdirs(dir: string): string[] {
 
 type WriteAction = 'created' | 'updated' | 'unchanged';
 
-/** Writes `text` unless the file already holds exactly it (and, with `mode`, has that mode). */
-async function writeIfChanged(file: string, text: string, mode?: number): Promise<WriteAction> {
+/**
+ * Writes `text` unless the file already holds exactly it (and, with `mode`, has that mode).
+ * A symbolic link at `file` is never written through: it is recorded in `rec`
+ * (links.ts `noteLink`) and replaced by a regular file.
+ */
+async function writeIfChanged(rec: InstallRecord, file: string, text: string, mode?: number): Promise<WriteAction> {
   const before = readText(file);
   if (before === text) {
     if (mode !== undefined && (statSync(file).mode & 0o777) !== mode) {
@@ -162,20 +174,32 @@ async function writeIfChanged(file: string, text: string, mode?: number): Promis
     }
     return 'unchanged';
   }
-  await writeFileAtomic(file, text, mode !== undefined ? { mode } : {});
+  noteLink(rec, file);
+  await writeNotThroughLink(file, text, mode);
   return before === null ? 'created' : 'updated';
+}
+
+/** ` (the symbolic link to <target>)` for a path whose link init replaced, else ''. */
+function linkNote(rec: InstallRecord | null, file: string): string {
+  const l = rec?.links?.[file];
+  return l ? ` (the symbolic link to ${l.target})` : '';
 }
 
 /**
  * Installs git-kizu for `o.scope` and prints one line per file plus the next step.
- * Files: `<claude>/hooks/kizu-hook.sh` (0755), the scope's settings file (Stop +
+ * Files: the launcher (launcher.ts, no line printed), for project and user scope
+ * `<claude>/hooks/kizu-hook.sh` (0755; local scope's settings run the launcher instead,
+ * `<launcher> hook <event>`), the scope's settings file (Stop +
  * SubagentStop → `kizu-hook.sh stop`, timeout 30 s; PostToolUse with matcher
  * `^(Write|Edit|MultiEdit|NotebookEdit)$` → `kizu-hook.sh post-tool-use`, timeout 10 s, and
  * in a second group with the same matcher → `kizu-hook.sh journal` with `"async": true`,
  * timeout 30 s; UserPromptSubmit → `kizu-hook.sh user-prompt-submit`, timeout 30 s),
  * `<claude>/commands/kizu.md`, and unless `preCommit` is false the git pre-commit hook
- * (skipped with a note for user scope outside a repository). Idempotent: a second run
- * changes no byte.
+ * (skipped with a note for user scope outside a repository). Local scope adds the
+ * working-tree files it creates to git's exclude file unless git tracks or ignores them;
+ * project scope removes a local install's line for the slash command it shares (exclude.ts).
+ * A symbolic link at a file it writes is replaced and recorded (links.ts). Idempotent: a
+ * second run changes no byte.
  *
  * Upgrade: the per-event scripts of an earlier version (`kizu-stop.sh`,
  * `kizu-post-tool-use.sh`, `kizu-journal.sh`, `kizu-user-prompt-submit.sh`) have their
@@ -183,7 +207,9 @@ async function writeIfChanged(file: string, text: string, mode?: number): Promis
  * wrote them (their bytes match an install record's; without a record, they carry the
  * generated header). One another scope's record still lists is kept for that scope (its
  * settings still run it) and handed over to its record; one modified since is kept with a
- * warning.
+ * warning. A local install of an earlier version ran the project runner
+ * (`.claude/hooks/kizu-hook.sh`): its record's runner is treated the same way. A runner of an
+ * earlier version holding an absolute path is rewritten (it carries the generated header).
  * @returns exit code 0.
  * @throws KizuError (exit 2, nothing written) outside a git repository for project/local
  *   scope, for a settings file that is not valid JSON or has the wrong shape, or when an
@@ -194,12 +220,13 @@ export async function runInit(o: InitOptions): Promise<number> {
   const r = o.reporter;
   const bin = recordedBinPath();
   const vars = { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd };
-  const script = { file: t.hookScript, text: renderHookScript('kizu-hook.sh', vars) };
+  // Local scope runs the launcher; project and user scope the runner, which holds no path.
+  const script = t.hookScript ? { file: t.hookScript, text: renderHookScript('kizu-hook.sh', vars) } : null;
   const command = renderSlashCommand();
   const old = readRecord(t.recordFile);
 
   // Phase 1: read and check everything.
-  assertWritable(script.file, 'hook script', (text) => text === script.text || text.includes(SCRIPT_MARKER));
+  if (script) assertWritable(script.file, 'hook script', (text) => text === script.text || text.includes(SCRIPT_MARKER));
   assertWritable(t.settingsFile, 'settings file');
   assertWritable(t.commandFile, 'slash command');
   assertWritable(t.recordFile, 'install record');
@@ -210,7 +237,9 @@ export async function runInit(o: InitOptions): Promise<number> {
     kizuEntries((hook) => hookCommand(t, hook)),
   );
   const siblings = siblingRecords(t);
-  const legacy = planLegacyScripts(t, old, siblings);
+  // A local install of an earlier version ran the project runner: upgrade it like the per-event scripts.
+  const legacyFiles = [...t.legacyScripts, ...(t.scope === 'local' && t.projectRunner && old?.files[t.projectRunner] ? [t.projectRunner] : [])];
+  const legacy = planLegacyScripts(legacyFiles, old, siblings);
   const wantGuard = o.preCommit ?? t.scope !== 'user';
   let pre: PreCommitState | null = null;
   let dropChained = false;
@@ -234,6 +263,11 @@ export async function runInit(o: InitOptions): Promise<number> {
   const oldCommand = old?.files[t.commandFile];
   const keepUserCommand =
     commandBefore !== null && commandBefore !== command && !(oldCommand?.created && oldCommand.sha256 === sha256(commandBefore));
+  const exclude = await planExclude(t, siblings, {
+    settings: settingsBefore === null || (old?.settings?.file === t.settingsFile && old.settings.createdFile),
+    // Project scope: the command is shared (committed) whoever created it.
+    command: !keepUserCommand && (t.scope === 'project' || commandBefore === null || !!oldCommand?.created),
+  });
 
   // Phase 2: write.
   const rec: InstallRecord = {
@@ -244,6 +278,8 @@ export async function runInit(o: InitOptions): Promise<number> {
     settings: old?.settings ?? null,
     preCommit: old?.preCommit ?? null,
     ...(old?.guard ? { guard: [...old.guard] } : {}),
+    links: { ...(old?.links ?? {}) },
+    exclude: [...(old?.exclude ?? [])],
   };
   const addDirs = (ds: string[]) => {
     for (const d of ds) if (!rec.dirs.includes(d)) rec.dirs.push(d);
@@ -252,24 +288,28 @@ export async function runInit(o: InitOptions): Promise<number> {
     rec.files[file] = { created: (rec.files[file]?.created ?? false) || !existed, sha256: sha256(text) };
   };
 
+  addDirs(mkdirs(path.dirname(t.launcher)));
   await writeLauncher(t.launcher);
-  addDirs(mkdirs(t.hooksDir));
-  const existed = existsSync(script.file);
-  const a = await writeIfChanged(script.file, script.text, 0o755);
-  noteFile(script.file, script.text, existed);
-  r.log(`${a} ${displayPath(t, script.file)}`);
+  if (script) {
+    addDirs(mkdirs(t.hooksDir));
+    const existed = existsSync(script.file);
+    const a = await writeIfChanged(rec, script.file, script.text, 0o755);
+    noteFile(script.file, script.text, existed);
+    r.log(`${a} ${displayPath(t, script.file)}${a === 'unchanged' ? '' : linkNote(rec, script.file)}`);
+  }
 
   if (keepUserCommand) {
     r.warn(`kept ${displayPath(t, t.commandFile)}: it differs from git-kizu's /kizu command (edited by you?); delete it and run \`${t.initCmd}\` again to get ours`);
   } else {
     addDirs(mkdirs(t.commandsDir));
-    const a = await writeIfChanged(t.commandFile, command);
+    const a = await writeIfChanged(rec, t.commandFile, command);
     noteFile(t.commandFile, command, commandBefore !== null);
-    r.log(`${a} ${displayPath(t, t.commandFile)}`);
+    r.log(`${a} ${displayPath(t, t.commandFile)}${a === 'unchanged' ? '' : linkNote(rec, t.commandFile)}`);
   }
+  if (exclude) await applyExclude(t, rec, exclude, r, addDirs);
 
   if (gctx && gp && gp.kind !== 'hooks-dir') {
-    if (t.scope === 'user') await writeLauncher(launcherFile(await commonDir(t.repo!.root)));
+    if (t.scope === 'user') await writeLauncher(launcherFile(t.commonDir!));
     migrateOwnHook(t, rec, gctx.hooksDir, r);
     if (gp.kind === 'unmanaged') {
       r.warn(`did not install the pre-commit guard: ${gp.why}:`);
@@ -295,7 +335,7 @@ export async function runInit(o: InitOptions): Promise<number> {
       }
     }
   } else if (pre) {
-    if (t.scope === 'user') await writeLauncher(launcherFile(await commonDir(t.repo!.root)));
+    if (t.scope === 'user') await writeLauncher(launcherFile(t.commonDir!));
     addDirs(mkdirs(pre.hooksDir));
     if (dropChained) {
       rmSync(pre.chained, { force: true });
@@ -319,7 +359,8 @@ export async function runInit(o: InitOptions): Promise<number> {
 
   if (merge.changed) {
     addDirs(mkdirs(path.dirname(t.settingsFile)));
-    await writeFileAtomic(t.settingsFile, merge.text);
+    noteLink(rec, t.settingsFile);
+    await writeNotThroughLink(t.settingsFile, merge.text);
   }
   const s = rec.settings && rec.settings.file === t.settingsFile ? rec.settings : null;
   const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
@@ -334,14 +375,14 @@ export async function runInit(o: InitOptions): Promise<number> {
   if (!merge.changed) r.log(`unchanged ${shownSettings}`);
   else {
     const what = merge.addedEvents.length ? `added hooks: ${merge.addedEvents.join(', ')}` : 'updated the git-kizu hooks';
-    r.log(`${merge.createdFile ? 'created' : 'updated'} ${shownSettings} (${what})`);
+    r.log(`${merge.createdFile ? 'created' : 'updated'} ${shownSettings} (${what})${linkNote(rec, t.settingsFile)}`);
   }
 
   // The settings no longer run the per-event scripts of an earlier version.
   for (const l of legacy) {
     const shown = displayPath(t, l.file);
     if (l.action === 'remove') {
-      rmSync(l.file, { force: true });
+      removeOrRestoreLink(rec, l.file);
       delete rec.files[l.file];
       r.log(`removed ${shown}`);
     } else if (l.action === 'hand-over') {
@@ -352,12 +393,14 @@ export async function runInit(o: InitOptions): Promise<number> {
       r.log(`kept ${shown} (still used by the --scope ${l.sibling.rec.scope} install)`);
     } else {
       r.warn(
-        `kept ${shown}: it was modified after \`git kizu init\`, and git-kizu's hooks no longer run it (they run ${displayPath(t, t.hookScript)} now); delete it once you no longer need it (\`${t.teardownCmd}\` removes it too)`,
+        `kept ${shown}: it was modified after \`git kizu init\`, and git-kizu's hooks no longer run it (they run ${displayPath(t, t.hookScript ?? t.launcher)} now); delete it once you no longer need it (\`${t.teardownCmd}\` removes it too)`,
       );
     }
   }
 
   addDirs(mkdirs(path.dirname(t.recordFile)));
+  if (!Object.keys(rec.links ?? {}).length) delete rec.links;
+  if (!rec.exclude?.length) delete rec.exclude;
   await writeRecord(t.recordFile, rec);
   for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
   r.log(`next: scar a change with \`git kizu scar path:line\`; the agent has to resolve it before it stops (or run /kizu in Claude Code). Restart running Claude Code sessions to load the hooks.`);
@@ -401,6 +444,73 @@ interface Sibling {
 }
 
 /**
+ * What init changes in git's exclude file: for local scope the lines to add (working-tree
+ * files it creates that git would list as untracked); for project scope the lines a local
+ * install added for a file project scope shares (the slash command), which are removed so
+ * that the file can be committed.
+ */
+interface ExcludePlan {
+  file: string;
+  before: string | null;
+  add: string[];
+  drop: { sibling: Sibling; recs: ExcludeRecord[] } | null;
+}
+
+/**
+ * Plans {@link ExcludePlan} (reads only). `creates` says which working-tree files this
+ * init creates (or created at an earlier init); for project scope, `command` says that it
+ * installs the shared slash command.
+ * @throws KizuError (exit 2) when git fails or the exclude file cannot be read or written.
+ */
+async function planExclude(
+  t: InstallTargets,
+  siblings: Sibling[],
+  creates: { settings: boolean; command: boolean },
+): Promise<ExcludePlan | null> {
+  if (!t.repo) return null;
+  const root = t.repo.root;
+  const rel = (f: string) => path.relative(root, f).split(path.sep).join('/');
+  if (t.scope === 'local') {
+    const candidates = [...(creates.settings ? [rel(t.settingsFile)] : []), ...(creates.command ? [rel(t.commandFile)] : [])];
+    const add = await needExclude(root, candidates);
+    if (!add.length) return null;
+    const file = await excludeFilePath(root);
+    assertWritable(file, 'git exclude file');
+    return { file, before: readExcludeFile(file), add, drop: null };
+  }
+  if (t.scope === 'project' && creates.command) {
+    const local = siblings.find((x) => x.rec.scope === 'local');
+    const line = excludeLine(rel(t.commandFile));
+    const recs = (local?.rec.exclude ?? []).filter((e) => e.text.endsWith(line));
+    if (!local || !recs.length) return null;
+    return { file: recs[0].file, before: readExcludeFile(recs[0].file), add: [], drop: { sibling: local, recs } };
+  }
+  return null;
+}
+
+/** Writes what {@link planExclude} planned, records it, and says so. */
+async function applyExclude(t: InstallTargets, rec: InstallRecord, plan: ExcludePlan, r: Reporter, addDirs: (ds: string[]) => void): Promise<void> {
+  const shown = displayPath(t, plan.file);
+  if (plan.add.length) {
+    addDirs(mkdirs(path.dirname(plan.file)));
+    const { text, added } = appendExcludeLines(plan.file, plan.before, plan.add);
+    noteLink(rec, plan.file);
+    await writeNotThroughLink(plan.file, text);
+    rec.exclude = [...(rec.exclude ?? []), ...added];
+    r.log(`${plan.before === null ? 'created' : 'updated'} ${shown} (git ignores ${joinAnd(plan.add)} in this clone)${linkNote(rec, plan.file)}`);
+  }
+  if (plan.drop) {
+    const { sibling, recs } = plan.drop;
+    const { text, missing } = removeExcludeLines(plan.before ?? '', recs);
+    if (text !== (plan.before ?? '')) await writeNotThroughLink(plan.file, text);
+    sibling.rec.exclude = (sibling.rec.exclude ?? []).filter((e) => !recs.includes(e) || missing.includes(e));
+    sibling.dirty = true;
+    const what = displayPath(t, t.commandFile);
+    r.log(`updated ${shown} (git no longer ignores ${what}, which the --scope local install had excluded: project scope shares it, commit it)`);
+  }
+}
+
+/**
  * What init does with one per-event hook script of an earlier version: remove it, keep it
  * and hand it over to `sibling`, or keep it with a warning (modified).
  */
@@ -412,7 +522,8 @@ type LegacyScript = {
 } & ({ action: 'remove' | 'modified' } | { action: 'hand-over'; sibling: Sibling });
 
 /**
- * Reads the per-event hook scripts of an earlier version in `t.hooksDir` and decides what
+ * Reads the hook scripts of an earlier version (`files`: the per-event scripts, and for a
+ * local install the project runner it ran) and decides what
  * init does with each regular file there: a script another scope's record lists is handed
  * over to that scope (its settings still run it); else one git-kizu wrote and nobody changed
  * since (its sha256 is the one `rec` or a sibling record holds for it; a file no record
@@ -420,9 +531,9 @@ type LegacyScript = {
  * and is kept with a warning. Files that are none of these are not ours and are left alone.
  * @throws KizuError (exit 2) when one cannot be read.
  */
-function planLegacyScripts(t: InstallTargets, rec: InstallRecord | null, siblings: Sibling[]): LegacyScript[] {
+function planLegacyScripts(files: string[], rec: InstallRecord | null, siblings: Sibling[]): LegacyScript[] {
   const out: LegacyScript[] = [];
-  for (const file of t.legacyScripts) {
+  for (const file of files) {
     let isFile = false;
     try {
       isFile = statSync(file).isFile();
@@ -463,6 +574,10 @@ function siblingRecords(t: InstallTargets): Sibling[] {
  * in the settings file, scripts carrying the generated header and a pre-commit hook carrying
  * our marker are removed, containers only if the removal emptied them; the slash command
  * too if identical to ours. Files another scope's record also lists are kept and handed over.
+ * The runner stays while the settings file still runs it after the removal (entries that
+ * were there before init: a teammate's clone of a committed `.claude/`). A link init replaced
+ * is put back instead of removing the file; the lines init added to git's exclude file are
+ * removed exactly; the launcher is deleted when no install record using it is left.
  * @returns exit code 0 (also when nothing was installed, which is reported).
  * @throws KizuError (exit 2, nothing changed) outside a git repository for project/local
  *   scope or for a settings file that is not valid JSON; fs errors while removing.
@@ -488,6 +603,11 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
       deleteSettings = settingsPlan.empty && (sr ? sr.createdFile : settingsPlan.changed);
     }
   }
+  // The settings still run the runner after teardown (hooks that were there before init, as
+  // in a teammate's clone of a shared .claude/): the runner stays.
+  const stillRun = settingsPlan !== null && !deleteSettings && hasKizuHooks(t.settingsFile, settingsPlan.text);
+  const excludeFiles = new Map<string, string | null>();
+  for (const e of rec?.exclude ?? []) if (!excludeFiles.has(e.file)) excludeFiles.set(e.file, readExcludeFile(e.file));
   const hookPath = rec
     ? (rec.preCommit?.hook ?? null)
     : t.repo
@@ -498,9 +618,11 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
   let did = 0;
   const ownedBySibling = (pred: (s: InstallRecord) => boolean): Sibling | undefined => siblings.find((s) => pred(s.rec));
 
-  for (const file of [t.hookScript, ...t.legacyScripts]) {
-    if (!existsSync(file)) continue;
-    if (!statSync(file).isFile()) {
+  // Local scope ran the project runner only in earlier versions, and only its record says so.
+  const runner = t.hookScript ?? (t.projectRunner && rec?.files[t.projectRunner] ? t.projectRunner : null);
+  for (const file of [...(runner ? [runner] : []), ...t.legacyScripts]) {
+    if (!existsSync(file) && !rec?.links?.[file]) continue;
+    if (existsSync(file) && !statSync(file).isFile()) {
       r.warn(`left ${show(file)} alone: it is not a file, so git-kizu did not write it`);
       continue;
     }
@@ -512,6 +634,10 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
       if (rec && fr) r.log(`kept ${show(file)} (it existed before init)`);
       continue;
     }
+    if (file === t.hookScript && stillRun) {
+      r.log(`kept ${show(file)} (${show(t.settingsFile)} still runs it)`);
+      continue;
+    }
     const sib = ownedBySibling((s) => !!s.files[file]);
     if (sib) {
       sib.rec.files[file].created = true;
@@ -520,19 +646,20 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
       did++;
       continue;
     }
-    rmSync(file, { force: true });
-    r.log(`removed ${show(file)}`);
+    const a = removeOrRestoreLink(rec, file);
+    r.log(`${a} ${show(file)}${linkNote(rec, file)}`);
     did++;
   }
 
   if (settingsPlan) {
     if (deleteSettings) {
-      rmSync(t.settingsFile, { force: true });
-      r.log(`removed ${show(t.settingsFile)}`);
+      const a = removeOrRestoreLink(rec, t.settingsFile);
+      r.log(`${a} ${show(t.settingsFile)}${linkNote(rec, t.settingsFile)}`);
       did++;
-    } else if (settingsPlan.changed) {
-      await writeFileAtomic(t.settingsFile, settingsPlan.text);
-      r.log(`updated ${show(t.settingsFile)} (removed git-kizu hooks: ${settingsPlan.removedFrom.join(', ') || 'none'})`);
+    } else if (settingsPlan.changed || rec?.links?.[t.settingsFile]) {
+      const a = await writeOrRestoreLink(rec, t.settingsFile, settingsPlan.text);
+      if (a === 'restored') r.log(`restored ${show(t.settingsFile)}${linkNote(rec, t.settingsFile)}`);
+      else r.log(`updated ${show(t.settingsFile)} (removed git-kizu hooks: ${settingsPlan.removedFrom.join(', ') || 'none'})`);
       did++;
     }
   }
@@ -553,8 +680,8 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
         sib.dirty = true;
         r.log(`kept ${show(t.commandFile)} (still used by the --scope ${sib.rec.scope} install)`);
       } else {
-        rmSync(t.commandFile, { force: true });
-        r.log(`removed ${show(t.commandFile)}`);
+        const a = removeOrRestoreLink(rec, t.commandFile);
+        r.log(`${a} ${show(t.commandFile)}${linkNote(rec, t.commandFile)}`);
       }
       did++;
     } else if (rec && fr) r.log(`kept ${show(t.commandFile)} (it existed before init)`);
@@ -597,8 +724,30 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
     did++;
   }
 
+  for (const [file, cur] of excludeFiles) {
+    const recs = rec!.exclude!.filter((e) => e.file === file);
+    if (cur === null) continue;
+    const { text, missing } = removeExcludeLines(cur, recs);
+    for (const m of missing) {
+      r.warn(`left ${m.text.trim()} in ${show(file)}: the line git-kizu added is no longer there exactly once; remove it yourself if you no longer want git to ignore that file`);
+    }
+    if (text === '' && recs.some((e) => e.createdFile)) {
+      const a = removeOrRestoreLink(rec, file);
+      r.log(`${a} ${show(file)}${linkNote(rec, file)}`);
+    } else if (text !== cur || rec!.links?.[file]) {
+      const a = await writeOrRestoreLink(rec, file, text);
+      r.log(a === 'restored' ? `restored ${show(file)}${linkNote(rec, file)}` : `updated ${show(file)} (removed the lines git-kizu added)`);
+    }
+    did++;
+  }
+
+  // Also an unreadable record: teardown went by the files' contents instead.
+  deleteRecord(t.recordFile);
+  // The launcher goes with the last install record that runs it (also when this scope's record was lost).
+  if (t.scope === 'user' || t.commonDir) {
+    removeUnusedLauncher(t.launcher, t.scope === 'user' ? [userInstallRecordFile(t.home)] : cloneRecordFiles(t.commonDir!));
+  }
   if (rec) {
-    deleteRecord(t.recordFile);
     for (const d of [...rec.dirs].sort((a, b) => b.length - a.length)) {
       const sib = ownedBySibling((s) => s.dirs.includes(d));
       if (sib) continue;

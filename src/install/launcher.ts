@@ -9,11 +9,15 @@
  * The launcher runs the recorded node and bin; else `git-kizu` from PATH when node is on
  * PATH too; else it prints one line on stderr and exits 0 (never 126/127), so a missing
  * runtime never blocks a commit or an agent.
+ *
+ * Its life: every `git kizu init` (re)writes it; the `teardown` that removes the last install
+ * record using it deletes it ({@link removeUnusedLauncher}).
  */
-import { readFileSync, statSync, chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../files.js';
+import { replaceFileSync } from '../files.js';
 import { shellQuote } from '../words.js';
+import { installRecordFile } from '../git/layout.js';
 import { recordedBinPath, TEMPLATES_DIR } from './scripts.js';
 
 /** The launcher's text for this process's node (`process.execPath`) and bin ({@link recordedBinPath}). */
@@ -25,7 +29,8 @@ export function renderLauncher(node = process.execPath, bin = recordedBinPath())
 /**
  * Writes the launcher to `file` (mode 0755, atomically, creating its directory) unless it
  * already holds exactly that text and mode. The file is git-kizu's own (under a git dir or
- * `~/.claude/kizu/`), so it is replaced whatever it held.
+ * `~/.claude/kizu/`), so it is replaced whatever it held (a symbolic link there included:
+ * the link is replaced, not followed).
  * @returns 'created', 'updated' or 'unchanged'.
  * @throws the fs error (EACCES, ...).
  */
@@ -42,6 +47,43 @@ export async function writeLauncher(file: string, text = renderLauncher()): Prom
     return 'updated';
   }
   mkdirSync(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, text, { mode: 0o755 });
+  // Replaced, never written through a symbolic link that may stand there.
+  replaceFileSync(file, text, { mode: 0o755 });
   return before === null ? 'created' : 'updated';
+}
+
+/**
+ * The install records of every worktree of the clone whose common git dir is `commonDir`
+ * (`<git-dir>/kizu/install-project.json` and `install-local.json` for the main worktree's git
+ * dir, which is `commonDir`, and for each `<commonDir>/worktrees/<name>`): the records that
+ * may still run the clone's launcher. Only existing files are returned.
+ */
+export function cloneRecordFiles(commonDir: string): string[] {
+  const gitDirs = [commonDir];
+  try {
+    for (const e of readdirSync(path.join(commonDir, 'worktrees'), { withFileTypes: true })) {
+      if (e.isDirectory()) gitDirs.push(path.join(commonDir, 'worktrees', e.name));
+    }
+  } catch {
+    /* no linked worktrees */
+  }
+  return gitDirs.flatMap((d) => (['project', 'local'] as const).map((s) => installRecordFile(d, s))).filter((f) => existsSync(f));
+}
+
+/**
+ * Deletes the launcher `file` when none of `records` exists any more (teardown of the last
+ * install that runs it: for the clone's launcher the records of {@link cloneRecordFiles},
+ * for the user's `~/.claude/kizu/install-user.json`). A symbolic link at `file` is removed
+ * itself. Never throws for a missing file.
+ * @returns true if it was deleted.
+ */
+export function removeUnusedLauncher(file: string, records: string[]): boolean {
+  if (records.some((f) => existsSync(f))) return false;
+  try {
+    lstatSync(file);
+  } catch {
+    return false;
+  }
+  rmSync(file, { force: true });
+  return true;
 }

@@ -3,8 +3,9 @@
  * the Claude Code hook runner script, the git pre-commit hook and the `/kizu` slash command.
  *
  * Placeholders in templates: `{{KIZU_BIN}}` (shell-quoted absolute path of bin/git-kizu.js,
- * the fallback when `git-kizu` is not on PATH), `{{INIT}}` and `{{TEARDOWN}}` (the commands
- * that regenerate / remove the file). The slash command has no placeholders: it is copied
+ * the pre-commit hook's fallback when `git-kizu` is not on PATH; the Claude Code runner has
+ * none: it is committed, so it holds no path of this machine and finds the launcher at run
+ * time), `{{INIT}}` and `{{TEARDOWN}}` (the commands that regenerate / remove the file). The slash command has no placeholders: it is copied
  * byte for byte, and `.claude/commands/kizu.md` of this repository is the same file.
  */
 import { readFileSync, realpathSync } from 'node:fs';

@@ -12,11 +12,14 @@
  *  "settings": {"file": "<abs>", "createdFile": false, "createdHooksKey": true,
  *               "createdEvents": ["Stop"], "addedEvents": ["Stop", "SubagentStop", "PostToolUse"]},
  *  "preCommit": {"hook": "<abs>", "chained": "<abs>" | null, "created": true} | null,
- *  "guard": [{"manager": "husky", "file": "<abs>", "offset": 120, "text": "<inserted>", "createdFile": false}]}
+ *  "guard": [{"manager": "husky", "file": "<abs>", "offset": 120, "text": "<inserted>", "createdFile": false}],
+ *  "links": {"<abs path>": {"target": "<the link's text>", "sha256": "<hex of what it led to>" | null}},
+ *  "exclude": [{"file": "<abs exclude file>", "offset": 42, "text": "/.claude/settings.local.json\n", "createdFile": false}]}
  * ```
  * `guard` (absent in records of earlier versions: read as []) lists each insertion init made
  * in a hook manager's configuration (install/managers/), so teardown takes out exactly those
- * bytes.
+ * bytes. `links` (the symbolic links init replaced) and `exclude` (the lines a local install
+ * added to git's exclude file) are likewise absent in older records.
  * Re-running init merges into an existing record: a "created" fact is never forgotten.
  * Without a record, teardown falls back to recognising git-kizu's files by name and marker.
  */
@@ -70,6 +73,29 @@ export interface GuardInsertionRecord {
   hooksDir?: string;
 }
 
+/**
+ * A symbolic link init found where it writes a file: init replaced the link itself by a
+ * regular file (it never writes through a link), and teardown puts the link back.
+ */
+export interface LinkRecord {
+  /** The link's text (readlink(2)), restored exactly. */
+  target: string;
+  /** sha256 (hex) of the bytes read through the link before init, or null if it led to nothing. */
+  sha256: string | null;
+}
+
+/** One line init appended to git's exclude file (`<common-dir>/info/exclude`, local scope). */
+export interface ExcludeRecord {
+  /** Absolute path of the exclude file. */
+  file: string;
+  /** Byte offset (UTF-16 code units of the text, which is ASCII here) where `text` was inserted. */
+  offset: number;
+  /** The inserted text: a newline first if the file did not end in one, then the pattern line. */
+  text: string;
+  /** True if init created the exclude file (teardown deletes it when it holds nothing else). */
+  createdFile: boolean;
+}
+
 /** A whole install record (version 1). */
 export interface InstallRecord {
   version: 1;
@@ -80,6 +106,10 @@ export interface InstallRecord {
   preCommit: PreCommitRecord | null;
   /** Guard insertions in hook managers' files (absent in older records). */
   guard?: GuardInsertionRecord[];
+  /** Links init replaced (absent in earlier versions' records). */
+  links?: Record<string, LinkRecord>;
+  /** Lines init added to git's exclude file, in the order added (absent in earlier versions' records). */
+  exclude?: ExcludeRecord[];
 }
 
 /** sha256 hex of a string or bytes. */

@@ -4,11 +4,18 @@
  * `.claude/settings.local.json` local; hooks reference project scripts through
  * `$CLAUDE_PROJECT_DIR`).
  *
- * | scope   | settings file                 | hook scripts            | slash command              | install record                          |
- * |---------|-------------------------------|-------------------------|----------------------------|-----------------------------------------|
- * | project | <root>/.claude/settings.json  | <root>/.claude/hooks/   | <root>/.claude/commands/   | <git-dir>/kizu/install-project.json     |
- * | local   | <root>/.claude/settings.local.json | <root>/.claude/hooks/ | <root>/.claude/commands/ | <git-dir>/kizu/install-local.json     |
- * | user    | ~/.claude/settings.json       | ~/.claude/hooks/        | ~/.claude/commands/        | ~/.claude/kizu/install-user.json        |
+ * | scope   | settings file                      | hook commands run                       | slash command            | install record                      |
+ * |---------|------------------------------------|-----------------------------------------|--------------------------|-------------------------------------|
+ * | project | <root>/.claude/settings.json       | <root>/.claude/hooks/kizu-hook.sh       | <root>/.claude/commands/ | <git-dir>/kizu/install-project.json |
+ * | local   | <root>/.claude/settings.local.json | <common-dir>/kizu/git-kizu (launcher)   | <root>/.claude/commands/ | <git-dir>/kizu/install-local.json   |
+ * | user    | ~/.claude/settings.json            | ~/.claude/hooks/kizu-hook.sh            | ~/.claude/commands/      | ~/.claude/kizu/install-user.json    |
+ *
+ * Project scope writes only files meant to be committed and identical on every machine: the
+ * runner finds git-kizu at run time (templates/hooks/kizu-hook.sh). Local scope writes
+ * nothing in the working tree that git would list: its settings run this clone's launcher
+ * by absolute path (`settings.local.json` is this machine's file), and the files it creates
+ * there are added to `<common-dir>/info/exclude` (install/exclude.ts). User scope runs its
+ * runner by absolute path (`~/.claude/settings.json` is this machine's file too).
  *
  * `<git-dir>` is this worktree's git dir (`git rev-parse --absolute-git-dir`; the common dir
  * in the main worktree), because the project/local files live in this worktree.
@@ -61,14 +68,21 @@ export interface InstallTargets {
   commandsDir: string;
   /** The scope's Claude Code settings file. */
   settingsFile: string;
-  /** Absolute path of the hook runner script ({@link HOOK_SCRIPT}). */
-  hookScript: string;
+  /**
+   * Absolute path of the hook runner script ({@link HOOK_SCRIPT}) the settings run, or null
+   * for local scope (its settings run the launcher).
+   */
+  hookScript: string | null;
+  /** `<root>/.claude/hooks/kizu-hook.sh` (null for user scope): the runner of project scope, which local installs of earlier versions ran too. */
+  projectRunner: string | null;
   /** Absolute paths of the per-event scripts of earlier versions ({@link LEGACY_HOOK_SCRIPTS}). */
   legacyScripts: string[];
   /** Absolute path of `kizu.md`. */
   commandFile: string;
   /** The JSON install record for this scope. */
   recordFile: string;
+  /** The repository's common git dir (absolute), or null outside a repository. */
+  commonDir: string | null;
   /** The launcher (install/launcher.ts): `<common-dir>/kizu/git-kizu`, or `~/.claude/kizu/git-kizu` for user scope. */
   launcher: string;
   /** `git kizu init` plus ` --scope <scope>` unless project (for headers and messages). */
@@ -78,14 +92,17 @@ export interface InstallTargets {
 }
 
 /**
- * The `command` string written to the settings file for the hook of `event`: the runner
- * script and the event, for project and local scope
+ * The `command` string written to the settings file for the hook of `event` (a shell command
+ * line, Claude Code hooks reference): for project scope
  * `"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh <event>` (Claude Code sets
- * CLAUDE_PROJECT_DIR to the project root when it runs a hook), for user scope the script's
- * absolute path, shell-quoted when needed, and the event.
+ * CLAUDE_PROJECT_DIR to the project root when it runs a hook; no machine path, so the same
+ * for every teammate); for local scope the launcher's absolute path, shell-quoted when
+ * needed, then `hook <event>`; for user scope the runner's absolute path, shell-quoted when
+ * needed, and the event.
  */
 export function hookCommand(t: InstallTargets, event: AgentEvent): string {
-  if (t.scope === 'user') return `${shellQuote(t.hookScript)} ${event}`;
+  if (t.scope === 'local') return `${shellQuote(t.launcher)} hook ${event}`;
+  if (t.scope === 'user') return `${shellQuote(t.hookScript!)} ${event}`;
   return `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${HOOK_SCRIPT} ${event}`;
 }
 
@@ -121,6 +138,7 @@ export async function resolveTargets(cwd: string, scope: Scope, home?: string): 
   const hooksDir = path.join(claudeDir, 'hooks');
   const commandsDir = path.join(claudeDir, 'commands');
   const suffix = scope === 'project' ? '' : ` --scope ${scope}`;
+  const common = repo ? await commonDir(repo.root) : null;
   return {
     scope,
     home: path.resolve(h || '/'),
@@ -129,11 +147,13 @@ export async function resolveTargets(cwd: string, scope: Scope, home?: string): 
     hooksDir,
     commandsDir,
     settingsFile: path.join(claudeDir, scope === 'local' ? 'settings.local.json' : 'settings.json'),
-    hookScript: path.join(hooksDir, HOOK_SCRIPT),
+    hookScript: scope === 'local' ? null : path.join(hooksDir, HOOK_SCRIPT),
+    projectRunner: scope === 'user' ? null : path.join(hooksDir, HOOK_SCRIPT),
     legacyScripts: Object.values(LEGACY_HOOK_SCRIPTS).map((n) => path.join(hooksDir, n)),
     commandFile: path.join(commandsDir, COMMAND_FILE),
     recordFile: recordFileFor(scope, path.resolve(h || '/'), repo)!,
-    launcher: scope === 'user' ? userLauncherFile(path.resolve(h)) : launcherFile(await commonDir(repo!.root)),
+    commonDir: common,
+    launcher: scope === 'user' ? userLauncherFile(path.resolve(h)) : launcherFile(common!),
     initCmd: `git kizu init${suffix}`,
     teardownCmd: `git kizu teardown${suffix}`,
   };

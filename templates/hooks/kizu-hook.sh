@@ -13,9 +13,12 @@
 #                       (refs/kizu/snapshots; list them with `git kizu snapshot list`) before
 #                       Claude Code handles the prompt, and prints nothing on stdout (it
 #                       would be added to the model's context)
-# It runs `git-kizu hook <event>`: git-kizu from PATH, else the path recorded when this file
-# was generated. If neither exists, or the event is not one of these, it says so on stderr
-# and exits 0, so it never blocks the agent or the prompt.
+# This file holds no path of this machine, so it is the same for everyone who commits it.
+# It runs `git-kizu hook <event>`: git-kizu from PATH when node is on PATH too; else this
+# clone's launcher, <git-common-dir>/kizu/git-kizu, which `git kizu init` writes with this
+# machine's paths of node and git-kizu; else the user-scope launcher ~/.claude/kizu/git-kizu.
+# If none can run, or the event is not one of these, it says so in one line on stderr and
+# exits 0, so it never blocks the agent or the prompt.
 case "$1" in
   stop) kizu_label='Stop' ;;
   post-tool-use) kizu_label='PostToolUse' ;;
@@ -27,12 +30,16 @@ case "$1" in
     exit 0
     ;;
 esac
-kizu_recorded={{KIZU_BIN}}
-if command -v git-kizu >/dev/null 2>&1; then
+if command -v git-kizu >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
   exec git-kizu hook "$1"
-elif [ -x "$kizu_recorded" ]; then
-  exec "$kizu_recorded" hook "$1"
 fi
-echo "git-kizu: $kizu_label hook skipped: git-kizu is not on PATH and not at $kizu_recorded; install it (in a clone of git-kizu: npm ci && npm link) and run \`{{INIT}}\` again to record its path" >&2
+kizu_dir=$(git -C "${CLAUDE_PROJECT_DIR:-.}" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
+if [ -n "$kizu_dir" ] && [ -x "$kizu_dir/kizu/git-kizu" ]; then
+  exec "$kizu_dir/kizu/git-kizu" hook "$1"
+fi
+if [ -n "$HOME" ] && [ -x "$HOME/.claude/kizu/git-kizu" ]; then
+  exec "$HOME/.claude/kizu/git-kizu" hook "$1"
+fi
+echo "git-kizu: $kizu_label hook skipped: git-kizu cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); install git-kizu (npm install -g git-kizu), then run \`{{INIT}}\`" >&2
 [ -t 0 ] || cat >/dev/null # drain the payload so Claude Code's write does not fail
 exit 0

@@ -7,29 +7,27 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
-import { ADDED, NEXT, PROJECT_HOOKS, TEMPLATE_COMMAND, UNINSTALLED, expectedHooks, lines, mode, repoFiles } from '../helpers/install.mjs';
+import { ADDED, EXCLUDED, LOCAL_HOOKS, NEXT, PROJECT_HOOKS, TEMPLATE_COMMAND, UNINSTALLED, expectedHooks, lines, mode, repoFiles } from '../helpers/install.mjs';
 
-test('--scope local: settings.local.json, project settings untouched', () => {
+test('--scope local: settings.local.json running the launcher, no runner in the working tree, project settings untouched', () => {
   const sb = sandbox({ files: { '.claude/settings.json': '{\n  "model": "x"\n}\n' } });
   const r = ok(sb.kizu(['init', '--scope', 'local']));
   assert.deepEqual(lines(r.stdout), [
-    'created .claude/hooks/kizu-hook.sh',
     'created .claude/commands/kizu.md',
+    EXCLUDED('.claude/settings.local.json and .claude/commands/kizu.md'),
     'created .git/hooks/pre-commit',
     'created .claude/settings.local.json ' + ADDED,
     NEXT,
   ]);
   assert.equal(sb.read('.claude/settings.json'), '{\n  "model": "x"\n}\n');
-  assert.deepEqual(JSON.parse(sb.read('.claude/settings.local.json')), { hooks: PROJECT_HOOKS() });
-  assert.ok(
-    sb.read('.claude/hooks/kizu-hook.sh').includes('# Regenerate it with `git kizu init --scope local`; remove it with `git kizu teardown --scope local`.\n'),
-  );
+  assert.deepEqual(JSON.parse(sb.read('.claude/settings.local.json')), { hooks: LOCAL_HOOKS(sb.path('.git/kizu/git-kizu')) });
+  assert.ok(!existsSync(sb.path('.claude/hooks')));
   ok(sb.kizu(['teardown', '--scope', 'local']));
   assert.deepEqual(readdirSync(sb.path('.claude')), ['settings.json']);
   assert.ok(!existsSync(sb.path('.git/hooks/pre-commit')));
 });
 
-test('project and local installs share the scripts: tearing one down keeps what the other still uses', () => {
+test('project and local installs share the slash command and the launcher: tearing one down keeps what the other still uses', () => {
   const sb = sandbox();
   const before = repoFiles(sb.dir);
   ok(sb.kizu(['init']));
@@ -37,14 +35,14 @@ test('project and local installs share the scripts: tearing one down keeps what 
   assert.ok(l.stdout.includes('unchanged .git/hooks/pre-commit\n'), l.stdout);
   const t = ok(sb.kizu(['teardown']));
   assert.deepEqual(lines(t.stdout), [
-    'kept .claude/hooks/kizu-hook.sh (still used by the --scope local install)',
+    'removed .claude/hooks/kizu-hook.sh',
     'removed .claude/settings.json',
     'kept .claude/commands/kizu.md (still used by the --scope local install)',
     'kept .git/hooks/pre-commit (still used by the --scope local install)',
     UNINSTALLED('project'),
   ]);
-  assert.ok(existsSync(sb.path('.claude/hooks/kizu-hook.sh')));
   assert.ok(existsSync(sb.path('.claude/settings.local.json')));
+  assert.ok(existsSync(sb.path('.git/kizu/git-kizu')), 'the launcher stays for the local install');
   ok(sb.kizu(['teardown', '--scope', 'local']));
   assert.deepEqual(repoFiles(sb.dir), before);
 });

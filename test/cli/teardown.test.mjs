@@ -41,6 +41,7 @@ test('teardown without an install record removes what is recognisably ours', () 
   assert.ok(!existsSync(sb.path('.claude/hooks/kizu-hook.sh')));
   assert.ok(!existsSync(sb.path('.claude/commands/kizu.md')));
   assert.ok(!existsSync(sb.path('.git/hooks/pre-commit')));
+  assert.ok(!existsSync(sb.path('.git/kizu/git-kizu')), 'no install record left: the launcher is deleted');
 });
 
 test('a /kizu command edited after init is kept by teardown, with a warning', () => {

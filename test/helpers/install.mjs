@@ -1,6 +1,7 @@
 // git kizu init / teardown: what they write, and reading a repository's files before and after.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, ROOT } from './sandbox.mjs';
 
@@ -37,6 +38,17 @@ export const PROJECT_JOURNAL = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh
 export const PROJECT_UPS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh user-prompt-submit';
 /** The `hooks` object init writes into the settings of a project or local install. */
 export const PROJECT_HOOKS = () => expectedHooks(PROJECT_STOP, PROJECT_POST, PROJECT_JOURNAL, PROJECT_UPS);
+/**
+ * The `hooks` object init writes into `.claude/settings.local.json` (local scope): the
+ * clone's launcher (absolute path `launcher`, this machine's file) run with `hook <event>`.
+ */
+export const LOCAL_HOOKS = (launcher) =>
+  expectedHooks(`${launcher} hook stop`, `${launcher} hook post-tool-use`, `${launcher} hook journal`, `${launcher} hook user-prompt-submit`);
+/** The line local-scope init prints for git's exclude file, naming the files it keeps out of `git status`. */
+export const EXCLUDED = (what, verb = 'updated') => `${verb} .git/info/exclude (git ignores ${what} in this clone)`;
+/** What the project runner says (after `git-kizu: <label> hook skipped: `) when nothing can run git-kizu. */
+export const NO_RUNTIME =
+  "git-kizu cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); install git-kizu (npm install -g git-kizu), then run `git kizu init`";
 /** What init adds to a settings file, as it says so. */
 export const ADDED = '(added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)';
 
@@ -45,7 +57,7 @@ export const mode = (p) => statSync(p).mode & 0o777;
 /** The non-empty lines of `s`. */
 export const lines = (s) => s.split('\n').filter(Boolean);
 
-/** Every file under `dir` (relative path → {sha256, mode}; directories → {dir: true}), skipping .git/objects, logs and index. */
+/** Every file under `dir` (relative path → {sha256, mode}; directories → {dir: true}; symbolic links → {link: their text}), skipping .git/objects, logs and index. */
 export function repoFiles(dir) {
   const out = {};
   const walk = (d) => {
@@ -53,7 +65,8 @@ export function repoFiles(dir) {
       const p = path.join(d, e.name);
       const rel = path.relative(dir, p);
       if (/^\.git\/(objects|logs)/.test(rel) || rel === '.git/index') continue;
-      if (e.isDirectory()) {
+      if (e.isSymbolicLink()) out[rel] = { link: readlinkSync(p) };
+      else if (e.isDirectory()) {
         out[rel + '/'] = { dir: true };
         walk(p);
       } else out[rel] = { sha256: createHash('sha256').update(readFileSync(p)).digest('hex'), mode: mode(p) };
@@ -84,4 +97,21 @@ export function filesUnder(dir, prefixes) {
 /** Stages `file` holding a scar line (`// @kizu[ask]: x`) and tries to commit; returns the commit run. */
 export function commitScar(sb, file = 'scarred.js', opts = {}) {
   return commitStaged(sb, file, 'const a = 1;\n// @kizu[ask]: x\n', opts);
+}
+
+/**
+ * A PATH without node, as GUI git clients and nvm users have: a fresh directory under
+ * `sb.base` holding links to sh, git and cat (what the generated hook scripts use), plus
+ * `extra` ({name: target}, e.g. a git-kizu whose node is missing). Returns the directory.
+ */
+export function pathWithoutNode(sb, name = 'no-node', extra = {}) {
+  const dir = path.join(sb.base, name);
+  mkdirSync(dir);
+  for (const tool of ['sh', 'git', 'cat']) {
+    const real = execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim();
+    symlinkSync(real, path.join(dir, tool));
+  }
+  for (const [n, target] of Object.entries(extra)) symlinkSync(target, path.join(dir, n));
+  if (existsSync(path.join(dir, 'node'))) throw new Error('pathWithoutNode: node is in the directory');
+  return dir;
 }

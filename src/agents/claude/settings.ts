@@ -11,9 +11,9 @@
  * regular expression, so ours is anchored. Stop and SubagentStop take no matcher.
  *
  * Every entry runs the one hook runner script with git-kizu's name of the event as its
- * argument (`kizu-hook.sh stop`). Our entries are recognised by that script and argument in
- * `command`, or by the per-event script an earlier version registered for it
- * (`kizu-stop.sh`, ...), so re-running init replaces them (and upgrades an older install)
+ * argument (`kizu-hook.sh stop`), or for local scope the launcher (`.../kizu/git-kizu hook
+ * stop`). Our entries are recognised by that script or launcher and the event in `command`,
+ * or by the per-event script an earlier version registered for it (`kizu-stop.sh`, ...), so re-running init replaces them (and upgrades an older install)
  * instead of adding duplicates. One event may hold several of our groups (PostToolUse: the
  * review hook and, in a group of its own, the async journal hook); each is matched by its
  * argument.
@@ -123,20 +123,27 @@ export function kizuEntries(command: (hook: AgentEvent) => string): KizuEntry[] 
 /** Every script name git-kizu installs or installed (a command naming one is ours; used on teardown). */
 export const KIZU_SCRIPTS = [HOOK_SCRIPT, ...Object.values(LEGACY_HOOK_SCRIPTS)];
 
+/**
+ * A command running a launcher (install/launcher.ts: `<common-dir>/kizu/git-kizu` or
+ * `~/.claude/kizu/git-kizu`, its path possibly quoted) with `hook`: what local-scope
+ * settings run. Group 1 is the event.
+ */
+const LAUNCHER_HOOK = /\/kizu\/git-kizu['"]?\s+hook\s+([\w-]+)/;
+
 /** A test on a handler's `command`: true if it is one of ours (of a given kind). */
 type CommandTest = (command: string) => boolean;
 
-/** Any command naming one of {@link KIZU_SCRIPTS}. */
-const anyOurs: CommandTest = (cmd) => KIZU_SCRIPTS.some((s) => cmd.includes(s));
+/** Any command naming one of {@link KIZU_SCRIPTS} or running a launcher's `hook`. */
+const anyOurs: CommandTest = (cmd) => KIZU_SCRIPTS.some((s) => cmd.includes(s)) || LAUNCHER_HOOK.test(cmd);
 
 /**
  * The commands that run git-kizu's `hook`: the runner script with `hook` as its argument
- * (after the script's path, which may be quoted), or the script an earlier version
- * generated for that hook.
+ * (after the script's path, which may be quoted), a launcher run with `hook <hook>`, or the
+ * script an earlier version generated for that hook.
  */
 function runsHook(hook: AgentEvent): CommandTest {
   const runner = new RegExp(`${HOOK_SCRIPT.replace('.', '\\.')}['"]?\\s+${hook}(?![\\w-])`);
-  return (cmd) => runner.test(cmd) || cmd.includes(LEGACY_HOOK_SCRIPTS[hook]);
+  return (cmd) => runner.test(cmd) || LAUNCHER_HOOK.exec(cmd)?.[1] === hook || cmd.includes(LEGACY_HOOK_SCRIPTS[hook]);
 }
 
 // ---------------------------------------------------------------------------------------

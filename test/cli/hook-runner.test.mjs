@@ -1,0 +1,71 @@
+// The Claude Code hook runner `git kizu init` writes (`.claude/hooks/kizu-hook.sh`, committed
+// by teams) where node is not on PATH (GUI clients, nvm): it never exits 126/127 and never
+// blocks the agent; it says so in one stderr line naming the fix, or runs the hook through the
+// clone's launcher, which holds this machine's node.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { BIN, sandbox } from '../helpers/sandbox.mjs';
+import { ok } from '../helpers/expect.mjs';
+import { stopPayload } from '../helpers/hooks.mjs';
+import { NO_RUNTIME, pathWithoutNode } from '../helpers/install.mjs';
+
+const EVENTS = [
+  ['stop', 'Stop'],
+  ['post-tool-use', 'PostToolUse'],
+  ['journal', 'PostToolUse journal'],
+  ['user-prompt-submit', 'UserPromptSubmit'],
+];
+
+/** Runs the hook the way Claude Code does (`sh -c <command>` in the project, CLAUDE_PROJECT_DIR set). */
+function runHook(sb, event, payload, PATH) {
+  const command = `"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh ${event}`;
+  return sb.run('/bin/sh', ['-c', command], { input: JSON.stringify(payload), env: { PATH, CLAUDE_PROJECT_DIR: sb.dir } });
+}
+
+test('no node on PATH and no launcher: every event exits 0 with one stderr line naming the fix, also with a git-kizu on PATH whose node is missing', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--no-pre-commit']));
+  rmSync(sb.path('.git/kizu/git-kizu')); // a teammate's clone before their `git kizu init`
+  const bare = pathWithoutNode(sb);
+  const kizuNoNode = pathWithoutNode(sb, 'kizu-no-node', { 'git-kizu': BIN });
+  for (const PATH of [bare, kizuNoNode]) {
+    for (const [event, label] of EVENTS) {
+      const r = runHook(sb, event, stopPayload(sb, false), PATH);
+      assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', `git-kizu: ${label} hook skipped: ${NO_RUNTIME}\n`], `${event} with PATH=${PATH}`);
+    }
+  }
+});
+
+test('no node on PATH, the launcher present: the hook really runs (Stop blocks on a scar), also with a git-kizu on PATH whose node is missing', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--no-pre-commit']));
+  writeFileSync(sb.path('a.js'), 'const a = 1;\n// @kizu[ask]: why 1?\n');
+  for (const PATH of [pathWithoutNode(sb), pathWithoutNode(sb, 'kizu-no-node', { 'git-kizu': BIN })]) {
+    const r = runHook(sb, 'stop', stopPayload(sb, false, `s-${path.basename(PATH)}`), PATH);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.decision, 'block');
+    assert.match(out.reason, /a\.js:2/);
+  }
+  // The snapshot hook runs too (it prints nothing; a snapshot ref appears).
+  const u = runHook(sb, 'user-prompt-submit', { session_id: 's', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go' }, pathWithoutNode(sb, 'ups'));
+  assert.deepEqual([u.status, u.stdout, u.stderr], [0, '', '']);
+  assert.match(sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/snapshots/'), /^refs\/kizu\/snapshots\/\S+\n$/);
+});
+
+test('the launcher of a user-scope install runs the hook where the clone has none', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--no-pre-commit']));
+  ok(sb.kizu(['init', '--scope', 'user', '--no-pre-commit']));
+  rmSync(sb.path('.git/kizu/git-kizu'));
+  writeFileSync(sb.path('a.js'), 'const a = 1;\n// @kizu[ask]: why 1?\n');
+  const r = sb.run('/bin/sh', ['-c', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh stop'], {
+    input: JSON.stringify(stopPayload(sb, false)),
+    env: { PATH: pathWithoutNode(sb), CLAUDE_PROJECT_DIR: sb.dir, HOME: sb.home },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).decision, 'block');
+});
