@@ -223,6 +223,14 @@ export function buildProgram(setCode: (code: number) => void): Command {
       const { statusCommand } = await import('./status.js');
       setCode(await statusCommand({ cwd, json: !!o.json, reporter }));
     });
+  program
+    .command('doctor')
+    .description('check the whole install: pre-commit guard, agent hooks, runtime, launcher, config (exit 1 with fixes)')
+    .option('--json', 'print one JSON object (see README)')
+    .action(async (o: { json?: boolean }) => {
+      const { doctorCommand } = await import('./doctor.js');
+      setCode(await doctorCommand({ cwd, json: !!o.json, reporter }));
+    });
 
   // --- tasks (branch level, src/rollback/tasks/) ---
   const task = program.command('task').description('a branch kizu/<name> per task, optionally in its own worktree: start, list, land');

@@ -70,6 +70,15 @@ export function stopStateFile(gitDir: string, session: string): string {
   return path.join(kizuDir(gitDir), 'stop', `${session.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128) || 'unknown'}.json`);
 }
 
+/**
+ * `<gitDir>/kizu/guard-checked.json`: `{"sessions": [<session id>...]}`, the last 100 agent
+ * sessions whose first Stop checked the pre-commit guard (hooks/stop-gate.ts tells the user
+ * once per session when it is missing).
+ */
+export function guardCheckedFile(gitDir: string): string {
+  return path.join(kizuDir(gitDir), 'guard-checked.json');
+}
+
 /** `<gitDir>/kizu/queue-cache.json`: the parsed review queue, `{"v", "hash": <sha1 of the file>, "items"}` (queue/read.ts). */
 export function queueCacheFile(gitDir: string): string {
   return path.join(kizuDir(gitDir), 'queue-cache.json');

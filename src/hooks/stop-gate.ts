@@ -14,12 +14,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { findRootFast, gitDirFast } from '../git/repo.js';
-import { stopStateFile } from '../git/layout.js';
+import { guardCheckedFile, stopStateFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { notInRepository, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
+import { guardMissingMessage, notInRepository, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
 
@@ -69,11 +69,13 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars }, items, review] = await Promise.all([
+  const [{ scars }, items, review, guardNote] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
     openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
+    input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
   ]);
+  if (guardNote) problems.push(guardNote);
   const { rejected, unreviewed } = review;
   if (!scars.length && !items.length && !rejected.length && !unreviewed.length) {
     rmSync(file, { force: true });
@@ -101,6 +103,33 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   }
   writeState(file, { key, streak });
   return note({ kind: 'block', reason: stopBlockReason(findings, streak, max) });
+}
+
+/**
+ * On the first Stop of a session: whether the pre-commit guard runs (install/guard.ts
+ * `guardStatus`); the note for the user when it does not. Later stops of the session check
+ * nothing (the sessions checked are kept in {@link guardCheckedFile}, the last 100).
+ * @returns the note, or null (present, already checked this session, or the check failed).
+ */
+async function guardNoteOnce(root: string, gitDir: string, session: string): Promise<string | null> {
+  const file = guardCheckedFile(gitDir);
+  let sessions: string[] = [];
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as { sessions?: unknown };
+    if (Array.isArray(v.sessions)) sessions = v.sessions.filter((x): x is string => typeof x === 'string');
+  } catch {
+    /* none yet, or unreadable: start again */
+  }
+  if (sessions.includes(session)) return null;
+  try {
+    const { guardStatus } = await import('../install/guard.js');
+    const g = await guardStatus(root);
+    mkdirSync(path.dirname(file), { recursive: true });
+    replaceFileSync(file, JSON.stringify({ sessions: [...sessions, session].slice(-100) }) + '\n');
+    return g.state === 'missing' ? guardMissingMessage(g.why, g.fix) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Unchecked queue items; a queue that cannot be read is reported and treated as empty. */

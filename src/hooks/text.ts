@@ -177,6 +177,14 @@ export function userMessage(message: string | null, problems: string[]): string 
   return [...(message ? [message] : []), ...problems].join('\n');
 }
 
+/**
+ * The Stop hook's note to the user (once per session) when no pre-commit guard runs:
+ * `why` and `fix` come from install/guard.ts `guardStatus`.
+ */
+export function guardMissingMessage(why: string, fix: string): string {
+  return `git-kizu: the pre-commit guard is missing (${why}), so a commit of files holding scars is not refused; run \`${fix}\` (\`git kizu doctor\` checks the whole install)`;
+}
+
 // ---------------------------------------------------------------------------------------
 // pre-commit: the refusal on stderr
 

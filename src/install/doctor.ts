@@ -1,0 +1,181 @@
+/**
+ * `git kizu doctor`'s checks of the whole install, in one place: is the pre-commit guard in
+ * place, do the agent's hooks run git-kizu, can they start it (node and git-kizu on PATH, or
+ * this clone's launcher), is the config valid. Each check says what it found and, when
+ * something is wrong, the one command (or edit) that fixes it.
+ */
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { repoInfo, commonDir, type RepoInfo } from '../git/repo.js';
+import { launcherFile, userLauncherFile } from '../git/layout.js';
+import { hasKizuHooks } from '../agents/claude/settings.js';
+import { loadConfig } from '../config/config.js';
+import { KizuError } from '../errors.js';
+import { VERSION } from '../package.js';
+import { guardStatus } from './guard.js';
+import { HOOK_SCRIPT, SCOPES, type Scope } from './targets.js';
+
+/** One check's result. */
+export interface Check {
+  /** What was checked: `repository`, `pre-commit guard`, `Claude Code hooks`, `runtime`, `launcher`, `config`. */
+  name: string;
+  /** True when nothing needs doing. */
+  ok: boolean;
+  /** What was found, one sentence. */
+  detail: string;
+  /** When not ok: the command or edit that fixes it. */
+  fix?: string;
+}
+
+/**
+ * The absolute path of the first executable file named `name` in the directories of `PATH`
+ * (as `command -v` finds it), or null.
+ */
+export function onPath(name: string, envPath = process.env.PATH ?? ''): string | null {
+  for (const dir of envPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, name);
+    try {
+      if (statSync(file).isFile()) {
+        accessSync(file, constants.X_OK);
+        return file;
+      }
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
+/** Runs `<launcher> --version` with a PATH lacking node, as a GUI git client would; resolves to its stdout, or null when it failed. */
+function launcherVersion(file: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(file, ['--version'], { env: { ...process.env, PATH: '/usr/bin:/bin' }, timeout: 10_000 }, (err, stdout) => {
+      resolve(err ? null : stdout.trim());
+    });
+  });
+}
+
+/** Which Claude Code settings scopes register git-kizu's hooks; `unreadable` lists those whose file is not valid JSON. */
+function claudeScopes(root: string | null, home: string): { installed: Scope[]; unreadable: { scope: Scope; why: string }[] } {
+  const files: Record<Scope, string | null> = {
+    project: root && path.join(root, '.claude', 'settings.json'),
+    local: root && path.join(root, '.claude', 'settings.local.json'),
+    user: path.join(home, '.claude', 'settings.json'),
+  };
+  const installed: Scope[] = [];
+  const unreadable: { scope: Scope; why: string }[] = [];
+  for (const s of SCOPES) {
+    const file = files[s];
+    if (!file) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      if (hasKizuHooks(file, text)) installed.push(s);
+    } catch (e) {
+      unreadable.push({ scope: s, why: (e as Error).message });
+    }
+  }
+  return { installed, unreadable };
+}
+
+/**
+ * Runs every check for the repository containing `cwd` (outside a repository: the user-scope
+ * hooks, the runtime and nothing else).
+ * @param home the user's home directory (for `~/.claude`).
+ * @returns the checks, in the order they are shown. Never throws for what it checks (a
+ *   failure is a check that is not ok); fs/git errors other than those propagate.
+ */
+export async function checkInstall(cwd: string, home: string): Promise<Check[]> {
+  const checks: Check[] = [];
+  let repo: RepoInfo | null = null;
+  try {
+    repo = await repoInfo(cwd);
+  } catch (e) {
+    if (!(e instanceof KizuError)) throw e;
+  }
+  checks.push(
+    repo
+      ? { name: 'repository', ok: true, detail: repo.root }
+      : { name: 'repository', ok: true, detail: `${cwd} is not in a git repository: only the user-scope install is checked` },
+  );
+
+  if (repo) {
+    const g = await guardStatus(repo.root);
+    checks.push(
+      g.state === 'installed'
+        ? { name: 'pre-commit guard', ok: true, detail: `runs from ${g.file}${g.via === 'hooks-dir' ? '' : ` (${g.via})`}` }
+        : { name: 'pre-commit guard', ok: false, detail: `missing: ${g.why}`, fix: g.fix },
+    );
+  }
+
+  const { installed, unreadable } = claudeScopes(repo?.root ?? null, home);
+  for (const u of unreadable) {
+    checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
+  }
+  if (!installed.length) {
+    checks.push({ name: 'Claude Code hooks', ok: false, detail: 'no Claude Code settings file runs git-kizu\'s hooks', fix: 'git kizu init' });
+  } else {
+    checks.push({ name: 'Claude Code hooks', ok: true, detail: `installed (${installed.join(', ')})` });
+    if (repo && installed.includes('project')) {
+      const runner = path.join(repo.root, '.claude', 'hooks', HOOK_SCRIPT);
+      let ok = false;
+      try {
+        accessSync(runner, constants.X_OK);
+        ok = statSync(runner).isFile();
+      } catch {
+        /* missing or not executable */
+      }
+      if (!ok) checks.push({ name: 'Claude Code hooks', ok: false, detail: `.claude/settings.json runs .claude/hooks/${HOOK_SCRIPT}, which is missing or not executable`, fix: 'git kizu init' });
+    }
+  }
+
+  // The runtime: hooks start git-kizu from PATH (with node), else from the launcher.
+  const node = onPath('node');
+  const kizu = onPath('git-kizu');
+  const launchers = [
+    ...(repo ? [{ file: launcherFile(await commonDir(repo.root)), fix: 'git kizu init' }] : []),
+    ...(installed.includes('user') ? [{ file: userLauncherFile(home), fix: 'git kizu init --scope user' }] : []),
+  ];
+  let launcherOk = false;
+  for (const l of launchers) {
+    let exists = true;
+    try {
+      statSync(l.file);
+    } catch {
+      exists = false;
+    }
+    if (!exists) {
+      const needed = !(node && kizu);
+      checks.push({ name: 'launcher', ok: !needed, detail: `${l.file} is missing${needed ? '' : ' (not needed while node and git-kizu are on PATH)'}`, ...(needed ? { fix: l.fix } : {}) });
+      continue;
+    }
+    const v = await launcherVersion(l.file);
+    if (v === null || v === '') {
+      checks.push({ name: 'launcher', ok: false, detail: `${l.file} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: l.fix });
+    } else {
+      launcherOk = true;
+      checks.push({ name: 'launcher', ok: true, detail: `${l.file} starts git-kizu ${v}${v === VERSION ? '' : ` (this is ${VERSION})`}` });
+    }
+  }
+  const where = `node ${node ? `at ${node}` : 'not on PATH'}, git-kizu ${kizu ? `at ${kizu}` : 'not on PATH'}`;
+  if (node && kizu) checks.push({ name: 'runtime', ok: true, detail: where });
+  else if (launcherOk) checks.push({ name: 'runtime', ok: true, detail: `${where}; the hooks use the launcher` });
+  else checks.push({ name: 'runtime', ok: false, detail: `${where}, and no working launcher: hooks skip git-kizu (they let the agent and commits through)`, fix: 'npm install -g git-kizu && git kizu init' });
+
+  if (repo) {
+    try {
+      await loadConfig(repo.root);
+      checks.push({ name: 'config', ok: true, detail: 'valid (or none: the defaults)' });
+    } catch (e) {
+      if (!(e instanceof KizuError)) throw e;
+      checks.push({ name: 'config', ok: false, detail: e.message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/:\s*$/, ''), fix: e.hint ?? 'fix the config file (see README "Config")' });
+    }
+  }
+  return checks;
+}
