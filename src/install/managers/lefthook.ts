@@ -30,6 +30,7 @@ import {
   pad,
   pairsNamed,
   parseYamlText,
+  rootOf,
   uneditable,
   yamlData,
 } from './yaml-edit.js';
@@ -105,7 +106,7 @@ function plan(text: string | null, d: Detected): AddPlan {
   const y = parseYamlText(text, d.file);
   if (y.documents > 1) return print('the file holds several YAML documents (lefthook reads only the first)');
   const doc = y.doc as Document.Parsed | null;
-  const root = (doc?.contents ?? null) as Node | null;
+  const root = rootOf(doc);
   const step = indentStep(text, doc);
   if (root === null) {
     if (hasDocumentEnd(text)) return print('the document ends with `...`');

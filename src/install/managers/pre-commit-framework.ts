@@ -29,6 +29,7 @@ import {
   pad,
   pairsNamed,
   parseYamlText,
+  rootOf,
   uneditable,
   yamlData,
 } from './yaml-edit.js';
@@ -114,7 +115,7 @@ function plan(text: string | null, d: Detected): AddPlan {
   const gen = generatedNotice(text);
   if (gen) return print(`the file says it is generated ("${gen}"): add the entry where it is generated from`);
   if (y.documents > 1) return print('the file holds several YAML documents (pre-commit reads one)');
-  const root = (doc?.contents ?? null) as Node | null;
+  const root = rootOf(doc);
   const step = indentStep(text, doc);
   if (root === null) {
     if (hasDocumentEnd(text)) return print('the document ends with `...`');

@@ -64,9 +64,16 @@ export function pairsNamed(m: Node, key: string): Pair<Node, Node | null>[] {
   return (m.items as Pair<Node, Node | null>[]).filter((p) => isScalar(p.key) && p.key.value === key);
 }
 
-/** True if block map `m` has a YAML merge key (`<<`). */
+/** True if block map `m` has a YAML merge key (`<<`; parsed with merge keys on, its value is a symbol). */
 export function hasMergeKey(m: Node): boolean {
-  return isMap(m) && m.items.some((p) => isScalar(p.key) && p.key.value === '<<');
+  return isMap(m) && m.items.some((p) => isScalar(p.key) && (p.key.source === '<<' || p.key.value === '<<'));
+}
+
+/** The top-level node of `doc`; null when there is none (no document, or only comments and markers). */
+export function rootOf(doc: Document.Parsed | null): Node | null {
+  const n = (doc?.contents ?? null) as Node | null;
+  if (n && isScalar(n) && n.value === null && !n.anchor && !n.tag && n.range![0] === n.range![1]) return null;
+  return n;
 }
 
 /** True for a pair written `key:` with nothing after it (an empty value: null, no `~`, no anchor, no tag). */
