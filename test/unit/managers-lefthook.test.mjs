@@ -106,6 +106,8 @@ test('CRLF line breaks, no final newline, odd indentation, a quoted key: the fil
   assert.equal(inserted(odd), odd + lines(['pre-commit:', '   commands:', ...cmd(6, 3)]));
   const three = 'pre-commit:\n   commands:\n      lint:\n         run: eslint\n';
   assert.equal(inserted(three), three + lines(cmd(6, 3)));
+  const bom = '\uFEFFpre-push:\n  piped: true\n';
+  assert.equal(inserted(bom), bom + lines(BLOCK), 'a byte order mark takes no column');
   const quoted = '"pre-commit":\n  commands:\n    \'lint\':\n      run: "eslint"\n';
   assert.equal(inserted(quoted), quoted + lines(cmd(4)));
 });

@@ -53,9 +53,10 @@ export function yamlData(text: string): unknown {
   }
 }
 
-/** Column (0-based, in UTF-16 units) of `offset` in `text`. */
+/** Column (0-based, in UTF-16 units) of `offset` in `text`; a byte order mark opening the text takes no column. */
 export function columnOf(text: string, offset: number): number {
-  return offset - (text.lastIndexOf('\n', offset - 1) + 1);
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return offset - start - (start === 0 && text.startsWith('\uFEFF') ? 1 : 0);
 }
 
 /** The pairs of block map `m` whose key is the plain string `key`. */
