@@ -141,6 +141,8 @@ test('shapes an insertion cannot extend safely are printed with the reason', () 
   printed('pre-commit:\n  piped: true\npre-commit:\n  parallel: true\n', 'lefthook.yml: `pre-commit:` appears twice');
   printed('pre-commit:\n  commands:\n    a:\n      run: a\n  commands:\n    b:\n      run: b\n', 'lefthook.yml: `commands:` or `jobs:` appears twice under `pre-commit:`');
   printed('pre-push:\n  piped: true\n---\npre-commit:\n  piped: true\n', 'lefthook.yml: the file holds several YAML documents (lefthook reads only the first)');
+  printed('? pre-commit\n:\n  piped: true\n', 'lefthook.yml: `pre-commit:` is written as an explicit or multi-line key');
+  printed('pre-commit:\n  ? commands\n  : a:\n      run: a\n', 'lefthook.yml: `commands:` is written as an explicit or multi-line key');
   printed('# nothing\n...\n', 'lefthook.yml: the document ends with `...`');
   printed('pre-commit:\n  jobs:\n    - # lint\n      run: a\n', 'lefthook.yml: the first job under `pre-commit: jobs:` has a shape git-kizu does not edit');
 });

@@ -106,6 +106,7 @@ test('shapes an insertion cannot extend safely, and generated files, are printed
   printed('r: &r\n  - repo: meta\n    hooks: [{id: identity}]\nrepos: *r\n', `${f}: \`repos:\` is an alias (*r): the lines it points to are shared`);
   printed('repos: &r\n  - repo: meta\n    hooks: [{id: identity}]\n', `${f}: \`repos:\` carries an anchor (&r): other places reuse it`);
   printed('repos: !!seq\n  - repo: meta\n    hooks: [{id: identity}]\n', `${f}: \`repos:\` has an explicit tag (tag:yaml.org,2002:seq)`);
+  printed('? repos\n: - repo: meta\n', `${f}: \`repos:\` is written as an explicit or multi-line key`);
   printed('repos: local\n', `${f}: \`repos:\` is not a list`);
   printed('repos:\n- repo: a\nrepos:\n- repo: b\n', `${f}: \`repos:\` appears twice`);
   printed('b: &b\n  repos: []\n<<: *b\n', `${f}: the top level has a merge key (<<): a new \`repos:\` would hide a merged one`);

@@ -28,7 +28,7 @@ import {
   lineAfter,
   lineAfterKey,
   pad,
-  pairsNamed,
+  keyPairs,
   parseYamlText,
   rootOf,
   uneditable,
@@ -116,7 +116,8 @@ function plan(text: string | null, d: Detected): AddPlan {
   const bad = uneditable(root, false, 'the top level', true);
   if (bad) return print(bad);
   if (dataHas(doc!.toJS({ maxAliasCount: 1000 }))) return { kind: 'present' };
-  const hooks = pairsNamed(root, 'pre-commit');
+  const hooks = keyPairs(text, root, 'pre-commit');
+  if (typeof hooks === 'string') return print(hooks);
   if (hooks.length > 1) return print('`pre-commit:` appears twice');
   if (hooks.length === 0) {
     if (hasMergeKey(root)) return print('the top level has a merge key (<<): a new `pre-commit:` would hide a merged one');
@@ -129,8 +130,10 @@ function plan(text: string | null, d: Detected): AddPlan {
   const hookBad = uneditable(hook.value, false, '`pre-commit:`');
   if (hookBad) return print(hookBad);
   const hookMap = hook.value as Node;
-  const commands = pairsNamed(hookMap, 'commands');
-  const jobs = pairsNamed(hookMap, 'jobs');
+  const commands = keyPairs(text, hookMap, 'commands');
+  const jobs = keyPairs(text, hookMap, 'jobs');
+  if (typeof commands === 'string') return print(commands);
+  if (typeof jobs === 'string') return print(jobs);
   if (commands.length > 1 || jobs.length > 1) return print('`commands:` or `jobs:` appears twice under `pre-commit:`');
   const innerCol = columnOf(text, (hookMap as { items: { key: Node }[] }).items[0].key.range![0]);
   if (commands.length === 1 || jobs.length === 0) {

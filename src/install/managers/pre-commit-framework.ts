@@ -28,6 +28,7 @@ import {
   lineAfterKey,
   pad,
   pairsNamed,
+  keyPairs,
   parseYamlText,
   rootOf,
   uneditable,
@@ -124,7 +125,8 @@ function plan(text: string | null, d: Detected): AddPlan {
   }
   const bad = uneditable(root, false, 'the top level', true);
   if (bad) return print(bad);
-  const repos = pairsNamed(root, 'repos');
+  const repos = keyPairs(text, root, 'repos');
+  if (typeof repos === 'string') return print(repos);
   if (repos.length > 1) return print('`repos:` appears twice');
   if (repos.length === 0) {
     if (hasMergeKey(root)) return print('the top level has a merge key (<<): a new `repos:` would hide a merged one');

@@ -10,7 +10,7 @@ import { KizuError } from '../../errors.js';
 import type { Insertion } from './types.js';
 
 /** Parse options shared by every reader here: YAML 1.1 merge keys resolved, duplicate keys kept (we refuse them ourselves). */
-const OPTS = { uniqueKeys: false, merge: true, keepSourceTokens: false } as const;
+const OPTS = { uniqueKeys: false, merge: true } as const;
 
 /** A YAML file parsed for editing. */
 export interface YamlText {
@@ -63,6 +63,21 @@ export function columnOf(text: string, offset: number): number {
 export function pairsNamed(m: Node, key: string): Pair<Node, Node | null>[] {
   if (!isMap(m)) return [];
   return (m.items as Pair<Node, Node | null>[]).filter((p) => isScalar(p.key) && p.key.value === key);
+}
+
+/**
+ * The pairs of block map `m` whose key is the plain string `key`, or a reason to leave the
+ * file alone when one of them is not written `key:` alone at the start of its line (an
+ * explicit `? key`, a key on several lines).
+ */
+export function keyPairs(text: string, m: Node, key: string): Pair<Node, Node | null>[] | string {
+  const pairs = pairsNamed(m, key);
+  for (const p of pairs) {
+    const [start, end] = p.key.range!;
+    const before = text.slice(text.lastIndexOf('\n', start - 1) + 1, start);
+    if (before.replace('\uFEFF', '').trim() !== '' || text.slice(start, end).includes('\n')) return `\`${key}:\` is written as an explicit or multi-line key`;
+  }
+  return pairs;
 }
 
 /** True if block map `m` has a YAML merge key (`<<`; parsed with merge keys on, its value is a symbol). */
