@@ -12,6 +12,7 @@ import { commitStaged } from '../helpers/install.mjs';
 import { applyPlan, revertPlan, toolBin } from '../helpers/hook-managers.mjs';
 
 const { lefthook } = await import(src('install/managers/lefthook.ts'));
+const { GUARD_COMMAND } = await import(src('install/managers/guard-line.ts'));
 const LEFTHOOK = toolBin('lefthook');
 const REFUSED = 'git-kizu: commit refused: 1 unresolved scar is staged:\n';
 const SKIPPED =
@@ -96,4 +97,24 @@ test('no git-kizu reachable (launcher gone, not on PATH): the commit goes throug
   assert.deepEqual((r.stdout + r.stderr).split('\n').filter((l) => l.startsWith('git-kizu:')), [SKIPPED]);
   assert.equal(readFileSync(sb.path('scar.js'), 'utf8'), '// @kizu[ask]: explain\n');
   assert.equal(sb.git('log', '-1', '--format=%s').trim(), 'add scar.js');
+});
+
+test('lefthook itself reads the inserted command as the guard command, in every indentation and list style', () => {
+  const sb = sandbox();
+  const shapes = [
+    COMMANDS,
+    'pre-commit:\r\n   commands:\r\n      lint:\r\n         run: eslint',
+    'pre-push:\n    commands:\n        t:\n            run: npm test\n',
+    'pre-commit:\n  jobs:\n  -   name: lint\n      run: eslint\n',
+    'pre-commit:\n  jobs:\n    - run: |+\n        eslint\n\n\npre-push:\n  piped: true\n',
+    '# only a comment',
+  ];
+  for (const text of shapes) {
+    sb.write({ 'lefthook.yml': text });
+    applyPlan(lefthook, sb.path('lefthook.yml'));
+    ok(sb.run(LEFTHOOK, ['validate']), `lefthook validate: ${text}`);
+    const hook = JSON.parse(ok(sb.run(LEFTHOOK, ['dump', '--format', 'json'])).stdout)['pre-commit'];
+    const run = hook.commands?.['git-kizu']?.run ?? hook.jobs?.find((j) => j.name === 'git-kizu')?.run;
+    assert.equal(run, GUARD_COMMAND, text);
+  }
 });

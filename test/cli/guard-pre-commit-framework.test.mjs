@@ -143,3 +143,19 @@ test('.pre-commit-hooks.yaml: a valid manifest whose git-kizu hook is the repo: 
   install(sb);
   guarded(sb, 1);
 });
+
+test('pre-commit validate-config accepts the config after the insertion, in every list style', () => {
+  const sb = sandbox();
+  const shapes = [
+    CONFIG,
+    'repos:\r\n  - repo: local\r\n    hooks:\r\n      - id: a\r\n        name: a\r\n        entry: a\r\n        language: system',
+    'fail_fast: true\nrepos:\n   -  repo: meta\n      hooks:\n      -  id: identity\n',
+    'repos:\n',
+    '# no repos yet\n',
+  ];
+  for (const text of shapes) {
+    sb.write({ '.pre-commit-config.yaml': text });
+    applyPlan(preCommitFramework, sb.path('.pre-commit-config.yaml'));
+    ok(sb.run(PRE_COMMIT, ['validate-config', '.pre-commit-config.yaml']), `validate-config: ${text}`);
+  }
+});
