@@ -147,6 +147,14 @@ test('shapes an insertion cannot extend safely are printed with the reason', () 
   printed('pre-commit:\n  jobs:\n    - # lint\n      run: a\n', 'lefthook.yml: the first job under `pre-commit: jobs:` has a shape git-kizu does not edit');
 });
 
+test('an alias bomb does not throw: it is planned like any file (the data check gives up, the text is edited)', () => {
+  const ten = (x) => `[${Array(10).fill(x).join(', ')}]`;
+  const bomb = `a: &a ${ten('x')}\nb: &b ${ten('*a')}\nc: &c ${ten('*b')}\nd: &d ${ten('*c')}\n`;
+  const p = lefthook.plan(bomb, D);
+  assert.deepEqual(p, { kind: 'insert', insertion: { offset: bomb.length, text: lines(BLOCK) } });
+  assert.equal(lefthook.has(bomb), false);
+});
+
 test('JSON and TOML configs: printed in their own format', () => {
   printed('{"pre-push": {}}\n', 'lefthook.json: git-kizu edits only YAML lefthook configs', '/repo/lefthook.json');
   printed('[pre-push]\n', '.lefthook.toml: git-kizu edits only YAML lefthook configs', '/repo/.lefthook.toml');

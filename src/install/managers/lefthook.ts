@@ -20,6 +20,7 @@ import type { AddPlan, Detected, DetectInput, HookManager } from './types.js';
 import {
   columnOf,
   commandLines,
+  docData,
   hasDocumentEnd,
   hasMergeKey,
   indentStep,
@@ -115,7 +116,7 @@ function plan(text: string | null, d: Detected): AddPlan {
   }
   const bad = uneditable(root, false, 'the top level', true);
   if (bad) return print(bad);
-  if (dataHas(doc!.toJS({ maxAliasCount: 1000 }))) return { kind: 'present' };
+  if (dataHas(docData(doc))) return { kind: 'present' };
   const hooks = keyPairs(text, root, 'pre-commit');
   if (typeof hooks === 'string') return print(hooks);
   if (hooks.length > 1) return print('`pre-commit:` appears twice');

@@ -19,6 +19,7 @@ import type { AddPlan, Detected, DetectInput, HookManager } from './types.js';
 import {
   columnOf,
   commandLines,
+  docData,
   hasDocumentEnd,
   hasMergeKey,
   indentStep,
@@ -112,7 +113,7 @@ function plan(text: string | null, d: Detected): AddPlan {
   if (text === null) return { kind: 'insert', insertion: { offset: 0, text: PRE_COMMIT_SNIPPET } };
   const y = parseYamlText(text, d.file);
   const doc = y.doc as Document.Parsed | null;
-  if (doc && dataHas(doc.toJS({ maxAliasCount: 1000 }))) return { kind: 'present' };
+  if (dataHas(docData(doc))) return { kind: 'present' };
   const gen = generatedNotice(text);
   if (gen) return print(`the file says it is generated ("${gen}"): add the entry where it is generated from`);
   if (y.documents > 1) return print('the file holds several YAML documents (pre-commit reads one)');

@@ -43,14 +43,19 @@ export function parseYamlText(text: string, file: string): YamlText {
   return { text, eol: text.includes('\r\n') ? '\r\n' : '\n', doc: list[0] ?? null, documents: list.length };
 }
 
-/** The first document of `text` as plain data (merge keys resolved); undefined when it does not parse. Never throws. */
-export function yamlData(text: string): unknown {
+/** Document `d` as plain data (merge keys resolved); undefined when it has errors or cannot be resolved (alias bombs). Never throws. */
+export function docData(d: Document.Parsed | null): unknown {
+  if (!d || d.errors.length) return undefined;
   try {
-    const d = parseDocument(text, OPTS);
-    return d.errors.length ? undefined : d.toJS({ maxAliasCount: 1000 });
+    return d.toJS({ maxAliasCount: 1000 });
   } catch {
     return undefined;
   }
+}
+
+/** The first document of `text` as plain data (see {@link docData}); undefined when it does not parse. Never throws. */
+export function yamlData(text: string): unknown {
+  return docData(parseDocument(text, OPTS));
 }
 
 /** Column (0-based, in UTF-16 units) of `offset` in `text`; a byte order mark opening the text takes no column. */
