@@ -12,7 +12,7 @@ import path from 'node:path';
 import { ROOT, sandbox, src } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 import { commitStaged } from '../helpers/install.mjs';
-import { applyPlan, preCommitBin, revertPlan } from '../helpers/hook-managers.mjs';
+import { applyPlan, managerOutput, preCommitBin, revertPlan } from '../helpers/hook-managers.mjs';
 
 const { preCommitFramework, PRE_COMMIT_ENTRY } = await import(src('install/managers/pre-commit-framework.ts'));
 const { yamlData } = await import(src('install/managers/yaml-edit.ts'));
@@ -43,7 +43,7 @@ function guarded(sb, n) {
   const before = sb.git('rev-parse', 'HEAD');
   const refused = commitStaged(sb, `scar${n}.js`, '// @kizu[ask]: explain\n');
   assert.equal(refused.status, 1, refused.stdout + refused.stderr);
-  const out = refused.stdout + refused.stderr;
+  const out = managerOutput(refused);
   assert.ok(out.includes(REFUSED) && out.includes(`  scar${n}.js:1  [ask]  explain\n`), out);
   assert.equal(sb.git('rev-parse', 'HEAD'), before);
   sb.git('rm', '-q', '--cached', `scar${n}.js`);
@@ -87,7 +87,7 @@ test('pre-commit refuses every commit while its edited config is unstaged: init 
   install(sb);
   const r = commitStaged(sb, 'clean.txt', 'clean\n');
   assert.equal(r.status, 1);
-  assert.match(r.stdout + r.stderr, /Your pre-commit configuration is unstaged/);
+  assert.match(managerOutput(r), /Your pre-commit configuration is unstaged/);
   sb.git('add', '.pre-commit-config.yaml');
   guarded(sb, 1);
 });
@@ -101,10 +101,10 @@ test('no git-kizu reachable (launcher gone, not on PATH): the commit goes throug
   assert.notEqual(sb.run('sh', ['-c', 'command -v git-kizu'], { env }).status, 0, 'git-kizu must not be on PATH');
   const r = ok(commitStaged(sb, 'scar.js', '// @kizu[ask]: explain\n', { env }), 'commit');
   // pre-commit shows a passing hook's output only with --verbose (or `verbose: true`, which would add lines to every commit).
-  assert.match(r.stdout + r.stderr, /^git-kizu review scars\.+Passed$/m);
+  assert.match(managerOutput(r), /^git-kizu review scars\.+Passed$/m);
   assert.equal(sb.git('log', '-1', '--format=%s').trim(), 'add scar.js');
   const v = ok(sb.run(PRE_COMMIT, ['run', '--verbose', 'git-kizu'], { env }), 'pre-commit run --verbose');
-  assert.deepEqual((v.stdout + v.stderr).split('\n').filter((l) => l.startsWith('git-kizu:')), [SKIPPED]);
+  assert.deepEqual(managerOutput(v).split('\n').filter((l) => l.startsWith('git-kizu:')), [SKIPPED]);
 });
 
 test('.pre-commit-hooks.yaml: a valid manifest whose git-kizu hook is the repo: local one; a repository referencing it is guarded', () => {

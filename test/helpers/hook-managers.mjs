@@ -28,6 +28,12 @@ export function preCommitBin() {
   return r.stdout.trim();
 }
 
+/**
+ * What a commit run through a hook manager printed (stdout then stderr), with CRLF line ends
+ * made LF: lefthook 2.1 runs commands in a pseudo-terminal, which turns their `\n` into `\r\n`.
+ */
+export const managerOutput = (r) => (r.stdout + r.stderr).replaceAll('\r\n', '\n');
+
 /** `text` with a plan's insertion ({offset, text}) spliced in (`text` null: the file was absent). */
 export const withInsertion = (text, ins) => (text ?? '').slice(0, ins.offset) + ins.text + (text ?? '').slice(ins.offset);
 
