@@ -53,6 +53,7 @@ import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink 
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
 import { userInstallRecordFile } from '../git/layout.js';
 import { applyGuard, guardContext, planGuard, removeGuard, type GuardContext, type GuardPlan } from './guard.js';
+import { managerById } from './managers/index.js';
 import { launcherFile } from '../git/layout.js';
 
 /** Options of {@link runInit}. */
@@ -263,7 +264,11 @@ export async function runInit(o: InitOptions): Promise<number> {
   const oldCommand = old?.files[t.commandFile];
   const keepUserCommand =
     commandBefore !== null && commandBefore !== command && !(oldCommand?.created && oldCommand.sha256 === sha256(commandBefore));
+  // A local-only manager file init creates (lefthook-local.yml) must not show in git status either.
+  const gd = gp?.kind === 'manager' && gp.chosen.detected.local ? gp.chosen.detected : null;
+  const guardFile = gd && ((gp!.kind === 'manager' && gp!.plan.kind === 'insert' && !existsSync(gd.file)) || old?.guard?.some((g) => g.file === gd.file && g.createdFile)) ? gd.file : null;
   const exclude = await planExclude(t, siblings, {
+    guardFile,
     settings: settingsBefore === null || (old?.settings?.file === t.settingsFile && old.settings.createdFile),
     // Project scope: the command is shared (committed) whoever created it.
     command: !keepUserCommand && (t.scope === 'project' || commandBefore === null || !!oldCommand?.created),
@@ -327,6 +332,7 @@ export async function runInit(o: InitOptions): Promise<number> {
         const guard = (rec.guard ?? []).filter((g) => !(g.file === record.file && g.text === record.text));
         rec.guard = [...guard, record];
         r.log(`${record.createdFile ? 'created' : 'updated'} ${shown} (added the git-kizu guard for ${d.label})`);
+        if (d.afterEdit) r.log(d.afterEdit);
         if (syncedHook) r.log(`updated ${displayPath(t, syncedHook)} (as \`${d.reinstall}\` writes it from the new configuration)`);
       }
       if (gp.plan.kind !== 'print') {
@@ -465,13 +471,17 @@ interface ExcludePlan {
 async function planExclude(
   t: InstallTargets,
   siblings: Sibling[],
-  creates: { settings: boolean; command: boolean },
+  creates: { settings: boolean; command: boolean; guardFile: string | null },
 ): Promise<ExcludePlan | null> {
   if (!t.repo) return null;
   const root = t.repo.root;
   const rel = (f: string) => path.relative(root, f).split(path.sep).join('/');
   if (t.scope === 'local') {
-    const candidates = [...(creates.settings ? [rel(t.settingsFile)] : []), ...(creates.command ? [rel(t.commandFile)] : [])];
+    const candidates = [
+      ...(creates.settings ? [rel(t.settingsFile)] : []),
+      ...(creates.command ? [rel(t.commandFile)] : []),
+      ...(creates.guardFile ? [rel(creates.guardFile)] : []),
+    ];
     const add = await needExclude(root, candidates);
     if (!add.length) return null;
     const file = await excludeFilePath(root);
@@ -713,7 +723,11 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
   for (const g of rec?.guard ?? []) {
     const { removal, syncedHook } = removeGuard(g);
     const shown = show(g.file);
-    if (removal.kind === 'removed') r.log(`updated ${shown} (removed the git-kizu guard)`);
+    if (removal.kind === 'removed') {
+      r.log(`updated ${shown} (removed the git-kizu guard)`);
+      const note = managerById(g.manager)?.afterEdit;
+      if (note) r.log(note);
+    }
     else if (removal.kind === 'deleted') r.log(`removed ${shown}`);
     else if (removal.kind === 'absent') r.log(`skipped ${shown}: it is gone`);
     else {

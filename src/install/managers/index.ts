@@ -9,12 +9,14 @@
 import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { replaceFileSync } from '../../files.js';
 import { husky } from './husky.js';
+import { lefthook } from './lefthook.js';
+import { preCommitFramework } from './pre-commit-framework.js';
 import { simpleGitHooks } from './simple-git-hooks.js';
 import { hooksPath } from './hooks-path.js';
 import type { Detected, DetectInput, HookManager, Insertion, ManagerId } from './types.js';
 
 /** Every manager git-kizu integrates with, in tie-break order. */
-export const MANAGERS: HookManager[] = [husky, simpleGitHooks, hooksPath];
+export const MANAGERS: HookManager[] = [husky, lefthook, preCommitFramework, simpleGitHooks, hooksPath];
 
 /** Signs of a git hook a manager generated (its own header or prelude), so that such a hook is never chained. */
 const GENERATED_SIGNS: [ManagerId, RegExp][] = [

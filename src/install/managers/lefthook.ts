@@ -12,11 +12,11 @@
  * `.config/lefthook-local`) at the top of the working tree; the first one found is read.
  * JSON and TOML configs are not edited: the adapter prints the entry to add.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Document, Node } from 'yaml';
 import { GUARD_COMMAND, GUARD_COMMENT } from './guard-line.js';
-import type { AddPlan, Detected, DetectInput, HookManager } from './types.js';
+import type { AddPlan, Detected, DetectInput, HookManager, HookProblem } from './types.js';
 import {
   columnOf,
   commandLines,
@@ -173,7 +173,20 @@ function detect(i: DetectInput): Detected | null {
   const local = firstConfig(i.root, LOCAL_NAMES);
   const rel = i.local ? (local ?? (main ? localFor(main) : null)) : (main ?? local);
   if (rel === null) return null;
-  return { id: 'lefthook', file: path.join(i.root, rel), label: `lefthook (${rel})`, reinstall: 'npx lefthook install' };
+  return { id: 'lefthook', file: path.join(i.root, rel), label: `lefthook (${rel})`, reinstall: 'npx lefthook install', local: LOCAL_NAMES.some((n) => rel.startsWith(n + '.')) };
+}
+
+/** lefthook's guard runs only while the git hook lefthook generated is in the hooks dir (`lefthook install` writes it). */
+function hookProblem(i: DetectInput): HookProblem | null {
+  if (!i.hooksDir) return null;
+  let hook = '';
+  try {
+    hook = readFileSync(path.join(i.hooksDir, 'pre-commit'), 'utf8');
+  } catch {
+    /* absent */
+  }
+  if (/\bcall_lefthook\b|\$LEFTHOOK\b/.test(hook)) return null;
+  return { why: "lefthook's git hooks are not installed in this clone (the pre-commit hook is not lefthook's)", fix: 'npx lefthook install' };
 }
 
 /** lefthook: a `git-kizu` command in the config's `pre-commit` hook. */
@@ -181,6 +194,7 @@ export const lefthook: HookManager = {
   id: 'lefthook',
   detect,
   plan,
+  hookProblem,
   /**
    * True if the first YAML document of `text` has a `pre-commit` command or job named
    * `git-kizu` (merge keys resolved; JSON is YAML too), or `text` holds the guard command

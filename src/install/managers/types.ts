@@ -36,6 +36,8 @@ export interface Detected {
   reinstall?: string;
   /** True when `file` is a local-only configuration (not shared with the team, e.g. `lefthook-local.yml`). Without it, `--scope local` prints instead of editing. */
   local?: boolean;
+  /** A line init and teardown print after editing `file` (what the user must do for the edit to take effect), e.g. the pre-commit framework's `git add`. */
+  afterEdit?: string;
   /** True when this manager owns `core.hooksPath` (husky's `.husky/_`, a tracked hooks dir): it wins when several managers are detected. */
   ownsHooksPath?: boolean;
 }
@@ -79,6 +81,8 @@ export interface HookManager {
    * @returns null when it is, else why not and the command that installs it (`npx husky`).
    */
   hookProblem?(i: DetectInput, d: Detected): HookProblem | null;
+  /** The line teardown prints after taking the guard out of this manager's file (as {@link Detected.afterEdit}). */
+  afterEdit?: string;
   /**
    * Optional, for managers that copy the configured command into the hook they generate
    * (simple-git-hooks): the exact hook text the manager writes for the configuration `text`
