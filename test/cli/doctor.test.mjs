@@ -1,0 +1,97 @@
+// `git kizu doctor` and the Stop hook's once-per-session note about a missing pre-commit guard.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { sandbox, hook } from '../helpers/sandbox.mjs';
+import { exits, ok } from '../helpers/expect.mjs';
+import { stopPayload } from '../helpers/hooks.mjs';
+
+const which = (sb, name) => execFileSync('sh', ['-c', `command -v ${name}`], { env: sb.env, encoding: 'utf8' }).trim();
+
+test('doctor before init: exit 1, one line per check with its fix', () => {
+  const sb = sandbox();
+  const r = exits(sb.kizu(['doctor']), 1);
+  const launcher = path.join(sb.dir, '.git', 'kizu', 'git-kizu');
+  assert.equal(
+    r.stdout,
+    `ok   repository: ${sb.dir}\n` +
+      'fix  pre-commit guard: missing: no pre-commit hook runs git-kizu; fix: git kizu init\n' +
+      "fix  Claude Code hooks: no Claude Code settings file runs git-kizu's hooks; fix: git kizu init\n" +
+      `ok   launcher: ${launcher} is missing (not needed while node and git-kizu are on PATH)\n` +
+      `ok   runtime: node at ${which(sb, 'node')}, git-kizu at ${path.join(sb.binDir, 'git-kizu')}\n` +
+      'ok   config: valid (or none: the defaults)\n' +
+      '2 to fix (see the lines marked fix)\n',
+  );
+  assert.equal(r.stderr, '');
+});
+
+test('doctor after init: every check ok, exit 0; --json has the same checks', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init']));
+  const r = ok(sb.kizu(['doctor']));
+  const launcher = path.join(sb.dir, '.git', 'kizu', 'git-kizu');
+  const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+  assert.equal(
+    r.stdout,
+    `ok   repository: ${sb.dir}\n` +
+      `ok   pre-commit guard: runs from ${path.join(sb.dir, '.git', 'hooks', 'pre-commit')}\n` +
+      'ok   Claude Code hooks: installed (project)\n' +
+      `ok   launcher: ${launcher} starts git-kizu ${version}\n` +
+      `ok   runtime: node at ${which(sb, 'node')}, git-kizu at ${path.join(sb.binDir, 'git-kizu')}\n` +
+      'ok   config: valid (or none: the defaults)\n' +
+      'everything git-kizu needs is in place\n',
+  );
+  const j = JSON.parse(ok(sb.kizu(['doctor', '--json'])).stdout);
+  assert.equal(j.ok, true);
+  assert.deepEqual(
+    j.checks.map((c) => [c.name, c.ok]),
+    [['repository', true], ['pre-commit guard', true], ['Claude Code hooks', true], ['launcher', true], ['runtime', true], ['config', true]],
+  );
+});
+
+test('doctor names each broken part: runner not executable, launcher whose node is gone, no runtime on PATH, invalid config', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init']));
+  chmodSync(sb.path('.claude/hooks/kizu-hook.sh'), 0o644);
+  const launcher = path.join(sb.dir, '.git', 'kizu', 'git-kizu');
+  writeFileSync(launcher, readFileSync(launcher, 'utf8').replace(/^kizu_node=.*$/m, 'kizu_node=/nonexistent/node'));
+  sb.write({ '.kizurc.json': '{"stop": {"maxBlocks": 0}}\n' });
+  // Run the bin by its absolute path with a PATH holding git but neither node nor git-kizu.
+  const bare = path.join(sb.base, 'bare');
+  execFileSync('sh', ['-c', `mkdir ${bare} && ln -s "$(command -v git)" ${bare}/git`]);
+  const r = sb.run(process.execPath, [path.join(sb.binDir, 'git-kizu'), 'doctor', '--json'], { env: { PATH: bare } });
+  assert.equal(r.status, 1, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.ok, false);
+  const bad = j.checks.filter((c) => !c.ok);
+  assert.deepEqual(bad, [
+    { name: 'Claude Code hooks', ok: false, detail: '.claude/settings.json runs .claude/hooks/kizu-hook.sh, which is missing or not executable', fix: 'git kizu init' },
+    { name: 'launcher', ok: false, detail: `${launcher} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: 'git kizu init' },
+    { name: 'runtime', ok: false, detail: 'node not on PATH, git-kizu not on PATH, and no working launcher: hooks skip git-kizu (they let the agent and commits through)', fix: 'npm install -g git-kizu && git kizu init' },
+    { name: 'config', ok: false, detail: bad[3].detail, fix: bad[3].fix },
+  ]);
+  assert.match(bad[3].detail, /^invalid config in .*\.kizurc\.json: .*"stop\.maxBlocks" must be an integer >= 1, got 0$/);
+});
+
+test('the Stop hook tells the user once per session that the pre-commit guard is missing', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--no-pre-commit']));
+  const note =
+    'git-kizu: the pre-commit guard is missing (no pre-commit hook runs git-kizu), so a commit of files holding scars is not refused; run `git kizu init` (`git kizu doctor` checks the whole install)';
+  const first = hook(sb, 'stop', stopPayload(sb, false, 's1'));
+  assert.equal(first.status, 0, first.stderr);
+  assert.deepEqual(JSON.parse(first.stdout), { systemMessage: note });
+  // Later stops of the same session: nothing.
+  assert.equal(hook(sb, 'stop', stopPayload(sb, false, 's1')).stdout, '');
+  // A scar blocks; the note rides along for a new session, once.
+  sb.write({ 'a.js': '// @kizu[ask]: why?\nx\n' });
+  const blocked = JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's2')).stdout);
+  assert.equal(blocked.decision, 'block');
+  assert.equal(blocked.systemMessage, note);
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, true, 's2')).stdout).systemMessage, undefined);
+  // With the guard installed, a new session hears nothing about it.
+  ok(sb.kizu(['init']));
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's3')).stdout).systemMessage, undefined);
+});
