@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { findRootFast, gitDirFast } from '../git/repo.js';
+import { commonDirFast, findRootFast, gitDirFast } from '../git/repo.js';
 import { guardCheckedFile, stopStateFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
@@ -106,10 +106,14 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
 }
 
 /**
- * On the first Stop of a session: whether the pre-commit guard runs (install/guard.ts
- * `guardStatus`); the note for the user when it does not. Later stops of the session check
- * nothing (the sessions checked are kept in {@link guardCheckedFile}, the last 100).
- * @returns the note, or null (present, already checked this session, or the check failed).
+ * On the first Stop of a session: whether the pre-commit guard that `git kizu init` installed
+ * in this clone still runs (install/guard.ts `guardStatus`); the note for the user when it is
+ * gone (a hook manager's install overwrote it, `core.hooksPath` changed...). Clones where no
+ * install record holds a guard (never installed, `--no-pre-commit`, a user-scope install) are
+ * not checked. Later stops of the session check nothing (the sessions checked are kept in
+ * {@link guardCheckedFile}, the last 100).
+ * @returns the note, or null (present, not installed here, already checked this session, or
+ *   the check failed).
  */
 async function guardNoteOnce(root: string, gitDir: string, session: string): Promise<string | null> {
   const file = guardCheckedFile(gitDir);
@@ -122,7 +126,8 @@ async function guardNoteOnce(root: string, gitDir: string, session: string): Pro
   }
   if (sessions.includes(session)) return null;
   try {
-    const { guardStatus } = await import('../install/guard.js');
+    const [{ guardStatus }, { guardInstalledHere }] = await Promise.all([import('../install/guard.js'), import('../install/state.js')]);
+    if (!guardInstalledHere(commonDirFast(root) ?? gitDir)) return null;
     const g = await guardStatus(root);
     mkdirSync(path.dirname(file), { recursive: true });
     replaceFileSync(file, JSON.stringify({ sessions: [...sessions, session].slice(-100) }) + '\n');

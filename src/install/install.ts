@@ -47,8 +47,8 @@ import {
   CHAINED_NAME,
   type PreCommitState,
 } from './git-hook.js';
-import { cloneRecordFiles, removeUnusedLauncher, writeLauncher } from './launcher.js';
-import { deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
+import { removeUnusedLauncher, writeLauncher } from './launcher.js';
+import { cloneRecordFiles, deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
 import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
 import { userInstallRecordFile } from '../git/layout.js';

@@ -13,11 +13,10 @@
  * Its life: every `git kizu init` (re)writes it; the `teardown` that removes the last install
  * record using it deletes it ({@link removeUnusedLauncher}).
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { replaceFileSync } from '../files.js';
 import { shellQuote } from '../words.js';
-import { installRecordFile } from '../git/layout.js';
 import { recordedBinPath, TEMPLATES_DIR } from './scripts.js';
 
 /** The launcher's text for this process's node (`process.execPath`) and bin ({@link recordedBinPath}). */
@@ -52,27 +51,10 @@ export async function writeLauncher(file: string, text = renderLauncher()): Prom
   return before === null ? 'created' : 'updated';
 }
 
-/**
- * The install records of every worktree of the clone whose common git dir is `commonDir`
- * (`<git-dir>/kizu/install-project.json` and `install-local.json` for the main worktree's git
- * dir, which is `commonDir`, and for each `<commonDir>/worktrees/<name>`): the records that
- * may still run the clone's launcher. Only existing files are returned.
- */
-export function cloneRecordFiles(commonDir: string): string[] {
-  const gitDirs = [commonDir];
-  try {
-    for (const e of readdirSync(path.join(commonDir, 'worktrees'), { withFileTypes: true })) {
-      if (e.isDirectory()) gitDirs.push(path.join(commonDir, 'worktrees', e.name));
-    }
-  } catch {
-    /* no linked worktrees */
-  }
-  return gitDirs.flatMap((d) => (['project', 'local'] as const).map((s) => installRecordFile(d, s))).filter((f) => existsSync(f));
-}
 
 /**
  * Deletes the launcher `file` when none of `records` exists any more (teardown of the last
- * install that runs it: for the clone's launcher the records of {@link cloneRecordFiles},
+ * install that runs it: for the clone's launcher the records of state.ts `cloneRecordFiles`,
  * for the user's `~/.claude/kizu/install-user.json`). A symbolic link at `file` is removed
  * itself. Never throws for a missing file.
  * @returns true if it was deleted.

@@ -24,7 +24,8 @@
  * Without a record, teardown falls back to recognising git-kizu's files by name and marker.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { installRecordFile } from '../git/layout.js';
 import path from 'node:path';
 import { writeFileAtomic } from '../files.js';
 import type { ManagerId } from './managers/types.js';
@@ -144,4 +145,34 @@ export async function writeRecord(file: string, rec: InstallRecord): Promise<voi
 /** Deletes a record file (its directory is removed with the other directories init created). Never throws. */
 export function deleteRecord(file: string): void {
   rmSync(file, { force: true });
+}
+
+/**
+ * The install records of every worktree of the clone whose common git dir is `commonDir`
+ * (`<git-dir>/kizu/install-project.json` and `install-local.json` for the main worktree's git
+ * dir, which is `commonDir`, and for each `<commonDir>/worktrees/<name>`): the records that
+ * may still run the clone's launcher. Only existing files are returned.
+ */
+export function cloneRecordFiles(commonDir: string): string[] {
+  const gitDirs = [commonDir];
+  try {
+    for (const e of readdirSync(path.join(commonDir, 'worktrees'), { withFileTypes: true })) {
+      if (e.isDirectory()) gitDirs.push(path.join(commonDir, 'worktrees', e.name));
+    }
+  } catch {
+    /* no linked worktrees */
+  }
+  return gitDirs.flatMap((d) => (['project', 'local'] as const).map((s) => installRecordFile(d, s))).filter((f) => existsSync(f));
+}
+
+/**
+ * True if an install record of the clone whose common git dir is `commonDir` (any worktree's
+ * `install-project.json` / `install-local.json`) says init installed the pre-commit guard
+ * (git-kizu's own hook, or an insertion in a hook manager's file). Never throws.
+ */
+export function guardInstalledHere(commonDir: string): boolean {
+  return cloneRecordFiles(commonDir).some((f) => {
+    const rec = readRecord(f);
+    return !!rec && (rec.preCommit !== null || (rec.guard?.length ?? 0) > 0);
+  });
 }

@@ -75,9 +75,11 @@ test('doctor names each broken part: runner not executable, launcher whose node 
   assert.match(bad[3].detail, /^invalid config in .*\.kizurc\.json: .*"stop\.maxBlocks" must be an integer >= 1, got 0$/);
 });
 
-test('the Stop hook tells the user once per session that the pre-commit guard is missing', () => {
+test('the Stop hook tells the user once per session that the pre-commit guard init installed is gone', () => {
   const sb = sandbox();
-  ok(sb.kizu(['init', '--no-pre-commit']));
+  ok(sb.kizu(['init']));
+  // A hook manager's install (or a hand edit) replaced git-kizu's hook.
+  writeFileSync(sb.path('.git/hooks/pre-commit'), '#!/bin/sh\necho lint\n');
   const note =
     'git-kizu: the pre-commit guard is missing (no pre-commit hook runs git-kizu), so a commit of files holding scars is not refused; run `git kizu init` (`git kizu doctor` checks the whole install)';
   const first = hook(sb, 'stop', stopPayload(sb, false, 's1'));
@@ -91,7 +93,16 @@ test('the Stop hook tells the user once per session that the pre-commit guard is
   assert.equal(blocked.decision, 'block');
   assert.equal(blocked.systemMessage, note);
   assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, true, 's2')).stdout).systemMessage, undefined);
-  // With the guard installed, a new session hears nothing about it.
+  // With the guard back, a new session hears nothing about it.
+  sb.run('rm', [sb.path('.git/hooks/pre-commit')]);
   ok(sb.kizu(['init']));
   assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's3')).stdout).systemMessage, undefined);
+});
+
+test('the Stop hook says nothing about a guard this clone never installed (--no-pre-commit, no init)', () => {
+  const sb = sandbox();
+  sb.write({ 'a.js': '// @kizu[ask]: why?\nx\n' });
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's1')).stdout).systemMessage, undefined);
+  ok(sb.kizu(['init', '--no-pre-commit']));
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's2')).stdout).systemMessage, undefined);
 });
