@@ -74,7 +74,7 @@ test('lefthook installed first, then init and the job in a CRLF jobs config with
 test('local-only install: the command goes into a new lefthook-local.yml, lefthook merges it; lefthook.yml untouched', () => {
   const sb = repo({ 'lefthook.yml': COMMANDS });
   const d = lefthook.detect({ root: sb.dir, hooksPath: null, local: true });
-  assert.deepEqual(d, { id: 'lefthook', file: sb.path('lefthook-local.yml'), label: 'lefthook (lefthook-local.yml)', reinstall: 'npx lefthook install' });
+  assert.deepEqual(d, { id: 'lefthook', file: sb.path('lefthook-local.yml'), label: 'lefthook (lefthook-local.yml)', reinstall: 'npx lefthook install', local: true });
   const ins = applyPlan(lefthook, d.file, d);
   assert.equal(ins.offset, 0);
   install(sb);

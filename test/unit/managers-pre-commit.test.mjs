@@ -148,7 +148,8 @@ test('detect: .pre-commit-config.yaml at the top of the working tree, the same f
     writeFileSync(path.join(root, '.pre-commit-config.yml'), 'repos: []\n');
     assert.equal(pc.detect({ root, hooksPath: null, local: false }), null, 'pre-commit reads no other name');
     writeFileSync(path.join(root, '.pre-commit-config.yaml'), 'repos: []\n');
-    const want = { id: 'pre-commit', file: path.join(root, '.pre-commit-config.yaml'), label: 'pre-commit (.pre-commit-config.yaml)', reinstall: 'pre-commit install' };
+    const want = { id: 'pre-commit', file: path.join(root, '.pre-commit-config.yaml'), label: 'pre-commit (.pre-commit-config.yaml)', reinstall: 'pre-commit install',
+      afterEdit: 'next: git add .pre-commit-config.yaml (the pre-commit framework runs no hook while its configuration has unstaged changes)' };
     assert.deepEqual(pc.detect({ root, hooksPath: null, local: false }), want);
     assert.deepEqual(pc.detect({ root, hooksPath: null, local: true }), want);
   } finally {

@@ -173,7 +173,7 @@ function detect(i: DetectInput): Detected | null {
   const local = firstConfig(i.root, LOCAL_NAMES);
   const rel = i.local ? (local ?? (main ? localFor(main) : null)) : (main ?? local);
   if (rel === null) return null;
-  return { id: 'lefthook', file: path.join(i.root, rel), label: `lefthook (${rel})`, reinstall: 'npx lefthook install', local: LOCAL_NAMES.some((n) => rel.startsWith(n + '.')) };
+  return { id: 'lefthook', file: path.join(i.root, rel), label: `lefthook (${rel})`, reinstall: 'npx lefthook install', ...(LOCAL_NAMES.some((n) => rel.startsWith(n + '.')) ? { local: true } : {}) };
 }
 
 /** lefthook's guard runs only while the git hook lefthook generated is in the hooks dir (`lefthook install` writes it). */
