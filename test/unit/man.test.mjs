@@ -23,8 +23,20 @@ function rendered(page) {
   return r.stdout.replace(/[ \t]+/g, ' ');
 }
 
-/** Markdown inline text as man prints it in ASCII: no backticks or emphasis marks, `\|` as `|`. */
-const plain = (md) => md.replace(/`/g, '').replace(/\\\|/g, '|').replace(/\*\*/g, '').trim();
+/** Markdown inline text as man prints it in ASCII: no backticks, emphasis marks or link targets, `\|` as `|`. */
+const plain = (md) =>
+  md
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .replace(/\\\|/g, '|')
+    .replace(/\*+/g, '')
+    .trim();
+
+/** The body rows of the GFM tables in `md` (a header row is the one above a `| --- |` line). */
+function tableRows(md) {
+  const lines = md.split('\n');
+  return lines.filter((l, k) => /^\|.*\|$/.test(l) && !/^\|[\s:|-]+\|$/.test(l) && !/^\|[\s:|-]+\|$/.test(lines[k + 1] ?? ''));
+}
 
 /** The README's `##` sections: [heading, body]. */
 function sections(readme) {
@@ -51,9 +63,8 @@ test('every user-facing README section is in the page, with every row of its tab
     for (const sub of body.match(/^### .*$/gm) ?? []) assert.equal(page.includes(`.SS "${sub.slice(4)}"`), !developer, `subsection ${sub}`);
     if (developer) continue;
     // Each table row's first cell and the start of its last cell, in the rendered page.
-    for (const row of body.match(/^\| .* \|$/gm) ?? []) {
-      if (/^\| (---|command|code|key) /.test(row)) continue;
-      const cells = row.slice(2, -2).split(/ (?<!\\)\| /);
+    for (const row of tableRows(body)) {
+      const cells = row.slice(1, -1).trim().split(/ (?<!\\)\| /);
       const first = plain(cells[0]);
       const last = plain(cells[cells.length - 1]).split(/[;:(]/)[0].trim();
       assert.ok(text.includes(first), `${heading}: ${first}`);
