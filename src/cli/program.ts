@@ -3,7 +3,7 @@
  * runs; the action passes the parsed arguments to the command function and hands its exit
  * code back to src/main.ts, which prints errors and sets the exit code.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { KizuError, EXIT } from '../errors.js';
 import { consoleReporter, pc } from '../output.js';
 import { VERSION } from '../package.js';
@@ -417,6 +417,16 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .action(async (o: { keep?: boolean }) => {
       const { demoCommand } = await import('./demo.js');
       setCode(await demoCommand({ keep: !!o.keep, reporter }));
+    });
+
+  program
+    .command('completion')
+    .description('print a bash or zsh completion script for git kizu and git-kizu (see README, Completion)')
+    .addArgument(new Argument('[shell]', 'bash or zsh').choices(['bash', 'zsh']))
+    .addOption(new Option('--ids <kind>', 'print the hunk ids, snapshot names or task names the scripts complete').choices(['hunks', 'snapshots', 'tasks']).hideHelp())
+    .action(async (shell: string | undefined, o: { ids?: string }) => {
+      const { completionCommand } = await import('./completion.js');
+      setCode(await completionCommand({ cwd, program, version: VERSION, shell, ids: o.ids, reporter }));
     });
 
   // A command group without its subcommand (`git kizu rollback`): say what is missing rather

@@ -3,8 +3,10 @@
 // packed with `npm pack`, the tarball is installed globally into a temp prefix without
 // devDependencies (`npm install -g --prefix <tmp> --omit=dev`, dependencies from the npm
 // registry), and the installed `git-kizu` is run from a sandbox repository: as
-// `<prefix>/bin/git-kizu` and as `git kizu` (git finds it on PATH), `demo`, and the Stop hook
-// with a real Claude Code payload. Catches what the tests of the source tree cannot: a file
+// `<prefix>/bin/git-kizu` and as `git kizu` (git finds it on PATH), `demo`, the Stop hook
+// with a real Claude Code payload, `git kizu --help` and `git help kizu` (git runs `man
+// git-kizu`; man-db finds the page npm linked into <prefix>/share/man from <prefix>/bin on
+// PATH), and `git kizu completion bash` with git's own bash completion. Catches what the tests of the source tree cannot: a file
 // left out of package.json "files", a module imported at run time from a devDependency or not
 // declared at all, a bin that only works beside src/.
 import { test } from 'node:test';
@@ -14,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { sandbox, ROOT, BIN } from '../helpers/sandbox.mjs';
+import { bashComplete } from '../helpers/completion.mjs';
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
@@ -28,12 +31,14 @@ function npmEnv() {
   return env;
 }
 
-function npm(args, cwd) {
+/** Runs npm; asserts exit 0; returns {stdout, stderr}. */
+function npmRun(args, cwd) {
   const r = spawnSync('npm', args, { cwd, env: npmEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.error) throw r.error;
   assert.equal(r.status, 0, `npm ${args.join(' ')} exited ${r.status}:\n${r.stderr}`);
-  return r.stdout;
+  return r;
 }
+const npm = (args, cwd) => npmRun(args, cwd).stdout;
 
 const STOP = (sb, session) => ({
   session_id: session,
@@ -43,7 +48,7 @@ const STOP = (sb, session) => ({
   stop_hook_active: false,
 });
 
-test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --version, demo and the Stop hook', { timeout: 600_000 }, () => {
+test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --version, demo, the Stop hook, git kizu --help (its man page) and bash completion', { timeout: 600_000 }, () => {
   const sb = sandbox({ files: { 'src/app.js': 'export const a = 1;\nexport const b = 2;\n' } });
   const work = path.join(sb.base, 'package');
   const prefix = path.join(work, 'prefix');
@@ -54,14 +59,14 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
   const tarball = path.join(work, packed.filename);
   assert.equal(packed.filename, `git-kizu-${pkg.version}.tgz`);
   const files = packed.files.map((f) => f.path).sort();
-  for (const f of ['package.json', 'README.md', 'bin/git-kizu.js', 'dist/main.js', 'templates/review-queue.md', '.claude/commands/kizu.md']) {
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'man/git-kizu.1', 'bin/git-kizu.js', 'dist/main.js', 'templates/review-queue.md', '.claude/commands/kizu.md']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   assert.ok(files.some((f) => f.startsWith('templates/hooks/')), 'templates/hooks/ is in the tarball');
   assert.deepEqual(
-    files.filter((f) => !/^(bin|dist|templates|\.claude\/commands)\//.test(f) && !['package.json', 'README.md'].includes(f)),
+    files.filter((f) => !/^(bin|dist|templates|\.claude\/commands)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'man/git-kizu.1'].includes(f)),
     [],
-    'nothing outside bin/, dist/, templates/, .claude/commands/, package.json and README.md',
+    'nothing outside bin/, dist/, templates/, .claude/commands/, package.json, README.md, LICENSE and the man page',
   );
   assert.deepEqual(
     files.filter((f) => /^(src|test|bench|\.ci|node_modules)\//.test(f) || /\.ts$/.test(f) || /^tsconfig/.test(f)),
@@ -74,8 +79,13 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
     [],
   );
 
+  // Nothing runs at install (npm 11 warns about install scripts, `prepare` included, of a
+  // package not in allowScripts): the build happens before packing (prepack).
+  assert.deepEqual(Object.keys(pkg.scripts).filter((k) => /^(pre|post)?(install|prepare)$/.test(k)), [], 'no install-time scripts');
+
   // 2. Install it as a user would, without devDependencies.
-  npm(['install', '-g', '--prefix', prefix, '--omit=dev', '--no-audit', '--no-fund', tarball], work);
+  const install = npmRun(['install', '-g', '--prefix', prefix, '--omit=dev', '--no-audit', '--no-fund', tarball], work);
+  assert.deepEqual(`${install.stdout}${install.stderr}`.split('\n').filter((l) => /install-scripts|allowScripts|npm warn/i.test(l)), [], 'npm warns about nothing');
   const installed = path.join(prefix, 'lib', 'node_modules', 'git-kizu');
   const bin = path.join(prefix, 'bin', 'git-kizu');
   assert.ok(existsSync(bin), `${bin} exists`);
@@ -151,4 +161,22 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
         'Delete a scar line by editing the file or with `git kizu unscar <path>:<line>`.',
     }) + '\n',
   );
+
+  // git's help: `git kizu --help` (git turns it into `git help kizu`, then `man git-kizu`) and
+  // `git help kizu` show the installed page; `git-kizu --help` is commander's help.
+  const manEnv = { MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' }; // and no MANPATH: man-db derives it from PATH
+  for (const args of [['kizu', '--help'], ['help', 'kizu']]) {
+    const help = run('git', args, { env: manEnv });
+    assert.equal(help.status, 0, `git ${args.join(' ')}: ${help.stderr}`);
+    assert.match(help.stdout, /^GIT-KIZU\(1\) +git-kizu manual +GIT-KIZU\(1\)\n/, `git ${args.join(' ')}`);
+    assert.match(help.stdout, /\nNAME\n +git-kizu +- +git-native +review/);
+    for (const heading of ['SYNOPSIS', 'DESCRIPTION', 'COMMANDS', 'EXIT CODES', 'CONFIG']) assert.match(help.stdout, new RegExp(`\n${heading}\n`), heading);
+  }
+  const commanderHelp = run(bin, ['--help']);
+  assert.equal(commanderHelp.status, 0, commanderHelp.stderr);
+  assert.match(commanderHelp.stdout, /^Usage: git kizu \[options\] \[command\]\n/);
+
+  // Completion: the installed git-kizu's bash script, with git's own completion.
+  assert.match(run('git', ['kizu', 'completion', 'bash']).stdout, /^_git_kizu\(\) \{$/m);
+  assert.deepEqual(bashComplete(sb, [['git', 'kizu', 'ta'], ['git', 'kizu', 'snapshot', '']], { env }), [['tap ', 'task '], ['list ', 'show ', 'drop ']]);
 });
