@@ -5,6 +5,7 @@ import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
 import { askYesNo, canAsk, planLines } from './rollback.js';
+import { pathQuoter, type PathQuote } from '../git/quote.js';
 
 export interface UndoInput {
   cwd: string;
@@ -16,7 +17,7 @@ export interface UndoInput {
   interactive?: boolean;
 }
 
-function previewLines(u: UndoResult): string[] {
+function previewLines(u: UndoResult, q: PathQuote): string[] {
   const out = [`undo: ${u.record.description} (${u.record.level} rollback of ${u.record.time})`];
   if (u.branch) {
     const b = u.branch;
@@ -24,7 +25,7 @@ function previewLines(u: UndoResult): string[] {
     if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
   }
   out.push(`restore ${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
-  if (u.plan) out.push(...planLines(u.plan, true));
+  if (u.plan) out.push(...planLines(u.plan, true, q));
   else out.push('  (the files are restored once the worktree is recreated)');
   return out;
 }
@@ -43,7 +44,7 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   const r = i.reporter;
   const print = (u: UndoResult) => {
     if (i.json) r.log(JSON.stringify(u, null, 2));
-    else for (const l of previewLines(u)) r.log(l);
+    else for (const l of previewLines(u, pathQuoter(root))) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
   if (i.dryRun || (!i.yes && !interactive)) {
@@ -61,22 +62,23 @@ export async function undoCommand(i: UndoInput): Promise<number> {
       ? undefined
       : async (preview) => {
           asked = true;
-          if (i.json) process.stderr.write(previewLines(preview).join('\n') + '\n');
+          if (i.json) process.stderr.write(previewLines(preview, pathQuoter(root)).join('\n') + '\n');
           else print(preview);
           return askYesNo('Undo it?');
         },
   });
   if (!asked && !i.json) print(u);
   const plan = u.plan;
+  const q = pathQuoter(root);
   if (!plan || (!plan.applied && !plan.failures.length)) {
     if (!i.json) r.log('cancelled: nothing was changed');
     return EXIT.OK;
   }
   if (i.json) r.log(JSON.stringify(u, null, 2));
-  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${k.path}: ${k.reason}`);
+  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${q(k.path)}: ${k.reason}`);
   if (!plan.applied) {
-    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
-    throw new KizuError(`undo failed at ${plan.failures[0].path}; everything it had changed was put back`, {
+    for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
+    throw new KizuError(`undo failed at ${q(plan.failures[0].path)}; everything it had changed was put back`, {
       hint: 'fix the cause and run git kizu undo again (the rollback is still recorded)',
     });
   }
@@ -86,7 +88,7 @@ export async function undoCommand(i: UndoInput): Promise<number> {
     if (!u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
   }
   if (plan.failures.length) {
-    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
+    for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as before the rollback (listed above)`, {
       hint: plan.safetyName ? `the state before the undo is in safety snapshot ${plan.safetyName}` : 'see the paths above',
     });
