@@ -138,8 +138,13 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     else for (const l of [heading, ...planLines(plan, false, pathQuoter(root))]) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
+  // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json).
+  const { phasedProgress } = await import('../progress.js');
+  const bar = i.json || !process.stderr.isTTY ? null : phasedProgress({ hashing: 'rollback: reading the working tree', writing: 'rollback: writing files' });
+  const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const plan = await rollbackToSnapshot(root, snap, { dryRun: true });
+    const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress });
+    await bar?.stop();
     show(plan);
     if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
     throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
@@ -149,9 +154,11 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   }
   let shown = false;
   const plan = await rollbackToSnapshot(root, snap, {
+    progress,
     confirm: i.yes
       ? undefined
       : async (p) => {
+          await bar?.stop();
           if (i.json) process.stderr.write([heading, ...planLines(p, false, pathQuoter(root))].join('\n') + '\n');
           else show(p);
           shown = true;
@@ -159,6 +166,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
           return askYesNo(`Roll back ${count(n, 'path')} to snapshot ${snap.name}?`);
         },
   });
+  await bar?.stop();
   if (!shown && !i.json) show(plan);
   const q = pathQuoter(root);
   if (!plan.applied && !plan.failures.length) {

@@ -18,7 +18,8 @@ export interface SnapshotTakeInput {
 }
 
 /**
- * Takes a snapshot (kind manual). Prints `snapshot <name>: <n> files (<k> read again)`, a
+ * Takes a snapshot (kind manual). On a terminal, a snapshot that runs over a second shows
+ * the files git has hashed on stderr (src/progress.ts). Prints `snapshot <name>: <n> files (<k> read again)`, a
  * warning per skipped file, and `dropped <name>` per snapshot retention removed; with --json
  * the SnapshotResult object.
  * @returns 0.
@@ -31,11 +32,14 @@ export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
   const { beginSnapshot, abandonBegunSnapshot } = await import('../rollback/snapshots/begin.js');
   const begun = await beginSnapshot(i.cwd);
   let res: Awaited<ReturnType<typeof import('../rollback/snapshots/snapshot.js').takeSnapshot>>;
+  // Files hashed, on stderr when it is a terminal and the snapshot takes a while (not with --json).
+  const bar = i.json || !process.stderr.isTTY ? null : (await import('../progress.js')).delayedProgress('snapshot: hashing files');
   try {
     const { takeSnapshot } = await import('../rollback/snapshots/snapshot.js');
-    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
+    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '', progress: bar ? (d, t) => bar.update(d, t) : undefined });
   } finally {
     abandonBegunSnapshot();
+    await bar?.stop();
   }
   if (i.json) {
     i.reporter.log(JSON.stringify(res, null, 2));
