@@ -144,6 +144,14 @@ export function redirectOutput(to: { write(s: string): unknown } | null): void {
   sink = to ?? process.stdout;
 }
 
+/**
+ * True while a pager shows stdout: progress on stderr would then be drawn over the pager's
+ * screen, so it stays off (git sends its stderr into the pager instead).
+ */
+export function outputPaged(): boolean {
+  return sink !== process.stdout;
+}
+
 /** Reporter writing to the process streams (stdout, or the pager while one runs). */
 export const consoleReporter: Reporter = {
   log: (line) => sink.write(line + '\n'),

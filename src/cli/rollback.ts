@@ -4,7 +4,7 @@
  */
 import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
@@ -138,9 +138,10 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     else for (const l of [heading, ...planLines(plan, false, pathQuoter(root))]) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
-  // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json).
+  // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json,
+  // nor while a pager shows a --dry-run's plan).
   const { phasedProgress } = await import('../progress.js');
-  const bar = i.json || !process.stderr.isTTY ? null : phasedProgress({ hashing: 'rollback: reading the working tree', writing: 'rollback: writing files' });
+  const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'rollback: reading the working tree', writing: 'rollback: writing files' });
   const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
     const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress });

@@ -40,7 +40,7 @@ test('progress: snapshot shows the files git hashed on a terminal; nothing throu
   assert.equal(JSON.parse(json.out).hashed, 1);
 });
 
-test('progress: rollback snapshot shows the files written on a terminal; nothing through a pipe', () => {
+test('progress: rollback snapshot shows the files read and written on a terminal; nothing through a pipe or under the pager', () => {
   const sb = repo(30);
   const snap = JSON.parse(kizuOk(sb, ['snapshot', '--json'])).name;
   sb.run('rm', ['-r', 'new']);
@@ -48,6 +48,16 @@ test('progress: rollback snapshot shows the files written on a terminal; nothing
   assert.equal(r.status, 0);
   assert.equal(lastBar(r.out, 'rollback: writing files'), 'rollback: writing files ██████████████████████████████ 100% (30/30)');
   assert.match(r.out, /\r\nrolled back 30 paths to snapshot /);
+  // A --dry-run on a terminal goes through the pager: no progress is drawn over it (here the
+  // working tree is read again, which reports progress without a pager).
+  const files = {};
+  for (let k = 0; k < 30; k++) files[`new/f${k}.txt`] = `changed ${k}\n`;
+  sb.write(files);
+  const bare = scriptRun(sb, ['--no-pager', 'rollback', 'snapshot', snap, '--dry-run'], { env: NOW });
+  assert.equal(lastBar(bare.out, 'rollback: reading the working tree'), 'rollback: reading the working tree ██████████████████████████████ 100% (30/30)');
+  sb.write(Object.fromEntries(Object.keys(files).map((f) => [f, 'again\n'])));
+  const paged = scriptRun(sb, ['rollback', 'snapshot', snap, '--dry-run'], { env: { ...NOW, GIT_PAGER: 'cat >/dev/null' } });
+  assert.deepEqual([paged.status, paged.out], [0, '']);
   sb.run('rm', ['-r', 'new']);
   const piped = sb.kizu(['rollback', 'snapshot', snap, '--yes'], { env: NOW });
   assert.equal(piped.status, 0);
