@@ -10,7 +10,10 @@ import type { SingleBar } from 'cli-progress';
 export interface Progress {
   /** `done` of `total` units so far (total may still grow). */
   update(done: number, total: number): void;
-  /** Ends the report: a bar that was shown is drawn once more with the last count and left on its line. */
+  /**
+   * Ends the report: a bar that was shown is drawn once more with the last count and left on
+   * its line. Done synchronously (the promise is for callers that await it).
+   */
   stop(): Promise<void>;
 }
 
@@ -90,12 +93,11 @@ export interface PhasedProgress {
 export function phasedProgress(titles: Record<string, string>, opts: { stream?: NodeJS.WriteStream; env?: NodeJS.ProcessEnv } = {}): PhasedProgress {
   let phase: string | null = null;
   let current: Progress = noProgress;
-  let ending: Promise<void> = Promise.resolve();
   return {
     update(p, done, total) {
       if (p !== phase) {
-        const old = current;
-        ending = ending.then(() => old.stop());
+        // Drawn to its end now: the next phase may be a synchronous loop.
+        void current.stop();
         phase = p;
         current = titles[p] ? delayedProgress(titles[p], opts) : noProgress;
       }
@@ -105,7 +107,6 @@ export function phasedProgress(titles: Record<string, string>, opts: { stream?: 
       const old = current;
       current = noProgress;
       phase = null;
-      await ending;
       await old.stop();
     },
   };

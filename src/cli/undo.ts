@@ -1,6 +1,6 @@
 /** `git kizu undo [--dry-run] [--yes] [--json]`: reverse the last rollback (src/rollback/undo.ts). */
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
@@ -47,8 +47,14 @@ export async function undoCommand(i: UndoInput): Promise<number> {
     else for (const l of previewLines(u, pathQuoter(root))) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
+  // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json,
+  // nor while a pager shows a --dry-run's plan).
+  const { phasedProgress } = await import('../progress.js');
+  const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'undo: reading the working tree', writing: 'undo: writing files' });
+  const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const u = await undoLastRollback(root, { dryRun: true });
+    const u = await undoLastRollback(root, { dryRun: true, progress });
+    await bar?.stop();
     print(u);
     if (i.dryRun) return EXIT.OK;
     throw new KizuError('not undoing without confirmation: no terminal to ask on', {
@@ -58,15 +64,18 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   }
   let asked = false;
   const u = await undoLastRollback(root, {
+    progress,
     confirm: i.yes
       ? undefined
       : async (preview) => {
+          await bar?.stop();
           asked = true;
           if (i.json) process.stderr.write(previewLines(preview, pathQuoter(root)).join('\n') + '\n');
           else print(preview);
           return askYesNo('Undo it?');
         },
   });
+  await bar?.stop();
   if (!asked && !i.json) print(u);
   const plan = u.plan;
   const q = pathQuoter(root);

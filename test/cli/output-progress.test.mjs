@@ -48,6 +48,9 @@ test('progress: rollback snapshot shows the files read and written on a terminal
   assert.equal(r.status, 0);
   assert.equal(lastBar(r.out, 'rollback: writing files'), 'rollback: writing files ██████████████████████████████ 100% (30/30)');
   assert.match(r.out, /\r\nrolled back 30 paths to snapshot /);
+  const u = scriptRun(sb, ['undo', '--yes'], { env: NOW });
+  assert.equal(u.status, 0);
+  assert.equal(lastBar(u.out, 'undo: writing files'), 'undo: writing files ██████████████████████████████ 100% (30/30)');
   // A --dry-run on a terminal goes through the pager: no progress is drawn over it (here the
   // working tree is read again, which reports progress without a pager).
   const files = {};

@@ -538,6 +538,8 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     if (sink.started) await sink.end().catch(() => {});
   }
   if (sink.started) await sink.end();
+  // git has exited without an error: every path handed to it is in the index.
+  if (sink.started) progress?.(handed, handed);
 
   // 3. Drop what is no longer captured, and write the tree.
   if (remove.size) await git(['update-index', '--force-remove', '-z', '--stdin'], { cwd: s.root, env, input: [...remove].join('\0') + '\0' });
