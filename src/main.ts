@@ -14,7 +14,7 @@ import { EXIT, KizuError } from './errors.js';
 export async function reportError(e: unknown): Promise<number> {
   // Loaded here, not up front: output.ts sets up process.stdout and process.stderr (streams a
   // hook never uses; hooks write with writeSync).
-  const { pc } = await import('./output.js');
+  const { pcErr: pc } = await import('./output.js');
   if (e instanceof KizuError) {
     process.stderr.write(`${pc.red('git-kizu: error:')} ${e.message}\n`);
     if (e.hint) process.stderr.write(`${pc.dim('hint:')} ${e.hint}\n`);

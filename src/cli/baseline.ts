@@ -11,11 +11,25 @@ export interface BaselineCommandInput {
   action: 'show' | 'set' | 'reset';
   /** For set: the revision (default HEAD). */
   rev?: string;
+  /** For show: print {@link BaselineJson} instead of the text line. */
+  json?: boolean;
   reporter: Reporter;
 }
 
 /**
- * - show: prints `baseline: <rev> <oid>` (rev is HEAD or refs/kizu/baseline).
+ * JSON shape printed by `git kizu baseline show --json` (and `baseline --json`):
+ * `{"rev": "HEAD" | "refs/kizu/baseline", "oid": <40 or 64 hex commit id>, "fromRef": <true
+ * when refs/kizu/baseline is set>}` (the Baseline of src/hunks/listing.ts).
+ */
+export interface BaselineJson {
+  rev: string;
+  oid: string;
+  fromRef: boolean;
+}
+
+/**
+ * - show: prints `baseline: <rev> <oid>` (rev is HEAD or refs/kizu/baseline); with `json`
+ *   one {@link BaselineJson} line.
  * - set: resolves `rev` (default HEAD) to a commit and writes it to refs/kizu/baseline with
  *   `git update-ref`; prints `baseline set: refs/kizu/baseline <oid>`.
  * - reset: deletes refs/kizu/baseline (`git update-ref -d`); prints
@@ -28,7 +42,8 @@ export async function baselineCommand(i: BaselineCommandInput): Promise<number> 
   const { root } = await repoInfo(i.cwd);
   if (i.action === 'show') {
     const b = await getBaseline(root);
-    i.reporter.log(`baseline: ${b.rev} ${b.oid}`);
+    const out: BaselineJson = { rev: b.rev, oid: b.oid, fromRef: b.fromRef };
+    i.reporter.log(i.json ? JSON.stringify(out) : `baseline: ${b.rev} ${b.oid}`);
     return EXIT.OK;
   }
   if (i.action === 'set') {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN_PATH } from '../package.js';
 import { KizuError, EXIT } from '../errors.js';
-import { pc, type Reporter } from '../output.js';
+import { gitColorArg, pc, type Reporter } from '../output.js';
 
 const BIN = BIN_PATH;
 
@@ -80,7 +80,7 @@ export async function demoCommand(i: DemoInput): Promise<number> {
 
     step(2, 'the agent edits a file');
     writeFileSync(path.join(repo, file), "export function greet(name) {\n  return `Hello, ${name.trim().toUpperCase()}!`;\n}\n");
-    show(run('git', ['diff', '--no-color']).stdout);
+    show(run('git', ['diff', gitColorArg()]).stdout);
 
     step(3, `you scar the changed line: git kizu scar ${file}:2`);
     const scar = kizu('scar', `${file}:2`);

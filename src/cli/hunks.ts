@@ -7,6 +7,7 @@ import { pc } from '../output.js';
 import { git } from '../git/run.js';
 import { repoInfo } from '../git/repo.js';
 import { listHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
+import { pathQuoter } from '../git/quote.js';
 
 /** Review mark of a hunk; 'unreviewed' unless a mark lookup says otherwise. */
 export type MarkOf = (h: Hunk) => string | Promise<string>;
@@ -75,7 +76,7 @@ export interface HunksCommandInput {
 }
 
 /**
- * Lists hunks, one per line: `<shortId>  <range>  +<added> -<removed>  <kind>` (plus
+ * Lists hunks, one per line (paths quoted as git quotes them, src/git/quote.ts): `<shortId>  <range>  +<added> -<removed>  <kind>` (plus
  * `  [<mark>]` when the mark is not 'unreviewed'), or with `json` a JSON array of
  * {@link HunkJson}. With no changes prints `no changes against <rev> <oid>` (text mode) or `[]`.
  * The text lines go to the reporter in one `log` call (joined with '\n').
@@ -114,9 +115,10 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
     return EXIT.OK;
   }
   // One write for all lines (hundreds of small writes cost milliseconds).
+  const q = pathQuoter(root);
   const rows = hunks.map((h, k) => {
     const mark = marks[k] !== 'unreviewed' ? `  [${marks[k]}]` : '';
-    return `${pc.bold(shortId(h))}  ${hunkRange(h)}  ${pc.green(`+${h.added}`)} ${pc.red(`-${h.removed}`)}  ${h.kind}${mark}`;
+    return `${pc.bold(shortId(h))}  ${hunkRange(h, q)}  ${pc.green(`+${h.added}`)} ${pc.red(`-${h.removed}`)}  ${h.kind}${mark}`;
   });
   i.reporter.log(rows.join('\n'));
   return EXIT.OK;

@@ -5,6 +5,7 @@
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoInfo } from '../git/repo.js';
+import { pathQuoter } from '../git/quote.js';
 import { readJournal, shortIds, type JournalEntry } from '../rollback/journal/journal.js';
 import { counts, entryLine, rolledBackBy } from '../rollback/journal/patch-rollback.js';
 
@@ -17,7 +18,7 @@ export interface JournalCommandInput {
 }
 
 /**
- * Prints the journal. Text: one line per entry, `<short id>  <time UTC>  <tool> <path>  +a -r`
+ * Prints the journal. Text (paths quoted as git quotes them): one line per entry, `<short id>  <time UTC>  <tool> <path>  +a -r`
  * (`(+N more)` after the path of a multi-file entry, whose other files follow as
  * `    also <path>  +a -r`), then `  rolled back by <short>` / `  undoes <short>, ...` where
  * that applies and `  session <first 8 characters>` when the entry has one. `--json`: an array
@@ -57,14 +58,15 @@ export async function journalCommand(i: JournalCommandInput): Promise<number> {
     );
     return EXIT.OK;
   }
+  const q = pathQuoter(root);
   for (const e of shown) {
-    let line = entryLine(e, short);
+    let line = entryLine(e, short, q);
     const by = undone.get(e.id);
     if (by) line += `  rolled back by ${short.get(by.id)}`;
     if (e.rollbackOf?.length) line += `  undoes ${e.rollbackOf.map((id) => short.get(id) ?? id.slice(0, 8)).join(', ')}`;
     if (e.session) line += `  session ${e.session.slice(0, 8)}`;
     i.reporter.log(line);
-    for (const f of e.files.slice(1)) i.reporter.log(`    also ${f.path}  ${counts(f)}`);
+    for (const f of e.files.slice(1)) i.reporter.log(`    also ${q(f.path)}  ${counts(f)}`);
   }
   return EXIT.OK;
 }

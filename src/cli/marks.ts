@@ -6,6 +6,7 @@ import { normaliseHunkSpec } from './hunks.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoInfo } from '../git/repo.js';
+import { pathQuoter } from '../git/quote.js';
 import type { Hunk } from '../hunks/listing.js';
 import { readMarks, setMarks, markOf, type MarkState } from '../marks/read.js';
 import { MARKS_REF } from '../git/layout.js';
@@ -59,7 +60,8 @@ export async function markCommand(i: MarkInput): Promise<number> {
     chosen.map((h) => ({ id: h.id, state: v.state, path: h.path, range: hunkRange(h) })),
     { who },
   );
-  for (const h of chosen) i.reporter.log(`${v.done} ${shortId(h)} ${hunkRange(h)}`);
+  const q = pathQuoter(root);
+  for (const h of chosen) i.reporter.log(`${v.done} ${shortId(h)} ${hunkRange(h, q)}`);
   return EXIT.OK;
 }
 
@@ -87,7 +89,10 @@ export async function marksList(i: MarksListInput): Promise<number> {
   }
   const rows = [...marks].filter(([id]) => markOf(marks, id) !== 'unreviewed');
   rows.sort(([a, x], [b, y]) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.range < y.range ? -1 : x.range > y.range ? 1 : a < b ? -1 : 1));
-  for (const [id, e] of rows) i.reporter.log(`${e.state} ${id} ${e.range}  ${e.by} ${e.time}`);
+  const q = pathQuoter(root);
+  // The stored range begins with the raw path (hunkRange); the text shows it quoted.
+  const range = (e: { path: string; range: string }) => (e.range.startsWith(e.path) ? q(e.path) + e.range.slice(e.path.length) : e.range);
+  for (const [id, e] of rows) i.reporter.log(`${e.state} ${id} ${range(e)}  ${e.by} ${e.time}`);
   return EXIT.OK;
 }
 

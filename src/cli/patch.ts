@@ -8,6 +8,7 @@ import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { count } from '../words.js';
+import { pathQuoter } from '../git/quote.js';
 import { repoInfo } from '../git/repo.js';
 import { parsePatch } from '../rollback/journal/patch-parse.js';
 import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';
@@ -81,10 +82,11 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
       hint: 'fix the repository problem and run the command again',
     });
   }
+  const q = pathQuoter(root);
   for (const p of plan) {
-    if (p.patch.kind === 'create') r.log(`created ${p.patch.path} (+${p.added})`);
-    else if (p.patch.kind === 'delete') r.log(`deleted ${p.patch.path} (-${p.removed})`);
-    else r.log(`patched ${p.patch.path} (+${p.added} -${p.removed})`);
+    if (p.patch.kind === 'create') r.log(`created ${q(p.patch.path)} (+${p.added})`);
+    else if (p.patch.kind === 'delete') r.log(`deleted ${q(p.patch.path)} (-${p.removed})`);
+    else r.log(`patched ${q(p.patch.path)} (+${p.added} -${p.removed})`);
   }
   const short = shortIds(await readJournal(root)).get(id) ?? id.slice(0, 8);
   r.log(`journal entry ${short}; undo with: git kizu rollback patch ${short}`);

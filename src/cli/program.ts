@@ -5,7 +5,7 @@
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { KizuError, EXIT } from '../errors.js';
-import { consoleReporter, pc } from '../output.js';
+import { consoleReporter, pcErr, parseColorWhen, type ColorWhen } from '../output.js';
 import { VERSION } from '../package.js';
 
 /** Builds the commander program. `setCode` receives each command's exit code. */
@@ -23,8 +23,19 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .description('Review what an AI agent changed: scars, review hooks for Claude Code, and a pre-commit guard.')
     .version(VERSION, '-V, --version', 'print the version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ outputError: (str, write) => write(`${pc.red('git-kizu: error:')} ${str.replace(/^error: /, '')}`) })
+    .configureOutput({ outputError: (str, write) => write(`${pcErr.red('git-kizu: error:')} ${str.replace(/^error: /, '')}`) })
     .exitOverride();
+  // git's output conventions (README "Output"): colour and pager, decided before each command.
+  program
+    .option('--color <when>', 'colour: always, never or auto (a bare --color is always; default: auto, git\'s color.kizu/color.ui on a terminal, off with NO_COLOR)')
+    .option('--no-color', 'no colour (as --color=never)')
+    .option('--no-pager', 'do not send long output through the pager (git var GIT_PAGER)')
+    .hook('preAction', async (_p, action) => {
+      const o = program.opts<{ color?: string | false; pager: boolean }>();
+      const when = parseColorWhen(o.color);
+      if (when === null) throw new KizuError(`--color takes always, never or auto, got "${o.color}"`, { hint: 'e.g. git kizu --color=never status' });
+      await decideOutput(action, o.color === undefined ? undefined : when, o.pager, cwd);
+    });
 
   program
     .command('scar')
@@ -130,16 +141,19 @@ export function buildProgram(setCode: (code: number) => void): Command {
   const baseline = program
     .command('baseline')
     .description('show the commit hunks are computed against (refs/kizu/baseline if set, else HEAD)')
-    .action(async () => {
+    .option('--json', 'print {rev, oid, fromRef}')
+    .action(async (o: { json?: boolean }) => {
       const { baselineCommand } = await import('./baseline.js');
-      setCode(await baselineCommand({ cwd, action: 'show', reporter }));
+      setCode(await baselineCommand({ cwd, action: 'show', json: !!o.json, reporter }));
     });
   baseline
     .command('show')
     .description('print the baseline: <rev> <commit>')
-    .action(async () => {
+    .option('--json', 'print {rev, oid, fromRef}')
+    .action(async (o: { json?: boolean }) => {
       const { baselineCommand } = await import('./baseline.js');
-      setCode(await baselineCommand({ cwd, action: 'show', reporter }));
+      // commander gives a --json after the subcommand to the parent (it has one too).
+      setCode(await baselineCommand({ cwd, action: 'show', json: !!(o.json || baseline.opts().json), reporter }));
     });
   baseline
     .command('set')
@@ -443,6 +457,69 @@ export function buildProgram(setCode: (code: number) => void): Command {
 }
 
 /**
+ * Commands whose output can run long (listings, diffs, dry-run previews), paged as git pages
+ * `log`, `diff`, `show` and `branch` listings: the command's path and whether its options
+ * allow it (never with --json, which is for programs, nor where a question is asked).
+ */
+const PAGED: Record<string, (o: Record<string, unknown>) => boolean> = {
+  hunks: (o) => !o.json,
+  scan: (o) => !o.json,
+  status: (o) => !o.json,
+  journal: (o) => !o.json,
+  'snapshot list': (o) => !o.json,
+  'snapshot show': (o) => !o.json,
+  'queue list': (o) => !o.json,
+  'marks list': (o) => !o.json,
+  'task list': (o) => !o.json,
+  'patch apply': (o) => !!o.dryRun,
+  'rollback patch': (o) => !!o.dryRun,
+  'rollback snapshot': (o) => !!o.dryRun && !o.json,
+  'rollback branch': (o) => !!o.dryRun,
+  undo: (o) => !!o.dryRun && !o.json,
+};
+
+let pager: import('../pager.js').Pager | null = null;
+
+/**
+ * Sets the colours (src/output.ts decideColor, for stdout and for stderr; git's config is
+ * read at most once, and only when the answer depends on it) and starts the pager for a
+ * command in {@link PAGED} when stdout is a terminal and `pagerAllowed` (no --no-pager).
+ */
+async function decideOutput(action: Command, when: ColorWhen | undefined, pagerAllowed: boolean, cwd: string): Promise<void> {
+  const { decideColor, setColors } = await import('../output.js');
+  let asked: Promise<boolean> | null = null;
+  const gitColor = () =>
+    (asked ??= cwd
+      ? import('../git/run.js')
+          .then(({ gitText }) => gitText(['config', '--get-colorbool', 'color.kizu', 'true'], { cwd }))
+          .then((a) => a === 'true', () => process.env.TERM !== 'dumb')
+      : Promise.resolve(process.env.TERM !== 'dumb'));
+  const env = process.env;
+  const [out, err] = await Promise.all([
+    decideColor({ when, env, isTTY: !!process.stdout.isTTY, gitColor }),
+    decideColor({ when, env, isTTY: !!process.stderr.isTTY, gitColor }),
+  ]);
+  setColors(out, err);
+  const names: string[] = [];
+  for (let c: Command | null = action; c && c.parent; c = c.parent) names.unshift(c.name());
+  const opts = { ...(action.parent?.parent ? action.parent.opts() : {}), ...action.opts() };
+  const pages = PAGED[names.join(' ')];
+  if (!pagerAllowed || !pages || !pages(opts) || !process.stdout.isTTY || !cwd) return;
+  const { pagerCommand, startPager } = await import('../pager.js');
+  const command = await pagerCommand(cwd);
+  if (command) pager = startPager(command);
+}
+
+/**
+ * `argv` with git's bare `--color` (before `--`) written `--color=always`, so that commander
+ * does not take the next word (the command) for its value.
+ */
+function bareColor(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((a, k) => (a === '--color' && (end < 0 || k < end) ? '--color=always' : a));
+}
+
+/**
  * Runs the CLI for `argv` (process.argv: node, script, command, ...).
  * @returns the exit code of the command that ran (0 for help and --version).
  * @throws KizuError for usage problems found before commander runs, and whatever a command
@@ -457,10 +534,17 @@ export async function runCli(argv: string[]): Promise<number> {
     throw new KizuError(`unknown command '${topic}'`, { hint: 'git kizu help lists the commands' });
   }
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(bareColor(argv));
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT.ERROR;
     throw e;
+  } finally {
+    // The pager shows what was written; wait for the user to quit it (errors follow on stderr).
+    if (pager) {
+      const { endPager } = await import('../pager.js');
+      await endPager(pager, consoleReporter);
+      pager = null;
+    }
   }
   return code;
 }

@@ -3,6 +3,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { pc, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoContext } from './context.js';
+import { pathQuoter } from '../git/quote.js';
 import { describeItem, type QueueItem } from '../queue/item.js';
 import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';
 
@@ -68,8 +69,9 @@ export async function queueList(i: QueueListInput): Promise<number> {
     i.reporter.log(q.exists ? `no ${i.all ? '' : 'open '}items in ${QUEUE_FILE}` : `no review queue yet (${QUEUE_FILE}); add one with git kizu queue add "<text>"`);
     return EXIT.OK;
   }
+  const quote = pathQuoter(ctx.root);
   for (const x of items) {
-    const where = x.anchor ? `  ${printable(`${x.anchor.path}:${x.anchor.line}`)}` : '';
+    const where = x.anchor ? `  ${quote(x.anchor.path)}:${x.anchor.line}` : '';
     const kind = x.kind ? `  ${pc.cyan(`(${printable(x.kind)})`)}` : '';
     i.reporter.log(`${x.checked ? '[x]' : '[ ]'} ${pc.bold(printable(x.id))}${where}${kind}  ${printable(x.text) || '(no text)'}`);
   }

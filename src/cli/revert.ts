@@ -15,6 +15,7 @@ import { planRevert, commitPlan, commitState, readPathState, sameState } from '.
 import { saveRevert, readSavedRevert, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
+import { pathQuoter, type PathQuote } from '../git/quote.js';
 
 export interface RevertCommandInput {
   cwd: string;
@@ -34,8 +35,9 @@ export interface RevertCommandInput {
 /** Lines telling how to get a saved revert back. */
 function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
-  if (t.type === 'absent') return [`${t.path} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
-  const lines = [`saved the previous ${t.path} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`];
+  const q = pathQuoter(root);
+  if (t.type === 'absent') return [`${q(t.path)} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
+  const lines = [`saved the previous ${q(t.path)} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`];
   // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
   // name the file absolutely.
   if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellQuote(path.join(root, t.path))})`);
@@ -121,12 +123,13 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
       throw e;
     }
   }
-  i.reporter.log(`reverted ${shortId(h)}  ${hunkRange(h)}`);
-  if (scar) i.reporter.log(`scarred ${h.path}:${scar.line}  ${scar.text.trim()}`);
+  const q = pathQuoter(ctx.root);
+  i.reporter.log(`reverted ${shortId(h)}  ${hunkRange(h, q)}`);
+  if (scar) i.reporter.log(`scarred ${q(h.path)}:${scar.line}  ${scar.text.trim()}`);
   if (queued) i.reporter.log(queued);
   if (h.kind === 'added' && after.type === 'absent') {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
-    if (idx.stdout.length) i.reporter.warn(`${h.path} is still in the index; git rm --cached -- ${shellQuote(h.path)} removes it there`);
+    if (idx.stdout.length) i.reporter.warn(`${q(h.path)} is still in the index; git rm --cached -- ${shellQuote(h.path)} removes it there`);
   }
   for (const l of restoreHint(ctx.root, saved, 'the revert')) i.reporter.log(l);
   return EXIT.OK;
@@ -165,12 +168,12 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
   const abs = path.join(ctx.root, ...parts);
   const now = await readPathState(abs, t.path);
   if (sameState(now, t)) {
-    reporter.log(`unchanged: ${t.path} already holds the saved content`);
+    reporter.log(`unchanged: ${pathQuoter(ctx.root)(t.path)} already holds the saved content`);
     return EXIT.OK;
   }
   const saved = await saveRevert(ctx.root, now, `restore ${t.commit}`);
   await commitState(abs, now, t, () => new KizuError(`${t.path} changed while it was being restored; nothing was written`, { hint: 'retry' }));
-  reporter.log(`restored ${t.path} from ${t.commit.slice(0, 12)}`);
+  reporter.log(`restored ${pathQuoter(ctx.root)(t.path)} from ${t.commit.slice(0, 12)}`);
   for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);
   return EXIT.OK;
 }

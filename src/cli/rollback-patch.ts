@@ -8,6 +8,7 @@ import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { count, plural } from '../words.js';
 import { gitDirFast, repoInfo } from '../git/repo.js';
+import { pathQuoter, type PathQuote } from '../git/quote.js';
 import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
 
@@ -22,8 +23,8 @@ export interface RollbackPatchInput {
   env?: NodeJS.ProcessEnv;
 }
 
-function how(s: Step): string {
-  const p = s.file.path;
+function how(s: Step, q: PathQuote): string {
+  const p = q(s.file.path);
   switch (s.how) {
     case 'restored':
       return `restored ${p} (unchanged since, put back exactly)`;
@@ -40,11 +41,11 @@ function how(s: Step): string {
   }
 }
 
-function refusalText(r: Refusal, short: Map<string, string>): string {
-  const lines = [`cannot roll back ${short.get(r.entry.id)} (${r.entry.tool} ${r.file.path}): ${r.reason}`];
+function refusalText(r: Refusal, short: Map<string, string>, q: PathQuote): string {
+  const lines = [`cannot roll back ${short.get(r.entry.id)} (${r.entry.tool} ${q(r.file.path)}): ${r.reason}`];
   if (r.overlapping.length || r.outside.length) {
     lines.push('  overlapping later changes:');
-    for (const e of r.overlapping) lines.push(`    ${entryLine(e, short)}`);
+    for (const e of r.overlapping) lines.push(`    ${entryLine(e, short, q)}`);
     for (const o of r.outside) lines.push(`    ${o}`);
   }
   return lines.join('\n');
@@ -69,6 +70,7 @@ function refusalText(r: Refusal, short: Map<string, string>): string {
 export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<number> {
   if (!i.ids.length) throw new KizuError('name the journal entries to roll back', { hint: 'list them with git kizu journal' });
   const { root } = await repoInfo(i.cwd);
+  const q = pathQuoter(root);
   const all = await readJournal(root);
   const short = shortIds(all);
   const targets = resolveEntries(all, i.ids);
@@ -89,12 +91,12 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
     const hint = later.length
       ? `roll the overlapping entries back first (git kizu rollback patch ${[...later, ...targets].map((e) => short.get(e.id)).join(' ')}), or add --cascade to undo them newest first`
       : 'the overlapping change is not in the journal: edit the file by hand (git kizu undo and git kizu revert can help)';
-    throw new KizuError(plan.refusals.map((r) => refusalText(r, short)).join('\n'), { hint, exitCode: EXIT.FOUND });
+    throw new KizuError(plan.refusals.map((r) => refusalText(r, short, q)).join('\n'), { hint, exitCode: EXIT.FOUND });
   }
   const r = i.reporter;
   const verb = i.dryRun ? 'would roll back' : 'rolled back';
   const changed = changedFiles(plan);
-  const lines = plan.steps.map((s) => `${s.how === 'unchanged' ? 'nothing to do for' : verb} ${short.get(s.entry.id)} (${s.entry.tool}): ${how(s)}`);
+  const lines = plan.steps.map((s) => `${s.how === 'unchanged' ? 'nothing to do for' : verb} ${short.get(s.entry.id)} (${s.entry.tool}): ${how(s, q)}`);
   const n = changed.length;
   if (i.dryRun || !n) {
     for (const l of lines) r.log(l);
@@ -110,7 +112,7 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
     r.warn(`the rollback is done but could not be recorded in the rollback log: ${done.undoError.message}; the safety snapshot ${snap.name} still has the files as they were`);
   }
   for (const sk of snap.skipped) {
-    if (plan.files.has(sk.path)) r.warn(`the safety snapshot left out ${sk.path} (${sk.reason}); git kizu undo cannot put it back, git kizu rollback patch of the rollback entry can`);
+    if (plan.files.has(sk.path)) r.warn(`the safety snapshot left out ${q(sk.path)} (${sk.reason}); git kizu undo cannot put it back, git kizu rollback patch of the rollback entry can`);
   }
   r.log(`safety snapshot ${snap.name} was taken first; git kizu undo reverses this rollback`);
   return EXIT.OK;

@@ -4,10 +4,14 @@
  */
 import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
+import { pathQuoter, type PathQuote } from '../git/quote.js';
+
+const raw: PathQuote = (p) => p;
+
 
 export interface RollbackSnapshotInput {
   cwd: string;
@@ -27,8 +31,8 @@ function countLines(n: number | null, sign: string): string {
   return n === null || n === 0 ? '' : `${sign}${n}`;
 }
 
-/** One human line per change: `  <action>  <path>  (<detail>)`. */
-export function changeLine(c: RestoreChange): string {
+/** One human line per change: `  <action>  <path>  (<detail>)`, the path written by `q`. */
+export function changeLine(c: RestoreChange, q: PathQuote = raw): string {
   const detail: string[] = [];
   const lines = [countLines(c.added, '+'), countLines(c.removed, '-')].filter(Boolean).join(' ');
   const kind = (f: RestoreChange['current']) => (f?.type === 'symlink' ? 'symlink' : 'file');
@@ -52,18 +56,18 @@ export function changeLine(c: RestoreChange): string {
       break;
   }
   if (lines && c.action !== 'kept') detail.push(`lines ${lines}`);
-  return `  ${c.action.padEnd(6)}  ${c.path}  (${detail.join('; ')})`;
+  return `  ${c.action.padEnd(6)}  ${q(c.path)}  (${detail.join('; ')})`;
 }
 
 /**
  * The plan as text lines (without a heading). `forUndo`: the plan of `git kizu undo`, whose
  * own safety snapshot is brought back with `rollback snapshot` (undo itself moves on to the
- * rollback before).
+ * rollback before). Paths are written by `q` (src/git/quote.ts).
  */
-export function planLines(plan: RestorePlan, forUndo = false): string[] {
+export function planLines(plan: RestorePlan, forUndo = false, q: PathQuote = raw): string[] {
   const ops = plan.changes.filter((c) => c.action !== 'kept');
   if (!plan.changes.length) return ['  (no differences: the working tree already matches the snapshot)'];
-  const out = plan.changes.map(changeLine);
+  const out = plan.changes.map((c) => changeLine(c, q));
   if (ops.length) {
     out.push(
       `${count(ops.length, 'path')} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
@@ -131,11 +135,17 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const heading = `rollback to snapshot ${snap.name} (${snap.meta.kind}, ${snap.meta.time}${snap.meta.message ? `, "${snap.meta.message.split('\n')[0].slice(0, 60)}"` : ''}${elsewhere ? `, taken in worktree ${elsewhere}` : ''}):`;
   const show = (plan: RestorePlan) => {
     if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
-    else for (const l of [heading, ...planLines(plan)]) r.log(l);
+    else for (const l of [heading, ...planLines(plan, false, pathQuoter(root))]) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
+  // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json,
+  // nor while a pager shows a --dry-run's plan).
+  const { phasedProgress } = await import('../progress.js');
+  const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'rollback: reading the working tree', writing: 'rollback: writing files' });
+  const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const plan = await rollbackToSnapshot(root, snap, { dryRun: true });
+    const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress });
+    await bar?.stop();
     show(plan);
     if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
     throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
@@ -145,27 +155,31 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   }
   let shown = false;
   const plan = await rollbackToSnapshot(root, snap, {
+    progress,
     confirm: i.yes
       ? undefined
       : async (p) => {
-          if (i.json) process.stderr.write([heading, ...planLines(p)].join('\n') + '\n');
+          await bar?.stop();
+          if (i.json) process.stderr.write([heading, ...planLines(p, false, pathQuoter(root))].join('\n') + '\n');
           else show(p);
           shown = true;
           const n = p.changes.filter((c) => c.action !== 'kept').length;
           return askYesNo(`Roll back ${count(n, 'path')} to snapshot ${snap.name}?`);
         },
   });
+  await bar?.stop();
   if (!shown && !i.json) show(plan);
+  const q = pathQuoter(root);
   if (!plan.applied && !plan.failures.length) {
     if (!i.json) r.log('cancelled: nothing was changed');
     return EXIT.OK;
   }
   const ops = plan.changes.filter((c) => c.action !== 'kept');
   if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
-  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${k.path}: ${k.reason}`);
+  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${q(k.path)}: ${k.reason}`);
   if (!plan.applied) {
-    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
-    throw new KizuError(`rollback failed at ${plan.failures[0].path}; everything it had changed was put back`, {
+    for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
+    throw new KizuError(`rollback failed at ${q(plan.failures[0].path)}; everything it had changed was put back`, {
       hint: `the state before the attempt is also in safety snapshot ${plan.safetyName}; fix the cause and run the command again`,
     });
   }
@@ -177,7 +191,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     }
   }
   if (plan.failures.length) {
-    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
+    for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as in the snapshot (listed above)`, {
       hint: `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
     });

@@ -6,6 +6,7 @@ import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
 import { repoContext } from './context.js';
+import { pathQuoter } from '../git/quote.js';
 import { scanRepo, type ScanMode } from '../scars/scan.js';
 import { readQueue } from '../queue/read.js';
 import { QUEUE_FILE } from '../queue/paths.js';
@@ -21,7 +22,7 @@ export interface ScanCommandInput {
 }
 
 /**
- * Prints scars as `path:line  [kind]  body` grouped by file (sorted by path, then line), then
+ * Prints scars as `path:line  [kind]  body` (paths quoted as git quotes them) grouped by file (sorted by path, then line), then
  * open review-queue items (`[id]  path:line  (kind)  text`, not with `staged`); or with `json`
  * one JSON array: scars as `{path, line, kind, body}`, then queue items as
  * `{path, line, kind, body, queue}` (`queue` = the item id; `path`, `line`, `kind` may be
@@ -52,7 +53,8 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
     }
   }
   const res = await scanRepo({ root: ctx.root, mode: i.mode, paths, exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });
-  for (const s of res.skipped) i.reporter.warn(`skipped ${s.path}: ${s.reason}`);
+  const q = pathQuoter(ctx.root);
+  for (const s of res.skipped) i.reporter.warn(`skipped ${q(s.path)}: ${s.reason}`);
   // Open review-queue items are part of the review state too (not for --staged: the index
   // holds no queue). With paths, only items anchored inside them.
   let items: QueueItem[] = [];
@@ -80,12 +82,12 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
     for (const s of res.scars) {
       if (last && s.path !== last) i.reporter.log('');
       last = s.path;
-      i.reporter.log(`${pc.bold(`${s.path}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${s.body}`);
+      i.reporter.log(`${pc.bold(`${q(s.path)}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${s.body}`);
     }
     if (items.length) {
       if (res.scars.length) i.reporter.log('');
       i.reporter.log(pc.bold(`queue (${QUEUE_FILE}):`));
-      for (const x of items) i.reporter.log(`${pc.bold(`[${x.id}]`)}${x.anchor ? `  ${x.anchor.path}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${x.text}`);
+      for (const x of items) i.reporter.log(`${pc.bold(`[${x.id}]`)}${x.anchor ? `  ${q(x.anchor.path)}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${x.text}`);
     }
   }
   if (queueError) {

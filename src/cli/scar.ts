@@ -4,6 +4,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoContext } from './context.js';
+import { pathQuoter } from '../git/quote.js';
 import { git } from '../git/run.js';
 import type { KizuConfig } from '../config/config.js';
 import { KINDS } from '../scars/format.js';
@@ -36,7 +37,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
     if (i.target) throw new KizuError('--undo takes no <path>:<line>', { hint: 'run git kizu scar --undo alone' });
     const ctx = await repoContext(i.cwd);
     const r = await undoLastScar(ctx.root, ctx.gitDir);
-    i.reporter.log(`removed scar ${r.rel}:${r.line}  ${r.text.trim()}`);
+    i.reporter.log(`removed scar ${pathQuoter(ctx.root)(r.rel)}:${r.line}  ${r.text.trim()}`);
     return EXIT.OK;
   }
   if (!i.target) throw new KizuError('missing <path>:<line>', { hint: 'e.g. git kizu scar src/app.ts:42 --kind ask' });
@@ -58,13 +59,14 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   if (body.replace(/\s+/g, '') === '') throw new KizuError('the scar body is empty', { hint: 'give a body with -m "<text>"' });
   const r = await addScar(ctx.gitDir, { root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
   if (r.warning) i.reporter.warn(r.warning);
+  const q = pathQuoter(ctx.root);
   const unseen = await unseenReason(ctx.root, r.realRel, ctx.config);
-  if (unseen) i.reporter.warn(`${r.realRel}: git kizu scan will not report this scar (${unseen})`);
+  if (unseen) i.reporter.warn(`${q(r.realRel)}: git kizu scan will not report this scar (${unseen})`);
   if (r.noop) {
-    i.reporter.log(`unchanged: ${r.rel}:${r.scarLine} already holds this scar`);
+    i.reporter.log(`unchanged: ${q(r.rel)}:${r.scarLine} already holds this scar`);
     return EXIT.OK;
   }
-  i.reporter.log(`scarred ${r.rel}:${r.scarLine}  ${r.text.trim()}`);
+  i.reporter.log(`scarred ${q(r.rel)}:${r.scarLine}  ${r.text.trim()}`);
   return EXIT.OK;
 }
 

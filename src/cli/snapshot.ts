@@ -3,10 +3,11 @@
  * `snapshot drop <id>... [--force]` (src/rollback/snapshots/ does the work).
  */
 import { EXIT, KizuError } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { gitColorArg, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { git } from '../git/run.js';
 import { repoInfo, findRootFast } from '../git/repo.js';
+import { pathQuoter } from '../git/quote.js';
 import type { SnapshotInfo } from '../rollback/snapshots/snapshot.js';
 
 export interface SnapshotTakeInput {
@@ -17,7 +18,8 @@ export interface SnapshotTakeInput {
 }
 
 /**
- * Takes a snapshot (kind manual). Prints `snapshot <name>: <n> files (<k> read again)`, a
+ * Takes a snapshot (kind manual). On a terminal, a snapshot that runs over a second shows
+ * the files git has hashed on stderr (src/progress.ts). Prints `snapshot <name>: <n> files (<k> read again)`, a
  * warning per skipped file, and `dropped <name>` per snapshot retention removed; with --json
  * the SnapshotResult object.
  * @returns 0.
@@ -30,18 +32,22 @@ export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
   const { beginSnapshot, abandonBegunSnapshot } = await import('../rollback/snapshots/begin.js');
   const begun = await beginSnapshot(i.cwd);
   let res: Awaited<ReturnType<typeof import('../rollback/snapshots/snapshot.js').takeSnapshot>>;
+  // Files hashed, on stderr when it is a terminal and the snapshot takes a while (not with --json).
+  const bar = i.json || !process.stderr.isTTY ? null : (await import('../progress.js')).delayedProgress('snapshot: hashing files');
   try {
     const { takeSnapshot } = await import('../rollback/snapshots/snapshot.js');
-    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '' });
+    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '', progress: bar ? (d, t) => bar.update(d, t) : undefined });
   } finally {
     abandonBegunSnapshot();
+    await bar?.stop();
   }
   if (i.json) {
     i.reporter.log(JSON.stringify(res, null, 2));
     return EXIT.OK;
   }
   i.reporter.log(`snapshot ${res.name}: ${count(res.files, 'file')} (${res.hashed} read again)`);
-  for (const s of res.skipped) i.reporter.warn(`not in the snapshot: ${s.path}: ${s.reason}`);
+  const q = pathQuoter(begun ?? i.cwd);
+  for (const s of res.skipped) i.reporter.warn(`not in the snapshot: ${q(s.path)}: ${s.reason}`);
   for (const d of res.dropped) i.reporter.log(`dropped ${d} (snapshot.keep)`);
   return EXIT.OK;
 }
@@ -107,9 +113,10 @@ export async function snapshotShow(i: { cwd: string; id: string; json: boolean; 
   const here = sameWorktree(m, root, gitDir);
   r.log(`worktree: ${m.worktree}${!here ? ' (another worktree of this repository)' : m.worktree !== root ? ` (this worktree, since moved to ${root})` : ''}`);
   r.log(`files:    ${m.files}`);
-  for (const s of m.skipped) r.log(`skipped:  ${s.path} (${s.reason})`);
+  const q = pathQuoter(root);
+  for (const s of m.skipped) r.log(`skipped:  ${q(s.path)} (${s.reason})`);
   const diff = await git(
-    ['diff', '--no-ext-diff', `--color=${process.stdout.isTTY ? 'always' : 'never'}`, '--src-prefix=snapshot/', '--dst-prefix=worktree/', snap.tree, plan.currentTree],
+    ['diff', '--no-ext-diff', gitColorArg(), '--src-prefix=snapshot/', '--dst-prefix=worktree/', snap.tree, plan.currentTree],
     { cwd: root },
   );
   const text = diff.stdout.toString('utf8').replace(/\n$/, '');
@@ -121,8 +128,8 @@ export async function snapshotShow(i: { cwd: string; id: string; json: boolean; 
   }
   if (text) r.log(text);
   for (const c of extra) {
-    if (c.action === 'mode') r.log(`mode ${c.path}: ${c.target?.mode} in the snapshot, ${c.current?.mode} now`);
-    else r.log(changeLine(c).trim());
+    if (c.action === 'mode') r.log(`mode ${q(c.path)}: ${c.target?.mode} in the snapshot, ${c.current?.mode} now`);
+    else r.log(changeLine(c, q).trim());
   }
   return EXIT.OK;
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
 import { pc, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
+import { pathQuoter } from '../git/quote.js';
 import { listHunks, hunkRange, shortId } from '../hunks/listing.js';
 import { BASELINE_REF } from '../git/layout.js';
 import { hasHead } from '../git/run.js';
@@ -112,7 +113,7 @@ export interface StatusCommandInput {
 }
 
 /**
- * Prints the status (text, or {@link StatusJson} with `json`).
+ * Prints the status (text with paths quoted as git quotes them, or {@link StatusJson} with `json`).
  * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks), else 1;
  *   2 when the review queue file could not be read (the rest is still shown).
  * @throws KizuError as {@link gatherStatus}.
@@ -126,15 +127,16 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     return code;
   }
   const log = (l: string) => i.reporter.log(l);
+  const q = pathQuoter(i.cwd);
   log(`${pc.bold('baseline')}  ${s.baseline.rev}${s.baseline.oid ? ' ' + s.baseline.oid.slice(0, 12) : ''}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
   log(`${pc.bold('hunks')}     ${s.hunks.total}: ${s.hunks.unreviewed} unreviewed, ${s.hunks.tapped} tapped, ${s.hunks.rejected} rejected`);
-  for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) log(`  ${pc.red('rejected')}  ${h.shortId}  ${h.range}`);
+  for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) log(`  ${pc.red('rejected')}  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
   log(`${pc.bold('scars')}     ${s.scars.length}`);
-  for (const x of s.scars) log(`  ${x.path}:${x.line}  [${x.kind}]  ${x.body}`);
+  for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${x.body}`);
   if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${s.queue.error}`);
   else log(`${pc.bold('queue')}     ${s.queue.open.length} open, ${s.queue.done} done (${QUEUE_FILE})`);
-  for (const q of s.queue.open) {
-    log(`  ${describeItem({ id: q.id, kind: q.kind, anchor: q.path ? { path: q.path, line: q.line ?? 0 } : null, text: q.text } as Parameters<typeof describeItem>[0])}`);
+  for (const o of s.queue.open) {
+    log(`  ${describeItem({ id: o.id, kind: o.kind, anchor: o.path ? { path: q(o.path), line: o.line ?? 0 } : null, text: o.text } as Parameters<typeof describeItem>[0])}`);
   }
   const scopes = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k]);
   const bad = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k] === null);

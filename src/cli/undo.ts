@@ -1,10 +1,11 @@
 /** `git kizu undo [--dry-run] [--yes] [--json]`: reverse the last rollback (src/rollback/undo.ts). */
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
 import { askYesNo, canAsk, planLines } from './rollback.js';
+import { pathQuoter, type PathQuote } from '../git/quote.js';
 
 export interface UndoInput {
   cwd: string;
@@ -16,7 +17,7 @@ export interface UndoInput {
   interactive?: boolean;
 }
 
-function previewLines(u: UndoResult): string[] {
+function previewLines(u: UndoResult, q: PathQuote): string[] {
   const out = [`undo: ${u.record.description} (${u.record.level} rollback of ${u.record.time})`];
   if (u.branch) {
     const b = u.branch;
@@ -24,7 +25,7 @@ function previewLines(u: UndoResult): string[] {
     if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
   }
   out.push(`restore ${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
-  if (u.plan) out.push(...planLines(u.plan, true));
+  if (u.plan) out.push(...planLines(u.plan, true, q));
   else out.push('  (the files are restored once the worktree is recreated)');
   return out;
 }
@@ -43,11 +44,17 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   const r = i.reporter;
   const print = (u: UndoResult) => {
     if (i.json) r.log(JSON.stringify(u, null, 2));
-    else for (const l of previewLines(u)) r.log(l);
+    else for (const l of previewLines(u, pathQuoter(root))) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
+  // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json,
+  // nor while a pager shows a --dry-run's plan).
+  const { phasedProgress } = await import('../progress.js');
+  const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'undo: reading the working tree', writing: 'undo: writing files' });
+  const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const u = await undoLastRollback(root, { dryRun: true });
+    const u = await undoLastRollback(root, { dryRun: true, progress });
+    await bar?.stop();
     print(u);
     if (i.dryRun) return EXIT.OK;
     throw new KizuError('not undoing without confirmation: no terminal to ask on', {
@@ -57,26 +64,30 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   }
   let asked = false;
   const u = await undoLastRollback(root, {
+    progress,
     confirm: i.yes
       ? undefined
       : async (preview) => {
+          await bar?.stop();
           asked = true;
-          if (i.json) process.stderr.write(previewLines(preview).join('\n') + '\n');
+          if (i.json) process.stderr.write(previewLines(preview, pathQuoter(root)).join('\n') + '\n');
           else print(preview);
           return askYesNo('Undo it?');
         },
   });
+  await bar?.stop();
   if (!asked && !i.json) print(u);
   const plan = u.plan;
+  const q = pathQuoter(root);
   if (!plan || (!plan.applied && !plan.failures.length)) {
     if (!i.json) r.log('cancelled: nothing was changed');
     return EXIT.OK;
   }
   if (i.json) r.log(JSON.stringify(u, null, 2));
-  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${k.path}: ${k.reason}`);
+  for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${q(k.path)}: ${k.reason}`);
   if (!plan.applied) {
-    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
-    throw new KizuError(`undo failed at ${plan.failures[0].path}; everything it had changed was put back`, {
+    for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
+    throw new KizuError(`undo failed at ${q(plan.failures[0].path)}; everything it had changed was put back`, {
       hint: 'fix the cause and run git kizu undo again (the rollback is still recorded)',
     });
   }
@@ -86,7 +97,7 @@ export async function undoCommand(i: UndoInput): Promise<number> {
     if (!u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
   }
   if (plan.failures.length) {
-    for (const f of plan.failures) r.warn(`${f.path}: ${f.error}`);
+    for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as before the rollback (listed above)`, {
       hint: plan.safetyName ? `the state before the undo is in safety snapshot ${plan.safetyName}` : 'see the paths above',
     });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoContext } from './context.js';
+import { pathQuoter } from '../git/quote.js';
 import { parseLocation, unscarFiles } from '../scars/insert.js';
 import { scanRepo } from '../scars/scan.js';
 
@@ -27,10 +28,11 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
   if (i.all && i.target) throw new KizuError('--all takes no path', { hint: 'use either git kizu unscar --all or git kizu unscar <path>[:<line>]' });
   if (!i.all && !i.target) throw new KizuError('missing <path>[:<line>] or --all', { hint: 'e.g. git kizu unscar src/app.ts:41' });
   const ctx = await repoContext(i.cwd);
+  const q = pathQuoter(ctx.root);
   let jobs: { file: string; line: number | null; cwd: string }[];
   if (i.all) {
     const res = await scanRepo({ root: ctx.root, mode: 'all', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });
-    for (const s of res.skipped) i.reporter.warn(`skipped ${s.path}: ${s.reason}`);
+    for (const s of res.skipped) i.reporter.warn(`skipped ${q(s.path)}: ${s.reason}`);
     jobs = [...new Set(res.scars.map((s) => s.path))].map((p) => ({ file: p, line: null, cwd: ctx.root }));
   } else {
     let { file, line } = parseLocation(i.target!, { lineOptional: true });
@@ -43,7 +45,7 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
   }
   let total = 0;
   await unscarFiles(ctx.root, ctx.gitDir, jobs, (r) => {
-    for (const x of r.removed) i.reporter.log(`removed ${r.rel}:${x.line}  ${x.text.trim()}`);
+    for (const x of r.removed) i.reporter.log(`removed ${q(r.rel)}:${x.line}  ${x.text.trim()}`);
     total += r.removed.length;
   });
   if (total === 0) i.reporter.log(i.all ? 'no scars found' : `no scars in ${path.normalize(i.target!)}`);

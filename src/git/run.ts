@@ -32,6 +32,8 @@ export interface GitOptions {
   okStatus?: number[];
   /** Extra environment variables. */
   env?: NodeJS.ProcessEnv;
+  /** Called with each chunk of stdout as it arrives (gitStream only; stdout is still collected). */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /**
@@ -129,7 +131,7 @@ export function gitStream(args: string[], opts: GitOptions): GitStream {
     done = new Promise((resolve, reject) => {
       const out: Buffer[] = [];
       const err: Buffer[] = [];
-      c.stdout!.on('data', (b: Buffer) => out.push(b));
+      c.stdout!.on('data', (b: Buffer) => (out.push(b), opts.onStdout?.(b)));
       c.stderr!.on('data', (b: Buffer) => err.push(b));
       c.on('error', (e) => reject(new KizuError(`could not run git: ${e.message}`, { hint: 'install git and make sure it is on PATH' })));
       c.on('close', (status) => {

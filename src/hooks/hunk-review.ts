@@ -39,7 +39,7 @@ export async function hunkReview(root: string, requireReview: boolean, paths?: s
     rejected: hunks.filter((h) => markOf(marks, h.id) === 'rejected'),
     unreviewed: requireReview ? hunks.filter((h) => markOf(marks, h.id) === 'unreviewed') : [],
     baseline: baseline.oid,
-    range: hunkRange,
+    range: (h) => hunkRange(h),
   };
 }
 

@@ -403,17 +403,20 @@ function changeSpan(h: Hunk): { start: number; end: number; pure: boolean } | nu
  * The hunk's place in the working tree, for people: `path:start-end` over its changed lines
  * (context excluded), `path:N` for a single line, `path:N (deleted lines)` when the hunk only
  * removes lines (N is the line now where they were), and for whole-file hunks
- * `path (deleted file)`, `path (binary)`, `path (symlink)` or `path (empty file)`.
+ * `path (deleted file)`, `path (binary)`, `path (symlink)` or `path (empty file)`. `quote`
+ * writes the path for text output (src/git/quote.ts pathQuoter); the default keeps it raw
+ * (JSON, the stored marks).
  */
-export function hunkRange(h: Hunk): string {
+export function hunkRange(h: Hunk, quote: (p: string) => string = (p) => p): string {
   const d = details.get(h);
-  if (d?.symlink) return `${h.path} (symlink)`;
-  if (d?.binary || h.header.startsWith('Binary files ')) return `${h.path} (binary)`;
-  if (h.kind === 'deleted') return `${h.path} (deleted file)`;
+  const p = quote(h.path);
+  if (d?.symlink) return `${p} (symlink)`;
+  if (d?.binary || h.header.startsWith('Binary files ')) return `${p} (binary)`;
+  if (h.kind === 'deleted') return `${p} (deleted file)`;
   const s = changeSpan(h);
-  if (!s) return `${h.path} (empty file)`;
+  if (!s) return `${p} (empty file)`;
   const r = s.start === s.end ? `${s.start}` : `${s.start}-${s.end}`;
-  return `${h.path}:${r}${s.pure ? ' (deleted lines)' : ''}`;
+  return `${p}:${r}${s.pure ? ' (deleted lines)' : ''}`;
 }
 
 function covers(h: Hunk, line: number): boolean {

@@ -20,7 +20,7 @@ import { gitDirFast } from '../git/repo.js';
 import { readRollbacks, popRollback, type RollbackRecord } from './undo-log.js';
 import { readSnapshot, type SnapshotInfo } from './snapshots/snapshot.js';
 import { sameWorktree, worktreeId } from './snapshots/store.js';
-import { restoreSnapshot, type RestorePlan } from './snapshots/restore.js';
+import { restoreSnapshot, type RestoreOptions, type RestorePlan } from './snapshots/restore.js';
 
 /** The branch part of an undo. */
 export interface BranchUndo {
@@ -147,7 +147,8 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
 /**
  * Reverses the newest rollback of the repository containing `root` (see the module comment).
  * @param opts.dryRun only report what would happen; `confirm` is asked (with the result as
- *   it would be) before anything changes and may cancel (`popped: false`, plan not applied).
+ *   it would be) before anything changes and may cancel (`popped: false`, plan not applied);
+ *   `progress` is handed to restoreSnapshot (restore.ts RestoreOptions.progress).
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
  *   path is occupied, the worktree the rollback was made in no longer exists, or the working
@@ -156,7 +157,7 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  */
 export async function undoLastRollback(
   root: string,
-  opts: { dryRun?: boolean; confirm?: (preview: UndoResult) => Promise<boolean> } = {},
+  opts: { dryRun?: boolean; confirm?: (preview: UndoResult) => Promise<boolean>; progress?: RestoreOptions['progress'] } = {},
 ): Promise<UndoResult> {
   const records = await readRollbacks(root);
   const record = records[records.length - 1];
@@ -183,17 +184,18 @@ export async function undoLastRollback(
   const safetyMessage = `before undoing: ${record.description}`;
 
   if (branch) {
-    if (isWorktree(worktree)) result.plan = await restoreSnapshot(worktree, snap.id, { dryRun: true });
+    if (isWorktree(worktree)) result.plan = await restoreSnapshot(worktree, snap.id, { dryRun: true, progress: opts.progress });
     if (opts.dryRun) return result;
     if (opts.confirm && !(await opts.confirm(result))) return result;
     const { restoreTask } = await import('./tasks/task.js');
     await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
-    result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage });
+    result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage, progress: opts.progress });
   } else {
     const confirm = opts.confirm;
     result.plan = await restoreSnapshot(worktree, snap.id, {
       dryRun: opts.dryRun,
       safetyMessage,
+      progress: opts.progress,
       confirm: confirm ? (plan) => confirm({ ...result, plan }) : undefined,
     });
     if (opts.dryRun) return result;

@@ -108,3 +108,16 @@ export function promptTerminal(t, sb, argv) {
     },
   };
 }
+
+/**
+ * `git kizu <argv>` with stdin, stdout and stderr on a pseudo-terminal (util-linux script(1):
+ * `script -qec <command> /dev/null`), in `cwd` (default the sandbox repo) with the sandbox env
+ * plus `env` (a value `undefined` unsets the variable). Returns {status, out}: the exit status
+ * and every byte the terminal received (stdout and stderr together, newlines as \r\n, colour
+ * escapes kept). Throws when script(1) is missing (util-linux; CI has it).
+ */
+export function scriptRun(sb, argv, { env = {}, cwd } = {}) {
+  const r = spawnSync('script', ['-qec', kizuCommand(sb, argv, env), '/dev/null'], { cwd: cwd ?? sb.dir, env: { PATH: sb.env.PATH, TERM: 'xterm' }, encoding: 'utf8' });
+  if (r.error) throw new Error(`script(1) could not run (${r.error.message}): the terminal tests need util-linux's script`);
+  return { status: r.status, out: r.stdout };
+}

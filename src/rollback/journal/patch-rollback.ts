@@ -433,10 +433,10 @@ export async function applyRollback(root: string, plan: RollbackPlan, opts: { se
 }
 
 /** One line describing an entry: `<short>  <time>  <tool> <path>[ (+N more)]  +a -r`. */
-export function entryLine(e: JournalEntry, short: Map<string, string>): string {
+export function entryLine(e: JournalEntry, short: Map<string, string>, quote: (p: string) => string = (p) => p): string {
   const f = e.files[0];
   const more = e.files.length > 1 ? ` (+${e.files.length - 1} more)` : '';
-  return `${short.get(e.id)}  ${e.time.replace(/\.\d+Z$/, 'Z')}  ${e.tool} ${f.path}${more}  ${counts(f)}`;
+  return `${short.get(e.id)}  ${e.time.replace(/\.\d+Z$/, 'Z')}  ${e.tool} ${quote(f.path)}${more}  ${counts(f)}`;
 }
 
 /** `+a -r` for a file change; `+? -?` when the old content is unknown, `binary` for binary content. */

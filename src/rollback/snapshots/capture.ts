@@ -264,20 +264,35 @@ function gitattributesIn(ix: ParsedIndex): string | null {
  * @throws KizuError (exit 2) if git fails twice (the private index is rebuilt from scratch
  *   after a first failure), fs errors writing under `<git-dir>/kizu/snapshot`.
  */
-export async function capture(s: SnapshotStore, extra: Iterable<string> = [], begun: BegunSnapshot | null = null): Promise<Capture> {
+export async function capture(s: SnapshotStore, extra: Iterable<string> = [], begun: BegunSnapshot | null = null, progress?: HashProgress): Promise<Capture> {
   const more = [...extra];
   try {
-    return await captureOnce(s, more, begun);
+    return await captureOnce(s, more, begun, progress);
   } catch (e) {
     if (!(e instanceof KizuError)) throw e;
     // A broken private index (or state) must never block snapshots: start over once.
     rmSync(s.indexFile, { force: true });
     rmSync(s.stateFile, { force: true });
-    return captureOnce(s, more, null);
+    return captureOnce(s, more, null, progress);
   }
 }
 
-async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapshot | null): Promise<Capture> {
+/**
+ * Progress of a capture's hashing: called with the files git has hashed into the snapshot
+ * index so far (counted from `git update-index --verbose`, which reports each path as it is
+ * added) and the files handed to it so far (the total grows while the working tree is read).
+ * Where a first snapshot of a large tree spends its time.
+ */
+export type HashProgress = (hashed: number, total: number) => void;
+
+/** Newlines in `chunk`: the paths `git update-index --verbose` reported in it (`add '<path>'`, one line each). */
+function lines(chunk: Buffer): number {
+  let n = 0;
+  for (let k = chunk.indexOf(10); k >= 0; k = chunk.indexOf(10, k + 1)) n++;
+  return n;
+}
+
+async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapshot | null, progress?: HashProgress): Promise<Capture> {
   const startSec = Math.floor(Date.now() / 1000);
   mkdirSync(s.dir, { recursive: true });
   ensureShadow(s);
@@ -386,11 +401,24 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
   const skip = (p: string, reason: string) => {
     if (!skippedSet.has(p)) (skippedSet.add(p), skipped.push({ path: p, reason }));
   };
-  const sink = gitStream(UPDATE_ARGS, { cwd: s.root, env });
+  let hashed = 0;
+  let handed = 0;
+  const sink = progress
+    ? gitStream([UPDATE_ARGS[0], '--verbose', ...UPDATE_ARGS.slice(1)], {
+        cwd: s.root,
+        env,
+        onStdout: (b) => {
+          hashed = Math.min(handed, hashed + lines(b)); // a path holding a newline counts twice
+          progress(hashed, handed);
+        },
+      })
+    : gitStream(UPDATE_ARGS, { cwd: s.root, env });
   let pending: string[] = [];
   const flush = () => {
     if (!pending.length) return;
     sink.write(pending.join('\0') + '\0');
+    handed += pending.length;
+    progress?.(hashed, handed);
     pending = [];
   };
   const add: string[] = [];
@@ -510,6 +538,8 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     if (sink.started) await sink.end().catch(() => {});
   }
   if (sink.started) await sink.end();
+  // git has exited without an error: every path handed to it is in the index.
+  if (sink.started) progress?.(handed, handed);
 
   // 3. Drop what is no longer captured, and write the tree.
   if (remove.size) await git(['update-index', '--force-remove', '-z', '--stdin'], { cwd: s.root, env, input: [...remove].join('\0') + '\0' });

@@ -106,6 +106,12 @@ export interface RestoreOptions {
    * refuses an invalid config, since its safety snapshot depends on it.
    */
   configProblem?: (line: string) => void;
+  /**
+   * Told how far the restore is: phase `hashing` (files of the working tree git has hashed of
+   * those handed to it, capture.ts HashProgress) and `writing` (paths deleted, written or
+   * changed of those the plan changes).
+   */
+  progress?: (phase: 'hashing' | 'writing', done: number, total: number) => void;
 }
 
 interface TreeEntry {
@@ -355,7 +361,8 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
   const timeout = opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS;
   let release = await acquireLock(s.lockFile, 'the snapshot store', timeout);
   try {
-    let cur = await capture(s, tgt.keys());
+    const hashing = opts.progress ? (d: number, t: number) => opts.progress!('hashing', d, t) : undefined;
+    let cur = await capture(s, tgt.keys(), null, hashing);
     const plan: RestorePlan = {
       snapshot: target.id,
       name: target.name,
@@ -379,7 +386,7 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
       const ok = await opts.confirm(plan);
       if (!ok) return plan;
       release = await acquireLock(s.lockFile, 'the snapshot store', timeout);
-      const again = await capture(s, tgt.keys());
+      const again = await capture(s, tgt.keys(), null, hashing);
       if (!sameCapture(again, cur)) {
         throw new KizuError('the working tree changed while waiting for the answer; nothing was changed', {
           hint: 'run the command again to see the new plan',
@@ -409,6 +416,7 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
         else if (c.action === 'mode') setMode(s, c.path, c.target!);
         else writePath(s, c.path, c.target!, blobs.get(c.target!.oid)!);
         done.push(c);
+        opts.progress?.('writing', done.length, ops.length);
         if (c === deletes[deletes.length - 1]) pruneDirs(s, deletes.map((d) => d.path));
       } catch (e) {
         failed = { path: c.path, error: errText(e) };

@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { refFast } from '../../git/refs.js';
-import { capture, type Capture, type ModeDefaults, type Skipped } from './capture.js';
+import { capture, type Capture, type HashProgress, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
 import { IDENT, openStore, realGit, sameWorktree, worktreeId, type SnapshotStore } from './store.js';
 import { SNAPSHOT_REFS } from '../../git/layout.js';
@@ -272,7 +272,8 @@ async function sameAsNewest(s: SnapshotStore, refs: { ref: string; id: string; t
  * @param opts.message free text stored with the snapshot (default ''); `kind` default
  *   'manual'; `lockTimeoutMs`: how long to wait for a concurrent snapshot/restore (default
  *   30 000 ms); `configProblem`: see store.ts openStore (an invalid config then gives a
- *   warning instead of an error).
+ *   warning instead of an error); `progress`: told how many files git has hashed of those
+ *   handed to it (capture.ts HashProgress; without it git is not asked to report them).
  * A 'prompt' snapshot identical to the newest snapshot (same tree, permission bits and
  * skipped list, same worktree) is not written again: the newest is returned with
  * `reused: true`, so prompts that change nothing do not push older snapshots out.
@@ -282,7 +283,7 @@ async function sameAsNewest(s: SnapshotStore, refs: { ref: string; id: string; t
  */
 export async function takeSnapshot(
   root: string,
-  opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number; configProblem?: (line: string) => void } = {},
+  opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number; configProblem?: (line: string) => void; progress?: HashProgress } = {},
 ): Promise<SnapshotResult> {
   const s = await openStore(root, { configProblem: opts.configProblem });
   // Begun by the command or the hook before this code loaded (./begin.ts).
@@ -296,7 +297,7 @@ export async function takeSnapshot(
     // one transaction).
     const dropP = refsP.then((refs) => retentionPlan(s, refs, 1));
     dropP.catch(() => {});
-    const c = await capture(s, [], begun);
+    const c = await capture(s, [], begun, opts.progress);
     const kind = opts.kind ?? 'manual';
     const refs = await refsP;
     if (kind === 'prompt') {
