@@ -87,10 +87,19 @@ function readNoFollow(file: string): Buffer | null {
  * True if the chained file is a leftover nobody needs: the `pre-commit` there now is not ours
  * (a manager wrote its hook again over ours) and the chained file is a copy of it, a hook a
  * manager generated (the manager writes it again from its configuration), or a copy of our
- * own hook. Never true for a symbolic link or a hand-written hook that differs.
+ * own hook. Never true for a symbolic link or a hand-written hook that differs, nor while
+ * both names are one file (another `git kizu init` is between linking the user's hook to the
+ * chained name and putting ours at `pre-commit`: deleting it then would lose the user's hook).
  */
 export function staleChained(s: PreCommitState): boolean {
   if (!s.chainedExists || s.state !== 'foreign') return false;
+  try {
+    const a = lstatSync(s.hook);
+    const b = lstatSync(s.chained);
+    if (a.ino === b.ino && a.dev === b.dev) return false;
+  } catch {
+    return false;
+  }
   const chained = readNoFollow(s.chained);
   if (chained === null) return false;
   const hook = readNoFollow(s.hook);

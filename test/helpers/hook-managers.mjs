@@ -2,31 +2,9 @@
 // plan (src/install/managers/) to a config file the way init and teardown do.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { ROOT } from './sandbox.mjs';
 
-const BIN_DIR = path.join(ROOT, 'test', 'tools', 'node_modules', '.bin');
-
-/**
- * Absolute path of hook manager `name` ('husky' | 'lefthook' | 'simple-git-hooks') installed
- * by `npm run test:tools` under test/tools/. Throws (a failing test, never a skip) when it is missing.
- */
-export function toolBin(name) {
-  const p = path.join(BIN_DIR, name);
-  assert.ok(existsSync(p), `${p} is missing: run \`npm run test:tools\``);
-  return p;
-}
-
-/**
- * Absolute path of the pre-commit framework's `pre-commit` on PATH (.ci/run installs it from
- * Debian). Throws when it is not installed.
- */
-export function preCommitBin() {
-  const r = spawnSync('sh', ['-c', 'command -v pre-commit'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, 'the pre-commit framework is not on PATH: install it (apt-get install pre-commit; .ci/run does)');
-  return r.stdout.trim();
-}
+/** Absolute path of hook manager `name` (test/helpers/tools.mjs `tool`). */
+export { tool as toolBin, preCommitBin } from './tools.mjs';
 
 /**
  * What a commit run through a hook manager printed (stdout then stderr), with CRLF line ends

@@ -2,6 +2,7 @@
 // by `npm run test:tools`; the pre-commit framework is `pre-commit` on PATH, from .ci/run).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
 
@@ -23,6 +24,16 @@ export const husky = () => tool('husky');
 export const lefthook = () => tool('lefthook');
 /** simple-git-hooks' bin. */
 export const simpleGitHooks = () => tool('simple-git-hooks');
+
+/**
+ * Absolute path of the pre-commit framework's `pre-commit` on PATH (.ci/run installs it from
+ * Debian). Fails the test (never a skip) when it is not installed.
+ */
+export function preCommitBin() {
+  const r = spawnSync('sh', ['-c', 'command -v pre-commit'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, 'the pre-commit framework is not on PATH: install it (apt-get install pre-commit; .ci/run does)');
+  return r.stdout.trim();
+}
 
 /** The prelude simple-git-hooks 2.x writes before the configured command (from its own source). */
 export function sghPrelude() {
