@@ -126,8 +126,9 @@ async function guardNoteOnce(root: string, gitDir: string, session: string): Pro
   }
   if (sessions.includes(session)) return null;
   try {
-    const [{ guardStatus }, { guardInstalledHere }] = await Promise.all([import('../install/guard.js'), import('../install/state.js')]);
+    const { guardInstalledHere } = await import('../install/state.js');
     if (!guardInstalledHere(commonDirFast(root) ?? gitDir)) return null;
+    const { guardStatus } = await import('../install/guard.js');
     const g = await guardStatus(root);
     mkdirSync(path.dirname(file), { recursive: true });
     replaceFileSync(file, JSON.stringify({ sessions: [...sessions, session].slice(-100) }) + '\n');
