@@ -21,7 +21,7 @@ import path from 'node:path';
 import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
 import { replaceFileSync } from '../files.js';
-import { generatedBy } from './managers/index.js';
+import { generatedBy } from './managers/generated.js';
 import { PRE_COMMIT_MARKER } from './scripts.js';
 
 /** File name the previous hook is moved to. */

@@ -12,10 +12,11 @@
  * `.config/lefthook-local`) at the top of the working tree; the first one found is read.
  * JSON and TOML configs are not edited: the adapter prints the entry to add.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Document, Node } from 'yaml';
 import { GUARD_COMMAND, GUARD_COMMENT } from './guard-line.js';
+import { generatedHookProblem } from './generated.js';
 import type { AddPlan, Detected, DetectInput, HookManager, HookProblem } from './types.js';
 import {
   columnOf,
@@ -178,15 +179,7 @@ function detect(i: DetectInput): Detected | null {
 
 /** lefthook's guard runs only while the git hook lefthook generated is in the hooks dir (`lefthook install` writes it). */
 function hookProblem(i: DetectInput): HookProblem | null {
-  if (!i.hooksDir) return null;
-  let hook = '';
-  try {
-    hook = readFileSync(path.join(i.hooksDir, 'pre-commit'), 'utf8');
-  } catch {
-    /* absent */
-  }
-  if (/\bcall_lefthook\b|\$LEFTHOOK\b/.test(hook)) return null;
-  return { why: "lefthook's git hooks are not installed in this clone (the pre-commit hook is not lefthook's)", fix: 'npx lefthook install' };
+  return generatedHookProblem(i, 'lefthook', { why: "lefthook's git hooks are not installed in this clone (the pre-commit hook is not lefthook's)", fix: 'npx lefthook install' });
 }
 
 /** lefthook: a `git-kizu` command in the config's `pre-commit` hook. */
