@@ -21,7 +21,8 @@ export const hooksPath: HookManager = {
     if (rel === '.husky' || rel === '.husky/_') return null;
     const file = path.join(dir, 'pre-commit');
     const shown = rel && !rel.startsWith('..') ? `${rel}/pre-commit` : file;
-    return { id: 'hooks-path', file, label: `core.hooksPath (${shown})`, createMode: 0o755, ownsHooksPath: true };
+    const afterEdit = `next: commit ${shown} (the hooks directory is shared: every clone whose core.hooksPath names it runs the guard; the lines hold no path of this machine)`;
+    return { id: 'hooks-path', file, label: `core.hooksPath (${shown})`, createMode: 0o755, ownsHooksPath: true, afterEdit };
   },
   plan(text, d) {
     return planShellAppend(text, `#!/bin/sh\n${guardLines()}`, d.label);
