@@ -38,3 +38,9 @@ export function joinAnd(xs: string[]): string {
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./@%+=:,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+/** The line ending a text uses (its first one: `\r\n`, `\r` or `\n`), `\n` if it has none. */
+export function eolOf(text: string): string {
+  const m = /\r\n|\r|\n/.exec(text);
+  return m ? m[0] : '\n';
+}

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
-import { plural } from '../words.js';
+import { eolOf, plural } from '../words.js';
 import { withLock } from '../git/lock.js';
 import { writeFileAtomic } from '../files.js';
 import { QUEUE_KINDS, cleanItemText, newId, parseItemText, renderItem, type QueueItem } from './item.js';
@@ -146,12 +146,6 @@ export function queueTemplate(): string {
   return existsSync(TEMPLATE) ? readFileSync(TEMPLATE, 'utf8') : '# Review queue\n\n';
 }
 
-/** The line ending the file uses (its first one: `\r\n`, `\r` or `\n`), `\n` if none. */
-export function eolOf(text: string): string {
-  const m = /\r\n|\r|\n/.exec(text);
-  return m ? m[0] : '\n';
-}
-
 /** Offset of the start of the line holding offset `off` (line endings CRLF, CR, LF). */
 function lineStart(text: string, off: number): number {
   return Math.max(text.lastIndexOf('\n', off - 1), text.lastIndexOf('\r', off - 1)) + 1;
@@ -167,7 +161,7 @@ function lineEndAt(text: string, off: number): [number, number] | null {
 
 /**
  * `text` with `line` (no line ending) appended as a new list item line, using the file's
- * line ending ({@link eolOf}). A blank line goes before it unless the last non-blank line is
+ * line ending (words.ts `eolOf`). A blank line goes before it unless the last non-blank line is
  * a list item line or the file already ends with a blank line. A non-empty file that ends
  * without a line ending still does afterwards.
  */

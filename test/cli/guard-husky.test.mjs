@@ -88,14 +88,17 @@ test('init first, then husky\'s first install: status says `npx husky` until it 
   assert.ok(!existsSync(sb.path('.husky/pre-commit')));
 });
 
-test('a .husky/pre-commit with CRLF line endings and no final newline gets CRLF lines; teardown restores the exact bytes', () => {
+test('a .husky/pre-commit with CRLF line endings and no final newline gets LF guard lines (sh would read `fi\\r`): clean commits pass, scars are refused; teardown restores the exact bytes', () => {
   const sb = huskyRepo({ userHook: 'echo one\r\necho two' });
   runHusky(sb);
   ok(sb.kizu(['init']), 'init');
   const text = sb.read('.husky/pre-commit');
-  assert.ok(text.startsWith('echo one\r\necho two\r\n# git-kizu: '), JSON.stringify(text.slice(0, 40)));
-  assert.ok(text.endsWith('; fi\r\n'));
-  assert.equal(text.split('\r\n').length, 5);
+  assert.ok(text.startsWith('echo one\r\necho two\n# git-kizu: '), JSON.stringify(text.slice(0, 40)));
+  assert.ok(text.endsWith('; fi\n'));
+  assert.equal(text.split('\r\n').length, 2);
+  ok(commitStaged(sb, 'clean.js', 'const a = 1;\n'), 'clean commit');
+  assert.equal(commitScar(sb).status, 1);
+  sb.git('reset', '-q');
   ok(sb.kizu(['teardown']), 'teardown');
   assert.equal(sb.read('.husky/pre-commit'), 'echo one\r\necho two');
 });

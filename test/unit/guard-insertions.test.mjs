@@ -16,10 +16,11 @@ const { applyInsertion, removeInsertion, generatedBy, chooseManager } = await im
 const LINES = `# ${GUARD_COMMENT}\n${GUARD_COMMAND}\n`;
 const apply = (text, plan) => text.slice(0, plan.insertion.offset) + plan.insertion.text + text.slice(plan.insertion.offset);
 
-test('shell scripts: appended at the end; a missing final newline and CRLF are respected; exit/exec last and other interpreters are printed', () => {
+test('shell scripts: appended at the end; a missing final newline is added first; LF lines even in a CRLF file (sh would read `fi\\r`); exit/exec last and other interpreters are printed', () => {
   assert.deepEqual(planShellAppend('npm test\n', 'X', 'f'), { kind: 'insert', insertion: { offset: 9, text: LINES } });
   assert.deepEqual(planShellAppend('npm test', 'X', 'f'), { kind: 'insert', insertion: { offset: 8, text: '\n' + LINES } });
-  assert.deepEqual(planShellAppend('a\r\nb', 'X', 'f'), { kind: 'insert', insertion: { offset: 4, text: `\r\n# ${GUARD_COMMENT}\r\n${GUARD_COMMAND}\r\n` } });
+  assert.deepEqual(planShellAppend('a\r\nb', 'X', 'f'), { kind: 'insert', insertion: { offset: 4, text: `\n# ${GUARD_COMMENT}\n${GUARD_COMMAND}\n` } });
+  assert.deepEqual(planShellAppend('a\r\nb\r\n', 'X', 'f'), { kind: 'insert', insertion: { offset: 6, text: LINES } });
   assert.deepEqual(planShellAppend(null, 'X', 'f'), { kind: 'insert', insertion: { offset: 0, text: 'X' } });
   assert.deepEqual(planShellAppend('a\n' + LINES, 'X', 'f'), { kind: 'present' });
   assert.deepEqual(planShellAppend('lint\nexit 0\n# done\n', 'X', 'f'), {
@@ -53,7 +54,8 @@ test('simple-git-hooks: `&& { guard; }` inside the JSON string; new keys in the 
   const empty = '{"simple-git-hooks": {}}';
   assert.equal(apply(empty, simpleGitHooks.plan(empty, d)), `{"simple-git-hooks": { "pre-commit": ${JSON.stringify(GUARD_COMMAND)} }}`);
 
-  for (const cmd of ['lint;', 'lint &', 'a # b', 'a\\nb', '']) {
+  assert.equal(simpleGitHooks.plan('{"simple-git-hooks": {"pre-commit": "lint || exit 1"}}', d).kind, 'insert');
+  for (const cmd of ['lint;', 'lint &', 'a # b', 'a\\nb', '', 'exit 0', 'lint && exit 0', 'exec lint-staged', 'exit 1 || lint']) {
     assert.equal(simpleGitHooks.plan(`{"simple-git-hooks": {"pre-commit": "${cmd}"}}`, d).kind, 'print', cmd);
   }
   assert.equal(simpleGitHooks.plan('{"simple-git-hooks": {"pre-commit": 1}}', d).kind, 'print');

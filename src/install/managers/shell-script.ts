@@ -1,21 +1,17 @@
 /**
  * Adding the guard to a shell script a hook manager runs (husky's `.husky/pre-commit`, a
  * `pre-commit` in a committed `core.hooksPath` directory): one insertion at the end of the
- * file, `# <GUARD_COMMENT>` and {@link GUARD_COMMAND} on lines of their own, in the file's own
- * line ending (CRLF if the file uses it); a file without a final newline gets one at the start
- * of the insertion, so removing the insertion gives back the exact bytes.
+ * file, `# <GUARD_COMMENT>` and {@link GUARD_COMMAND} on lines of their own, ended by LF even
+ * in a file with CRLF line endings (sh reads `fi\r` as a word, not the `fi` that closes the
+ * guard's `if`: a CRLF guard line would break every commit); a file without a final newline
+ * gets one at the start of the insertion, so removing the insertion gives back the exact bytes.
  */
 import { GUARD_COMMAND, GUARD_COMMENT } from './guard-line.js';
 import type { AddPlan } from './types.js';
 
-/** `\r\n` if `text` has a CRLF line ending, else `\n`. */
-export function eolOf(text: string): '\r\n' | '\n' {
-  return text.includes('\r\n') ? '\r\n' : '\n';
-}
-
-/** The guard's two lines (comment and command), each ended by `eol`. */
-export function guardLines(eol = '\n'): string {
-  return `# ${GUARD_COMMENT}${eol}${GUARD_COMMAND}${eol}`;
+/** The guard's two lines (comment and command), each ended by LF. */
+export function guardLines(): string {
+  return `# ${GUARD_COMMENT}\n${GUARD_COMMAND}\n`;
 }
 
 /** True if `text` holds {@link GUARD_COMMAND}. */
@@ -45,7 +41,6 @@ export function planShellAppend(text: string | null, created: string, file: stri
   if (last !== undefined && /^(exit|exec)\b/.test(last)) {
     return { kind: 'print', snippet, why: `${file} ends with \`${last}\`, so a line added after it would never run; add these lines before it` };
   }
-  const eol = eolOf(text);
-  const lead = text === '' || text.endsWith('\n') ? '' : eol;
-  return { kind: 'insert', insertion: { offset: text.length, text: lead + guardLines(eol) } };
+  const lead = text === '' || text.endsWith('\n') ? '' : '\n';
+  return { kind: 'insert', insertion: { offset: text.length, text: lead + guardLines() } };
 }

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { KizuError } from '../../errors.js';
 import { GUARD_COMMAND } from './guard-line.js';
-import { eolOf } from './shell-script.js';
+import { eolOf } from '../../words.js';
 import type { AddPlan, Detected, DetectInput, HookManager } from './types.js';
 
 /** The prelude simple-git-hooks 2.x writes before the configured command (simple-git-hooks.js `PREPEND_SCRIPT`). */
@@ -99,6 +99,19 @@ function addMember(text: string, obj: Node, key: string, value: (indent: string,
   return { kind: 'insert', insertion: { offset: end, text: `,${eol}${indent}${JSON.stringify(key)}: ${value(indent, eol)}` } };
 }
 
+/**
+ * True if the sh command `cmd` never reaches a command appended with `&&`: it starts with
+ * `exit`, ends with `exit` other than after `||` (`lint || exit 1` goes on when lint passes),
+ * or `exec`s (the shell is replaced). Split on `&&`, `||`, `;` and `|` (quotes are not
+ * parsed: a command that only looks like this is printed, never edited wrongly).
+ */
+function endsTheShell(cmd: string): boolean {
+  const parts = cmd.split(/(&&|\|\||;|\|)/).map((x) => x.trim());
+  const segs = parts.filter((_, i) => i % 2 === 0);
+  const lastOp = parts.length > 1 ? parts[parts.length - 2] : null;
+  return segs.some((x) => /^exec\b/.test(x)) || /^exit\b/.test(segs[0]) || (/^exit\b/.test(segs[segs.length - 1]) && lastOp !== '||');
+}
+
 /** The indentation unit of `text` (the first indented line's leading whitespace), default two spaces. */
 function indentUnit(text: string): string {
   const m = /\n([ \t]+)\S/.exec(text);
@@ -137,7 +150,7 @@ export const simpleGitHooks: HookManager = {
       if (node.type !== 'string') return { kind: 'print', snippet: entry, why: `the pre-commit entry in ${name} is not a string` };
       const cmd = node.value as string;
       if (cmd.includes(GUARD_COMMAND)) return { kind: 'present' };
-      if (!cmd.trim() || /[#\n]|[;&|]\s*$/.test(cmd)) {
+      if (!cmd.trim() || /[#\n]|[;&|]\s*$/.test(cmd) || endsTheShell(cmd)) {
         return { kind: 'print', snippet: SGH_SUFFIX.trimStart(), why: `the pre-commit command in ${name} cannot safely be extended; append this to it` };
       }
       return { kind: 'insert', insertion: { offset: node.offset + node.length - 1, text: JSON.stringify(SGH_SUFFIX).slice(1, -1) } };
