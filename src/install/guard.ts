@@ -220,7 +220,18 @@ export async function guardStatus(root: string): Promise<GuardStatus> {
     const r = readConfig(d.file);
     const text = r.kind === 'text' ? r.text : null;
     if (text === null || !manager.has(text)) {
-      return { state: 'missing', why: `${d.label} does not run the git-kizu guard`, fix: 'git kizu init' };
+      // Where init would not edit the file, say why: `git kizu init` then prints the lines to add by hand.
+      let printed: string | null = null;
+      try {
+        const p = manager.plan(text, d);
+        if (p.kind === 'print') printed = p.why;
+      } catch (e) {
+        printed = (e as Error).message.split('\n')[0];
+      }
+      const why = printed
+        ? `${d.label} does not run the git-kizu guard, and git-kizu does not edit it (${printed}); \`git kizu init\` prints the lines to add by hand`
+        : `${d.label} does not run the git-kizu guard`;
+      return { state: 'missing', why, fix: 'git kizu init' };
     }
     const problem = manager.hookProblem?.(ctx, d) ?? null;
     if (problem) return { state: 'missing', why: problem.why, fix: problem.fix };

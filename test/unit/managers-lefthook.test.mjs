@@ -218,3 +218,15 @@ test('detect: lefthook\'s names in its order (.yml before .yaml before .json/.to
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a pre-commit hook with hook-level only: or skip: is printed (the guard would be skipped too), and a guard there does not count', () => {
+  for (const key of ['only:\n    - ref: main', 'skip:\n    - merge']) {
+    const text = `pre-commit:\n  ${key}\n  commands:\n    lint:\n      run: echo lint\n`;
+    const p = lefthook.plan(text, D);
+    assert.equal(p.kind, 'print');
+    assert.match(p.why, /^lefthook\.yml: its `pre-commit` hook has `(only|skip):`, which would skip the git-kizu guard too on some commits/);
+    const withOurs = text.replace('    lint:', '    git-kizu:\n      run: x\n    lint:');
+    assert.equal(lefthook.has(withOurs), false);
+  }
+  assert.equal(lefthook.plan('pre-commit:\n  skip: false\n  commands:\n    lint:\n      run: x\n', D).kind, 'insert');
+});

@@ -156,3 +156,20 @@ test('detect: .pre-commit-config.yaml at the top of the working tree, the same f
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('default_stages without the commit stage: printed with the reason, and a git-kizu hook there does not count (it would not run on git commit)', () => {
+  const why =
+    '.pre-commit-config.yaml: `default_stages` leaves out the commit stage, so the guard would not run on git commit: give the git-kizu hook `stages: [pre-commit]` (`[commit]` before pre-commit 3.2)';
+  const text = 'default_stages: [push]\nrepos:\n- repo: local\n  hooks:\n  - id: u\n    name: u\n    entry: "true"\n    language: system\n';
+  assert.deepEqual(pc.plan(text, D), { kind: 'print', snippet: PRE_COMMIT_SNIPPET, why });
+  const withOurs = text + '- repo: local\n  hooks:\n  - id: git-kizu\n    name: x\n    entry: x\n    language: system\n';
+  assert.equal(pc.has(withOurs), false);
+  assert.equal(pc.has(withOurs + '    stages: [pre-commit]\n'), true);
+  assert.equal(pc.has(withOurs + '    stages: [commit]\n'), true);
+  assert.equal(pc.plan(withOurs + '    stages: [pre-commit]\n', D).kind, 'present');
+  // Our hook's own stages without the commit stage: the same.
+  const pushOnly = 'repos:\n- repo: local\n  hooks:\n  - id: git-kizu\n    name: x\n    entry: x\n    language: system\n    stages: [push]\n';
+  assert.equal(pc.has(pushOnly), false);
+  assert.match(pc.plan(pushOnly, D).why, /the git-kizu hook's `stages:` leaves out the commit stage/);
+  assert.equal(pc.plan('default_stages: [pre-commit, push]\nrepos: []\n', D).why.includes('default_stages'), false);
+});

@@ -94,6 +94,20 @@ function dataHas(data: unknown): boolean {
 }
 
 /**
+ * Why the `pre-commit` hook of lefthook config data skips commands kizu's command would be
+ * one of (hook-level `only:` or `skip:` conditions apply to every command: the guard would
+ * not run on some commits), or null.
+ */
+function hookFilter(data: unknown): string | null {
+  const hook = (data as Record<string, unknown> | null)?.['pre-commit'] as Record<string, unknown> | undefined;
+  if (!hook || typeof hook !== 'object') return null;
+  const keys = ['only', 'skip'].filter((k) => Object.hasOwn(hook, k) && hook[k] !== false && hook[k] !== null);
+  return keys.length
+    ? `its \`pre-commit\` hook has ${keys.map((k) => `\`${k}:\``).join(' and ')}, which would skip the git-kizu guard too on some commits; move the condition to the commands that need it, then run git kizu init again`
+    : null;
+}
+
+/**
  * Plans adding the command to a lefthook YAML config (`text`, null when absent): one
  * insertion of whole lines, matching the file's indentation and line breaks; `print` for a
  * JSON/TOML config and for shapes an insertion cannot extend safely (flow style, anchors,
@@ -117,6 +131,8 @@ function plan(text: string | null, d: Detected): AddPlan {
   }
   const bad = uneditable(root, false, 'the top level', true);
   if (bad) return print(bad);
+  const filter = hookFilter(docData(doc));
+  if (filter) return print(filter);
   if (dataHas(docData(doc))) return { kind: 'present' };
   const hooks = keyPairs(text, root, 'pre-commit');
   if (typeof hooks === 'string') return print(hooks);
@@ -193,5 +209,8 @@ export const lefthook: HookManager = {
    * `git-kizu` (merge keys resolved; JSON is YAML too), or `text` holds the guard command
    * verbatim (a TOML config).
    */
-  has: (text) => dataHas(yamlData(text)) || text.includes(GUARD_COMMAND),
+  has: (text) => {
+    const data = yamlData(text);
+    return (dataHas(data) || text.includes(GUARD_COMMAND)) && hookFilter(data) === null;
+  },
 };

@@ -82,6 +82,32 @@ function dataHas(data: unknown): boolean {
   });
 }
 
+/** The stage `git commit` runs hooks for: `pre-commit` (pre-commit 3.2+), `commit` before. */
+const COMMIT_STAGES = ['pre-commit', 'commit'];
+
+/**
+ * Why the git-kizu hook in pre-commit config data (or one added without `stages:`) would not
+ * run on `git commit`: its own `stages:`, else the top-level `default_stages`, leaves out the
+ * commit stage. Null when it runs (no stages given: every stage).
+ */
+function stageProblem(data: unknown): string | null {
+  const d = data as { default_stages?: unknown; repos?: unknown } | null;
+  let stages: unknown = d?.default_stages;
+  let where = '`default_stages`';
+  for (const r of Array.isArray(d?.repos) ? d.repos : []) {
+    const hooks = (r as { hooks?: unknown } | null)?.hooks;
+    for (const h of Array.isArray(hooks) ? hooks : []) {
+      const hk = h as { id?: unknown; stages?: unknown } | null;
+      if (hk?.id === PRE_COMMIT_HOOK_ID && hk.stages !== undefined) {
+        stages = hk.stages;
+        where = 'the git-kizu hook\'s `stages:`';
+      }
+    }
+  }
+  if (!Array.isArray(stages) || stages.some((x) => COMMIT_STAGES.includes(String(x)))) return null;
+  return `${where} leaves out the commit stage, so the guard would not run on git commit: give the git-kizu hook \`stages: [pre-commit]\` (\`[commit]\` before pre-commit 3.2)`;
+}
+
 /** A comment near the top saying the file is generated (`generated`, `do not edit`): edits there would be overwritten. */
 function generatedNotice(text: string): string | null {
   for (const line of text.split('\n').slice(0, 10)) {
@@ -114,6 +140,8 @@ function plan(text: string | null, d: Detected): AddPlan {
   if (text === null) return { kind: 'insert', insertion: { offset: 0, text: PRE_COMMIT_SNIPPET } };
   const y = parseYamlText(text, d.file);
   const doc = y.doc as Document.Parsed | null;
+  const stages = stageProblem(docData(doc));
+  if (stages) return print(stages);
   if (dataHas(docData(doc))) return { kind: 'present' };
   const gen = generatedNotice(text);
   if (gen) return print(`the file says it is generated ("${gen}"): add the entry where it is generated from`);
@@ -183,5 +211,8 @@ export const preCommitFramework: HookManager = {
   hookProblem,
   plan,
   /** True if the YAML in `text` lists a hook with id `git-kizu` in any repo (`repo: local` or git-kizu's repository). */
-  has: (text) => dataHas(yamlData(text)),
+  has: (text) => {
+    const data = yamlData(text);
+    return dataHas(data) && stageProblem(data) === null;
+  },
 };
