@@ -119,7 +119,7 @@ export async function checkInstall(cwd: string, home: string): Promise<Check[]> 
     checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
   }
   if (!installed.length) {
-    checks.push({ name: 'Claude Code hooks', ok: false, detail: 'no Claude Code settings file runs git-kizu\'s hooks', fix: 'git kizu init' });
+    checks.push({ name: 'Claude Code hooks', ok: false, detail: 'no Claude Code settings file runs git-kizu\'s hooks', fix: repo ? 'git kizu init' : 'git kizu init --scope user' });
   } else {
     checks.push({ name: 'Claude Code hooks', ok: true, detail: `installed (${installed.join(', ')})` });
     if (repo && installed.includes('project')) {

@@ -104,7 +104,18 @@ export function planGuard(ctx: GuardContext): GuardPlan {
   const localOnly = ctx.local && !d.local;
   if (r.kind !== 'text') {
     const why = r.kind === 'link' ? `${d.file} is a symbolic link, which git-kizu does not write through` : `${d.file} is not UTF-8 text`;
-    return { kind: 'manager', chosen, before: null, mode: null, plan: { kind: 'print', snippet: guardLines().trimEnd(), why }, localOnly };
+    // What to add by hand is what init would have inserted into the file the link leads to.
+    let snippet = guardLines().trimEnd();
+    if (r.kind === 'link') {
+      try {
+        const p = manager.plan(readFileSync(d.file, 'utf8'), d);
+        if (p.kind === 'present') return { kind: 'manager', chosen, before: null, mode: null, plan: p, localOnly };
+        snippet = p.kind === 'insert' ? p.insertion.text.trim() : p.snippet;
+      } catch {
+        /* unreadable through the link, or not parsable: the plain lines */
+      }
+    }
+    return { kind: 'manager', chosen, before: null, mode: null, plan: { kind: 'print', snippet, why }, localOnly };
   }
   let plan = manager.plan(r.text, d);
   if (localOnly && plan.kind === 'insert') {

@@ -106,3 +106,18 @@ test('the Stop hook says nothing about a guard this clone never installed (--no-
   ok(sb.kizu(['init', '--no-pre-commit']));
   assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's2')).stdout).systemMessage, undefined);
 });
+
+test('doctor outside a repository: only the user-scope install; its fix is the user-scope init', () => {
+  const sb = sandbox({ init: false });
+  const r = exits(sb.kizu(['doctor', '--json']), 1);
+  const j = JSON.parse(r.stdout);
+  assert.deepEqual(j.checks[0], { name: 'repository', ok: true, detail: `${sb.dir} is not in a git repository: only the user-scope install is checked` });
+  assert.deepEqual(j.checks.find((c) => c.name === 'Claude Code hooks'), {
+    name: 'Claude Code hooks',
+    ok: false,
+    detail: "no Claude Code settings file runs git-kizu's hooks",
+    fix: 'git kizu init --scope user',
+  });
+  ok(sb.kizu(['init', '--scope', 'user']));
+  assert.equal(ok(sb.kizu(['doctor'])).stdout.split('\n').filter((l) => l.startsWith('fix')).length, 0);
+});

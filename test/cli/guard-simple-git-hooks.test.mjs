@@ -135,3 +135,17 @@ test('an old git-kizu hook a manager kept as pre-commit.old / pre-commit.legacy 
   assert.ok(!existsSync(sb.path('.git/hooks/pre-commit.old')) && !existsSync(sb.path('.git/hooks/pre-commit.legacy')));
   assert.equal(sb.read('.git/hooks/pre-commit.kizu-chained'), '#!/bin/sh\necho mine\n');
 });
+
+test('a package.json that is a symbolic link is not written through: init prints the JSON fragment to add to its pre-commit command, and exits 0', () => {
+  const sb = sandbox({ files: { 'shared/package.json': PKG } });
+  sb.run('ln', ['-s', 'shared/package.json', sb.path('package.json')]);
+  runSgh(sb);
+  const r = ok(sb.kizu(['init']), 'init');
+  assert.ok(r.stderr.includes(`did not edit package.json: ${sb.path('package.json')} is a symbolic link, which git-kizu does not write through:`), r.stderr);
+  const { SGH_SUFFIX } = JSON.parse(
+    sb.runModule(`import { SGH_SUFFIX } from ${JSON.stringify(new URL('../../src/install/managers/simple-git-hooks.ts', import.meta.url).href)}; console.log(JSON.stringify({ SGH_SUFFIX }));`).stdout,
+  );
+  // The fragment as it goes inside the JSON string (quotes escaped), not the shell lines.
+  assert.ok(r.stdout.includes(`${JSON.stringify(SGH_SUFFIX).slice(1, -1).trim()}\n`), r.stdout);
+  assert.equal(sb.read('shared/package.json'), PKG);
+});
