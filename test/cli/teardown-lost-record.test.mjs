@@ -37,7 +37,7 @@ test('husky: the two lines at the end of .husky/pre-commit go, byte for byte', (
   roundTrip(sb, { removed: ['updated .husky/pre-commit (removed the git-kizu guard)'] });
 });
 
-test('husky, a .husky/pre-commit without a final line break: the guard goes, the final line break it came with stays (both texts rebuild the file)', () => {
+test('husky, a .husky/pre-commit without a final line break: the guard goes, the line break it started with stays (both texts rebuild the file)', () => {
   const sb = sandbox({ files: { 'package.json': '{\n  "name": "x"\n}\n', '.husky/pre-commit': 'npm test' } });
   ok(sb.run(husky(), []), 'husky');
   const before = watched(sb);
