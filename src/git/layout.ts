@@ -154,6 +154,15 @@ export function undoLogLockFile(commonDir: string): string {
   return path.join(kizuDir(commonDir), 'rollbacks.lock');
 }
 
+/**
+ * `<commonDir>/kizu/install.lock`: held by `git kizu init` and `git kizu teardown` from before
+ * they read anything until they are done, so that concurrent runs never overwrite each
+ * other's install records; `<pid> <host> <ISO time>` (git/lock.ts acquireLock).
+ */
+export function installLockFile(commonDir: string): string {
+  return path.join(kizuDir(commonDir), 'install.lock');
+}
+
 // ---------------------------------------------------------------------------------------
 // Outside the repository
 
@@ -165,4 +174,9 @@ export function userLauncherFile(home: string): string {
 /** `<home>/.claude/kizu/install-user.json`: the same for user scope (install/state.ts). */
 export function userInstallRecordFile(home: string): string {
   return path.join(home, '.claude', 'kizu', 'install-user.json');
+}
+
+/** `<home>/.claude/kizu/install.lock`: the same as {@link installLockFile} for the user-scope install (taken before the repository's). */
+export function userInstallLockFile(home: string): string {
+  return path.join(home, '.claude', 'kizu', 'install.lock');
 }

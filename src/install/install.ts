@@ -51,10 +51,12 @@ import { removeUnusedLauncher, writeLauncher } from './launcher.js';
 import { cloneRecordFiles, deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
 import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
-import { userInstallRecordFile } from '../git/layout.js';
+import { installLockFile, launcherFile, userInstallLockFile, userInstallRecordFile } from '../git/layout.js';
+import { acquireLock } from '../git/lock.js';
 import { applyGuard, guardContext, planGuard, removeGuard, type GuardContext, type GuardPlan } from './guard.js';
-import { managerById } from './managers/index.js';
-import { launcherFile } from '../git/layout.js';
+import { chooseManager, managerById, readConfig } from './managers/index.js';
+import { findInsertion } from './managers/find-insertion.js';
+import type { GuardInsertionRecord } from './state.js';
 
 /** Options of {@link runInit}. */
 export interface InitOptions {
@@ -70,6 +72,49 @@ export interface InitOptions {
   reporter: Reporter;
   /** Home directory for user scope (default: the HOME environment variable). */
   home?: string;
+}
+
+/** How long (ms) init and teardown wait for another init or teardown of the same repository or user. */
+const INSTALL_WAIT_MS = 60_000;
+
+/** The install lock as {@link withInstallLock} hands it to init and teardown. */
+interface InstallLock {
+  /** Directories taking the lock created (outermost first), absent before. */
+  created: string[];
+  /** Directories to remove, if empty, once the lock is released (the lock file kept them from being removed). */
+  retry: string[];
+  /** The lock files held. */
+  files: string[];
+}
+
+/**
+ * Runs `fn` holding the install lock(s) (git/lock.ts `acquireLock`): for user scope
+ * `~/.claude/kizu/install.lock` first, then, inside a repository, the clone's
+ * `<common-dir>/kizu/install.lock`; always in that order, so that two runs never wait for
+ * each other. Directories the lock created are removed again when empty afterwards.
+ * @throws KizuError (exit 2) when another init/teardown holds a lock for longer than
+ *   {@link INSTALL_WAIT_MS}; what `fn` throws.
+ */
+async function withInstallLock<T>(t: InstallTargets, fn: (lock: InstallLock) => Promise<T>): Promise<T> {
+  const files = [...(t.scope === 'user' ? [userInstallLockFile(t.home)] : []), ...(t.commonDir ? [installLockFile(t.commonDir)] : [])];
+  const lock: InstallLock = { created: [], retry: [], files };
+  const releases: Array<() => void> = [];
+  try {
+    for (const f of files) {
+      for (const d of mkdirs(path.dirname(f))) if (!lock.created.includes(d)) lock.created.push(d);
+      releases.push(await acquireLock(f, 'git kizu init/teardown', INSTALL_WAIT_MS));
+    }
+    return await fn(lock);
+  } finally {
+    for (const release of releases.reverse()) release();
+    for (const d of [...new Set([...lock.created, ...lock.retry])].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(d);
+      } catch {
+        /* not empty (init's files are in it), or gone */
+      }
+    }
+  }
 }
 
 /** Options of {@link runTeardown}. */
@@ -200,7 +245,9 @@ function linkNote(rec: InstallRecord | null, file: string): string {
  * working-tree files it creates to git's exclude file unless git tracks or ignores them;
  * project scope removes a local install's line for the slash command it shares (exclude.ts).
  * A symbolic link at a file it writes is replaced and recorded (links.ts). Idempotent: a
- * second run changes no byte.
+ * second run changes no byte. Concurrent runs are serialised by the install lock
+ * (`<common-dir>/kizu/install.lock`; user scope `~/.claude/kizu/install.lock` first), taken
+ * before anything is read.
  *
  * Upgrade: the per-event scripts of an earlier version (`kizu-stop.sh`,
  * `kizu-post-tool-use.sh`, `kizu-journal.sh`, `kizu-user-prompt-submit.sh`) have their
@@ -214,10 +261,16 @@ function linkNote(rec: InstallRecord | null, file: string): string {
  * @returns exit code 0.
  * @throws KizuError (exit 2, nothing written) outside a git repository for project/local
  *   scope, for a settings file that is not valid JSON or has the wrong shape, or when an
- *   existing pre-commit hook cannot be chained; fs errors while writing.
+ *   existing pre-commit hook cannot be chained, or another init/teardown holds the
+ *   install lock for over a minute; fs errors while writing.
  */
 export async function runInit(o: InitOptions): Promise<number> {
   const t = await resolveTargets(o.cwd, o.scope, o.home);
+  return withInstallLock(t, (lock) => initLocked(o, t, lock));
+}
+
+/** {@link runInit} once the install lock is held (`lock.created`: directories taking it created, which init records as its own). */
+async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock): Promise<number> {
   const r = o.reporter;
   const bin = recordedBinPath();
   const vars = { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd };
@@ -293,6 +346,7 @@ export async function runInit(o: InitOptions): Promise<number> {
     rec.files[file] = { created: (rec.files[file]?.created ?? false) || !existed, sha256: sha256(text) };
   };
 
+  addDirs(lock.created);
   addDirs(mkdirs(path.dirname(t.launcher)));
   await writeLauncher(t.launcher);
   if (script) {
@@ -575,6 +629,39 @@ function siblingRecords(t: InstallTargets): Sibling[] {
   return out;
 }
 
+/** What teardown without an install record does with the guard in the hook manager's file. */
+type LostGuard =
+  /** Take out the insertion found (managers/find-insertion.ts), as if the record held it. */
+  | { kind: 'remove'; record: GuardInsertionRecord }
+  /** Another scope's record lists an insertion in this file: keep it. */
+  | { kind: 'kept'; file: string; sibling: Sibling }
+  /** The guard is there, but not as init inserts it: warn, change nothing. */
+  | { kind: 'unsure'; file: string; why: string };
+
+/**
+ * For teardown without an install record (lost or overwritten): finds the guard init put in
+ * the file of the hook manager init would choose now (guard.ts `guardContext`, managers
+ * `chooseManager`; `--scope local`: its local-only file), and the exact insertion it made
+ * (managers/find-insertion.ts `findInsertion`). Reads only.
+ * @returns null when no manager holds the guard (a symbolic link or non-UTF-8 file is not read).
+ * @throws KizuError (exit 2) when git fails; fs errors reading the file.
+ */
+async function findLostGuard(t: InstallTargets, siblings: Sibling[]): Promise<LostGuard | null> {
+  const ctx = await guardContext(t.repo!.root, t.scope === 'local');
+  const chosen = chooseManager(ctx, ctx.hookText);
+  if (!chosen) return null;
+  const { manager, detected: d } = chosen;
+  const read = readConfig(d.file);
+  if (read.kind !== 'text' || read.text === null || !manager.has(read.text)) return null;
+  const sibling = siblings.find((s) => s.rec.guard?.some((g) => g.file === d.file));
+  if (sibling) return { kind: 'kept', file: d.file, sibling };
+  const found = findInsertion(manager, d, read.text);
+  if (found.kind === 'none') return { kind: 'unsure', file: d.file, why: 'not as git kizu init adds it (edited since?)' };
+  if (found.kind === 'ambiguous') return { kind: 'unsure', file: d.file, why: 'it is unclear which of its lines git kizu init added' };
+  const { insertion, createdFile } = found;
+  return { kind: 'remove', record: { manager: d.id, file: d.file, offset: insertion.offset, text: insertion.text, createdFile, hooksDir: ctx.hooksDir } };
+}
+
 /**
  * Removes what {@link runInit} installed for `o.scope` and prints one line per file. With an
  * install record: scripts, slash command, settings file / `hooks` key / event arrays and
@@ -583,17 +670,25 @@ function siblingRecords(t: InstallTargets): Sibling[] {
  * chained hook renamed back. Without a record (lost, or never installed): git-kizu's handlers
  * in the settings file, scripts carrying the generated header and a pre-commit hook carrying
  * our marker are removed, containers only if the removal emptied them; the slash command
- * too if identical to ours. Files another scope's record also lists are kept and handed over.
+ * too if identical to ours; the guard in the hook manager's file init would choose is taken
+ * out if it is exactly an insertion init would make (managers/find-insertion.ts), else
+ * left with a warning naming the file. The whole run holds the install lock (as init does). Files another scope's record also lists are kept and handed over.
  * The runner stays while the settings file still runs it after the removal (entries that
  * were there before init: a teammate's clone of a committed `.claude/`). A link init replaced
  * is put back instead of removing the file; the lines init added to git's exclude file are
- * removed exactly; the launcher is deleted when no install record using it is left.
+ * removed exactly; the launcher is deleted when no install record using it is left (for
+ * user scope also the clone's launcher, which a user-scope guard ran).
  * @returns exit code 0 (also when nothing was installed, which is reported).
  * @throws KizuError (exit 2, nothing changed) outside a git repository for project/local
  *   scope or for a settings file that is not valid JSON; fs errors while removing.
  */
 export async function runTeardown(o: TeardownOptions): Promise<number> {
   const t = await resolveTargets(o.cwd, o.scope, o.home);
+  return withInstallLock(t, (lock) => teardownLocked(o, t, lock));
+}
+
+/** {@link runTeardown} once the install lock is held (directories still holding the lock go in `lock.retry`). */
+async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: InstallLock): Promise<number> {
   const r = o.reporter;
   const rec = readRecord(t.recordFile);
   const siblings = siblingRecords(t);
@@ -623,6 +718,7 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
     : t.repo
       ? path.join(await effectiveHooksDir(o.cwd), 'pre-commit')
       : null;
+  const lost = !rec && t.repo ? await findLostGuard(t, siblings) : null;
 
   // Phase 2: remove.
   let did = 0;
@@ -720,7 +816,14 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
     }
   }
 
-  for (const g of rec?.guard ?? []) {
+  if (lost?.kind === 'kept') {
+    r.log(`kept the git-kizu guard in ${show(lost.file)} (still used by the --scope ${lost.sibling.rec.scope} install)`);
+    did++;
+  } else if (lost?.kind === 'unsure') {
+    r.warn(`left ${show(lost.file)} alone: it runs the git-kizu guard, but ${lost.why}, and the install record is gone; remove the git-kizu guard lines yourself`);
+    did++;
+  }
+  for (const g of rec?.guard ?? (lost?.kind === 'remove' ? [lost.record] : [])) {
     const { removal, syncedHook } = removeGuard(g);
     const shown = show(g.file);
     if (removal.kind === 'removed') {
@@ -761,6 +864,8 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
   if (t.scope === 'user' || t.commonDir) {
     removeUnusedLauncher(t.launcher, t.scope === 'user' ? [userInstallRecordFile(t.home)] : cloneRecordFiles(t.commonDir!));
   }
+  // A user-scope guard ran this clone's launcher, which init wrote: it goes too when no install of the clone is left.
+  if (t.scope === 'user' && t.commonDir) removeUnusedLauncher(launcherFile(t.commonDir), cloneRecordFiles(t.commonDir));
   if (rec) {
     for (const d of [...rec.dirs].sort((a, b) => b.length - a.length)) {
       const sib = ownedBySibling((s) => s.dirs.includes(d));
@@ -773,7 +878,7 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
         if (heir && existsSync(d)) {
           heir.rec.dirs.push(d);
           heir.dirty = true;
-        }
+        } else if (lock.files.some((f) => f.startsWith(d + path.sep))) lock.retry.push(d);
       }
     }
   }
