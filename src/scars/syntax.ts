@@ -141,7 +141,7 @@ export async function chooseSyntax(
   }
   let choice: SyntaxChoice;
   if (base === null) {
-    choice = { syntax: HASH, warning: `${relPath}: unknown file type, using "#" comments (set scar.syntax in the config to choose)` };
+    choice = { syntax: HASH, warning: `${quoteCStyle(relPath)}: unknown file type, using "#" comments (set scar.syntax in the config to choose)` };
   } else if (hasOverride) choice = { syntax: base };
   else if (SECTIONED.has(ext)) {
     const sec = sectionSyntax(text, lineIndex);
