@@ -121,3 +121,16 @@ export function pathArg(p: string, suffix = ''): string {
   if (q === p) return p + suffix;
   return `'${(q + suffix).replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * A path as one word of a shell command shown in a message: as is when no shell treats its
+ * characters specially, else in single quotes (src/words.ts shellQuote); but when it holds a
+ * character git quotes in paths ({@link quoteCStyle}: a tab, a newline, a byte beyond
+ * ASCII...), which must not reach the terminal raw, `<path>` followed by the path in git's
+ * quoted form (git and the shell do not unquote it).
+ */
+export function shellPath(p: string): string {
+  const q = quoteCStyle(p);
+  if (q !== p) return `<path> (the path ${q})`;
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}

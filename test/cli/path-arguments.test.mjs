@@ -2,7 +2,8 @@
 // `git kizu hunks` prints it: src/git/quote.ts unquotePathArg), and error messages and hints
 // quote every path as git does, so a tab or a newline in a name never reaches the terminal raw.
 import { test } from 'node:test';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { expectRun, err, kizuOk } from '../helpers/expect.mjs';
@@ -75,4 +76,19 @@ test('scar, unscar and queue add --at take "<quoted path>":<line>; their refusal
   });
   const r = sb.run('sh', ['-c', `git kizu queue add --at '"b\\303\\257n.py":1' "look here"`]);
   assert.equal(r.status, 0, r.stderr);
+});
+
+test('a task worktree whose path holds a tab: messages quote it, and hints name it as <path> (not raw)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  kizuOk(sb, ['task', 'start', 'tabbed', '--worktree', 'wt\tx']);
+  const wt = path.join(realpathSync(sb.dir), 'wt\tx');
+  writeFileSync(path.join(wt, 'wip.txt'), 'wip\n');
+  const q = `"${realpathSync(sb.dir)}/wt\\tx"`;
+  expectRun(sb, ['task', 'land', 'tabbed'], {
+    status: 1,
+    stderr: err(
+      `task "tabbed" has uncommitted changes in ${q} (1 file); they would not be landed`,
+      `commit them there (git -C <path> (the path ${q}) add -A && git -C <path> (the path ${q}) commit), or remove them; then land again`,
+    ),
+  });
 });
