@@ -322,7 +322,10 @@ export async function loadConfigLenient(root: string): Promise<{ config: KizuCon
     found = await searchConfig(root);
   } catch (e) {
     // A parse error's first lines say it all (the rest is a code frame).
-    const why = (e as Error).message.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').replace(/:\s+/, ': ');
+    const why =
+      e instanceof KizuError
+        ? `could not read config: ${e.message}`
+        : (e as Error).message.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').replace(/:\s+/, ': ');
     return { config: defaultConfig(), problem: lenient(why, 'the defaults are used') };
   }
   if (!found) return { config: defaultConfig(), problem: null };
