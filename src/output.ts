@@ -9,8 +9,11 @@ import { createRequire } from 'node:module';
 /** The picocolors formatters (picocolors' `Colors`). */
 export type Colors = Omit<typeof import('picocolors'), 'createColors'>;
 
+/** The `--color=<when>` values, as git(1) names them. */
+export const COLOR_WHENS = ['always', 'never', 'auto'] as const;
+
 /** A `--color=<when>` value, as git(1) names them. */
-export type ColorWhen = 'always' | 'never' | 'auto';
+export type ColorWhen = (typeof COLOR_WHENS)[number];
 
 /**
  * Parses the value of `--color[=<when>]` as git does (git_config_colorbool with no variable):

@@ -22,7 +22,7 @@
  */
 import type { Command, Option } from 'commander';
 import { KizuError, EXIT } from '../errors.js';
-import type { Reporter } from '../output.js';
+import { COLOR_WHENS, type Reporter } from '../output.js';
 
 /** Kinds of value `completion --ids` lists. */
 export const ID_KINDS = ['hunks', 'snapshots', 'tasks'] as const;
@@ -57,10 +57,22 @@ export interface CompletionNode {
   args: { kind: IdKind | 'files' | 'commands' | 'choices' | 'none'; max: number | '*'; choices?: string[] };
 }
 
+/**
+ * The values of options that take a fixed set but do not declare it to commander (which would
+ * refuse the other spellings they accept): `--color` takes git's boolean words too.
+ */
+const OPTION_VALUES: Record<string, readonly string[]> = { '--color': COLOR_WHENS };
+
+/**
+ * Options whose value may be left out (a bare \`--color\` is always): the next word is their
+ * value only when it is one of their values (src/cli/program.ts reads argv the same way).
+ */
+const BARE_VALUE_OPTIONS = ['--color'];
+
 function optionNode(o: Option): CompletionNode['options'][number] {
   const flags = [o.long, o.short].filter((f): f is string => !!f);
   // A required value (`--kind <kind>`) is the next word; an optional one (`--worktree [path]`) only with `=`.
-  return { flags, description: o.description, ...(o.required ? { values: o.argChoices ?? [] } : {}) };
+  return { flags, description: o.description, ...(o.required ? { values: [...(o.argChoices ?? (o.long && OPTION_VALUES[o.long]) ?? [])] } : {}) };
 }
 
 const HELP = { flags: ['--help', '-h'], description: 'display help for command' };
@@ -130,18 +142,31 @@ function sharedPart(tree: CompletionNode[]): string {
       'The values an argument of a command path takes, when they are fixed.',
       tree.filter((n) => n.args.choices).map((n) => [[n.path], n.args.choices!]),
     ),
-    `# Reads the words after \`kizu\` up to the one being completed; sets __git_kizu_path (the
+    `# The values of option "$1" where the command path is: its own, else the program's (which
+# commander takes after a command too). Fails for an option that takes no value.
+__git_kizu_optargs() {
+  __git_kizu_optarg "$__git_kizu_path $1" || __git_kizu_optarg " $1"
+}
+
+# Reads the words after \`kizu\` up to the one being completed; sets __git_kizu_path (the
 # command path), __git_kizu_expect (an option still waiting for its value) and
 # __git_kizu_nargs (arguments given so far).
 __git_kizu_walk() {
   __git_kizu_path= __git_kizu_expect= __git_kizu_nargs=0
-  local w nl='
+  local w v nl='
 '
   for w in "$@"; do
-    if [ -n "$__git_kizu_expect" ]; then __git_kizu_expect=; continue; fi
+    if [ -n "$__git_kizu_expect" ]; then
+      v=$(__git_kizu_optargs "$__git_kizu_expect")
+      case $__git_kizu_expect in
+        ${BARE_VALUE_OPTIONS.map(sq).join('|')}) case "$nl$v$nl" in *"$nl$w$nl"*) __git_kizu_expect=; continue ;; esac ;;
+        *) __git_kizu_expect=; continue ;;
+      esac
+      __git_kizu_expect=
+    fi
     case $w in
       --*=*) ;;
-      -*) if __git_kizu_optarg "$__git_kizu_path $w" >/dev/null; then __git_kizu_expect=$w; fi ;;
+      -*) if __git_kizu_optargs "$w" >/dev/null; then __git_kizu_expect=$w; fi ;;
       *)
         if [ "$__git_kizu_nargs" = 0 ] && case "$nl$(__git_kizu_subs "$__git_kizu_path")$nl" in *"$nl$w$nl"*) true ;; *) false ;; esac; then
           __git_kizu_path=\${__git_kizu_path:+$__git_kizu_path }$w
@@ -156,13 +181,24 @@ __git_kizu_walk() {
 # __git_kizu_kind (values, options, commands, hunks, snapshots or tasks), or fails: then
 # file names are completed.
 __git_kizu_candidates() {
-  local cur=$1 spec max
+  local cur=$1 spec max v nl='
+'
   __git_kizu_list= __git_kizu_kind=values
+  # An option whose value may be left out: its values when one starts with the word, else
+  # the word is what follows the option.
+  case $__git_kizu_expect in
+    ${BARE_VALUE_OPTIONS.map(sq).join('|')})
+      for v in $(__git_kizu_optargs "$__git_kizu_expect"); do
+        case $v in "$cur"*) __git_kizu_list=$__git_kizu_list$v$nl ;; esac
+      done
+      [ -n "$__git_kizu_list" ] && return
+      __git_kizu_expect= ;;
+  esac
   if [ -n "$__git_kizu_expect" ]; then
-    __git_kizu_list=$(__git_kizu_optarg "$__git_kizu_path $__git_kizu_expect")
+    __git_kizu_list=$(__git_kizu_optargs "$__git_kizu_expect")
   else
     case $cur in
-      --*=*) __git_kizu_list=$(__git_kizu_optarg "$__git_kizu_path \${cur%%=*}") ;;
+      --*=*) __git_kizu_list=$(__git_kizu_optargs "\${cur%%=*}") ;;
       -*) __git_kizu_kind=options __git_kizu_list=$(__git_kizu_opts "$__git_kizu_path") ;;
       *)
         __git_kizu_list=$(__git_kizu_subs "$__git_kizu_path")
@@ -280,6 +316,8 @@ _git-kizu() {
       _describe -t $__git_kizu_kind \${__git_kizu_kind%s} items ;;
     *)
       items=("\${(@f)__git_kizu_list}")
+      # \`--option=<value>\`: the value is completed after the \`=\`.
+      [[ $__git_kizu_expect == '' && \${words[CURRENT]} == --*=* ]] && compset -P '*='
       compadd -Q -- "\${(@)items:#}" ;;
   esac
 }

@@ -7,7 +7,7 @@ import { pc } from '../output.js';
 import { git } from '../git/run.js';
 import { repoInfo } from '../git/repo.js';
 import { listHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter, quoteCStyle, unquotePathArg } from '../git/quote.js';
 
 /** Review mark of a hunk; 'unreviewed' unless a mark lookup says otherwise. */
 export type MarkOf = (h: Hunk) => string | Promise<string>;
@@ -45,7 +45,7 @@ export function hunkJson(h: Hunk, mark: string): HunkJson {
 
 /**
  * Converts user paths (relative to `cwd`, or absolute) to repo-root-relative '/'-separated
- * paths ('' for the root itself).
+ * paths ('' for the root itself); paths in git's quoted form are unquoted (unquotePathArg).
  * @throws KizuError (exit 2) for a path outside the repository.
  */
 export function toRootPaths(root: string, cwd: string, paths: string[]): string[] {
@@ -56,10 +56,11 @@ export function toRootPaths(root: string, cwd: string, paths: string[]): string[
   } catch {
     /* keep as given */
   }
-  return paths.map((p) => {
+  return paths.map((given) => {
+    const p = unquotePathArg(given);
     const rel = path.relative(realRoot, path.resolve(realCwd, p));
     if (rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) {
-      throw new KizuError(`${p}: path is outside the repository ${realRoot}`, { hint: 'name paths inside the working tree' });
+      throw new KizuError(`${quoteCStyle(p)}: path is outside the repository ${quoteCStyle(realRoot)}`, { hint: 'name paths inside the working tree' });
     }
     return rel.split(path.sep).join('/');
   });
@@ -96,7 +97,7 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
     if (existsSync(path.join(root, p)) || hunks.some((h) => h.path === p || h.path.startsWith(p + '/'))) continue;
     const inBase = await git(['ls-tree', '--name-only', baseline.oid, '--', p], { cwd: root, env: { GIT_LITERAL_PATHSPECS: '1' } });
     if (inBase.stdout.length === 0) {
-      throw new KizuError(`no such path in the working tree or the baseline: ${i.paths.filter((x) => x !== '')[k] ?? p}`, { hint: 'paths are relative to the current directory' });
+      throw new KizuError(`no such path in the working tree or the baseline: ${quoteCStyle(unquotePathArg(i.paths.filter((x) => x !== '')[k] ?? p))}`, { hint: 'paths are relative to the current directory' });
     }
   }
   let lookup = i.markOf;
@@ -131,10 +132,13 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
  * unchanged (resolution then reports it). With `hunks`: when the path, read relative to
  * `cwd`, names no file with hunks but read relative to the root does (a path copied from
  * `git kizu hunks`, which prints root-relative paths), the root-relative reading is used.
+ * A path in git's quoted form (`"tab\there.js":1`, as `git kizu hunks` prints it) is
+ * unquoted first (src/git/quote.ts unquotePathArg).
  */
-export function normaliseHunkSpec(root: string, cwd: string, spec: string, hunks?: { path: string }[]): string {
+export function normaliseHunkSpec(root: string, cwd: string, given: string, hunks?: { path: string }[]): string {
+  const spec = unquotePathArg(given);
   if (/^[0-9a-fA-F]{4,}$/.test(spec)) return spec;
-  const m = /^(.*):(\d+)$/.exec(spec);
+  const m = /^(.*):(\d+)$/s.exec(spec);
   const file = m && m[1] !== '' ? m[1] : spec;
   let rel: string;
   try {

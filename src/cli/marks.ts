@@ -47,7 +47,7 @@ export async function markCommand(i: MarkInput): Promise<number> {
   who.catch(() => {}); // awaited by setMarks
   const { listHunks, resolveHunks, shortId, hunkRange } = await import('../hunks/listing.js');
   const { hunks } = await listHunks(root);
-  const picked = i.all ? hunks : resolveHunks(i.specs.map((x) => normaliseHunkSpec(root, i.cwd, x, hunks)), hunks);
+  const picked = i.all ? hunks : resolveHunks(i.specs.map((x) => normaliseHunkSpec(root, i.cwd, x, hunks)), hunks, pathQuoter(root));
   const seen = new Set<string>();
   const chosen: Hunk[] = [];
   for (const h of picked) if (!seen.has(h.id)) (seen.add(h.id), chosen.push(h));

@@ -5,7 +5,7 @@
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { KizuError, EXIT } from '../errors.js';
-import { consoleReporter, pcErr, parseColorWhen, type ColorWhen } from '../output.js';
+import { COLOR_WHENS, consoleReporter, pcErr, parseColorWhen, type ColorWhen } from '../output.js';
 import { VERSION } from '../package.js';
 
 /** Builds the commander program. `setCode` receives each command's exit code. */
@@ -512,11 +512,13 @@ async function decideOutput(action: Command, when: ColorWhen | undefined, pagerA
 
 /**
  * `argv` with git's bare `--color` (before `--`) written `--color=always`, so that commander
- * does not take the next word (the command) for its value.
+ * does not take the next word (the command) for its value; a `--color` followed by one of
+ * always, never or auto (what completion offers there) keeps that word as its value.
  */
 function bareColor(argv: string[]): string[] {
   const end = argv.indexOf('--');
-  return argv.map((a, k) => (a === '--color' && (end < 0 || k < end) ? '--color=always' : a));
+  const when = (w: string | undefined) => (COLOR_WHENS as readonly (string | undefined)[]).includes(w);
+  return argv.map((a, k) => (a === '--color' && (end < 0 || k < end) && !when(argv[k + 1]) ? '--color=always' : a));
 }
 
 /**

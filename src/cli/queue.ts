@@ -82,7 +82,7 @@ function findItems(items: QueueItem[], ids: string[]): QueueItem[] {
   const missing = ids.filter((id) => !items.some((x) => x.id === id));
   if (missing.length) {
     const known = items.map((x) => printable(`${x.id} ${x.checked ? '[x]' : '[ ]'} ${x.text || '(no text)'}`)).join('\n  ');
-    throw new KizuError(`no queue item with id ${missing.join(', ')}`, {
+    throw new KizuError(`no queue item with id ${missing.map(printable).join(', ')}`, {
       hint: items.length ? `the ids in ${QUEUE_FILE} are:\n  ${known}` : `${QUEUE_FILE} has no items`,
       exitCode: EXIT.FOUND,
     });

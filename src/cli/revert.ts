@@ -15,7 +15,7 @@ import { planRevert, commitPlan, commitState, readPathState, sameState } from '.
 import { saveRevert, readSavedRevert, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
-import { pathQuoter, type PathQuote } from '../git/quote.js';
+import { pathQuoter, quoteCStyle, type PathQuote } from '../git/quote.js';
 
 export interface RevertCommandInput {
   cwd: string;
@@ -33,6 +33,15 @@ export interface RevertCommandInput {
 }
 
 /** Lines telling how to get a saved revert back. */
+/**
+ * `p` as a word of a shell command in a message: shell-quoted, or, when it holds a character
+ * git quotes in paths (a tab, a newline...), which must not reach the terminal raw,
+ * `<path>` followed by the path in git's quoted form.
+ */
+function shellWord(p: string, q: PathQuote): string {
+  return quoteCStyle(p) === p ? shellQuote(p) : `<path> (the path ${q(p)})`;
+}
+
 function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
   const q = pathQuoter(root);
@@ -40,7 +49,7 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const lines = [`saved the previous ${q(t.path)} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`];
   // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
   // name the file absolutely.
-  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellQuote(path.join(root, t.path))})`);
+  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellWord(path.join(root, t.path), q)})`);
   return lines;
 }
 
@@ -84,14 +93,15 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   // the scars lock (withScarWrite), so that a concurrent scar writer waits for it.
   const revert = async () => {
     const { baseline, hunks } = await listHunks(ctx.root);
-    const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk!, hunks)], hunks);
+    const pq = pathQuoter(ctx.root);
+    const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk!, hunks)], hunks, pq);
     const plan = await planRevert(ctx.root, h, baseline.oid);
     const queueHint = `revert and file the reason in the review queue instead: git kizu revert ${shortId(h)} -m ${shellQuote(i.message ?? '<reason>')} --queue`;
     let after: SavedFile = plan.after;
     let scar: { line: number; text: string } | null = null;
     if (i.message !== undefined && !i.queue) {
       if (after.type === 'absent') {
-        throw new KizuError(`reverting ${hunkRange(h)} removes ${h.path}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
+        throw new KizuError(`reverting ${hunkRange(h, pq)} removes ${pq(h.path)}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
       }
       try {
         const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, kind, body, syntaxOverrides: ctx.config.scar.syntax });
@@ -119,7 +129,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     try {
       queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body);
     } catch (e) {
-      await commitState(plan.abs, after, plan.before, () => new KizuError(`${h.path} changed while the queue item was filed`, { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') }));
+      await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') }));
       throw e;
     }
   }
@@ -129,7 +139,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   if (queued) i.reporter.log(queued);
   if (h.kind === 'added' && after.type === 'absent') {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
-    if (idx.stdout.length) i.reporter.warn(`${q(h.path)} is still in the index; git rm --cached -- ${shellQuote(h.path)} removes it there`);
+    if (idx.stdout.length) i.reporter.warn(`${q(h.path)} is still in the index; git rm --cached -- ${shellWord(h.path, q)} removes it there`);
   }
   for (const l of restoreHint(ctx.root, saved, 'the revert')) i.reporter.log(l);
   return EXIT.OK;
@@ -172,7 +182,7 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
     return EXIT.OK;
   }
   const saved = await saveRevert(ctx.root, now, `restore ${t.commit}`);
-  await commitState(abs, now, t, () => new KizuError(`${t.path} changed while it was being restored; nothing was written`, { hint: 'retry' }));
+  await commitState(abs, now, t, () => new KizuError(`${pathQuoter(ctx.root)(t.path)} changed while it was being restored; nothing was written`, { hint: 'retry' }));
   reporter.log(`restored ${pathQuoter(ctx.root)(t.path)} from ${t.commit.slice(0, 12)}`);
   for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);
   return EXIT.OK;

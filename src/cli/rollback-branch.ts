@@ -4,6 +4,7 @@
  * it back (restoreTask).
  */
 import { KizuError, EXIT } from '../errors.js';
+import { quoteCStyle } from '../git/quote.js';
 import type { Reporter } from '../output.js';
 import { count, shellQuote } from '../words.js';
 import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
@@ -83,7 +84,7 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
   }
   const done = await discardTask(plan, {
     onSafetySnapshot: (snap) => {
-      for (const s of snap.skipped) i.reporter.warn(`safety snapshot left out ${s.path}: ${s.reason}`);
+      for (const s of snap.skipped) i.reporter.warn(`safety snapshot left out ${quoteCStyle(s.path)}: ${s.reason}`);
       i.reporter.log(`safety snapshot: ${snap.name}`);
     },
   });

@@ -8,7 +8,7 @@ import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { count, plural } from '../words.js';
 import { gitDirFast, repoInfo } from '../git/repo.js';
-import { pathQuoter, type PathQuote } from '../git/quote.js';
+import { pathQuoter, quoteCStyle, shellPath, type PathQuote } from '../git/quote.js';
 import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
 
@@ -81,8 +81,8 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
   const foreign = plan.entries.filter((e) => e.worktree && gitDir && !sameWorktree({ worktree: e.worktree, worktreeId: e.worktreeId }, root, gitDir));
   if (foreign.length) {
     const where = [...new Set(foreign.map((e) => e.worktree!))];
-    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${plural(foreign.length, 'was', 'were')} recorded in another worktree (${where.join(', ')}), not in this one (${root})`, {
-      hint: `roll ${plural(foreign.length, 'it', 'them')} back there: cd ${where[0]} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
+    throw new KizuError(`${foreign.map((e) => short.get(e.id)).join(', ')} ${plural(foreign.length, 'was', 'were')} recorded in another worktree (${where.map((w) => quoteCStyle(w)).join(', ')}), not in this one (${quoteCStyle(root)})`, {
+      hint: `roll ${plural(foreign.length, 'it', 'them')} back there: cd ${shellPath(where[0])} && git kizu rollback patch ${foreign.map((e) => short.get(e.id)).join(' ')}; nothing was changed`,
       exitCode: EXIT.FOUND,
     });
   }

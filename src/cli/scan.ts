@@ -6,7 +6,7 @@ import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
 import { repoContext } from './context.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter, quoteCStyle, unquotePathArg } from '../git/quote.js';
 import { scanRepo, type ScanMode } from '../scars/scan.js';
 import { readQueue } from '../queue/read.js';
 import { QUEUE_FILE } from '../queue/paths.js';
@@ -35,9 +35,10 @@ export interface ScanCommandInput {
  */
 export async function scanCommand(i: ScanCommandInput): Promise<number> {
   const ctx = await repoContext(i.cwd);
-  const paths = i.paths.map((p) => {
+  const given = i.paths.map(unquotePathArg);
+  const paths = given.map((p) => {
     const rel = path.relative(ctx.root, path.resolve(i.cwd, p));
-    if (rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) throw new KizuError(`${p}: path is outside the repository ${ctx.root}`, { hint: 'name paths inside the working tree' });
+    if (rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) throw new KizuError(`${quoteCStyle(p)}: path is outside the repository ${quoteCStyle(ctx.root)}`, { hint: 'name paths inside the working tree' });
     return rel === '' ? '.' : rel.split(path.sep).join('/');
   });
   // A path that names nothing (a typo) would otherwise scan nothing and exit 0.
@@ -48,8 +49,8 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
     );
     const unknown = missing.filter((p) => ![...known].some((k) => k === p || k.startsWith(p + '/')));
     if (unknown.length) {
-      const given = unknown.map((p) => i.paths[paths.indexOf(p)]);
-      throw new KizuError(`no such path in the working tree or the index: ${given.join(', ')}`, { hint: 'paths are relative to the current directory' });
+      const named = unknown.map((p) => given[paths.indexOf(p)]);
+      throw new KizuError(`no such path in the working tree or the index: ${named.map((p) => quoteCStyle(p)).join(', ')}`, { hint: 'paths are relative to the current directory' });
     }
   }
   const res = await scanRepo({ root: ctx.root, mode: i.mode, paths, exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });

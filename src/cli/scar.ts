@@ -4,7 +4,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoContext } from './context.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathArg, pathQuoter, unquotePathArg } from '../git/quote.js';
 import { git } from '../git/run.js';
 import type { KizuConfig } from '../config/config.js';
 import { KINDS } from '../scars/format.js';
@@ -48,8 +48,10 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   const named = (p: string) => existsSync(path.resolve(i.cwd, p));
   const { file, line } = parseLocation(i.target);
   // `a:3` where no `a` exists but a file named `a:3` does: the line is what is missing.
-  if (!named(file) && named(i.target)) {
-    throw new KizuError(`${i.target}: names a file, but no line (${file} does not exist)`, { hint: `add the line after the name: git kizu scar ${i.target}:<line>` });
+  const whole = unquotePathArg(i.target);
+  if (!named(file) && named(whole)) {
+    const q = pathQuoter(i.cwd);
+    throw new KizuError(`${q(whole)}: names a file, but no line (${q(file)} does not exist)`, { hint: `add the line after the name: git kizu scar ${pathArg(whole, ':<line>')}` });
   }
   const ctx = await repoContext(i.cwd);
   let body: string;

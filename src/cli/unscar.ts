@@ -4,7 +4,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoContext } from './context.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter, unquotePathArg } from '../git/quote.js';
 import { parseLocation, unscarFiles } from '../scars/insert.js';
 import { scanRepo } from '../scars/scan.js';
 
@@ -37,8 +37,9 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
   } else {
     let { file, line } = parseLocation(i.target!, { lineOptional: true });
     // A file named like `a:3` (and no file `a`): the whole argument is the path.
-    if (line !== null && !existsSync(path.resolve(i.cwd, file)) && existsSync(path.resolve(i.cwd, i.target!))) {
-      file = i.target!;
+    const whole = unquotePathArg(i.target!);
+    if (line !== null && !existsSync(path.resolve(i.cwd, file)) && existsSync(path.resolve(i.cwd, whole))) {
+      file = whole;
       line = null;
     }
     jobs = [{ file, line, cwd: i.cwd }];

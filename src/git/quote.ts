@@ -56,3 +56,81 @@ export function pathQuoter(cwd: string): PathQuote {
     return quoteCStyle(p, quotePath ?? true);
   };
 }
+
+const UNESC: Record<string, number> = { a: 0x07, b: 0x08, t: 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d, '"': 0x22, '\\': 0x5c };
+
+/**
+ * The inverse of {@link quoteCStyle}: `s` read as one path in git's C-style quotes
+ * (`"tab\there.js"`, `"\303\251t\303\251"`), decoded (octal escapes are bytes of UTF-8), or
+ * null when `s` is not such a quoted string (no quotes around it, an unknown escape, a bare
+ * `"` inside).
+ */
+export function unquoteCStyle(s: string): string | null {
+  if (s.length < 2 || !s.startsWith('"') || !s.endsWith('"')) return null;
+  const bytes: number[] = [];
+  const body = s.slice(1, -1);
+  for (let k = 0; k < body.length; k++) {
+    const c = String.fromCodePoint(body.codePointAt(k)!);
+    if (c === '"') return null;
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      k += c.length - 1;
+      continue;
+    }
+    const e = body[++k];
+    if (e === undefined) return null;
+    if (UNESC[e] !== undefined) bytes.push(UNESC[e]);
+    else if (/^[0-3][0-7]{2}$/.test(body.slice(k, k + 3))) (bytes.push(parseInt(body.slice(k, k + 3), 8)), (k += 2));
+    else return null;
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * A path argument as the user gave it, with a path in git's quoted form (as git-kizu and git
+ * print it: `"tab\there.js"`) unquoted: `"<quoted>"` alone or followed by `:<anything>`
+ * (`"tab\there.js":1`, a `<path>:<line>` or hunk spec) becomes the decoded path (and the
+ * rest). Anything else is returned unchanged; a file whose name itself starts and ends with
+ * `"` is named in its quoted form (`"\"x\""`), as git prints it. The one place the CLI reads
+ * quoted paths (scar, unscar, queue add --at, tap/reject/untap/revert, hunks, scan).
+ */
+export function unquotePathArg(arg: string): string {
+  if (!arg.startsWith('"')) return arg;
+  const m = /^("(?:[^"\\]|\\.)*")(:.*)?$/s.exec(arg);
+  const p = m ? unquoteCStyle(m[1]) : null;
+  return p === null ? arg : p + (m![2] ?? '');
+}
+
+/**
+ * A user's argument for a message, in double quotes, with the characters git quotes in paths
+ * escaped as {@link quoteCStyle} escapes them (`"tab\there.js:1"`), so a tab or newline never
+ * reaches the terminal raw.
+ */
+export function quoteArg(s: string): string {
+  const q = quoteCStyle(s);
+  return q.startsWith('"') ? q : `"${s}"`;
+}
+
+/**
+ * `p` followed by `suffix` (`:12`) as an argument in a command a hint shows, ready to paste
+ * into sh: as is when `p` needs no quoting, else git's quoted form in single quotes
+ * (`'"tab\there.js":12'`), which git-kizu unquotes ({@link unquotePathArg}).
+ */
+export function pathArg(p: string, suffix = ''): string {
+  const q = quoteCStyle(p);
+  if (q === p) return p + suffix;
+  return `'${(q + suffix).replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A path as one word of a shell command shown in a message: as is when no shell treats its
+ * characters specially, else in single quotes (src/words.ts shellQuote); but when it holds a
+ * character git quotes in paths ({@link quoteCStyle}: a tab, a newline, a byte beyond
+ * ASCII...), which must not reach the terminal raw, `<path>` followed by the path in git's
+ * quoted form (git and the shell do not unquote it).
+ */
+export function shellPath(p: string): string {
+  const q = quoteCStyle(p);
+  if (q !== p) return `<path> (the path ${q})`;
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
+}

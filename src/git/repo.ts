@@ -8,6 +8,7 @@
 import { existsSync, statSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
+import { quoteCStyle } from './quote.js';
 
 /** This worktree's place in its repository: top level and git dir (`git rev-parse --show-toplevel --absolute-git-dir`). */
 export interface RepoInfo {
@@ -274,7 +275,7 @@ export async function findRepo(cwd: string): Promise<Repo> {
   const r = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-common-dir'], { cwd, okStatus: [0, 128] });
   const lines = r.stdout.toString('utf8').split('\n').filter(Boolean);
   if (r.status !== 0 || lines.length < 3) {
-    throw new KizuError(`not inside a git working tree: ${cwd}`, {
+    throw new KizuError(`not inside a git working tree: ${quoteCStyle(cwd)}`, {
       hint: 'run git kizu from inside a git repository (git init creates one)',
     });
   }
@@ -310,8 +311,8 @@ export function assertGitDirInTree(info: RepoInfo): void {
   };
   const own = gitDirFast(info.root);
   if (own && real(own) === real(info.gitDir)) return;
-  throw new KizuError(`the working tree ${info.root} is apart from its git dir ${info.gitDir} (core.worktree): git kizu does not support this layout`, {
-    hint: `git kizu needs the git dir at ${path.join(info.root, '.git')} (a directory, or a .git file naming it, as in linked worktrees)`,
+  throw new KizuError(`the working tree ${quoteCStyle(info.root)} is apart from its git dir ${quoteCStyle(info.gitDir)} (core.worktree): git kizu does not support this layout`, {
+    hint: `git kizu needs the git dir at ${quoteCStyle(path.join(info.root, '.git'))} (a directory, or a .git file naming it, as in linked worktrees)`,
   });
 }
 

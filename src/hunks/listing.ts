@@ -18,6 +18,7 @@ import { QUEUE_FILE } from '../queue/paths.js';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
+import { quoteArg, quoteCStyle, type PathQuote } from '../git/quote.js';
 import { git, splitZ, type GitResult } from '../git/run.js';
 import { commonDirFast, discoveryOverridden } from '../git/repo.js';
 import { refFast } from '../git/refs.js';
@@ -430,8 +431,8 @@ function inContext(h: Hunk, line: number): boolean {
   return line >= regionStart && line < regionStart + Math.max(h.newCount, 1);
 }
 
-function candidates(hs: Hunk[]): string {
-  const shown = hs.slice(0, 30).map((h) => `  ${shortId(h)}  ${hunkRange(h)}`);
+function candidates(hs: Hunk[], quote: PathQuote): string {
+  const shown = hs.slice(0, 30).map((h) => `  ${shortId(h)}  ${hunkRange(h, quote)}`);
   if (hs.length > 30) shown.push(`  ... and ${hs.length - 30} more (git kizu hunks lists them all)`);
   return shown.join('\n');
 }
@@ -443,17 +444,22 @@ function candidates(hs: Hunk[]): string {
  *   working-tree line ({@link hunkRange}; for a pure deletion the line where it was; any line
  *   for a whole-file hunk), else the hunk whose context covers it, or
  * - a bare path with exactly one hunk.
- * @throws KizuError (exit 1) for a spec that matches no hunk or several; the hint lists the
- *   candidates as `shortId  range`.
+ * Specs are taken as given (the CLI unquotes git-quoted paths first: src/cli/hunks.ts
+ * normaliseHunkSpec).
+ * @param quote writes paths in messages (src/git/quote.ts pathQuoter; default git's default
+ *   quoting)
+ * @throws KizuError (exit 1) for a spec that matches no hunk or several (named with its
+ *   characters escaped as git escapes paths); the hint lists the candidates as
+ *   `shortId  range`, paths quoted.
  */
-export function resolveHunks(specs: string[], hunks: Hunk[]): Hunk[] {
+export function resolveHunks(specs: string[], hunks: Hunk[], quote: PathQuote = (p) => quoteCStyle(p)): Hunk[] {
   const out: Hunk[] = [];
   for (const spec of specs) {
     let found: Hunk[] = [];
     let pool = hunks;
     if (/^[0-9a-fA-F]{4,}$/.test(spec)) found = hunks.filter((h) => h.id.startsWith(spec.toLowerCase()));
     if (!found.length) {
-      const m = /^(.*):(\d+)$/.exec(spec);
+      const m = /^(.*):(\d+)$/s.exec(spec);
       const file = m ? m[1] : spec;
       const inFile = hunks.filter((h) => h.path === file);
       if (inFile.length) pool = inFile;
@@ -469,20 +475,20 @@ export function resolveHunks(specs: string[], hunks: Hunk[]): Hunk[] {
       continue;
     }
     if (!hunks.length) {
-      throw new KizuError(`no hunk matches "${spec}": the working tree has no changes against the baseline`, {
+      throw new KizuError(`no hunk matches ${quoteArg(spec)}: the working tree has no changes against the baseline`, {
         hint: 'git kizu hunks lists the changes; git kizu baseline shows what they are compared with',
         exitCode: EXIT.FOUND,
       });
     }
     if (found.length > 1) {
-      throw new KizuError(`"${spec}" matches ${found.length} hunks`, {
-        hint: `name one by a longer id or by path:line:\n${candidates(found)}`,
+      throw new KizuError(`${quoteArg(spec)} matches ${found.length} hunks`, {
+        hint: `name one by a longer id or by path:line:\n${candidates(found, quote)}`,
         exitCode: EXIT.FOUND,
       });
     }
     const tooShort = /^[0-9a-fA-F]{1,3}$/.test(spec);
-    throw new KizuError(tooShort ? `"${spec}" is too short for a hunk id: use at least 4 hex digits` : `no hunk matches "${spec}" (the file may have changed since it was listed)`, {
-      hint: `current hunks${pool !== hunks ? ` in ${pool[0].path}` : ''} (git kizu hunks lists them all):\n${candidates(pool)}`,
+    throw new KizuError(tooShort ? `${quoteArg(spec)} is too short for a hunk id: use at least 4 hex digits` : `no hunk matches ${quoteArg(spec)} (the file may have changed since it was listed)`, {
+      hint: `current hunks${pool !== hunks ? ` in ${quote(pool[0].path)}` : ''} (git kizu hunks lists them all):\n${candidates(pool, quote)}`,
       exitCode: EXIT.FOUND,
     });
   }

@@ -10,6 +10,7 @@ import { symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
+import { quoteCStyle } from '../git/quote.js';
 import { git } from '../git/run.js';
 import { replaceWithSync, writeFileAtomic } from '../files.js';
 import { hunkDetail, hunkRange, shortId, hunkSpot, type Hunk, type HunkDetail } from './listing.js';
@@ -60,8 +61,17 @@ export function revertBuffer(buf: Buffer, h: Hunk, raw: Buffer[]): Buffer {
   return Buffer.concat([buf.subarray(0, at), sideBytes(raw, 'old'), buf.subarray(at + want.length)]);
 }
 
+/**
+ * `git restore` of `p` from `oid`, for a hint: the path inline when git would print it as is,
+ * else `<path>` and the path in git's quoted form (git does not unquote its arguments).
+ */
+function restoreCommand(oid: string, p: string): string {
+  const q = quoteCStyle(p);
+  return q === p ? `git restore --source=${oid} -- ${p}` : `git restore --source=${oid} -- <path> (the path ${q})`;
+}
+
 function changedError(h: Hunk): KizuError {
-  return new KizuError(`${h.path} changed since hunk ${shortId(h)} was listed; nothing was reverted`, {
+  return new KizuError(`${quoteCStyle(h.path)} changed since hunk ${shortId(h)} was listed; nothing was reverted`, {
     hint: 'list the hunks again with git kizu hunks and use the new id',
     exitCode: EXIT.FOUND,
   });
@@ -80,7 +90,7 @@ export async function readPathState(abs: string, rel: string): Promise<SavedFile
   }
   if (st.isSymbolicLink()) return { path: rel, type: 'symlink', content: Buffer.from(await readlink(abs, { encoding: 'buffer' })), mode: null };
   if (!st.isFile()) {
-    throw new KizuError(`${rel}: not a regular file (a directory or special file stands there)`, { hint: 'move it away first' });
+    throw new KizuError(`${quoteCStyle(rel)}: not a regular file (a directory or special file stands there)`, { hint: 'move it away first' });
   }
   return { path: rel, type: 'file', content: await readFile(abs), mode: st.mode & 0o7777 };
 }
@@ -120,8 +130,8 @@ async function verifyOid(root: string, h: Hunk, d: HunkDetail, buf: Buffer, base
   if (!d.newOid || /^0+$/.test(d.newOid)) return;
   if ((await gitHash(root, buf)) === d.newOid) return;
   if ((await gitHash(root, buf, h.path)) === d.newOid) {
-    throw new KizuError(`${h.path}: git converts this file when reading it (core.autocrlf, .gitattributes text/eol or a clean filter), so its hunks cannot be reverted byte-exactly`, {
-      hint: `restore the whole file with git restore --source=${baselineOid} -- ${h.path}, or edit it by hand`,
+    throw new KizuError(`${quoteCStyle(h.path)}: git converts this file when reading it (core.autocrlf, .gitattributes text/eol or a clean filter), so its hunks cannot be reverted byte-exactly`, {
+      hint: `restore the whole file with ${restoreCommand(baselineOid, h.path)}, or edit it by hand`,
     });
   }
   throw changedError(h);
@@ -161,8 +171,8 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
     return { hunk: h, abs, before, after: absent, spot: null };
   }
   if (d.symlink) {
-    throw new KizuError(`${hunkRange(h)}: symbolic link changes are not reverted by hunk`, {
-      hint: `restore the link with git restore --source=${baselineOid} -- ${h.path}`,
+    throw new KizuError(`${hunkRange(h, quoteCStyle)}: symbolic link changes are not reverted by hunk`, {
+      hint: `restore the link with ${restoreCommand(baselineOid, h.path)}`,
     });
   }
   if (h.kind === 'deleted') {

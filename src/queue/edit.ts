@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
+import { quoteCStyle } from '../git/quote.js';
 import { eolOf, plural } from '../words.js';
 import { withLock } from '../git/lock.js';
 import { writeFileAtomic } from '../files.js';
@@ -108,7 +109,7 @@ export async function addItem(root: string, gitDir: string, cwd: string, i: NewI
     const buf = readFileSync(t.real);
     const count = isBinary(buf) ? null : lineCount(toLines(buf));
     if (count !== null && line! > Math.max(count, 1)) {
-      throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: `use a line from 1 to ${Math.max(count, 1)}` });
+      throw new KizuError(`${quoteCStyle(t.rel)}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: `use a line from 1 to ${Math.max(count, 1)}` });
     }
     anchor = { path: t.rel, line: line! };
   }
@@ -121,7 +122,7 @@ export async function addItem(root: string, gitDir: string, cwd: string, i: NewI
     if (back.id !== id || back.kind !== kind || back.text !== text || back.anchor?.path !== anchor?.path || back.anchor?.line !== anchor?.line) {
       throw new KizuError(
         anchor && back.anchor?.path !== anchor.path
-          ? `--at ${anchor.path}: this path cannot be written as an item anchor (\`path:line\`)`
+          ? `--at ${quoteCStyle(anchor.path)}: this path cannot be written as an item anchor (\`path:line\`)`
           : `this text cannot be written as an item so that it reads back unchanged: ${text}`,
         { hint: anchor && back.anchor?.path !== anchor.path ? 'name the place in the item text instead' : 'reword the start of the text' },
       );

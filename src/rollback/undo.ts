@@ -15,6 +15,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
+import { quoteCStyle, shellPath } from '../git/quote.js';
 import { git } from '../git/run.js';
 import { gitDirFast } from '../git/repo.js';
 import { readRollbacks, popRollback, type RollbackRecord } from './undo-log.js';
@@ -82,15 +83,15 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
     const on = await headRef(copy.checkout).catch(() => null);
     const from = copy.from.replace(/^refs\/heads\//, '');
     if (on !== copy.from) {
-      throw new KizuError(`cannot bring back task "${u.name}": ${copy.checkout} is no longer on ${from}, where the rollback left it`, {
-        hint: `switch it back (git -C ${copy.checkout} switch ${from}), then run git kizu undo again; nothing was changed`,
+      throw new KizuError(`cannot bring back task "${u.name}": ${quoteCStyle(copy.checkout)} is no longer on ${from}, where the rollback left it`, {
+        hint: `switch it back (git -C ${shellPath(copy.checkout)} switch ${from}), then run git kizu undo again; nothing was changed`,
         exitCode: EXIT.FOUND,
       });
     }
     const dirty = await statusPaths(copy.checkout, { trackedOnly: true });
     if (dirty.length) {
-      throw new KizuError(`cannot bring back task "${u.name}": ${copy.checkout} has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', ...' : ''}), and undo has to switch it back to ${branch}`, {
-        hint: `commit or stash them (git -C ${copy.checkout} stash), then run git kizu undo again; nothing was changed`,
+      throw new KizuError(`cannot bring back task "${u.name}": ${quoteCStyle(copy.checkout)} has uncommitted changes (${dirty.slice(0, 5).map((d) => quoteCStyle(d)).join(', ')}${dirty.length > 5 ? ', ...' : ''}), and undo has to switch it back to ${branch}`, {
+        hint: `commit or stash them (git -C ${shellPath(copy.checkout)} stash), then run git kizu undo again; nothing was changed`,
         exitCode: EXIT.FOUND,
       });
     }
@@ -105,7 +106,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
   const worktree = u.worktree ?? null;
   const worktreeExists = worktree !== null && isWorktree(worktree);
   if (worktree && !worktreeExists && existsSync(worktree)) {
-    throw new KizuError(`cannot recreate the worktree ${worktree}: something else is there now`, {
+    throw new KizuError(`cannot recreate the worktree ${quoteCStyle(worktree)}: something else is there now`, {
       hint: 'move it away, then run git kizu undo again',
       exitCode: EXIT.FOUND,
     });
@@ -136,7 +137,7 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
     if (dir && worktreeId(dir) === snap.meta.worktreeId) return w.path;
   }
   const replaced = isWorktree(recorded) ? ' (the worktree there now is a new one)' : '';
-  throw new KizuError(`the rollback to undo was made in the worktree ${recorded}, which no longer exists${replaced}`, {
+  throw new KizuError(`the rollback to undo was made in the worktree ${quoteCStyle(recorded)}, which no longer exists${replaced}`, {
     hint:
       `nothing was changed; that worktree's state before the rollback is in safety snapshot ${snap.name} ` +
       `(to put it into a worktree, run git kizu rollback snapshot ${snap.name} --other-worktree there)`,

@@ -10,6 +10,7 @@ import { lstat, readFile, realpath, stat, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
+import { pathArg, quoteArg, quoteCStyle, unquotePathArg } from '../git/quote.js';
 import { plural } from '../words.js';
 import { writeFileAtomic } from '../files.js';
 import { scarsRecordFile } from '../git/layout.js';
@@ -36,25 +37,28 @@ export interface FileTarget {
 
 /**
  * Splits `<path>:<line>` into its parts at the last `:` followed only by digits (so
- * `a:3:5` is line 5 of the file `a:3`). `line` is 1-based.
+ * `a:3:5` is line 5 of the file `a:3`). `line` is 1-based. A path in git's quoted form
+ * (`"tab\there.js":3`, as git-kizu prints it) is unquoted first (src/git/quote.ts
+ * unquotePathArg).
  * @param opts.lineOptional if true, a spec without a `:<digits>` suffix is a bare path
  *   (`line: null`) instead of an error.
  * @throws KizuError (exit 2) if there is no `:<line>` suffix (unless lineOptional), the path
  *   before it is empty, or the line is 0, negative, or larger than 2^53-1.
  */
-export function parseLocation(spec: string, opts: { lineOptional?: boolean } = {}): { file: string; line: number | null } {
-  const m = /^(.*):(-?\d+)$/.exec(spec);
+export function parseLocation(given: string, opts: { lineOptional?: boolean } = {}): { file: string; line: number | null } {
+  const spec = unquotePathArg(given);
+  const m = /^(.*):(-?\d+)$/s.exec(spec);
   if (!m) {
     if (opts.lineOptional && spec !== '') return { file: spec, line: null };
-    throw new KizuError(`expected <path>:<line>, got "${spec}"`, { hint: 'name the line, e.g. git kizu scar src/app.ts:42' });
+    throw new KizuError(`expected <path>:<line>, got ${quoteArg(given)}`, { hint: 'name the line, e.g. git kizu scar src/app.ts:42' });
   }
-  if (m[1] === '') throw new KizuError(`expected <path>:<line>, got "${spec}" (the path is missing)`, { hint: 'name the file before the line, e.g. src/app.ts:42' });
+  if (m[1] === '') throw new KizuError(`expected <path>:<line>, got ${quoteArg(given)} (the path is missing)`, { hint: 'name the file before the line, e.g. src/app.ts:42' });
   const line = Number(m[2]);
   if (line >= 1 && !Number.isSafeInteger(line)) {
-    throw new KizuError(`line ${m[2]} in "${spec}" is too large (the largest line number is ${Number.MAX_SAFE_INTEGER})`, { hint: 'name a line that exists in the file' });
+    throw new KizuError(`line ${m[2]} in ${quoteArg(given)} is too large (the largest line number is ${Number.MAX_SAFE_INTEGER})`, { hint: 'name a line that exists in the file' });
   }
   if (!Number.isSafeInteger(line) || line < 1) {
-    throw new KizuError(`line must be a positive integer (1-based), got ${m[2]} in "${spec}"`, { hint: 'lines are numbered from 1' });
+    throw new KizuError(`line must be a positive integer (1-based), got ${m[2]} in ${quoteArg(given)}`, { hint: 'lines are numbered from 1' });
   }
   return { file: m[1], line };
 }
@@ -89,37 +93,37 @@ export async function resolveFile(root: string, cwd: string, file: string): Prom
   } catch {
     /* parent missing: reported below */
   }
-  if (abs === realRoot) throw new KizuError(`${file}: is a directory (the repository root)`, { hint: 'name a file and a line, e.g. src/app.ts:1' });
+  if (abs === realRoot) throw new KizuError(`${quoteCStyle(file)}: is a directory (the repository root)`, { hint: 'name a file and a line, e.g. src/app.ts:1' });
   if (!inside(realRoot, abs)) {
-    throw new KizuError(`${file}: path is outside the repository ${realRoot}`, { hint: 'name a file inside the working tree' });
+    throw new KizuError(`${quoteCStyle(file)}: path is outside the repository ${quoteCStyle(realRoot)}`, { hint: 'name a file inside the working tree' });
   }
   const rel = path.relative(realRoot, abs).split(path.sep).join('/');
   if (inGitDir(rel)) {
-    throw new KizuError(`${file}: refusing to write inside the .git directory`, { hint: 'name a file in the working tree' });
+    throw new KizuError(`${quoteCStyle(file)}: refusing to write inside the .git directory`, { hint: 'name a file in the working tree' });
   }
   let st;
   try {
     st = await lstat(abs);
   } catch {
-    throw new KizuError(`${rel}: no such file`, { hint: 'check the path (it is relative to the current directory)' });
+    throw new KizuError(`${quoteCStyle(rel)}: no such file`, { hint: 'check the path (it is relative to the current directory)' });
   }
   let real = abs;
   if (st.isSymbolicLink()) {
     try {
       real = await realpath(abs);
     } catch {
-      throw new KizuError(`${rel}: symlink points to a missing file`, { hint: 'scar the file the link should point to' });
+      throw new KizuError(`${quoteCStyle(rel)}: symlink points to a missing file`, { hint: 'scar the file the link should point to' });
     }
     if (!inside(realRoot, real)) {
-      throw new KizuError(`${rel}: symlink points outside the repository (${real})`, { hint: 'scar a file inside the working tree' });
+      throw new KizuError(`${quoteCStyle(rel)}: symlink points outside the repository (${quoteCStyle(real)})`, { hint: 'scar a file inside the working tree' });
     }
     if (inGitDir(path.relative(realRoot, real).split(path.sep).join('/'))) {
-      throw new KizuError(`${rel}: symlink points inside the .git directory (${real})`, { hint: 'scar a file in the working tree' });
+      throw new KizuError(`${quoteCStyle(rel)}: symlink points inside the .git directory (${quoteCStyle(real)})`, { hint: 'scar a file in the working tree' });
     }
     st = await stat(real);
   }
-  if (st.isDirectory()) throw new KizuError(`${rel}: is a directory`, { hint: 'name a file and a line, e.g. ' + rel + '/index.ts:1' });
-  if (!st.isFile()) throw new KizuError(`${rel}: not a regular file`, { hint: 'scars go into text files' });
+  if (st.isDirectory()) throw new KizuError(`${quoteCStyle(rel)}: is a directory`, { hint: `name a file and a line, e.g. ${pathArg(`${rel}/index.ts`, ':1')}` });
+  if (!st.isFile()) throw new KizuError(`${quoteCStyle(rel)}: not a regular file`, { hint: 'scars go into text files' });
   return { abs, rel, real };
 }
 
@@ -131,8 +135,8 @@ async function readText(t: FileTarget, line?: number | null): Promise<LineFile> 
 /** `buf` as lines; refuses binary content (`rel` and `line` are used in the message and hint). */
 function textLines(rel: string, buf: Buffer, line?: number | null): LineFile {
   if (isBinary(buf)) {
-    throw new KizuError(`${rel}: binary file (NUL byte in the first 8 KiB); scars go into text files`, {
-      hint: `queue the remark instead: git kizu queue add --at ${rel}:${line ?? '<line>'} "<text>"`,
+    throw new KizuError(`${quoteCStyle(rel)}: binary file (NUL byte in the first 8 KiB); scars go into text files`, {
+      hint: `queue the remark instead: git kizu queue add --at ${pathArg(rel, `:${line ?? '<line>'}`)} "<text>"`,
     });
   }
   return toLines(buf);
@@ -253,7 +257,7 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
   const f = textLines(i.rel, i.buf, i.line);
   const count = lineCount(f);
   if (i.line > count + 1) {
-    throw new KizuError(`${t.rel}:${i.line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, {
+    throw new KizuError(`${quoteCStyle(t.rel)}:${i.line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, {
       hint: `use a line from 1 to ${count + 1}`,
     });
   }
@@ -339,11 +343,11 @@ async function removeScars(root: string, cwd: string, file: string, line: number
   if (line === null) {
     targets = [...scarLines].sort((a, b) => a - b);
   } else {
-    if (line > count) throw new KizuError(`${t.rel}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: 'use git kizu scan to list scars with their lines' });
+    if (line > count) throw new KizuError(`${quoteCStyle(t.rel)}:${line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, { hint: 'use git kizu scan to list scars with their lines' });
     if (scarLines.has(line)) targets = [line];
     else if (scarLines.has(line - 1)) targets = [line - 1];
     else {
-      throw new KizuError(`${t.rel}:${line}: no scar on this line or directly above it`, {
+      throw new KizuError(`${quoteCStyle(t.rel)}:${line}: no scar on this line or directly above it`, {
         hint: 'use git kizu scan to list scars with their lines',
         exitCode: EXIT.FOUND,
       });
@@ -414,7 +418,7 @@ async function undoLast(root: string, gitDir: string): Promise<ScarRecord> {
     t = await resolveFile(root, root, last.rel);
   } catch {
     await dropStale();
-    throw new KizuError(`cannot undo the last scar: ${last.rel} no longer exists`, { hint: `nothing to remove; it went with the file.${next}`, exitCode: EXIT.FOUND });
+    throw new KizuError(`cannot undo the last scar: ${quoteCStyle(last.rel)} no longer exists`, { hint: `nothing to remove; it went with the file.${next}`, exitCode: EXIT.FOUND });
   }
   const f = await readText(t);
   const count = lineCount(f);
@@ -427,8 +431,8 @@ async function undoLast(root: string, gitDir: string): Promise<ScarRecord> {
   }
   if (n === -1) {
     await dropStale();
-    throw new KizuError(`cannot undo the last scar: ${last.rel}:${last.line} is no longer exactly "${last.text.trim()}" (it was edited or removed); it is dropped from the undo record`, {
-      hint: `if an edited scar is still there, remove it with git kizu unscar ${last.rel}:<line>.${next}`,
+    throw new KizuError(`cannot undo the last scar: ${quoteCStyle(last.rel)}:${last.line} is no longer exactly "${last.text.trim()}" (it was edited or removed); it is dropped from the undo record`, {
+      hint: `if an edited scar is still there, remove it with git kizu unscar ${pathArg(last.rel, `:<line>`)}.${next}`,
       exitCode: EXIT.FOUND,
     });
   }

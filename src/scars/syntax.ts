@@ -6,6 +6,7 @@
 import { stringAround } from './strings.js';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
+import { pathArg, quoteCStyle } from '../git/quote.js';
 import { formatScar, type CommentSyntax } from './format.js';
 import { isMarkdownPath, openFenceAfter, fencedLines } from './parse.js';
 
@@ -69,8 +70,8 @@ function parseOverride(v: string): CommentSyntax | 'none' {
 }
 
 function noSyntaxError(rel: string, line: number): KizuError {
-  return new KizuError(`${rel}: this file type has no comment syntax, so a scar cannot be written into it`, {
-    hint: `queue the remark instead: git kizu queue add --at ${rel}:${line} "<text>" (or set scar.syntax for this extension in the config)`,
+  return new KizuError(`${quoteCStyle(rel)}: this file type has no comment syntax, so a scar cannot be written into it`, {
+    hint: `queue the remark instead: git kizu queue add --at ${pathArg(rel, `:${line}`)} "<text>" (or set scar.syntax for this extension in the config)`,
   });
 }
 
@@ -133,20 +134,20 @@ export async function chooseSyntax(
   if (lineIndex === 0) {
     const role = firstLineRole(relPath, ext, lines);
     if (role) {
-      throw new KizuError(`${relPath}:1: line 1 is ${role}, which must stay the first line of the file`, {
-        hint: `scar line 2 instead: git kizu scar ${relPath}:2`,
+      throw new KizuError(`${quoteCStyle(relPath)}:1: line 1 is ${role}, which must stay the first line of the file`, {
+        hint: `scar line 2 instead: git kizu scar ${pathArg(relPath, `:2`)}`,
       });
     }
   }
   let choice: SyntaxChoice;
   if (base === null) {
-    choice = { syntax: HASH, warning: `${relPath}: unknown file type, using "#" comments (set scar.syntax in the config to choose)` };
+    choice = { syntax: HASH, warning: `${quoteCStyle(relPath)}: unknown file type, using "#" comments (set scar.syntax in the config to choose)` };
   } else if (hasOverride) choice = { syntax: base };
   else if (SECTIONED.has(ext)) {
     const sec = sectionSyntax(text, lineIndex);
     if (sec === 'none') {
-      throw new KizuError(`${relPath}:${lineNo}: this line is inside a JSON <script> block, which has no comment syntax`, {
-        hint: `scar the <script> line instead, or use git kizu queue add --at ${relPath}:${lineNo} "<text>"`,
+      throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside a JSON <script> block, which has no comment syntax`, {
+        hint: `scar the <script> line instead, or use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>"`,
       });
     }
     choice = { syntax: sec };
@@ -159,15 +160,15 @@ export async function chooseSyntax(
   if (isMarkdownPath(relPath)) {
     const fence = openFenceAfter(lines, lineIndex);
     if (fence !== null) {
-      throw new KizuError(`${relPath}:${lineNo}: this line is inside a fenced code block (opened at line ${fence}), where git kizu scan does not look for scars`, {
-        hint: `scar the fence instead: git kizu scar ${relPath}:${fence}, or use git kizu queue add --at ${relPath}:${lineNo} "<text>"`,
+      throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside a fenced code block (opened at line ${fence}), where git kizu scan does not look for scars`, {
+        hint: `scar the fence instead: git kizu scar ${pathArg(relPath, `:${fence}`)}, or use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>"`,
       });
     }
   }
   const str = stringAround(ext, name, lines, lineIndex);
   if (str) {
-    throw new KizuError(`${relPath}:${lineNo}: this line is inside ${str.what} (from line ${str.startLine}); a scar line there would become part of the string`, {
-      hint: `scar the line where it starts: git kizu scar ${relPath}:${str.startLine}, or use git kizu queue add --at ${relPath}:${lineNo} "<text>"`,
+    throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside ${str.what} (from line ${str.startLine}); a scar line there would become part of the string`, {
+      hint: `scar the line where it starts: git kizu scar ${pathArg(relPath, `:${str.startLine}`)}, or use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>"`,
     });
   }
   const { open, close } = choice.syntax;
@@ -180,8 +181,8 @@ export async function chooseSyntax(
     if (continues(lineIndex)) {
       let start = lineIndex;
       while (continues(start - 1)) start--;
-      throw new KizuError(`${relPath}:${lineNo}: this line continues line ${lineIndex} (it ends with a backslash), so a comment line cannot go between them`, {
-        hint: `scar the line where the statement starts: git kizu scar ${relPath}:${start}`,
+      throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line continues line ${lineIndex} (it ends with a backslash), so a comment line cannot go between them`, {
+        hint: `scar the line where the statement starts: git kizu scar ${pathArg(relPath, `:${start}`)}`,
       });
     }
   }
@@ -197,8 +198,8 @@ export async function chooseSyntax(
     const at = before.lastIndexOf(opener);
     if (at !== -1 && before.indexOf(close, at + opener.length) === -1) {
       const startLine = before.slice(0, at).split('\n').length;
-      throw new KizuError(`${relPath}:${lineNo}: this line is inside a ${opener} ${close} comment (opened at line ${startLine}); the scar's ${close} would end it early`, {
-        hint: `scar the line where that comment starts: git kizu scar ${relPath}:${startLine}`,
+      throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside a ${opener} ${close} comment (opened at line ${startLine}); the scar's ${close} would end it early`, {
+        hint: `scar the line where that comment starts: git kizu scar ${pathArg(relPath, `:${startLine}`)}`,
       });
     }
   }
@@ -305,8 +306,8 @@ async function jsSyntax(
     if (!isCommentAt(ts, relPath, next, kind, at)) continue;
     return { syntax: cand };
   }
-  throw new KizuError(`${relPath}:${lineNo}: a comment cannot be placed above this line (it is inside a string, template or tag)`, {
-    hint: `scar the line where the statement or element starts, or use git kizu queue add --at ${relPath}:${lineNo} "<text>"`,
+  throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: a comment cannot be placed above this line (it is inside a string, template or tag)`, {
+    hint: `scar the line where the statement or element starts, or use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>"`,
   });
 }
 

@@ -153,6 +153,35 @@ test('zsh: sourced after compinit, the same completions, and kizu among git\'s c
   assert.deepEqual(got.slice(1), [['untap'], [...hunks].sort(), ['drop', 'list', 'show']]);
 });
 
+test('the program\'s --color completes always, never, auto (as `--color <when>` and `--color=<when>`, before and after a command), in bash and zsh', () => {
+  const { sb } = reviewRepo();
+  const whens = ['always', 'never', 'auto'];
+  assert.deepEqual(
+    bashComplete(sb, [
+      ['git', 'kizu', '--color', ''],
+      ['git', 'kizu', '--color='],
+      ['git', 'kizu', '--color=n'],
+      ['git', 'kizu', 'status', '--color', ''],
+      ['git', 'kizu', 'scar', '--color='],
+      ['git', 'kizu', '--color', 'never', 'ta'],
+      ['git', 'kizu', '--color', 'ta'], // a bare --color: the next word is the command
+      ['git', 'kizu', '--color', 'never', 'scar', '--kind', ''],
+      ['git-kizu', '--color', ''],
+    ]),
+    [spaced(whens), spaced(whens), ['never '], spaced(whens), spaced(whens), ['tap ', 'task '], ['tap ', 'task '], ['ask ', 'reject ', 'free '], whens],
+  );
+  assert.deepEqual(zshComplete(sb, 'fpath', ['git kizu --color ', 'git kizu --color=', 'git kizu status --color=a', 'git kizu --color ta', 'git-kizu --color never ta']), [
+    ['always', 'auto', 'never'],
+    ['always', 'auto', 'never'],
+    ['always', 'auto'],
+    ['tap', 'task'],
+    ['tap', 'task'],
+  ]);
+  // What completion offers runs: `--color never` is the value, not a command.
+  assert.match(kizuOk(sb, ['--color', 'never', 'hunks']), /^[0-9a-f]{8}  a\.txt:2  \+1 -1  modified\n/);
+  assert.match(kizuOk(sb, ['hunks', '--color', 'always']), /^\x1b\[1m[0-9a-f]{8}/);
+});
+
 test('completion --ids lists what the other commands print; a shell is required; unknown ones are refused (exit 2)', () => {
   const { sb, hunks, snaps } = reviewRepo();
   expectRun(sb, ['completion', '--ids', 'hunks'], { status: 0, stdout: hunks.map((h) => `${h}\n`).join('') });

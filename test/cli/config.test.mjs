@@ -132,15 +132,32 @@ test('config: scar.syntax must be a comment syntax the scanner recognises (else 
   }
 });
 
-test('config: a config file that cannot be parsed is an error (exit 2), nothing written', () => {
-  const sb = sandbox({ files: { '.kizurc.json': '{"scar": ', 'a.py': 'x\n' } });
-  const r = sb.kizu(['scar', 'a.py:1']);
-  assert.equal(r.status, 2);
-  assert.equal(r.stdout, '');
-  const lines = r.stderr.split('\n');
-  assert.equal(lines[0], `git-kizu: error: could not read config: JSON Error in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:`);
-  assert.equal(lines.at(-2), 'hint: fix the syntax of the config file');
-  assert.equal(sb.read('a.py'), 'x\n');
+test('config: a config file that cannot be parsed is an error (exit 2) naming the file, line and column; nothing written', () => {
+  const cases = [
+    ['{"scar": ', 'expected a value (the file ends too early) at line 1, column 10', 'line 1, column 10'],
+    ['{\n  "stop": {"maxBlocks": 2,}\n}\n', 'expected a property name in double quotes at line 2, column 27', 'line 2, column 27'],
+    ['{"stop": {}}\n}\n', 'unexpected text after the end of the value at line 2, column 1', 'line 2, column 1'],
+  ];
+  for (const [text, what, where] of cases) {
+    const sb = sandbox({ files: { '.kizurc.json': text, 'a.py': 'x\n' } });
+    const file = path.join(realpathSync(sb.dir), '.kizurc.json');
+    expectRun(sb, ['scar', 'a.py:1'], { status: 2, stdout: '', stderr: `git-kizu: error: ${file} is not valid JSON: ${what}\nhint: fix ${where} of ${file} (see README "Config")\n` });
+    assert.equal(sb.read('a.py'), 'x\n');
+  }
+});
+
+test('config: a UTF-8 byte order mark at the start of .kizurc.json is accepted, as in .kizurc.yaml', () => {
+  for (const [name, text] of [
+    ['.kizurc.json', '\uFEFF{"stop": {"maxBlocks": 0}}\n'],
+    ['.kizurc.yaml', '\uFEFFstop:\n  maxBlocks: 0\n'],
+  ]) {
+    const sb = sandbox({ files: { [name]: text } });
+    // Parsed: the invalid value inside is what is reported.
+    expectRun(sb, ['scan'], {
+      status: 2,
+      stderr: `git-kizu: error: invalid config in ${path.join(realpathSync(sb.dir), name)}:\n  - "stop.maxBlocks" must be an integer >= 1, got 0\nhint: fix the listed keys (see README "Config")\n`,
+    });
+  }
 });
 
 test('config: keys named like Object.prototype members are unknown keys, not a crash', () => {

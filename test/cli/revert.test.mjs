@@ -226,7 +226,8 @@ test('revert: paths with spaces, quotes, tabs and non-ASCII characters', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(sb.read(odd), 'a\nb\n');
   assert.deepEqual(catFileRoute(sb, r.stdout.replace(/> .*\)/, '> x)')), Buffer.from('a\nB\n'));
-  assert.ok(r.stdout.includes(` > '${realpathSync(sb.dir)}/dir x/é "q"\tz.txt')`), r.stdout);
+  // The raw tab never reaches the terminal: the path is named in git's quoted form.
+  assert.ok(r.stdout.includes(` > <path> (the path "${realpathSync(sb.dir)}/dir x/\\303\\251 \\"q\\"\\tz.txt"))`), r.stdout);
   assert.equal(sb.kizu(['revert', '--restore', restoreId(r.stdout)]).status, 0);
   assert.equal(sb.read(odd), 'a\nB\n');
   assert.equal(sb.kizu(['revert', hs[1].shortId]).status, 0);

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox, src } from '../helpers/sandbox.mjs';
 
-const { quoteCStyle, pathQuoter } = await import(src('git/quote.ts'));
+const { quoteCStyle, pathQuoter, unquoteCStyle, unquotePathArg, quoteArg, pathArg } = await import(src('git/quote.ts'));
 
 // Every control character git can store in a name (not NUL, not '/'), DEL, quote, backslash,
 // UTF-8 of two, three and four bytes, and plain names (a space is not quoted).
@@ -34,9 +34,13 @@ function gitQuoted(quotePath) {
 }
 
 for (const quotePath of [true, false]) {
-  test(`quoteCStyle(name, ${quotePath}) is git ls-files' line for every name (core.quotePath=${quotePath})`, () => {
+  test(`quoteCStyle(name, ${quotePath}) is git ls-files' line for every name (core.quotePath=${quotePath}); unquotePathArg reads each quoted line back`, () => {
     const { raw, out } = gitQuoted(quotePath);
     assert.deepEqual(raw.map((n) => quoteCStyle(n, quotePath)), out);
+    const quoted = out.filter((l) => l.startsWith('"'));
+    assert.ok(quoted.length >= 33, quoted.join(' '));
+    assert.deepEqual(out.map((l) => unquotePathArg(l)), raw);
+    assert.deepEqual(out.map((l) => unquotePathArg(`${l}:12`)), raw.map((n) => `${n}:12`));
   });
 }
 
@@ -64,4 +68,19 @@ test('pathQuoter: reads core.quotePath from the repository only for a path beyon
   assert.equal(pathQuoter(sb.dir)('ü'), '"\\303\\274"');
   sb.git('config', '--unset', 'core.quotePath');
   assert.equal(pathQuoter(sb.dir)('ü'), '"\\303\\274"');
+});
+
+test('unquoteCStyle / unquotePathArg: only a whole quoted string is unquoted; anything else is left as given', () => {
+  assert.equal(unquoteCStyle('"a\\tb"'), 'a\tb');
+  assert.equal(unquoteCStyle('"\\303\\251"'), 'é');
+  for (const s of ['abc', '"abc', 'abc"', '"a"b"', '"bad \\q escape"', '"\\"', '"a\\']) assert.equal(unquoteCStyle(s), null, s);
+  assert.equal(unquotePathArg('"tab\\there.js":1'), 'tab\there.js:1');
+  assert.equal(unquotePathArg('"x":a:3'), 'x:a:3');
+  assert.equal(unquotePathArg('"x"y:3'), '"x"y:3');
+  assert.equal(unquotePathArg('plain.js:3'), 'plain.js:3');
+  assert.equal(unquotePathArg('"\\"x\\""'), '"x"');
+  assert.equal(quoteArg('a\tb:1'), '"a\\tb:1"');
+  assert.equal(quoteArg('ab:1'), '"ab:1"');
+  assert.equal(pathArg('ab.js', ':1'), 'ab.js:1');
+  assert.equal(pathArg("it's\t", ':1'), `'"it'\\''s\\t":1'`);
 });

@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { git } from '../../git/run.js';
 import { KizuError } from '../../errors.js';
+import { quoteCStyle } from '../../git/quote.js';
 import type { RawHunk } from '../../git/diff.js';
 import { diffBlobs, readBlob, writeBlob, shortIds, chrono, readJournal, recordEntry, type JournalEntry, type JournalFile } from './journal.js';
 import { splitLines } from './patch-apply.js';
@@ -331,7 +332,7 @@ export async function planRollback(root: string, all: JournalEntry[], targets: J
           try {
             disk = readWorkFile(root, f.path);
           } catch (err) {
-            throw new KizuError(`cannot read ${f.path}: ${(err as Error).message}`, { hint: 'make it a readable file (or move it away) and run the command again' });
+            throw new KizuError(`cannot read ${quoteCStyle(f.path)}: ${(err as Error).message}`, { hint: 'make it a readable file (or move it away) and run the command again' });
           }
           files.set(f.path, (st = { disk, final: disk }));
         }

@@ -9,6 +9,7 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { quoteCStyle } from '../../git/quote.js';
 import { count, plural } from '../../words.js';
 import { writeFileAtomic } from '../../files.js';
 
@@ -75,7 +76,7 @@ function workFileProblem(root: string, rel: string): string | null {
  */
 export function readWorkFile(root: string, rel: string): Buffer | null {
   const problem = workFileProblem(root, rel);
-  if (problem) throw new KizuError(`${rel}: ${problem}`, { hint: 'patch the file itself, inside the working tree (nothing was written)' });
+  if (problem) throw new KizuError(`${quoteCStyle(rel)}: ${problem}`, { hint: 'patch the file itself, inside the working tree (nothing was written)' });
   try {
     return readFileSync(path.join(root, rel));
   } catch (e) {
@@ -143,12 +144,12 @@ export async function writeAllOrNothing(root: string, writes: FileWrite[]): Prom
         }
         continue;
       }
-      failure = new KizuError(`${w.path} changed while git-kizu was writing (it no longer holds what was checked)`, {
+      failure = new KizuError(`${quoteCStyle(w.path)} changed while git-kizu was writing (it no longer holds what was checked)`, {
         hint: 'run the command again',
         exitCode: EXIT.FOUND,
       });
     } catch (e) {
-      failure = new KizuError(`could not write ${w.path}: ${(e as Error).message}`, {
+      failure = new KizuError(`could not write ${quoteCStyle(w.path)}: ${(e as Error).message}`, {
         hint: 'fix the cause (permissions, disk space, a directory in the way) and run the command again',
       });
     }

@@ -27,6 +27,7 @@ import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync,
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { quoteCStyle } from '../../git/quote.js';
 import { capture, sameCapture, type Capture, type ModeDefaults } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
 import { replaceFileSync, replaceWithSync } from '../../files.js';
@@ -144,7 +145,7 @@ function normalisePaths(paths: string[]): string[] {
     const n = path.posix.normalize(p.split(path.sep).join('/')).replace(/\/+$/, '');
     if (n === '.' || n === '') return '';
     if (path.posix.isAbsolute(n) || n === '..' || n.startsWith('../')) {
-      throw new KizuError(`${p}: not a path inside the repository`, { hint: 'give paths relative to the repository root' });
+      throw new KizuError(`${quoteCStyle(p)}: not a path inside the repository`, { hint: 'give paths relative to the repository root' });
     }
     return n;
   });

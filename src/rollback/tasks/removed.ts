@@ -24,6 +24,7 @@ import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { quoteCStyle, shellPath } from '../../git/quote.js';
 import { git } from '../../git/run.js';
 import { KIZU_IDENT, ZERO_OID, resolve } from './records.js';
 import { TASK_TRASH_PREFIX } from '../../git/layout.js';
@@ -95,7 +96,7 @@ export async function worktreeState(wt: string, include: string[] = []): Promise
       await rm(index, { force: true });
       await git(['read-tree', 'HEAD'], { cwd: wt, env });
       r = await add();
-      if (r.status !== 0) throw new KizuError(`could not save the files of ${wt}: ${r.stderr.trim()}`, { hint: `run git status in ${wt} to see the problem` });
+      if (r.status !== 0) throw new KizuError(`could not save the files of ${quoteCStyle(wt)}: ${r.stderr.trim()}`, { hint: `run git status in ${shellPath(wt)} to see the problem` });
     }
     const kept = await includedIgnored(wt, include);
     if (kept.length) {

@@ -9,6 +9,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
+import { quoteCStyle, shellPath } from '../../git/quote.js';
 import { count, plural } from '../../words.js';
 import { git } from '../../git/run.js';
 import { getBaseline } from '../../hunks/listing.js';
@@ -111,7 +112,7 @@ export async function startTask(cwd: string, name: string, opts: { worktree?: bo
     const wts = await listWorktrees(root);
     worktree = opts.worktree === true ? defaultWorktreePath(wts[0].path, name) : path.resolve(cwd, opts.worktree);
     if ((await exists(worktree)) === 'other') {
-      throw new KizuError(`cannot create the worktree of task "${name}": ${worktree} already exists`, {
+      throw new KizuError(`cannot create the worktree of task "${name}": ${quoteCStyle(worktree)} already exists`, {
         hint: `give another path: git kizu task start ${name} --worktree <path>`,
         exitCode: EXIT.FOUND,
       });
@@ -121,7 +122,7 @@ export async function startTask(cwd: string, name: string, opts: { worktree?: bo
       // git may have created the branch before failing: drop it if it is still the bare start.
       const left = await listWorktrees(root);
       if (!left.some((w) => w.branch === ref)) await git(['update-ref', '-d', ref, base], { cwd: root, okStatus: [0, 1, 128] });
-      throw new KizuError(`could not create the worktree of task "${name}" at ${worktree}: ${gitMessage(r.stderr)}`, {
+      throw new KizuError(`could not create the worktree of task "${name}" at ${quoteCStyle(worktree)}: ${gitMessage(r.stderr)}`, {
         hint: `give another path: git kizu task start ${name} --worktree <path>`,
         exitCode: EXIT.FOUND,
       });
@@ -202,8 +203,8 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
   const switchFirst = here === taskBranchRef(name) && !task.linked;
   if (here !== rec.from && !switchFirst) {
     const holder = wts.find((w) => w.branch === rec.from);
-    throw new KizuError(`task "${name}" lands in ${into}, which is not checked out in this worktree (${root})`, {
-      hint: holder ? `run it where ${into} is checked out: cd ${holder.path} && git kizu task land ${name}` : `switch to it first: git switch ${into}`,
+    throw new KizuError(`task "${name}" lands in ${into}, which is not checked out in this worktree (${quoteCStyle(root)})`, {
+      hint: holder ? `run it where ${into} is checked out: cd ${shellPath(holder.path)} && git kizu task land ${name}` : `switch to it first: git switch ${into}`,
       exitCode: EXIT.FOUND,
     });
   }
@@ -211,8 +212,8 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     const dirty = await statusPaths(task.worktree);
     if (dirty.length) {
       throw new KizuError(
-        `task "${name}" has uncommitted changes in ${task.worktree} (${count(dirty.length, 'file')}); they would not be landed`,
-        { hint: `commit them there (git -C ${task.worktree} add -A && git -C ${task.worktree} commit), or remove them; then land again`, exitCode: EXIT.FOUND },
+        `task "${name}" has uncommitted changes in ${quoteCStyle(task.worktree)} (${count(dirty.length, 'file')}); they would not be landed`,
+        { hint: `commit them there (git -C ${shellPath(task.worktree)} add -A && git -C ${shellPath(task.worktree)} commit), or remove them; then land again`, exitCode: EXIT.FOUND },
       );
     }
   }
@@ -223,8 +224,8 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     const kept = await includedIgnored(task.worktree, (await loadConfig(root)).snapshot.include);
     if (kept.length) {
       throw new KizuError(
-        `task "${name}"'s worktree ${task.worktree} holds ${kept.join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${plural(kept.length, 'it', 'them')} with the worktree`,
-        { hint: `move ${plural(kept.length, 'it', 'them')} out of ${task.worktree} first, or land without --remove`, exitCode: EXIT.FOUND },
+        `task "${name}"'s worktree ${quoteCStyle(task.worktree)} holds ${kept.map((k) => quoteCStyle(k)).join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${plural(kept.length, 'it', 'them')} with the worktree`,
+        { hint: `move ${plural(kept.length, 'it', 'them')} out of ${quoteCStyle(task.worktree)} first, or land without --remove`, exitCode: EXIT.FOUND },
       );
     }
     const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
@@ -233,7 +234,7 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
   const mine = await statusPaths(root, { trackedOnly: true });
   const merging = await resolve(root, 'MERGE_HEAD');
   if (mine.length || merging) {
-    throw new KizuError(`${root} has ${merging ? 'a merge in progress' : 'uncommitted changes'}; landing would mix them with the merge`, {
+    throw new KizuError(`${quoteCStyle(root)} has ${merging ? 'a merge in progress' : 'uncommitted changes'}; landing would mix them with the merge`, {
       hint: merging ? 'finish or abort that merge first (git merge --abort)' : 'commit or stash them first (git stash), then land again',
       exitCode: EXIT.FOUND,
     });
@@ -289,8 +290,8 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     if (task.linked && task.worktree) {
       const r = await git(['worktree', 'remove', task.worktree], { cwd: root, okStatus: [0, 1, 128] });
       if (r.status !== 0) {
-        throw new KizuError(`landed task "${name}", but could not remove its worktree ${task.worktree}: ${gitMessage(r.stderr)}`, {
-          hint: `remove it yourself: git worktree remove ${task.worktree}`,
+        throw new KizuError(`landed task "${name}", but could not remove its worktree ${quoteCStyle(task.worktree)}: ${gitMessage(r.stderr)}`, {
+          hint: `remove it yourself: git worktree remove ${shellPath(task.worktree)}`,
         });
       }
       wtPath = task.worktree;
@@ -361,14 +362,14 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
   if (wt && !wt.main) {
     mode = 'linked';
     if (isInside(cwd, wt.path)) {
-      throw new KizuError(`the current directory is inside task "${name}"'s worktree ${wt.path}; it cannot be removed from within`, {
-        hint: `cd out of it (e.g. cd ${wts[0].path}) and run git kizu rollback branch ${name} again`,
+      throw new KizuError(`the current directory is inside task "${name}"'s worktree ${quoteCStyle(wt.path)}; it cannot be removed from within`, {
+        hint: `cd out of it (e.g. cd ${shellPath(wts[0].path)}) and run git kizu rollback branch ${name} again`,
         exitCode: EXIT.FOUND,
       });
     }
     if (wt.locked) {
-      throw new KizuError(`task "${name}"'s worktree ${wt.path} is locked${wt.lockReason ? ` (${wt.lockReason})` : ''}`, {
-        hint: `if it may go, unlock it first (git worktree unlock ${wt.path}), then run git kizu rollback branch ${name} again`,
+      throw new KizuError(`task "${name}"'s worktree ${quoteCStyle(wt.path)} is locked${wt.lockReason ? ` (${wt.lockReason})` : ''}`, {
+        hint: `if it may go, unlock it first (git worktree unlock ${shellPath(wt.path)}), then run git kizu rollback branch ${name} again`,
         exitCode: EXIT.FOUND,
       });
     }
@@ -387,7 +388,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
   } else if (wt) {
     mode = 'main';
     if (!rec?.from || rec.from === taskBranchRef(name)) {
-      throw new KizuError(`task "${name}" is checked out in ${wt.path} and has no branch to switch back to`, {
+      throw new KizuError(`task "${name}" is checked out in ${quoteCStyle(wt.path)} and has no branch to switch back to`, {
         hint: `switch that worktree to another branch yourself (git switch <branch>), then run git kizu rollback branch ${name} again`,
         exitCode: EXIT.FOUND,
       });
@@ -396,7 +397,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
     const dirty = await statusPaths(wt.path, { trackedOnly: true });
     if (dirty.length) {
       throw new KizuError(
-        `task "${name}" is checked out in ${wt.path}, which has uncommitted changes (${count(dirty.length, 'file')}); switching back to ${switchTo} could lose them`,
+        `task "${name}" is checked out in ${quoteCStyle(wt.path)}, which has uncommitted changes (${count(dirty.length, 'file')}); switching back to ${switchTo} could lose them`,
         { hint: `commit them (or stash them: git stash -u), then run git kizu rollback branch ${name} again`, exitCode: EXIT.FOUND },
       );
     }
@@ -531,17 +532,17 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
     const holder = (await listWorktrees(root)).find((w) => w.branch === ref);
     const done = holder && canonicalEq(holder.path, wt);
     if (holder && !done) {
-      throw new KizuError(`cannot bring back the worktree of task "${name}" at ${wt}: ${taskBranch(name)} is checked out in ${holder.path}`, { hint: manual, exitCode: EXIT.FOUND });
+      throw new KizuError(`cannot bring back the worktree of task "${name}" at ${quoteCStyle(wt)}: ${taskBranch(name)} is checked out in ${quoteCStyle(holder.path)}`, { hint: manual, exitCode: EXIT.FOUND });
     }
     if (!done) {
       if ((await exists(wt)) === 'other') {
-        throw new KizuError(`cannot bring back the worktree of task "${name}": ${wt} exists`, { hint: `move it away, then try again; ${manual}`, exitCode: EXIT.FOUND });
+        throw new KizuError(`cannot bring back the worktree of task "${name}": ${quoteCStyle(wt)} exists`, { hint: `move it away, then try again; ${manual}`, exitCode: EXIT.FOUND });
       }
       const args = cur ? ['worktree', 'add', '--quiet', wt, taskBranch(name)] : ['worktree', 'add', '--quiet', '-b', taskBranch(name), wt, t.tip];
       const r = await git(args, { cwd: root, okStatus: [0, 1, 128] });
       if (r.status !== 0) {
         if (!cur && !(await listWorktrees(root)).some((w) => w.branch === ref)) await git(['update-ref', '-d', ref, t.tip], { cwd: root, okStatus: [0, 1, 128] });
-        throw new KizuError(`cannot bring back the worktree of task "${name}" at ${wt}: ${gitMessage(r.stderr)}`, { hint: manual });
+        throw new KizuError(`cannot bring back the worktree of task "${name}" at ${quoteCStyle(wt)}: ${gitMessage(r.stderr)}`, { hint: manual });
       }
       await git(['restore', `--source=${t.commit}`, '--worktree', '--', ':/'], { cwd: wt });
       if (t.index) await git(['read-tree', t.index], { cwd: wt });
