@@ -97,6 +97,18 @@ test('patch apply on a terminal shows the preview and asks: "n" writes nothing, 
   assert.equal(sb.read('a.txt'), 'one\nTWO\n');
 });
 
+test('patch apply: a file changed while the question waits is not overwritten (exit 1, nothing written)', async (t) => {
+  const { sb, file } = patchRepo();
+  const p = promptTerminal(t, sb, ['patch', 'apply', file]);
+  await p.waitFor('[y/N]');
+  writeFileSync(sb.path('a.txt'), 'one\ntwo\nhuman\n');
+  p.answer('y');
+  const screen = await p.done();
+  assert.deepEqual(screen.slice(-3), ['git-kizu: error: a.txt changed while git-kizu was writing (it no longer holds what was checked); nothing changed', 'hint: run the command again', 'EXIT=1']);
+  assert.equal(sb.read('a.txt'), 'one\ntwo\nhuman\n');
+  assert.equal(journalTip(sb), '');
+});
+
 test('rollback patch without a terminal and without --yes: the plan, exit 1 naming --yes and --dry-run; nothing written, no entry, no snapshot', () => {
   const sb = sandbox({ files: { 'f.txt': TEN } });
   const e = agentEdit(sb, 'f.txt', 'l5\n', 'L5\n');
