@@ -1,6 +1,7 @@
 /**
- * `git kizu patch apply <file|-> [--dry-run] [-p <n>]`: applies a unified diff strictly
- * (src/rollback/journal/patch-parse.ts, patch-apply.ts), all files or none (patch-write.ts), and
+ * `git kizu patch apply <file|-> [--dry-run] [--yes] [--json] [-p <n>]`: applies a unified diff
+ * strictly (src/rollback/journal/patch-parse.ts, patch-apply.ts), all files or none
+ * (patch-write.ts), after the per-hunk preview and the question (src/cli/confirm.ts), and
  * records it in the edit journal so `git kizu rollback patch <id>` can undo it.
  */
 import { readFileSync } from 'node:fs';
@@ -8,18 +9,25 @@ import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { count } from '../words.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathArg, pathQuoter } from '../git/quote.js';
 import { repoInfo } from '../git/repo.js';
 import { parsePatch } from '../rollback/journal/patch-parse.js';
 import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';
 import { fileMode, writeAllOrNothing } from '../rollback/journal/patch-write.js';
 import { readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
+import { askYesNo, canAsk } from './confirm.js';
 
 export interface PatchApplyInput {
   cwd: string;
   /** Patch file (relative to cwd) or `-` for stdin. */
   file: string;
   dryRun: boolean;
+  /** Apply without asking (needed when there is no terminal). */
+  yes: boolean;
+  /** Print `{dryRun, applied, files, entry}` as JSON instead of the text lines. */
+  json: boolean;
+  /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
+  interactive?: boolean;
   /** Leading path components to strip (git-apply(1) -p; default 1). */
   strip: number;
   reporter: Reporter;
@@ -30,15 +38,21 @@ export interface PatchApplyInput {
 
 /**
  * Applies the patch. Paths in the patch are relative to the repository root (after `-p`).
- * Prints `patched <path> (+a -r)`, `created <path> (+a)`, `deleted <path> (-r)` per file,
- * then `journal entry <short>; undo with: git kizu rollback patch <short>`. With `dryRun`,
- * prints the preview of {@link previewLines} and `dry run: <n> file(s) would change; nothing
- * written`.
+ * Validates everything first; then the gate: with `dryRun` it prints the per-hunk preview of
+ * {@link previewLines} and `dry run: <n> file(s) would change; nothing written`; without `yes`
+ * it prints the preview and asks `Apply the patch to <n> file(s)?` on a terminal (no:
+ * `cancelled: nothing was changed`, exit 0), and with no terminal it refuses (exit 1, the
+ * hint names --yes and --dry-run). Nothing is written before the answer. Applied, it prints
+ * `patched <path> (+a -r)`, `created <path> (+a)`, `deleted <path> (-r)` per file, then
+ * `journal entry <short>; undo with: git kizu rollback patch <short>`. With `json`, stdout is
+ * one object `{dryRun, applied, files: [{path, kind, hunks, added, removed}], entry}` (entry:
+ * the journal entry's short id, or null) and the preview asked about goes to stderr.
  * @returns 0.
  * @throws KizuError: exit 2 for an unreadable or malformed patch (PatchError: the patch line,
  *   the file and the hunk are named), a bad `-p`, or a write failure (the files already
  *   written are restored); exit 1 when the patch does not fit the files (PatchMismatch: file,
- *   hunk, line, expected and actual text). Nothing is written in any of these cases. If the
+ *   hunk, line, expected and actual text), or when refused for lack of --yes (no terminal), or
+ *   when a file changed while asking. Nothing is written in any of these cases. If the
  *   journal cannot be written after the files were, the files are put back and the error is
  *   thrown (exit 2).
  */
@@ -54,10 +68,46 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
   const files = parsePatch(bytes, i.strip);
   const plan = planPatch(root, files);
   const r = i.reporter;
+  const q = pathQuoter(root);
+  const json = (applied: boolean, entry: string | null) =>
+    JSON.stringify(
+      {
+        dryRun: i.dryRun,
+        applied,
+        files: plan.map((p) => ({ path: p.patch.path, kind: p.patch.kind, hunks: p.patch.hunks.length, added: p.added, removed: p.removed })),
+        entry,
+      },
+      null,
+      2,
+    );
+  const preview = (to: (l: string) => void) => {
+    for (const l of previewLines(plan)) to(l);
+  };
   if (i.dryRun) {
-    for (const l of previewLines(plan)) r.log(l);
-    r.log(`dry run: ${count(plan.length, 'file')} would change; nothing written`);
+    if (i.json) r.log(json(false, null));
+    else {
+      preview((l) => r.log(l));
+      r.log(`dry run: ${count(plan.length, 'file')} would change; nothing written`);
+    }
     return EXIT.OK;
+  }
+  if (!i.yes) {
+    const toStderr = (l: string) => process.stderr.write(l + '\n');
+    if (!(i.interactive ?? canAsk())) {
+      if (i.json) r.log(json(false, null));
+      else preview((l) => r.log(l));
+      const again = `git kizu patch apply ${i.file === '-' ? '-' : pathArg(i.file)}${i.strip === 1 ? '' : ` -p${i.strip}`}`;
+      throw new KizuError('not applying the patch without confirmation: no terminal to ask on', {
+        hint: `check the preview above (${again} --dry-run shows it again), then run ${again} --yes${i.file === '-' ? ' with the patch on stdin again' : ''}`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    preview(i.json ? toStderr : (l) => r.log(l));
+    if (!(await askYesNo(`Apply the patch to ${count(plan.length, 'file')}?`))) {
+      if (i.json) r.log(json(false, null));
+      else r.log('cancelled: nothing was changed');
+      return EXIT.OK;
+    }
   }
   const modes = new Map(plan.map((p) => [p.patch.path, fileMode(root, p.patch.path)]));
   await writeAllOrNothing(
@@ -82,13 +132,16 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
       hint: 'fix the repository problem and run the command again',
     });
   }
-  const q = pathQuoter(root);
+  const short = shortIds(await readJournal(root)).get(id) ?? id.slice(0, 8);
+  if (i.json) {
+    r.log(json(true, short));
+    return EXIT.OK;
+  }
   for (const p of plan) {
     if (p.patch.kind === 'create') r.log(`created ${q(p.patch.path)} (+${p.added})`);
     else if (p.patch.kind === 'delete') r.log(`deleted ${q(p.patch.path)} (-${p.removed})`);
     else r.log(`patched ${q(p.patch.path)} (+${p.added} -${p.removed})`);
   }
-  const short = shortIds(await readJournal(root)).get(id) ?? id.slice(0, 8);
   r.log(`journal entry ${short}; undo with: git kizu rollback patch ${short}`);
   return EXIT.OK;
 }

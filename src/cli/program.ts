@@ -291,11 +291,13 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .description('apply a unified diff exactly (every context and removed line byte-exact), all files or none; exit 2: malformed, 1: does not fit')
     .argument('<file>', 'the patch file, or - for stdin')
     .option('--dry-run', 'check it and print each hunk before and after; write nothing')
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .option('--json', 'print {dryRun, applied, files, entry} as JSON')
     .option('-p <n>', 'strip <n> leading path components from file names (git apply -p)', '1')
-    .action(async (file: string, o: { dryRun?: boolean; p: string }) => {
+    .action(async (file: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean; p: string }) => {
       const { patchApply } = await import('./patch.js');
       if (!/^\d+$/.test(o.p)) throw new KizuError(`-p takes a whole number >= 0, got "${o.p}"`, { hint: 'use -p1 for a/ b/ prefixes (the default), -p0 for none' });
-      setCode(await patchApply({ cwd, file, dryRun: !!o.dryRun, strip: Number(o.p), reporter }));
+      setCode(await patchApply({ cwd, file, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, strip: Number(o.p), reporter }));
     });
 
   // --- review (interactive, src/review) ---
@@ -380,9 +382,11 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('<id...>', 'journal entry ids (at least 4 hex digits)')
     .option('--cascade', 'also undo the later entries whose changes overlap, newest first')
     .option('--dry-run', 'say what would happen; write nothing')
-    .action(async (ids: string[], o: { cascade?: boolean; dryRun?: boolean }) => {
+    .option('--yes', 'do not ask (required when there is no terminal)')
+    .option('--json', 'print {dryRun, applied, steps, entry, safetySnapshot} as JSON')
+    .action(async (ids: string[], o: { cascade?: boolean; dryRun?: boolean; yes?: boolean; json?: boolean }) => {
       const { rollbackPatchCommand } = await import('./rollback-patch.js');
-      setCode(await rollbackPatchCommand({ cwd, ids, cascade: !!o.cascade, dryRun: !!o.dryRun, reporter }));
+      setCode(await rollbackPatchCommand({ cwd, ids, cascade: !!o.cascade, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
     });
   program
     .command('undo')
@@ -471,8 +475,8 @@ const PAGED: Record<string, (o: Record<string, unknown>) => boolean> = {
   'queue list': (o) => !o.json,
   'marks list': (o) => !o.json,
   'task list': (o) => !o.json,
-  'patch apply': (o) => !!o.dryRun,
-  'rollback patch': (o) => !!o.dryRun,
+  'patch apply': (o) => !!o.dryRun && !o.json,
+  'rollback patch': (o) => !!o.dryRun && !o.json,
   'rollback snapshot': (o) => !!o.dryRun && !o.json,
   'rollback branch': (o) => !!o.dryRun,
   undo: (o) => !!o.dryRun && !o.json,

@@ -8,7 +8,7 @@ import { quoteCStyle } from '../git/quote.js';
 import type { Reporter } from '../output.js';
 import { count, shellQuote } from '../words.js';
 import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
-import { askYesNo, canAsk } from './rollback.js';
+import { askYesNo, canAsk } from './confirm.js';
 
 export interface RollbackBranchInput {
   cwd: string;

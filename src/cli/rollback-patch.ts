@@ -1,6 +1,7 @@
 /**
- * `git kizu rollback patch <id>... [--cascade] [--dry-run]`: undoes journal entries
- * (src/rollback/journal/patch-rollback.ts: planRollback, then applyRollback, which takes a
+ * `git kizu rollback patch <id>... [--cascade] [--dry-run] [--yes] [--json]`: undoes journal
+ * entries (src/rollback/journal/patch-rollback.ts: planRollback; then, after the plan and the
+ * question (src/cli/confirm.ts), applyRollback, which takes a
  * safety snapshot and records the rollback both in the journal, so rolling back the rollback
  * re-applies the entries, and in the undo log, so `git kizu undo` can reverse it).
  */
@@ -10,6 +11,7 @@ import { count, plural } from '../words.js';
 import { gitDirFast, repoInfo } from '../git/repo.js';
 import { pathQuoter, quoteCStyle, shellPath, type PathQuote } from '../git/quote.js';
 import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
+import { askYesNo, canAsk } from './confirm.js';
 import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
 
 export interface RollbackPatchInput {
@@ -19,6 +21,12 @@ export interface RollbackPatchInput {
   /** Also undo the later entries whose changes overlap (newest first). */
   cascade: boolean;
   dryRun: boolean;
+  /** Roll back without asking (needed when there is no terminal). */
+  yes: boolean;
+  /** Print `{dryRun, applied, steps, entry, safetySnapshot}` as JSON instead of the text lines. */
+  json: boolean;
+  /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
+  interactive?: boolean;
   reporter: Reporter;
   env?: NodeJS.ProcessEnv;
 }
@@ -56,14 +64,20 @@ function refusalText(r: Refusal, short: Map<string, string>, q: PathQuote): stri
  * `rolled back <short> (<tool>): <what happened>` (`would roll back` with `dryRun`), then
  * `journal entry <short> records this rollback; git kizu rollback patch <short> re-applies
  * it` and `safety snapshot <id> was taken first; git kizu undo reverses this rollback` (or
- * `dry run: <n> file(s) would change; nothing written`).
+ * `dry run: <n> file(s) would change; nothing written`). Without `yes` it first prints the
+ * `would roll back` lines and asks `Roll back <n> file(s)?` on a terminal (no: `cancelled:
+ * nothing was changed`, exit 0); with no terminal it refuses (exit 1, the hint names --yes and
+ * --dry-run). Nothing is written before the answer. With `json`, stdout is one object
+ * `{dryRun, applied, steps: [{entry, tool, path, how, hunks}], entry, safetySnapshot}` (entry:
+ * the short id of the journal entry recording the rollback; both null when nothing was
+ * written) and the lines asked about go to stderr.
  * @returns 0.
  * A file that already holds its content from before the entry gets the line
  * `nothing to do for <short> (<tool>): <path> already holds its content from before it`; when
  * no file changes at all, `nothing to write: ...` follows and no snapshot is taken.
  * @throws KizuError: exit 1 when a file cannot be rolled back (every such file is listed
  *   with the overlapping later entries and outside edits; the hint names the entries to roll
- *   back first, or --cascade), for an unknown or ambiguous id, or a file that changed during
+ *   back first, or --cascade), when refused for lack of --yes (no terminal), for an unknown or ambiguous id, or a file that changed during
  *   the write; exit 2 for a bad id, no id, git or fs failures. Nothing is written in any of
  *   these cases.
  */
@@ -98,22 +112,57 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
   const changed = changedFiles(plan);
   const lines = plan.steps.map((s) => `${s.how === 'unchanged' ? 'nothing to do for' : verb} ${short.get(s.entry.id)} (${s.entry.tool}): ${how(s, q)}`);
   const n = changed.length;
+  const json = (applied: boolean, entry: string | null, safety: string | null) =>
+    JSON.stringify(
+      {
+        dryRun: i.dryRun,
+        applied,
+        steps: plan.steps.map((s) => ({ entry: short.get(s.entry.id), tool: s.entry.tool, path: s.file.path, how: s.how, hunks: s.hunks })),
+        entry,
+        safetySnapshot: safety,
+      },
+      null,
+      2,
+    );
   if (i.dryRun || !n) {
-    for (const l of lines) r.log(l);
-    r.log(i.dryRun ? `dry run: ${count(n, 'file')} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
+    if (i.json) r.log(json(false, null, null));
+    else {
+      for (const l of lines) r.log(l);
+      r.log(i.dryRun ? `dry run: ${count(n, 'file')} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
+    }
     return EXIT.OK;
+  }
+  if (!i.yes) {
+    const would = plan.steps.map((s) => `${s.how === 'unchanged' ? 'nothing to do for' : 'would roll back'} ${short.get(s.entry.id)} (${s.entry.tool}): ${how(s, q)}`);
+    if (!(i.interactive ?? canAsk())) {
+      if (i.json) r.log(json(false, null, null));
+      else for (const l of would) r.log(l);
+      const again = `git kizu rollback patch ${i.ids.join(' ')}${i.cascade ? ' --cascade' : ''}`;
+      throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
+        hint: `check the plan above (${again} --dry-run shows it again), then run ${again} --yes`,
+        exitCode: EXIT.FOUND,
+      });
+    }
+    for (const l of would) (i.json ? (x: string) => process.stderr.write(x + '\n') : (x: string) => r.log(x))(l);
+    if (!(await askYesNo(`Roll back ${count(n, 'file')}?`))) {
+      if (i.json) r.log(json(false, null, null));
+      else r.log('cancelled: nothing was changed');
+      return EXIT.OK;
+    }
   }
   const done = (await applyRollback(root, plan, { session: sessionFromEnv(i.env ?? process.env) }))!;
   const snap = done.safety;
-  for (const l of lines) r.log(l);
-  if (done.entry) r.log(`journal entry ${done.entry.short} records this rollback; git kizu rollback patch ${done.entry.short} re-applies it`);
-  else r.warn(`the rollback is done but could not be recorded in the journal: ${done.journalError!.message}`);
+  if (i.json) r.log(json(true, done.entry?.short ?? null, snap.name));
+  else for (const l of lines) r.log(l);
+  if (done.entry) {
+    if (!i.json) r.log(`journal entry ${done.entry.short} records this rollback; git kizu rollback patch ${done.entry.short} re-applies it`);
+  } else r.warn(`the rollback is done but could not be recorded in the journal: ${done.journalError!.message}`);
   if (done.undoError) {
     r.warn(`the rollback is done but could not be recorded in the rollback log: ${done.undoError.message}; the safety snapshot ${snap.name} still has the files as they were`);
   }
   for (const sk of snap.skipped) {
     if (plan.files.has(sk.path)) r.warn(`the safety snapshot left out ${q(sk.path)} (${sk.reason}); git kizu undo cannot put it back, git kizu rollback patch of the rollback entry can`);
   }
-  r.log(`safety snapshot ${snap.name} was taken first; git kizu undo reverses this rollback`);
+  if (!i.json) r.log(`safety snapshot ${snap.name} was taken first; git kizu undo reverses this rollback`);
   return EXIT.OK;
 }

@@ -1,14 +1,15 @@
 /**
- * `git kizu rollback snapshot <id> [--dry-run] [--yes] [--json]`, plus the plan printing and
- * confirmation shared with `git kizu undo`. (Other rollback levels live in their own files.)
+ * `git kizu rollback snapshot <id> [--dry-run] [--yes] [--json]`, plus the plan printing
+ * shared with `git kizu undo` (the question is src/cli/confirm.ts). (Other rollback levels live
+ * in their own files.)
  */
-import { createInterface } from 'node:readline';
 import { KizuError, EXIT } from '../errors.js';
 import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
 import { pathQuoter, type PathQuote } from '../git/quote.js';
+import { askYesNo, canAsk } from './confirm.js';
 
 const raw: PathQuote = (p) => p;
 
@@ -80,28 +81,6 @@ export function planLines(plan: RestorePlan, forUndo = false, q: PathQuote = raw
 /** The plan as printed by --json (modes are octal strings). */
 export function planJson(plan: RestorePlan): object {
   return plan;
-}
-
-/**
- * Asks `question [y/N]` on stderr and reads one line from stdin.
- * @returns true for y / yes (any case).
- */
-export async function askYesNo(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  try {
-    const answer = await new Promise<string>((resolve) => {
-      rl.question(`${question} [y/N] `, resolve);
-      rl.once('close', () => resolve(''));
-    });
-    return /^\s*y(es)?\s*$/i.test(answer);
-  } finally {
-    rl.close();
-  }
-}
-
-/** True if the process can ask a human (stdin and stderr are terminals). */
-export function canAsk(): boolean {
-  return !!process.stdin.isTTY && !!process.stderr.isTTY;
 }
 
 /**

@@ -4,7 +4,8 @@ import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
-import { askYesNo, canAsk, planLines } from './rollback.js';
+import { planLines } from './rollback.js';
+import { askYesNo, canAsk } from './confirm.js';
 import { pathQuoter, type PathQuote } from '../git/quote.js';
 
 export interface UndoInput {

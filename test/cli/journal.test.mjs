@@ -177,7 +177,7 @@ test('hook journal: a file already edited again when the async hook runs keeps t
   );
   const u = entries(sb).at(-1);
   assert.deepEqual(u.files[0], { path: 'a.txt', before: null, after: blob(sb, 'big\n'), added: null, removed: null, mode: 0o644, beforeUnknown: true });
-  expectRun(sb, ['rollback', 'patch', u.shortId], {
+  expectRun(sb, ['rollback', 'patch', '--yes', u.shortId], {
     status: 1,
     stderr:
       `git-kizu: error: cannot roll back ${u.shortId} (Write a.txt): its old content was not recorded (Claude Code did not send it, e.g. for a very large file), so it cannot be put back\n` +

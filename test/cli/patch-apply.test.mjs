@@ -58,7 +58,7 @@ test('patch apply: a multi-file patch (modify, create, delete) applies exactly, 
   chmodSync(sb.path('a.txt'), 0o755);
   writeFileSync(path.join(sb.base, 'p.diff'), PATCH);
   const before = tree(sb.dir);
-  const r = sb.kizu(['patch', 'apply', path.join(sb.base, 'p.diff')]);
+  const r = sb.kizu(['patch', 'apply', '--yes', path.join(sb.base, 'p.diff')]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, '');
   const id = journalTip(sb).slice(0, 8);
@@ -87,7 +87,7 @@ test('patch apply: a multi-file patch (modify, create, delete) applies exactly, 
   assert.equal(j[0].session, null);
   assert.equal(j[0].files[0].mode, 0o755);
 
-  const u = sb.kizu(['rollback', 'patch', id]);
+  const u = sb.kizu(['rollback', 'patch', '--yes', id]);
   assert.equal(u.status, 0, u.stderr);
   assert.equal(
     u.stdout.split('\n').slice(0, 3).join('\n'),
@@ -160,7 +160,7 @@ test('patch apply --dry-run prints each hunk before and after, exactly, and writ
   assert.deepEqual(tree(sb.dir), before);
   assert.equal(journalTip(sb), '');
   // And for real: the line that had no newline gets one, exactly as the patch says.
-  const a = sb.kizu(['patch', 'apply', '-'], { input: patch });
+  const a = sb.kizu(['patch', 'apply', '--yes', '-'], { input: patch });
   assert.equal(a.status, 0, a.stderr);
   assert.equal(sb.read('tail.txt'), 'keep\nlast\twith tab\n');
 });
@@ -209,17 +209,17 @@ test('patch apply refuses every malformed or unsupported patch with exit 2, nami
     }
   }
   // -p that strips the whole name
-  expectRun(sb, ['patch', 'apply', '-p', '3', '-'], {
+  expectRun(sb, ['patch', 'apply', '--yes', '-p', '3', '-'], {
     input: A('@@ -1 +1 @@\n-one\n+ONE\n'),
     status: 2,
     stderr: `git-kizu: error: patch line 1: "a/a.txt" has fewer than 4 path components, so -p3 leaves no file name\n${PATCH_HINT}`,
   });
-  expectRun(sb, ['patch', 'apply', '-p', 'x', '-'], {
+  expectRun(sb, ['patch', 'apply', '--yes', '-p', 'x', '-'], {
     input: A('@@ -1 +1 @@\n-one\n+ONE\n'),
     status: 2,
     stderr: 'git-kizu: error: -p takes a whole number >= 0, got "x"\nhint: use -p1 for a/ b/ prefixes (the default), -p0 for none\n',
   });
-  expectRun(sb, ['patch', 'apply', 'missing.diff'], {
+  expectRun(sb, ['patch', 'apply', '--yes', 'missing.diff'], {
     status: 2,
     stderr: `git-kizu: error: cannot read the patch missing.diff: ENOENT: no such file or directory, open '${sb.path('missing.diff')}'\nhint: give a patch file, or - to read it from stdin\n`,
   });
@@ -231,7 +231,7 @@ test('a patch that does not fit: exit 1 naming file, hunk, line, expected and ac
   const sb = sandbox({ files: { ...FILES, 'a.txt': TEN.replace('two\n', 'two  \n') } });
   const before = tree(sb.dir);
   const fitsB = '--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n-alpha\n+ALPHA\n beta\n';
-  const r = expectRun(sb, ['patch', 'apply', '-'], {
+  const r = expectRun(sb, ['patch', 'apply', '--yes', '-'], {
     input: fitsB + A('@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n'),
     status: 1,
     stderr:
@@ -242,7 +242,7 @@ test('a patch that does not fit: exit 1 naming file, hunk, line, expected and ac
   });
   assert.ok(r);
   // Several files that do not fit: each one's first problem.
-  expectRun(sb, ['patch', 'apply', '-'], {
+  expectRun(sb, ['patch', 'apply', '--yes', '-'], {
     input:
       '--- a/b.txt\n+++ b/b.txt\n@@ -2,2 +2,2 @@\n beta\n-gamma\n+GAMMA\n' +
       '--- /dev/null\n+++ b/old.txt\n@@ -0,0 +1 @@\n+new\n' +
@@ -258,12 +258,12 @@ test('a patch that does not fit: exit 1 naming file, hunk, line, expected and ac
       MISMATCH_HINT,
   });
   // A deletion that leaves lines behind, and a "\ No newline" line that would not be last.
-  expectRun(sb, ['patch', 'apply', '-'], {
+  expectRun(sb, ['patch', 'apply', '--yes', '-'], {
     input: '--- a/b.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-alpha\n',
     status: 1,
     stderr: 'git-kizu: error: b.txt: the patch deletes it (+++ /dev/null) but removes only 1 of its 2 lines\n' + MISMATCH_HINT,
   });
-  expectRun(sb, ['patch', 'apply', '-'], {
+  expectRun(sb, ['patch', 'apply', '--yes', '-'], {
     input: '--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n\\ No newline at end of file\n',
     status: 1,
     stderr: 'git-kizu: error: b.txt: a line marked "\\ No newline at end of file" ("ALPHA") would not be the last line of the result\n' + MISMATCH_HINT,
@@ -280,7 +280,7 @@ test('all or nothing: when writing the second file fails, the first one is put b
   // for root too.
   const long = 'L'.repeat(246) + '.txt';
   const patch = A('@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n') + `--- /dev/null\n+++ b/${long}\n@@ -0,0 +1 @@\n+x\n`;
-  const r = sb.kizu(['patch', 'apply', '-'], { input: patch });
+  const r = sb.kizu(['patch', 'apply', '--yes', '-'], { input: patch });
   assert.equal(r.status, 2);
   assert.equal(r.stdout, '');
   const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -297,7 +297,7 @@ test('all or nothing: when writing the second file fails, the first one is put b
   assert.deepEqual(tree(sb.dir), before);
   assert.equal(journalTip(sb), '');
   // The same transaction, the failing file first: nothing was written before it.
-  const r2 = sb.kizu(['patch', 'apply', '-'], { input: `--- /dev/null\n+++ b/${long}\n@@ -0,0 +1 @@\n+x\n` + A('@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n') });
+  const r2 = sb.kizu(['patch', 'apply', '--yes', '-'], { input: `--- /dev/null\n+++ b/${long}\n@@ -0,0 +1 @@\n+x\n` + A('@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n') });
   assert.equal(r2.status, 2);
   assert.match(r2.stderr, /'; nothing changed\nhint: /);
   assert.deepEqual(tree(sb.dir), before);
@@ -305,10 +305,10 @@ test('all or nothing: when writing the second file fails, the first one is put b
 
 test('patch apply: -p0, CRLF lines kept byte for byte, a GNU diff with timestamps, and rollback of a partly edited result', () => {
   const sb = sandbox({ files: { 'w.txt': 'a\r\nb\r\nc\r\n', 'sub/n.txt': '1\n2\n3\n4\n5\n6\n7\n8\n9\n' } });
-  const r = sb.kizu(['patch', 'apply', '-p0', '-'], { input: '--- w.txt\n+++ w.txt\n@@ -1,3 +1,3 @@\n a\r\n-b\r\n+B\r\n c\r\n' });
+  const r = sb.kizu(['patch', 'apply', '--yes', '-p0', '-'], { input: '--- w.txt\n+++ w.txt\n@@ -1,3 +1,3 @@\n a\r\n-b\r\n+B\r\n c\r\n' });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(sb.read('w.txt'), 'a\r\nB\r\nc\r\n');
-  const g = sb.kizu(['patch', 'apply', '-'], {
+  const g = sb.kizu(['patch', 'apply', '--yes', '-'], {
     input: '--- sub/n.txt.orig\t2024-01-01 10:00:00 +0100\n+++ sub/n.txt\t2024-01-01 10:01:00 +0100\n@@ -2,3 +2,3 @@\n 2\n-3\n+three\n 4\n'.replace('sub/n.txt.orig', 'x/sub/n.txt').replace('+++ sub/n.txt', '+++ y/sub/n.txt'),
   });
   assert.equal(g.status, 0, g.stderr);
@@ -316,7 +316,7 @@ test('patch apply: -p0, CRLF lines kept byte for byte, a GNU diff with timestamp
   // A later edit far away: rollback reverses the hunk by its context and keeps the edit.
   writeFileSync(sb.path('sub/n.txt'), '1\n2\nthree\n4\n5\n6\n7\n8\nNINE\n');
   const id = /journal entry ([0-9a-f]+)/.exec(g.stdout)[1];
-  const u = sb.kizu(['rollback', 'patch', id]);
+  const u = sb.kizu(['rollback', 'patch', '--yes', id]);
   assert.equal(u.status, 0, u.stderr);
   assert.match(u.stdout, new RegExp(`^rolled back ${id} \\(patch-apply\\): reversed 1 hunk in sub/n.txt \\(later edits kept\\)\n`));
   assert.equal(sb.read('sub/n.txt'), '1\n2\n3\n4\n5\n6\n7\n8\nNINE\n');
@@ -345,7 +345,7 @@ test('patch apply never goes through a symbolic link or into a special file: out
   ];
   for (const [file, why] of cases) {
     const patch = `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-secret\n+overwritten\n`;
-    const r = sb.kizu(['patch', 'apply', '-'], { input: patch });
+    const r = sb.kizu(['patch', 'apply', '--yes', '-'], { input: patch });
     assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', `git-kizu: error: ${file}: ${why}\n${hint}`], file);
   }
   assert.equal(readFileSync(outside, 'utf8'), 'secret\n');

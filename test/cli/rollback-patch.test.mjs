@@ -14,7 +14,7 @@ const SNAP = /^safety snapshot (\S+) was taken first; git kizu undo reverses thi
 
 /** Runs a rollback that succeeds; checks stdout: `lines`, the journal line, the snapshot line. Returns the rollback entry. */
 function rollbackOk(sb, args, lines) {
-  const r = sb.kizu(['rollback', 'patch', ...args]);
+  const r = sb.kizu(['rollback', 'patch', '--yes', ...args]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, '');
   const out = r.stdout.split('\n');
@@ -46,7 +46,7 @@ test('rollback patch: a file unchanged since gets its old bytes back exactly; --
       `${rb.shortId}  ${noMs(rb.time)}  rollback f.txt  +1 -2  undoes ${e.shortId}\n`,
   });
   // Rolled back already: nothing to do, nothing written, no snapshot.
-  expectRun(sb, ['rollback', 'patch', e.shortId], {
+  expectRun(sb, ['rollback', 'patch', '--yes', e.shortId], {
     status: 0,
     stdout: `nothing to do for ${e.shortId} (Edit): f.txt already holds its content from before it\nnothing to write: the files already hold their content from before these entries\n`,
   });
@@ -60,8 +60,8 @@ test('rollback patch: a file unchanged since gets its old bytes back exactly; --
   rollbackOk(sb, [rb2.shortId], [`rolled back ${rb2.shortId} (rollback): restored f.txt (unchanged since, put back exactly)`]);
   assert.equal(sb.read('f.txt'), TEN.replace('l5\n', 'five\nFIVE\n'));
   // Ids: unknown, not hex, none.
-  expectRun(sb, ['rollback', 'patch', 'ffff0000'], { status: 1, stderr: 'git-kizu: error: no journal entry ffff0000\nhint: list the entries with git kizu journal\n' });
-  expectRun(sb, ['rollback', 'patch', 'xyz'], { status: 2, stderr: 'git-kizu: error: not a journal entry id: "xyz"\nhint: entry ids are hex (at least 4 digits); see git kizu journal\n' });
+  expectRun(sb, ['rollback', 'patch', '--yes', 'ffff0000'], { status: 1, stderr: 'git-kizu: error: no journal entry ffff0000\nhint: list the entries with git kizu journal\n' });
+  expectRun(sb, ['rollback', 'patch', '--yes', 'xyz'], { status: 2, stderr: 'git-kizu: error: not a journal entry id: "xyz"\nhint: entry ids are hex (at least 4 digits); see git kizu journal\n' });
 });
 
 test('rollback patch: a later edit elsewhere in the file is kept (hunks reversed by context), also when it moved the lines', () => {
@@ -128,7 +128,7 @@ test('rollback patch: an overlapping edit made outside the journal is named; --c
   const e = agentEdit(sb, 'f.txt', 'l5\n', 'L5\n');
   writeFileSync(sb.path('f.txt'), sb.read('f.txt').replace('L5\n', 'human\n'));
   for (const c of [[], ['--cascade']]) {
-    expectRun(sb, ['rollback', 'patch', ...c, e.shortId], {
+    expectRun(sb, ['rollback', 'patch', '--yes', ...c, e.shortId], {
       status: 1,
       stderr:
         `git-kizu: error: cannot roll back ${e.shortId} (Edit f.txt): its change conflicts with what changed in f.txt since\n` +
@@ -148,7 +148,7 @@ test('rollback patch: a created file is deleted only while unchanged; a Write ov
 
   const c2 = agentWrite(sb, 'two.txt', 'two\n');
   writeFileSync(sb.path('two.txt'), 'two\nhuman line\n');
-  expectRun(sb, ['rollback', 'patch', c2.shortId], {
+  expectRun(sb, ['rollback', 'patch', '--yes', c2.shortId], {
     status: 1,
     stderr:
       `git-kizu: error: cannot roll back ${c2.shortId} (Write two.txt): it created two.txt, which changed since; a created file is deleted only while it holds exactly what the entry wrote\n` +
@@ -161,7 +161,7 @@ test('rollback patch: a created file is deleted only while unchanged; a Write ov
   // Changed by a later agent edit instead: --cascade undoes that edit, then deletes the file.
   const c3 = agentWrite(sb, 'three.txt', 'three\n');
   const e3 = agentEdit(sb, 'three.txt', 'three\n', 'three\nmore\n');
-  expectRun(sb, ['rollback', 'patch', c3.shortId], {
+  expectRun(sb, ['rollback', 'patch', '--yes', c3.shortId], {
     status: 1,
     stderr:
       `git-kizu: error: cannot roll back ${c3.shortId} (Write three.txt): it created three.txt, which changed since; a created file is deleted only while it holds exactly what the entry wrote\n` +
@@ -181,7 +181,7 @@ test('rollback patch: a created file is deleted only while unchanged; a Write ov
   // Even after later edits, a Write over an existing file is never a deletion.
   const w2 = agentWrite(sb, 'keep.txt', 'a\nb\nc\nd\ne\nf\ng\nh\n');
   agentEdit(sb, 'keep.txt', 'h\n', 'H\n');
-  const r = sb.kizu(['rollback', 'patch', w2.shortId]);
+  const r = sb.kizu(['rollback', 'patch', '--yes', w2.shortId]);
   assert.equal(r.status, 1);
   assert.ok(existsSync(sb.path('keep.txt')));
   rollbackOk(sb, ['--cascade', w2.shortId], [
@@ -197,15 +197,15 @@ test('rollback patch refuses an entry recorded in another worktree (the journal 
   sb.git('worktree', 'add', '-q', '-b', 't', wt);
   const wtReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', wt]).stdout.trim();
   const patch = '--- a/n.txt\n+++ b/n.txt\n@@ -2,3 +2,3 @@\n 2\n-3\n+THREE\n 4\n';
-  assert.equal(sb.kizu(['patch', 'apply', '-'], { cwd: wt, input: patch }).status, 0);
+  assert.equal(sb.kizu(['patch', 'apply', '--yes', '-'], { cwd: wt, input: patch }).status, 0);
   writeFileSync(sb.path('n.txt'), '1\n2\nTHREE\n4\n5\n'); // the same fix by hand in the main worktree
   const [entry] = JSON.parse(sb.kizu(['journal', '--json']).stdout);
-  const r = sb.kizu(['rollback', 'patch', entry.shortId]);
+  const r = sb.kizu(['rollback', 'patch', '--yes', entry.shortId]);
   assert.deepEqual(
     [r.status, r.stdout, r.stderr],
     [1, '', `git-kizu: error: ${entry.shortId} was recorded in another worktree (${wtReal}), not in this one (${realpathSync(sb.dir)})\nhint: roll it back there: cd ${wtReal} && git kizu rollback patch ${entry.shortId}; nothing was changed\n`],
   );
   assert.equal(sb.read('n.txt'), '1\n2\nTHREE\n4\n5\n');
-  assert.equal(sb.kizu(['rollback', 'patch', entry.shortId], { cwd: wt }).status, 0);
+  assert.equal(sb.kizu(['rollback', 'patch', '--yes', entry.shortId], { cwd: wt }).status, 0);
   assert.equal(readFileSync(path.join(wt, 'n.txt'), 'utf8'), '1\n2\n3\n4\n5\n');
 });

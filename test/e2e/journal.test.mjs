@@ -64,7 +64,7 @@ test('journal: the async hook records the real Edit and Write payloads; rollback
   const s = sb.kizu(['journal', '--session', r.json.session_id]);
   assert.equal(s.stdout.split('\n').filter(Boolean).length, 2);
 
-  const u = sb.kizu(['rollback', 'patch', j[0].shortId, j[1].shortId]);
+  const u = sb.kizu(['rollback', 'patch', '--yes', j[0].shortId, j[1].shortId]);
   assert.equal(u.status, 0, u.stderr);
   assert.equal(
     u.stdout.split('\n').slice(0, 2).join('\n'),

@@ -104,7 +104,7 @@ test('rollback: journal has only the Edits; rollback patch undoes one; rollback 
   );
 
   // rollback patch of the D edit: D back to its bytes before the edit, nothing else touched.
-  const p = sb.kizu(['rollback', 'patch', j[1].shortId]);
+  const p = sb.kizu(['rollback', 'patch', '--yes', j[1].shortId]);
   assert.equal(p.status, 0, p.stderr);
   assert.equal(p.stdout.split('\n')[0], `rolled back ${j[1].shortId} (Edit): restored src/d.js (unchanged since, put back exactly)`);
   const afterPatch = tree(sb.dir);
