@@ -12,14 +12,68 @@ import type { QueueItem } from '../queue/item.js';
 import { describeItem } from '../queue/item.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { HunkReview } from './hunk-review.js';
-import { count, joinAnd, shellQuote } from '../words.js';
+import { count, joinAnd, plural, shellQuote } from '../words.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each
 
-/** One line per scar: `- path:line [kind] body → what to do`. */
-export function scarLines(scars: Scar[]): string {
-  return scars.map((s) => `- ${s.path}:${s.line} [${s.kind}] ${s.body} → ${protocolFor(s.kind, s.body)}`).join('\n');
+/**
+ * At most this many findings of one kind (scars, queue items, rejected hunks, unreviewed
+ * hunks) are listed in one message. Fifty is more than an agent works through before it
+ * next tries to stop, and the gate lists the next ones then; a reviewer who leaves more
+ * than fifty scars at once wants a sweep, which the summary line's command lists in full.
+ */
+export const LIST_MAX_PER_KIND = 50;
+
+/**
+ * At most this many bytes (UTF-8, line ends included) of listed lines in one message, all
+ * kinds together. The rest of a message (its head, the protocol, the summary lines, the
+ * block count) is under 2 KB (a summary line names no path but the edited file's in
+ * PostToolUse), so a whole message stays under 8 KB (about 2,000 tokens of the agent's
+ * context), where 3,000 scars used to put 290 KB there. A typical line is 100
+ * to 150 bytes, so 6 KB holds the first 40 to 60 findings.
+ */
+export const LIST_MAX_BYTES = 6144;
+
+/**
+ * The budget of one message: {@link LIST_MAX_PER_KIND} lines of each kind and
+ * {@link LIST_MAX_BYTES} in all. Each kind is listed in order until either runs out, then
+ * one summary line says how many more there are and which command lists them all.
+ */
+class ListBudget {
+  private left = LIST_MAX_BYTES;
+  /** How many findings were left out, all kinds together. */
+  omitted = 0;
+
+  /**
+   * `lines` within the budget, then `more(n)` for the `n` left out (nothing when none is).
+   * Lines keep their order: listing stops at the first one that does not fit.
+   */
+  take(lines: string[], more: (n: number) => string): string[] {
+    const out: string[] = [];
+    for (const l of lines) {
+      const bytes = Buffer.byteLength(l) + 1;
+      if (out.length >= LIST_MAX_PER_KIND || bytes > this.left) break;
+      this.left -= bytes;
+      out.push(l);
+    }
+    const rest = lines.length - out.length;
+    if (rest) {
+      this.omitted += rest;
+      out.push(more(rest));
+    }
+    return out;
+  }
+}
+
+/** The summary line for `n` findings left out of a list: what they are, and the command that lists them all. */
+function moreLine(n: number, what: string, command: string): string {
+  return `- … and ${n} more ${what}, not listed here: \`${command}\` lists them all`;
+}
+
+/** One line for a scar: `- path:line [kind] body → what to do`. */
+function scarLine(s: Scar): string {
+  return `- ${s.path}:${s.line} [${s.kind}] ${s.body} → ${protocolFor(s.kind, s.body)}`;
 }
 
 /** The resolution protocol, one sentence per kind. */
@@ -41,33 +95,29 @@ export function queueProtocolFor(i: QueueItem): string {
   return `${first}, then run \`git kizu queue done ${i.id}\``;
 }
 
-/** One line per queue item: `- [id] path:line (kind) text → what to do`. */
-export function itemLines(items: QueueItem[]): string {
-  return items.map((i) => `- ${describeItem(i)} → ${queueProtocolFor(i)}`).join('\n');
+/** One line for a queue item: `- [id] path:line (kind) text → what to do`. */
+function itemLine(i: QueueItem): string {
+  return `- ${describeItem(i)} → ${queueProtocolFor(i)}`;
 }
 
 /**
- * One line per rejected hunk of `r` ('' for none): only its place and how to compare it
- * with the baseline, by design (the reviewer gave no reason).
+ * One line per rejected hunk of `r`: only its place and how to compare it with the
+ * baseline, by design (the reviewer gave no reason).
  */
-export function rejectedHunkLines(r: HunkReview): string {
+function rejectedLines(r: HunkReview): string[] {
   const base = r.baseline.slice(0, 12);
-  return r.rejected
-    .map(
-      (h) =>
-        `- ${r.range(h)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
-        // `git diff <commit>` shows nothing for an untracked file, so say what the baseline lacks instead.
-        (h.kind === 'untracked' ? `(${h.path} is a new file: the baseline ${base} does not have it)` : `(\`git diff ${base} -- ${shellQuote(h.path)}\`)`) +
-        ', work out what is wrong, and rework or revert it',
-    )
-    .join('\n');
+  return r.rejected.map(
+    (h) =>
+      `- ${r.range(h)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
+      // `git diff <commit>` shows nothing for an untracked file, so say what the baseline lacks instead.
+      (h.kind === 'untracked' ? `(${h.path} is a new file: the baseline ${base} does not have it)` : `(\`git diff ${base} -- ${shellQuote(h.path)}\`)`) +
+      ', work out what is wrong, and rework or revert it',
+  );
 }
 
-/** One line per unreviewed hunk of `r` ('' for none). */
-export function unreviewedHunkLines(r: HunkReview): string {
-  return r.unreviewed
-    .map((h) => `- ${r.range(h)} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`)
-    .join('\n');
+/** One line per unreviewed hunk of `r`. */
+function unreviewedLines(r: HunkReview): string[] {
+  return r.unreviewed.map((h) => `- ${r.range(h)} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -76,28 +126,36 @@ export function unreviewedHunkLines(r: HunkReview): string {
 /**
  * The context given to the agent after it edited a file: the scars in it, the open queue
  * items about it, and the hunks of it a reviewer rejected (each part only when there is
- * something to say, parts separated by a blank line).
+ * something to say, parts separated by a blank line), each list within the budget of
+ * {@link LIST_MAX_PER_KIND} per kind and {@link LIST_MAX_BYTES} in all, with a summary line
+ * and the command that lists them all past it.
  * @param reviews one per repository the edited files are in (reviews without rejected
  *   hunks add nothing).
  * @returns the text, '' when there is nothing to say.
  */
 export function editContext(scars: Scar[], items: QueueItem[], reviews: HunkReview[]): string {
   const parts: string[] = [];
+  const budget = new ListBudget();
   const n = scars.length;
   if (n) {
-    parts.push(
-      `git-kizu: the file you just edited holds ${count(n, 'review scar')} left by a human reviewer:\n` +
-        `${scarLines(scars)}\n${PROTOCOL} Resolve ${n === 1 ? 'it' : 'them'} before you finish your turn.`,
-    );
+    // The scars of the files just edited: `scan --all <path>` finds them even where the file
+    // now matches HEAD (outside scan's default scope).
+    const files = [...new Set(scars.map((s) => s.path))];
+    const scan = files.length === 1 ? `git kizu scan --all ${shellQuote(files[0])}` : 'git kizu scan --all';
+    const list = budget.take(scars.map(scarLine), (k) => moreLine(k, plural(k, 'scar'), scan));
+    const all = budget.omitted ? `all ${n}, the ones not listed too,` : n === 1 ? 'it' : 'them';
+    parts.push(`git-kizu: the file you just edited holds ${count(n, 'review scar')} left by a human reviewer:\n${list.join('\n')}\n${PROTOCOL} Resolve ${all} before you finish your turn.`);
   }
   const m = items.length;
   if (m) {
-    parts.push(`git-kizu: ${count(m, 'open review item')} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n${itemLines(items)}`);
+    const list = budget.take(items.map(itemLine), (k) => moreLine(k, plural(k, 'open item'), 'git kizu queue list'));
+    parts.push(`git-kizu: ${count(m, 'open review item')} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n${list.join('\n')}`);
   }
   const rejected = reviews.filter((r) => r.rejected.length);
   if (rejected.length) {
     const one = rejected.length === 1 && rejected[0].rejected.length === 1;
-    parts.push(`git-kizu: a reviewer rejected ${one ? 'a change' : 'changes'} in the file you just edited:\n${rejected.map(rejectedHunkLines).join('\n')}`);
+    const list = budget.take(rejected.flatMap(rejectedLines), (k) => moreLine(k, plural(k, 'rejected change'), 'git kizu status'));
+    parts.push(`git-kizu: a reviewer rejected ${one ? 'a change' : 'changes'} in the file you just edited:\n${list.join('\n')}`);
   }
   return parts.join('\n\n');
 }
@@ -112,17 +170,29 @@ export interface StopFindings {
   review: HunkReview;
 }
 
-/** Every finding, one line each: scars, queue items, rejected hunks, unreviewed hunks. */
-function findingLines(f: StopFindings): string {
-  return [f.scars.length ? scarLines(f.scars) : '', f.items.length ? itemLines(f.items) : '', rejectedHunkLines(f.review), unreviewedHunkLines(f.review)]
-    .filter(Boolean)
-    .join('\n');
+/**
+ * Every finding, one line each within the budget (see {@link ListBudget}): scars, queue
+ * items, rejected hunks, unreviewed hunks, each kind followed by its summary line when some
+ * are left out.
+ * @returns the lines joined, and how many findings were left out.
+ */
+function findingLines(f: StopFindings): { text: string; omitted: number } {
+  const budget = new ListBudget();
+  const lines = [
+    ...budget.take(f.scars.map(scarLine), (k) => moreLine(k, plural(k, 'scar'), 'git kizu scan')),
+    ...budget.take(f.items.map(itemLine), (k) => moreLine(k, plural(k, 'open item'), 'git kizu queue list')),
+    ...budget.take(rejectedLines(f.review), (k) => moreLine(k, plural(k, 'rejected change'), 'git kizu status')),
+    ...budget.take(unreviewedLines(f.review), (k) => moreLine(k, plural(k, 'change') + ' not reviewed yet', 'git kizu hunks')),
+  ];
+  return { text: lines.join('\n'), omitted: budget.omitted };
 }
 
 /**
- * The reason given to the agent when its stop is blocked: what the reviewer left, the list,
- * the scar protocol (when there are scars), and from the second block on how many blocks
- * without progress are left.
+ * The reason given to the agent when its stop is blocked: what the reviewer left, the list
+ * (within the budget of {@link LIST_MAX_PER_KIND} per kind and {@link LIST_MAX_BYTES} in
+ * all, with a summary line and its command per kind past it), the scar protocol (when there
+ * are scars), that the stop stays blocked until the ones not listed are resolved too (when
+ * some are left out), and from the second block on how many blocks without progress are left.
  * @param streak this block's number in the run of blocks without progress (1 = the first).
  * @param max `stop.maxBlocks`.
  */
@@ -139,16 +209,19 @@ export function stopBlockReason(f: StopFindings, streak: number, max: number): s
       ? `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`
       : `git-kizu: a human reviewer left ${joinAnd(what)}`;
   const total = n + items.length + review.rejected.length + review.unreviewed.length;
+  const { text, omitted } = findingLines(f);
   return (
-    `${head}. Resolve ${total === 1 ? 'it' : 'each one'} before you stop:\n${findingLines(f)}` +
+    `${head}. Resolve ${total === 1 ? 'it' : 'each one'} before you stop:\n${text}` +
     (n ? `\n${PROTOCOL}` : '') +
+    (omitted ? `\nOnly ${total - omitted} of the ${total} are listed; the stop stays blocked until all ${total} are resolved, the ones not listed too.` : '') +
     (streak > 1 ? `\n(Block ${streak} of ${max} without progress; after that the stop is allowed and the user is told.)` : '')
   );
 }
 
 /**
  * The message for the user when the stop is allowed after `max` blocks without progress:
- * what is still unresolved, the list, and the command that shows it.
+ * what is still unresolved, the list (within the same budget as the block reason), and the
+ * command that shows it.
  */
 export function stopGivenUpMessage(f: StopFindings, max: number): string {
   const { scars, items, review } = f;
@@ -160,7 +233,7 @@ export function stopGivenUpMessage(f: StopFindings, max: number): string {
   ];
   const left = joinAnd(parts.filter(([n]) => n).map(([n, w]) => count(n, w)));
   return (
-    `git-kizu: allowing the stop after ${count(max, 'block')} without progress; ${left} still unresolved:\n${findingLines(f)}\n` +
+    `git-kizu: allowing the stop after ${count(max, 'block')} without progress; ${left} still unresolved:\n${findingLines(f).text}\n` +
     (scars.length
       ? 'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.'
       : items.length
@@ -188,12 +261,20 @@ export function guardMissingMessage(why: string, fix: string): string {
 // ---------------------------------------------------------------------------------------
 // pre-commit: the refusal on stderr
 
-/** The stderr lines of a refused commit: the staged scars, how to resolve them, how to skip the check. */
+/**
+ * The stderr lines of a refused commit: the staged scars (within the budget of
+ * {@link LIST_MAX_PER_KIND} and {@link LIST_MAX_BYTES}, then one line with how many more
+ * and the command that lists them all), how to resolve them, how to skip the check.
+ */
 export function commitRefusal(scars: Scar[]): string[] {
   const n = scars.length;
+  const list = new ListBudget().take(
+    scars.map((s) => `  ${s.path}:${s.line}  [${s.kind}]  ${s.body}`),
+    (k) => `  … and ${k} more staged ${plural(k, 'scar')}, not listed here: git kizu scan --staged lists them all`,
+  );
   return [
     `git-kizu: commit refused: ${n} unresolved scar${n === 1 ? ' is' : 's are'} staged:`,
-    ...scars.map((s) => `  ${s.path}:${s.line}  [${s.kind}]  ${s.body}`),
+    ...list,
     'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.',
     'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).',
   ];
