@@ -102,3 +102,44 @@ export function backoff(attempt: number): Promise<void> {
   const cap = Math.min(200, 10 * 2 ** Math.min(attempt, 5));
   return new Promise((r) => setTimeout(r, 1 + Math.floor(Math.random() * cap)));
 }
+
+/**
+ * Checks that `oid`, the value of git-kizu's ref `ref`, is an object of type `want` that exists
+ * (`git cat-file -t`, git-cat-file(1)). Every refs/kizu/* ref git-kizu reads or writes onto
+ * goes through here (or {@link resolveKizuRef}), so that a ref moved onto the wrong object or
+ * onto an object that is gone is an error naming the ref, what it points at, and the fix, not
+ * an empty listing or a write that replaces what was there.
+ * @param fix the hint's way out where a git-kizu command does it (`git kizu baseline reset`);
+ *   default: save the ref under `refs/kizu-corrupt/` (a wrong object) and delete it.
+ * @throws KizuError (exit 2): `<ref> points at a <type> (<oid>), not a commit`, hint: save it
+ *   under another ref and delete it; or `<ref> points at a missing object <oid>`, hint: delete it.
+ */
+export async function checkRefObject(root: string, ref: string, oid: string, fix?: string): Promise<void> {
+  const want = 'commit';
+  const { git } = await import('./run.js');
+  const r = await git(['cat-file', '-t', oid], { cwd: root, okStatus: [0, 1, 128] });
+  const type = r.status === 0 ? r.stdout.toString('utf8').trim() : null;
+  if (type === want) return;
+  const aside = `refs/kizu-corrupt/${ref.replace(/^refs\/kizu\//, '')}`;
+  if (type === null) {
+    throw new KizuError(`${ref} points at a missing object ${oid}; git-kizu reads and writes nothing through it`, {
+      hint: fix ?? `the object is gone (see \`git fsck\`); delete the ref with \`git update-ref -d ${ref}\` and git-kizu starts it anew`,
+    });
+  }
+  throw new KizuError(`${ref} points at a ${type} (${oid}), not a ${want}; git-kizu reads and writes nothing through it`, {
+    hint: fix ?? `save it with \`git update-ref ${aside} ${oid}\`, then delete it with \`git update-ref -d ${ref}\` and git-kizu starts it anew`,
+  });
+}
+
+/**
+ * {@link resolveRef} for one of git-kizu's own refs (refs/kizu/*), checked with
+ * {@link checkRefObject} when it exists (one `git cat-file` process).
+ * @returns the commit id, or null if the ref does not exist.
+ * @throws KizuError (exit 2) if the ref points at something other than an existing commit
+ *   (see checkRefObject), or git fails.
+ */
+export async function resolveKizuRef(root: string, ref: string, commonDir?: string): Promise<string | null> {
+  const oid = await resolveRef(root, ref, commonDir);
+  if (oid) await checkRefObject(root, ref, oid);
+  return oid;
+}

@@ -1,0 +1,104 @@
+// git-kizu's own refs (refs/kizu/journal, reverts, baseline) moved onto the wrong object type
+// or onto an object that is gone: commands stop with exit 2 naming the ref, what it points at
+// and the fix; the journal hook exits 0 with one stderr line saying the edit was not recorded;
+// no corrupt ref is ever overwritten.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { hook, sandbox } from '../helpers/sandbox.mjs';
+import { expectRun } from '../helpers/expect.mjs';
+import { agentWrite, blob, common, entries } from '../helpers/journal.mjs';
+import { rev } from '../helpers/refs.mjs';
+
+const MISSING = '1234567890abcdef1234567890abcdef12345678';
+
+/** Points `ref` at a new blob ('x\n'); returns the blob id. */
+function blobRef(sb, ref) {
+  const b = sb.git('hash-object', '-w', '--stdin', { input: 'x\n' }).trim();
+  sb.git('update-ref', ref, b);
+  return b;
+}
+
+/** Points `ref` at an object id that is not in the repository (git update-ref refuses that: the loose ref file is written). */
+function missingRef(sb, ref) {
+  const file = path.join(sb.dir, '.git', ref);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, MISSING + '\n');
+  return MISSING;
+}
+
+const blobError = (ref, oid) =>
+  `git-kizu: error: ${ref} points at a blob (${oid}), not a commit; git-kizu reads and writes nothing through it\n` +
+  `hint: save it with \`git update-ref refs/kizu-corrupt/${ref.slice('refs/kizu/'.length)} ${oid}\`, then delete it with \`git update-ref -d ${ref}\` and git-kizu starts it anew\n`;
+const missingError = (ref) =>
+  `git-kizu: error: ${ref} points at a missing object ${MISSING}; git-kizu reads and writes nothing through it\n` +
+  `hint: the object is gone (see \`git fsck\`); delete the ref with \`git update-ref -d ${ref}\` and git-kizu starts it anew\n`;
+
+const writePayload = (sb, rel, content) => ({
+  ...common(sb, 'sess-1'),
+  tool_name: 'Write',
+  tool_input: { file_path: sb.path(rel), content },
+  tool_response: { type: 'create', filePath: sb.path(rel), content, structuredPatch: [], originalFile: null },
+  tool_use_id: 'toolu_corrupt_1',
+  duration_ms: 3,
+});
+
+for (const [kind, corrupt, error] of [
+  ['a blob', blobRef, (ref, oid) => blobError(ref, oid)],
+  ['a missing object', missingRef, (ref) => missingError(ref)],
+]) {
+  test(`refs/kizu/journal at ${kind}: journal exits 2 naming it; the hook records nothing, says so in one line, exits 0; the ref is kept`, () => {
+    const sb = sandbox();
+    const oid = corrupt(sb, 'refs/kizu/journal');
+    const err = error('refs/kizu/journal', oid);
+    expectRun(sb, ['journal'], { status: 2, stdout: '', stderr: err });
+    expectRun(sb, ['journal', '--json'], { status: 2, stdout: '', stderr: err });
+    writeFileSync(sb.path('new.txt'), 'new\n');
+    const r = hook(sb, 'journal', writePayload(sb, 'new.txt', 'new\n'));
+    const hint = err.split('\n')[1].slice('hint: '.length);
+    const msg = err.split('\n')[0].slice('git-kizu: error: '.length);
+    assert.deepEqual(
+      { status: r.status, stdout: r.stdout, stderr: r.stderr },
+      { status: 0, stdout: '', stderr: `git-kizu: edit not recorded in the journal: ${msg} (${hint})\n` },
+    );
+    assert.equal(rev(sb, 'refs/kizu/journal') || MISSING, oid);
+  });
+
+  test(`refs/kizu/baseline at ${kind}: hunks exits 2 naming it and the baseline commands that fix it`, () => {
+    const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+    sb.write({ 'a.txt': 'b\n' });
+    const oid = corrupt(sb, 'refs/kizu/baseline');
+    const what = kind === 'a blob' ? `a blob (${oid}), not a commit` : `a missing object ${MISSING}`;
+    expectRun(sb, ['hunks'], {
+      status: 2,
+      stdout: '',
+      stderr:
+        `git-kizu: error: refs/kizu/baseline points at ${what}; git-kizu reads and writes nothing through it\n` +
+        'hint: set it again with `git kizu baseline set <rev>`, or drop it with `git kizu baseline reset`\n',
+    });
+  });
+
+  test(`refs/kizu/reverts at ${kind}: revert exits 2 before it changes the file, the ref is kept`, () => {
+    const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+    sb.write({ 'a.txt': 'b\n' });
+    const oid = corrupt(sb, 'refs/kizu/reverts');
+    expectRun(sb, ['revert', 'a.txt:1'], { status: 2, stdout: '', stderr: error('refs/kizu/reverts', oid) });
+    assert.equal(sb.read('a.txt'), 'b\n');
+    assert.equal(rev(sb, 'refs/kizu/reverts') || MISSING, oid);
+  });
+}
+
+test('happy paths unchanged: the journal records onto an existing chain; revert saves onto refs/kizu/reverts', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const e1 = agentWrite(sb, 'n.txt', 'one\n');
+  const e2 = agentWrite(sb, 'n.txt', 'two\n');
+  assert.deepEqual(entries(sb).map((e) => e.id), [e1.id, e2.id]);
+  assert.equal(sb.git('rev-parse', 'refs/kizu/journal~1').trim(), e1.id);
+  assert.equal(e2.files[0].after, blob(sb, 'two\n'));
+  sb.write({ 'a.txt': 'b\n' });
+  const r = sb.kizu(['revert', 'a.txt:1']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(sb.read('a.txt'), 'a\n');
+  assert.equal(sb.git('cat-file', '-t', 'refs/kizu/reverts').trim(), 'commit');
+});
