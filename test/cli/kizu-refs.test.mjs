@@ -1,10 +1,10 @@
-// git-kizu's own refs (refs/kizu/journal, reverts, baseline) moved onto the wrong object type
+// git-kizu's own refs (refs/kizu/journal, reverts, baseline, snapshots, tasks, trash) moved onto the wrong object type
 // or onto an object that is gone: commands stop with exit 2 naming the ref, what it points at
 // and the fix; the journal hook exits 0 with one stderr line saying the edit was not recorded;
 // no corrupt ref is ever overwritten.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hook, sandbox } from '../helpers/sandbox.mjs';
 import { expectRun } from '../helpers/expect.mjs';
@@ -12,6 +12,9 @@ import { agentWrite, blob, common, entries } from '../helpers/journal.mjs';
 import { rev } from '../helpers/refs.mjs';
 
 const MISSING = '1234567890abcdef1234567890abcdef12345678';
+
+/** What the loose ref file `ref` holds (both kinds of corruption here write one). */
+const refFile = (sb, ref) => readFileSync(path.join(sb.dir, '.git', ref), 'utf8').trim();
 
 /** Points `ref` at a new blob ('x\n'); returns the blob id. */
 function blobRef(sb, ref) {
@@ -30,10 +33,10 @@ function missingRef(sb, ref) {
 
 const blobError = (ref, oid) =>
   `git-kizu: error: ${ref} points at a blob (${oid}), not a commit; git-kizu reads and writes nothing through it\n` +
-  `hint: save it with \`git update-ref refs/kizu-corrupt/${ref.slice('refs/kizu/'.length)} ${oid}\`, then delete it with \`git update-ref -d ${ref}\` and git-kizu starts it anew\n`;
+  `hint: save it with \`git update-ref refs/kizu-corrupt/${ref.slice('refs/kizu/'.length)} ${oid}\`, then delete it with \`git update-ref -d ${ref}\`\n`;
 const missingError = (ref) =>
   `git-kizu: error: ${ref} points at a missing object ${MISSING}; git-kizu reads and writes nothing through it\n` +
-  `hint: the object is gone (see \`git fsck\`); delete the ref with \`git update-ref -d ${ref}\` and git-kizu starts it anew\n`;
+  `hint: the object is gone (see \`git fsck\`); delete the ref with \`git update-ref -d ${ref}\`\n`;
 
 const writePayload = (sb, rel, content) => ({
   ...common(sb, 'sess-1'),
@@ -62,7 +65,7 @@ for (const [kind, corrupt, error] of [
       { status: r.status, stdout: r.stdout, stderr: r.stderr },
       { status: 0, stdout: '', stderr: `git-kizu: edit not recorded in the journal: ${msg} (${hint})\n` },
     );
-    assert.equal(rev(sb, 'refs/kizu/journal') || MISSING, oid);
+    assert.equal(refFile(sb, 'refs/kizu/journal'), oid);
   });
 
   test(`refs/kizu/baseline at ${kind}: hunks exits 2 naming it and the baseline commands that fix it`, () => {
@@ -85,7 +88,35 @@ for (const [kind, corrupt, error] of [
     const oid = corrupt(sb, 'refs/kizu/reverts');
     expectRun(sb, ['revert', 'a.txt:1'], { status: 2, stdout: '', stderr: error('refs/kizu/reverts', oid) });
     assert.equal(sb.read('a.txt'), 'b\n');
-    assert.equal(rev(sb, 'refs/kizu/reverts') || MISSING, oid);
+    assert.equal(refFile(sb, 'refs/kizu/reverts'), oid);
+  });
+
+  test(`a snapshot ref at ${kind}: snapshot list and taking a snapshot exit 2 naming it; nothing is written`, () => {
+    const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+    const ref = 'refs/kizu/snapshots/20260101-000000-000-12345678';
+    const oid = corrupt(sb, ref);
+    expectRun(sb, ['snapshot', 'list'], { status: 2, stdout: '', stderr: error(ref, oid) });
+    expectRun(sb, ['snapshot', '-m', 'x'], { status: 2, stdout: '', stderr: error(ref, oid) });
+    assert.equal(refFile(sb, ref), oid);
+    assert.equal(sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/snapshots/'), `${ref}\n`);
+  });
+
+  test(`a task record at ${kind}: task list exits 2 naming it`, () => {
+    const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+    const oid = corrupt(sb, 'refs/kizu/tasks/bar');
+    expectRun(sb, ['task', 'list'], { status: 2, stdout: '', stderr: error('refs/kizu/tasks/bar', oid) });
+  });
+
+  test(`a task's trash ref at ${kind}: undo of its rollback branch exits 2 naming it, not "no longer exists"`, () => {
+    const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+    assert.equal(sb.kizu(['task', 'start', 'foo']).status, 0);
+    assert.equal(sb.kizu(['rollback', 'branch', 'foo', '--yes']).status, 0);
+    const ref = sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/trash/').trim();
+    sb.git('update-ref', '-d', ref);
+    const oid = corrupt(sb, ref);
+    expectRun(sb, ['undo', '--yes'], { status: 2, stdout: '', stderr: error(ref, oid) });
+    assert.equal(refFile(sb, ref), oid);
+    assert.equal(rev(sb, 'refs/heads/kizu/foo'), '');
   });
 }
 
