@@ -2,7 +2,8 @@
  * Reading and moving refs: from the ref files when they can tell ({@link refFast},
  * {@link headFast}: no process spawn), else with git; moves only by compare-and-swap
  * (`git update-ref <ref> <new> <old>`, git-update-ref(1)), retried by callers with
- * {@link backoff} up to {@link MAX_ATTEMPTS} times.
+ * {@link backoff} up to {@link MAX_ATTEMPTS} times. git-kizu's own refs are checked to point
+ * at an existing commit before they are read or written onto ({@link checkRefObject}).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
