@@ -13,7 +13,7 @@ import { repoInfo } from '../git/repo.js';
 import { parsePatch } from '../rollback/journal/patch-parse.js';
 import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';
 import { fileMode, writeAllOrNothing } from '../rollback/journal/patch-write.js';
-import { readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
+import { checkJournalRef, readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 
 export interface PatchApplyInput {
   cwd: string;
@@ -38,7 +38,8 @@ export interface PatchApplyInput {
  * @throws KizuError: exit 2 for an unreadable or malformed patch (PatchError: the patch line,
  *   the file and the hunk are named), a bad `-p`, or a write failure (the files already
  *   written are restored); exit 1 when the patch does not fit the files (PatchMismatch: file,
- *   hunk, line, expected and actual text). Nothing is written in any of these cases. If the
+ *   hunk, line, expected and actual text); exit 2 when refs/kizu/journal points at anything
+ *   but an existing commit. Nothing is written in any of these cases. If the
  *   journal cannot be written after the files were, the files are put back and the error is
  *   thrown (exit 2).
  */
@@ -53,6 +54,7 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
   }
   const files = parsePatch(bytes, i.strip);
   const plan = planPatch(root, files);
+  await checkJournalRef(root); // a corrupt journal ref stops the command before the first write
   const r = i.reporter;
   if (i.dryRun) {
     for (const l of previewLines(plan)) r.log(l);

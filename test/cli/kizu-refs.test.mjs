@@ -4,7 +4,7 @@
 // no corrupt ref is ever overwritten.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hook, sandbox } from '../helpers/sandbox.mjs';
 import { expectRun } from '../helpers/expect.mjs';
@@ -51,7 +51,7 @@ for (const [kind, corrupt, error] of [
   ['a blob', blobRef, (ref, oid) => blobError(ref, oid)],
   ['a missing object', missingRef, (ref) => missingError(ref)],
 ]) {
-  test(`refs/kizu/journal at ${kind}: journal exits 2 naming it; the hook records nothing, says so in one line, exits 0; the ref is kept`, () => {
+  test(`refs/kizu/journal at ${kind}: journal and patch apply exit 2 naming it, nothing written; the hook records nothing, says so in one line, exits 0; the ref is kept`, () => {
     const sb = sandbox();
     const oid = corrupt(sb, 'refs/kizu/journal');
     const err = error('refs/kizu/journal', oid);
@@ -65,6 +65,11 @@ for (const [kind, corrupt, error] of [
       { status: r.status, stdout: r.stdout, stderr: r.stderr },
       { status: 0, stdout: '', stderr: `git-kizu: edit not recorded in the journal: ${msg} (${hint})\n` },
     );
+    assert.equal(refFile(sb, 'refs/kizu/journal'), oid);
+    // patch apply records what it writes: it stops before the first write.
+    const patch = 'diff --git a/p.txt b/p.txt\nnew file mode 100644\n--- /dev/null\n+++ b/p.txt\n@@ -0,0 +1 @@\n+hi\n';
+    expectRun(sb, ['patch', 'apply', '-'], { status: 2, stdout: '', stderr: err, input: patch });
+    assert.equal(existsSync(sb.path('p.txt')), false);
     assert.equal(refFile(sb, 'refs/kizu/journal'), oid);
   });
 

@@ -240,6 +240,16 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   }
 }
 
+/**
+ * Checks {@link JOURNAL_REF} before a command writes files it will record, so that a journal
+ * ref at the wrong object or a missing one stops it before the first write (git/refs.ts
+ * checkRefObject).
+ * @throws KizuError (exit 2) naming the ref, what it points at and the fix.
+ */
+export async function checkJournalRef(root: string): Promise<void> {
+  await resolveKizuRef(root, JOURNAL_REF, await gitdirOf(root));
+}
+
 function corrupt(id: string, why: string): KizuError {
   return new KizuError(`${JOURNAL_REF} is corrupt: commit ${id} ${why}`, {
     hint: `inspect it with \`git log ${JOURNAL_REF}\`; \`git update-ref -d ${JOURNAL_REF}\` drops the whole journal`,
