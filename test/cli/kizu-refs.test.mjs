@@ -1,4 +1,4 @@
-// git-kizu's own refs (refs/kizu/journal, reverts, baseline, snapshots, tasks, trash) moved onto the wrong object type
+// git-kizu's own refs (refs/kizu/journal, reverts, baseline, snapshots, tasks, trash, marks) moved onto the wrong object type
 // or onto an object that is gone: commands stop with exit 2 naming the ref, what it points at
 // and the fix; the journal hook exits 0 with one stderr line saying the edit was not recorded;
 // no corrupt ref is ever overwritten.
@@ -96,13 +96,17 @@ for (const [kind, corrupt, error] of [
     assert.equal(refFile(sb, 'refs/kizu/reverts'), oid);
   });
 
-  test(`a snapshot ref at ${kind}: snapshot list and taking a snapshot exit 2 naming it; nothing is written`, () => {
+  test(`a snapshot ref at ${kind}: snapshot list and taking a snapshot exit 2 naming it, the prompt hook exits 0 with one line; nothing is written`, () => {
     const sb = sandbox({ files: { 'a.txt': 'a\n' } });
     const ref = 'refs/kizu/snapshots/20260101-000000-000-12345678';
     const oid = corrupt(sb, ref);
     expectRun(sb, ['snapshot', 'list'], { status: 2, stdout: '', stderr: error(ref, oid) });
     expectRun(sb, ['snapshot', '-m', 'x'], { status: 2, stdout: '', stderr: error(ref, oid) });
     assert.equal(refFile(sb, ref), oid);
+    // The prompt hook's snapshot: exit 0, one stderr line, nothing written.
+    const h = hook(sb, 'user-prompt-submit', { session_id: 's', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go' });
+    const msg = error(ref, oid).split('\n')[0].slice('git-kizu: error: '.length);
+    assert.deepEqual({ status: h.status, stdout: h.stdout, stderr: h.stderr }, { status: 0, stdout: '', stderr: `git-kizu: snapshot skipped because of an error: ${msg}\n` });
     assert.equal(sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/snapshots/'), `${ref}\n`);
   });
 
@@ -122,6 +126,21 @@ for (const [kind, corrupt, error] of [
     expectRun(sb, ['undo', '--yes'], { status: 2, stdout: '', stderr: error(ref, oid) });
     assert.equal(refFile(sb, ref), oid);
     assert.equal(rev(sb, 'refs/heads/kizu/foo'), '');
+  });
+
+  test(`refs/kizu/marks at ${kind}: tap exits 2 naming it (marks/commits.ts says it its own way), the ref is kept`, () => {
+    const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+    sb.write({ 'a.txt': 'b\n' });
+    const oid = corrupt(sb, 'refs/kizu/marks');
+    const what = kind === 'a blob' ? `${oid} is a blob, not a commit` : `commit ${oid} is missing from the object store`;
+    expectRun(sb, ['tap', 'a.txt:1'], {
+      status: 2,
+      stdout: '',
+      stderr:
+        `git-kizu: error: refs/kizu/marks is corrupt: ${what}\n` +
+        'hint: earlier values are in `git reflog refs/kizu/marks`; restore one with `git update-ref refs/kizu/marks <commit>`, or drop every mark with `git update-ref -d refs/kizu/marks`\n',
+    });
+    assert.equal(refFile(sb, 'refs/kizu/marks'), oid);
   });
 }
 
