@@ -14,7 +14,7 @@ import { repoInfo } from '../git/repo.js';
 import { parsePatch } from '../rollback/journal/patch-parse.js';
 import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';
 import { fileMode, writeAllOrNothing } from '../rollback/journal/patch-write.js';
-import { readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
+import { checkJournalRef, readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { askYesNo, canAsk } from './confirm.js';
 
 export interface PatchApplyInput {
@@ -52,7 +52,8 @@ export interface PatchApplyInput {
  *   the file and the hunk are named), a bad `-p`, or a write failure (the files already
  *   written are restored); exit 1 when the patch does not fit the files (PatchMismatch: file,
  *   hunk, line, expected and actual text), or when refused for lack of --yes (no terminal), or
- *   when a file changed while asking. Nothing is written in any of these cases. If the
+ *   when a file changed while asking; exit 2 when refs/kizu/journal points at anything but an
+ *   existing commit. Nothing is written in any of these cases. If the
  *   journal cannot be written after the files were, the files are put back and the error is
  *   thrown (exit 2).
  */
@@ -67,6 +68,7 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
   }
   const files = parsePatch(bytes, i.strip);
   const plan = planPatch(root, files);
+  await checkJournalRef(root); // a corrupt journal ref stops the command before the first write
   const r = i.reporter;
   const q = pathQuoter(root);
   const json = (applied: boolean, entry: string | null) =>

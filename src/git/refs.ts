@@ -2,7 +2,8 @@
  * Reading and moving refs: from the ref files when they can tell ({@link refFast},
  * {@link headFast}: no process spawn), else with git; moves only by compare-and-swap
  * (`git update-ref <ref> <new> <old>`, git-update-ref(1)), retried by callers with
- * {@link backoff} up to {@link MAX_ATTEMPTS} times.
+ * {@link backoff} up to {@link MAX_ATTEMPTS} times. git-kizu's own refs are checked to point
+ * at an existing commit before they are read or written onto ({@link checkRefObject}).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,4 +102,66 @@ export const MAX_ATTEMPTS = 30;
 export function backoff(attempt: number): Promise<void> {
   const cap = Math.min(200, 10 * 2 ** Math.min(attempt, 5));
   return new Promise((r) => setTimeout(r, 1 + Math.floor(Math.random() * cap)));
+}
+
+/**
+ * Checks that `oid`, the value of git-kizu's ref `ref`, is a commit that exists (`git cat-file
+ * -t`, git-cat-file(1)). The refs/kizu/* refs git-kizu reads one by one go through here (or
+ * {@link resolveKizuRef}), those it lists with `git for-each-ref` through {@link badRefError}
+ * and {@link missingRefObject}, so that a ref moved onto the wrong object or
+ * onto an object that is gone is an error naming the ref, what it points at, and the fix, not
+ * an empty listing or a write that replaces what was there.
+ * @param fix the hint's way out where a git-kizu command does it (`git kizu baseline reset`);
+ *   default: save the ref under `refs/kizu-corrupt/` (a wrong object) and delete it.
+ * @throws KizuError (exit 2): `<ref> points at a <type> (<oid>), not a commit`, hint: save it
+ *   under another ref and delete it; or `<ref> points at a missing object <oid>`, hint: delete it.
+ */
+export async function checkRefObject(root: string, ref: string, oid: string, fix?: string): Promise<void> {
+  const { git } = await import('./run.js');
+  const r = await git(['cat-file', '-t', oid], { cwd: root, okStatus: [0, 1, 128] });
+  const type = r.status === 0 ? r.stdout.toString('utf8').trim() : null;
+  if (type === 'commit') return;
+  throw badRefError(ref, oid, type, fix);
+}
+
+/**
+ * The error for git-kizu's ref `ref` pointing at an object of type `type` other than a commit,
+ * or (type null) at an object that is missing (see {@link checkRefObject}).
+ * @param fix the hint, where a git-kizu command is the way out; default: save the ref under
+ *   `refs/kizu-corrupt/` (a wrong object) and delete it.
+ * @returns a KizuError (exit 2) naming the ref, the object and the fix.
+ */
+export function badRefError(ref: string, oid: string, type: string | null, fix?: string): KizuError {
+  if (type === null) {
+    return new KizuError(`${ref} points at a missing object ${oid}; git-kizu reads and writes nothing through it`, {
+      hint: fix ?? `the object is gone (see \`git fsck\`); delete the ref with \`git update-ref -d ${ref}\``,
+    });
+  }
+  const aside = `refs/kizu-corrupt/${ref.replace(/^refs\/kizu\//, '')}`;
+  return new KizuError(`${ref} points at a ${type} (${oid}), not a commit; git-kizu reads and writes nothing through it`, {
+    hint: fix ?? `save it with \`git update-ref ${aside} ${oid}\`, then delete it with \`git update-ref -d ${ref}\``,
+  });
+}
+
+/**
+ * Turns git's failure to list refs because one points at a missing object (`git for-each-ref`
+ * with an object field: "fatal: missing object <oid> for <ref>") into {@link badRefError}.
+ * @returns that error, or `e` itself for any other failure (for `throw missingRefObject(e)`).
+ */
+export function missingRefObject(e: unknown): unknown {
+  const m = e instanceof Error ? /missing object ([0-9a-f]{40,64}) for (refs\/kizu\/\S+)/.exec(e.message) : null;
+  return m ? badRefError(m[2], m[1], null) : e;
+}
+
+/**
+ * {@link resolveRef} for one of git-kizu's own refs (refs/kizu/*), checked with
+ * {@link checkRefObject} when it exists (one `git cat-file` process).
+ * @returns the commit id, or null if the ref does not exist.
+ * @throws KizuError (exit 2) if the ref points at something other than an existing commit
+ *   (see checkRefObject), or git fails.
+ */
+export async function resolveKizuRef(root: string, ref: string, commonDir?: string): Promise<string | null> {
+  const oid = await resolveRef(root, ref, commonDir);
+  if (oid) await checkRefObject(root, ref, oid);
+  return oid;
 }

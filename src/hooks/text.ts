@@ -13,6 +13,7 @@ import { describeItem } from '../queue/item.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { HunkReview } from './hunk-review.js';
 import { count, joinAnd, plural, shellQuote } from '../words.js';
+import { KizuError } from '../errors.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each
@@ -314,8 +315,16 @@ export function unknownHookEvent(event: string, known: readonly string[]): strin
   return `git-kizu: unknown hook event "${event}"; expected one of: ${known.join(', ')}`;
 }
 
-/** Why an agent's hook did nothing: a bad payload, or an error (in the snapshot for user-prompt-submit). */
+/**
+ * Why an agent's hook did nothing: a bad payload, or an error (in the snapshot for
+ * user-prompt-submit; for the journal hook, the edit was not recorded, and the error's hint
+ * follows in parentheses, so that the user learns the fix from the one line).
+ */
 export function hookSkipped(event: string, e: unknown, badPayload: boolean): string {
+  if (!badPayload && event === 'journal') {
+    const hint = e instanceof KizuError && e.hint ? ` (${e.hint.replace(/\s*\n\s*/g, ' ')})` : '';
+    return `git-kizu: edit not recorded in the journal: ${oneLine(e)}${hint}`;
+  }
   const what = badPayload ? 'ignored a bad hook payload' : event === 'user-prompt-submit' ? 'snapshot skipped because of an error' : 'hook skipped because of an error';
   return `git-kizu: ${what}: ${oneLine(e)}`;
 }

@@ -21,7 +21,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { quoteArg, quoteCStyle, type PathQuote } from '../git/quote.js';
 import { git, splitZ, type GitResult } from '../git/run.js';
 import { commonDirFast, discoveryOverridden } from '../git/repo.js';
-import { refFast } from '../git/refs.js';
+import { checkRefObject, refFast, resolveRef } from '../git/refs.js';
 import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitLines, type FileDiff } from '../git/diff.js';
 import { startDiff, startGit, takeEarly, type Baseline } from './baseline.js';
 import { BASELINE_REF } from '../git/layout.js';
@@ -87,20 +87,17 @@ export function hunkDetail(h: Hunk): HunkDetail | undefined {
 
 /**
  * The baseline hunks are computed against: the commit in refs/kizu/baseline if set, else HEAD.
- * @throws KizuError (exit 2) if refs/kizu/baseline does not point at a commit, or HEAD has
+ * @throws KizuError (exit 2) if refs/kizu/baseline does not point at an existing commit (git/refs.ts checkRefObject), or HEAD has
  *   no commit yet (unborn branch) and no baseline is set.
  */
 export async function getBaseline(root: string): Promise<Baseline> {
   // Usually no baseline is set: find that out from the ref files without a git process.
   const common = discoveryOverridden() ? null : commonDirFast(root);
   const known = common ? refFast(common, BASELINE_REF) : undefined;
-  const ref = known === null ? { status: 1 } : await git(['rev-parse', '--verify', '-q', BASELINE_REF], { cwd: root, okStatus: [0, 1, 128] });
-  if (ref.status === 0) {
-    const c = await git(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
-    if (c.status !== 0) {
-      throw new KizuError(`${BASELINE_REF} does not point at a commit`, { hint: 'set it again with git kizu baseline set <rev>, or drop it with git kizu baseline reset' });
-    }
-    return { rev: BASELINE_REF, oid: c.stdout.toString('utf8').trim(), fromRef: true };
+  const oid = known === null ? null : await resolveRef(root, BASELINE_REF, common ?? undefined);
+  if (oid) {
+    await checkRefObject(root, BASELINE_REF, oid, 'set it again with `git kizu baseline set <rev>`, or drop it with `git kizu baseline reset`');
+    return { rev: BASELINE_REF, oid, fromRef: true };
   }
   const h = await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd: root, okStatus: [0, 1, 128] });
   if (h.status !== 0) {

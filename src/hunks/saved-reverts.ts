@@ -11,6 +11,7 @@
 import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git/run.js';
 import { REVERTS_REF } from '../git/layout.js';
+import { resolveKizuRef } from '../git/refs.js';
 
 
 const IDENT = {
@@ -62,7 +63,8 @@ async function treeFor(root: string, path: string, mode: string, blob: string): 
  * Saves `f` as a new commit on refs/kizu/reverts.
  * @param reason recorded in the commit message (one line).
  * @returns the entry with its commit and blob ids.
- * @throws KizuError (exit 2) if git cannot write the objects or the ref (after 5 attempts
+ * @throws KizuError (exit 2) if refs/kizu/reverts points at anything but an existing commit
+ *   (git/refs.ts checkRefObject; it is left as it is), or git cannot write the objects or the ref (after 5 attempts
  *   when other processes keep moving it).
  */
 export async function saveRevert(root: string, f: SavedFile, reason: string): Promise<SavedRevert> {
@@ -82,8 +84,7 @@ export async function saveRevert(root: string, f: SavedFile, reason: string): Pr
     `kizu-mode: ${f.mode === null || type !== 'file' ? 'none' : '0' + (f.mode & 0o7777).toString(8)}\n` +
     `kizu-reason: ${reason.replace(/[\r\n]/g, ' ')}\n`;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const cur = await git(['rev-parse', '--verify', '-q', REVERTS_REF], { cwd: root, okStatus: [0, 1, 128] });
-    const parent = cur.status === 0 ? cur.stdout.toString('utf8').trim() : '';
+    const parent = (await resolveKizuRef(root, REVERTS_REF)) ?? '';
     const commit = await out(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], root, msg);
     const upd = await git(['update-ref', '-m', `kizu trash: ${reason.replace(/[\r\n]/g, ' ')}`, REVERTS_REF, commit, parent], {
       cwd: root,
@@ -97,7 +98,8 @@ export async function saveRevert(root: string, f: SavedFile, reason: string): Pr
 /**
  * Reads a saved revert.
  * @param spec a commit id (or prefix) on refs/kizu/reverts, as printed by revert.
- * @throws KizuError (exit 1) if `spec` is not a commit of the chain of saved reverts.
+ * @throws KizuError (exit 1) if `spec` is not a commit of the chain of saved reverts; exit 2
+ *   if refs/kizu/reverts points at anything but an existing commit (git/refs.ts checkRefObject).
  */
 export async function readSavedRevert(root: string, spec: string): Promise<SavedRevert> {
   const notFound = () =>
@@ -109,6 +111,7 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
   const r = await git(['rev-parse', '--verify', '-q', `${spec}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
   if (r.status !== 0) throw notFound();
   const commit = r.stdout.toString('utf8').trim();
+  await resolveKizuRef(root, REVERTS_REF);
   const anc = await git(['merge-base', '--is-ancestor', commit, REVERTS_REF], { cwd: root, okStatus: [0, 1, 128] });
   if (anc.status !== 0) throw notFound();
   const body = (await git(['cat-file', 'commit', commit], { cwd: root })).stdout.toString('utf8');

@@ -18,6 +18,8 @@ import { KizuError, EXIT } from '../errors.js';
 import { quoteCStyle, shellPath } from '../git/quote.js';
 import { git } from '../git/run.js';
 import { gitDirFast } from '../git/repo.js';
+import { resolveKizuRef } from '../git/refs.js';
+import { TASK_TRASH_PREFIX } from '../git/layout.js';
 import { readRollbacks, popRollback, type RollbackRecord } from './undo-log.js';
 import { readSnapshot, type SnapshotInfo } from './snapshots/snapshot.js';
 import { sameWorktree, worktreeId } from './snapshots/store.js';
@@ -68,6 +70,8 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
   const { readRemovedTask } = await import('./tasks/task.js');
   const { taskBranch, taskBranchRef } = await import('./tasks/records.js');
   const branch = taskBranch(u.name);
+  // The trash ref at the wrong object or a missing one is said as such (exit 2), not as gone.
+  if (u.trashRef.startsWith(TASK_TRASH_PREFIX)) await resolveKizuRef(root, u.trashRef);
   if (!(await revParse(root, `${u.trashRef}^{commit}`))) {
     throw new KizuError(`cannot bring back branch ${branch}: ${u.trashRef} no longer exists`, {
       hint: 'the discarded task is gone; git reflog may still have its commits',
@@ -153,7 +157,8 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
  *   path is occupied, the worktree the rollback was made in no longer exists, or the working
- *   tree changed during `confirm`; exit 2 when the safety snapshot or the removed task's ref is gone, the
+ *   tree changed during `confirm`; exit 2 when the safety snapshot or the removed task's ref is gone
+ *   or points at anything but an existing commit (git/refs.ts checkRefObject), the
  *   log is unreadable, or git fails.
  */
 export async function undoLastRollback(

@@ -32,7 +32,7 @@ import { commonDir, gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 import { KizuError, EXIT } from '../../errors.js';
 import { parseDiff, type RawHunk } from '../../git/diff.js';
-import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../../git/refs.js';
+import { backoff, casUpdateRef, resolveKizuRef, MAX_ATTEMPTS } from '../../git/refs.js';
 import { igit, identity, objectCache as cache, objectFs, withPakoDeflate, type Ident } from '../../git/objects.js';
 
 /** Format version written in every entry. */
@@ -186,8 +186,9 @@ function subjectOf(e: { tool: string; files: { path: string }[] }): string {
  * @returns the stored entry (with its id; `seq` is -1: not known without reading the chain);
  *   with `dedupe`, when the tool call is already recorded, the existing entry's id with the
  *   given data (nothing is written).
- * @throws KizuError (exit 2) for an entry without files, a corrupt object store, persistent
- *   contention, or a git failure.
+ * @throws KizuError (exit 2) for an entry without files, a corrupt object store, a
+ *   {@link JOURNAL_REF} that points at anything but an existing commit (left as it is; see
+ *   git/refs.ts checkRefObject), persistent contention, or a git failure.
  */
 export async function recordEntry(root: string, e: NewEntry): Promise<JournalEntry> {
   if (!e.files.length) throw new KizuError('internal: a journal entry needs at least one file');
@@ -219,7 +220,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   const subject = subjectOf({ tool: e.tool, files });
   const message = `${subject}\n\n${JSON.stringify(body)}\n`;
   for (let attempt = 1; ; attempt++) {
-    const old = await resolveRef(root, JOURNAL_REF, gitdir);
+    const old = await resolveKizuRef(root, JOURNAL_REF, gitdir);
     if (old && e.dedupe && e.toolUseId) {
       const r = await git(['log', '-z', `-n${DEDUPE_WINDOW}`, '--format=%H%x00%B', old], { cwd: root });
       const parts = r.stdout.toString('utf8').split('\0');
@@ -239,6 +240,16 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
   }
 }
 
+/**
+ * Checks {@link JOURNAL_REF} before a command writes files it will record, so that a journal
+ * ref at the wrong object or a missing one stops it before the first write (git/refs.ts
+ * checkRefObject).
+ * @throws KizuError (exit 2) naming the ref, what it points at and the fix.
+ */
+export async function checkJournalRef(root: string): Promise<void> {
+  await resolveKizuRef(root, JOURNAL_REF, await gitdirOf(root));
+}
+
 function corrupt(id: string, why: string): KizuError {
   return new KizuError(`${JOURNAL_REF} is corrupt: commit ${id} ${why}`, {
     hint: `inspect it with \`git log ${JOURNAL_REF}\`; \`git update-ref -d ${JOURNAL_REF}\` drops the whole journal`,
@@ -250,10 +261,11 @@ const isOid = (v: unknown) => v === null || (typeof v === 'string' && /^[0-9a-f]
 /**
  * Reads the whole journal (`git log -z` of {@link JOURNAL_REF}: one git process).
  * @returns the entries in time order (ties: chain order); [] if the ref does not exist.
- * @throws KizuError (exit 2) if a commit message is not a version-1 journal entry.
+ * @throws KizuError (exit 2) if the ref points at anything but an existing commit (git/refs.ts
+ *   checkRefObject), or a commit message is not a version-1 journal entry.
  */
 export async function readJournal(root: string): Promise<JournalEntry[]> {
-  const tip = await resolveRef(root, JOURNAL_REF);
+  const tip = await resolveKizuRef(root, JOURNAL_REF);
   if (!tip) return [];
   const r = await git(['log', '-z', '--format=%H%x00%B', tip], { cwd: root });
   const parts = r.stdout.toString('utf8').split('\0');

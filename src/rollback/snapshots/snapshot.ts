@@ -19,12 +19,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
-import { refFast } from '../../git/refs.js';
+import { badRefError, missingRefObject, refFast } from '../../git/refs.js';
 import { capture, type Capture, type HashProgress, type ModeDefaults, type Skipped } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
 import { IDENT, openStore, realGit, sameWorktree, worktreeId, type SnapshotStore } from './store.js';
 import { SNAPSHOT_REFS } from '../../git/layout.js';
 import { REFS_ARGS, takeBegunSnapshot } from './begin.js';
+import type { GitResult } from '../../git/run.js';
 
 export interface SnapshotResult {
   /** The snapshot commit's object id. */
@@ -199,21 +200,37 @@ export async function headCommit(s: SnapshotStore): Promise<string | null> {
   return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
-/** Parses `git for-each-ref` {@link REFS_ARGS} output: snapshots oldest first (by name). */
+/**
+ * Parses `git for-each-ref` {@link REFS_ARGS} output: snapshots oldest first (by name).
+ * @throws KizuError (exit 2) for a snapshot ref at anything but a commit (git/refs.ts badRefError).
+ */
 function parseRefs(out: string): { ref: string; id: string; tree: string }[] {
   return out
     .split('\n')
     .filter(Boolean)
     .map((l) => {
-      const [id, tree] = l.split(' ', 2);
-      return { ref: l.slice(id.length + tree.length + 2), id, tree };
+      const [id, type, tree, ref] = l.split(' ', 4);
+      if (type !== 'commit') throw badRefError(ref, id, type);
+      return { ref, id, tree };
     })
     .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
 }
 
+/**
+ * The snapshot refs listed by {@link REFS_ARGS} (run by `git` now or begun earlier), parsed.
+ * @throws KizuError (exit 2) for a snapshot ref at anything but an existing commit, or git failing.
+ */
+async function refsFrom(run: Promise<GitResult>): Promise<{ ref: string; id: string; tree: string }[]> {
+  try {
+    return parseRefs((await run).stdout.toString('utf8'));
+  } catch (e) {
+    throw missingRefObject(e);
+  }
+}
+
 /** Refs, commit ids and tree ids of all snapshots, oldest first (by name). */
 async function snapshotRefs(s: SnapshotStore): Promise<{ ref: string; id: string; tree: string }[]> {
-  return parseRefs((await realGit(s, REFS_ARGS)).stdout.toString('utf8'));
+  return refsFrom(realGit(s, REFS_ARGS));
 }
 
 /**
@@ -290,7 +307,7 @@ export async function takeSnapshot(
   const begun = takeBegunSnapshot(s.root, s.gitDir);
   const release = begun ? begun.release : await acquireLock(s.lockFile, 'the snapshot store', opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS);
   try {
-    const refsP = begun ? begun.refs.then((r) => parseRefs(r.stdout.toString('utf8'))) : snapshotRefs(s);
+    const refsP = begun ? refsFrom(begun.refs) : snapshotRefs(s);
     refsP.catch(() => {});
     const headP = headCommit(s);
     // Retention is planned while the capture runs (the new ref and the deletions then go in
@@ -329,7 +346,7 @@ function ignoreConfig(): void {}
 
 /**
  * Every snapshot, newest first.
- * @throws KizuError (exit 2) if git fails.
+ * @throws KizuError (exit 2) for a snapshot ref at anything but an existing commit (git/refs.ts badRefError), or if git fails.
  */
 export async function listSnapshots(root: string): Promise<SnapshotInfo[]> {
   const s = await openStore(root, { configProblem: ignoreConfig });
@@ -337,14 +354,18 @@ export async function listSnapshots(root: string): Promise<SnapshotInfo[]> {
 }
 
 async function listIn(s: SnapshotStore): Promise<SnapshotInfo[]> {
-  const out = (
-    await realGit(s, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(contents)%00', SNAPSHOT_REFS])
-  ).stdout.toString('utf8');
+  let out: string;
+  try {
+    out = (await realGit(s, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(objecttype)%00%(contents)%00', SNAPSHOT_REFS])).stdout.toString('utf8');
+  } catch (e) {
+    throw missingRefObject(e);
+  }
   const parts = out.split('\0');
   const list: SnapshotInfo[] = [];
-  for (let i = 0; i + 3 < parts.length; i += 4) {
+  for (let i = 0; i + 4 < parts.length; i += 5) {
     const ref = parts[i].replace(/^\n/, '');
-    const meta = parseMeta(parts[i + 3]);
+    if (parts[i + 3] !== 'commit') throw badRefError(ref, parts[i + 1], parts[i + 3]);
+    const meta = parseMeta(parts[i + 4]);
     if (!meta) continue;
     list.push({ id: parts[i + 1], ref, name: ref.slice(SNAPSHOT_REFS.length), tree: parts[i + 2], meta });
   }
@@ -355,7 +376,8 @@ async function listIn(s: SnapshotStore): Promise<SnapshotInfo[]> {
  * Resolves a snapshot given as its name (`<YYYYMMDD-HHMMSS-mmm>-<oid8>`), its full ref, or
  * a commit id prefix (at least 4 hex digits) of a listed snapshot; a full commit id of a
  * snapshot commit whose ref was dropped is accepted too (undo records use commit ids).
- * @throws KizuError (exit 1) if nothing or more than one snapshot matches.
+ * @throws KizuError (exit 1) if nothing or more than one snapshot matches; exit 2 for a
+ *   snapshot ref at anything but an existing commit (git/refs.ts badRefError).
  */
 export async function readSnapshot(root: string, spec: string): Promise<SnapshotInfo> {
   return readIn(await openStore(root, { configProblem: ignoreConfig }), spec);

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { git, splitZ } from '../../git/run.js';
 import { TASK_BRANCH_PREFIX, TASK_RECORD_PREFIX } from '../../git/layout.js';
+import { resolveKizuRef } from '../../git/refs.js';
 
 /** The all-zero object id: as `<old>` of git update-ref, "the ref must not exist yet". */
 export const ZERO_OID = '0000000000000000000000000000000000000000';
@@ -157,9 +158,11 @@ export interface TaskRecord {
 /**
  * Reads `refs/kizu/tasks/<name>`.
  * @returns the record, or null when the ref does not exist or is not a record commit.
+ * @throws KizuError (exit 2) when the ref points at anything but an existing commit
+ *   (git/refs.ts checkRefObject).
  */
 export async function readRecord(root: string, name: string): Promise<TaskRecord | null> {
-  const commit = await resolve(root, `${taskRecordRef(name)}^{commit}`);
+  const commit = await resolveKizuRef(root, taskRecordRef(name));
   if (!commit) return null;
   const body = (await git(['cat-file', 'commit', commit], { cwd: root })).stdout.toString('utf8');
   const split = body.indexOf('\n\n');
@@ -254,7 +257,8 @@ async function taskInfo(root: string, name: string, worktrees: WorktreeInfo[]): 
 /**
  * Every task: the union of `refs/heads/kizu/*` branches and `refs/kizu/tasks/*` records,
  * sorted by name (byte order).
- * @throws KizuError (exit 2) when git fails.
+ * @throws KizuError (exit 2) when git fails or a record ref points at anything but an
+ *   existing commit (git/refs.ts checkRefObject).
  */
 export async function listTasks(root: string): Promise<TaskInfo[]> {
   const refs = (await git(['for-each-ref', '--format=%(refname)', TASK_BRANCH_PREFIX, TASK_RECORD_PREFIX], { cwd: root })).stdout

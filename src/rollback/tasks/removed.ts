@@ -28,6 +28,7 @@ import { quoteCStyle, shellPath } from '../../git/quote.js';
 import { git } from '../../git/run.js';
 import { KIZU_IDENT, ZERO_OID, resolve } from './records.js';
 import { TASK_TRASH_PREFIX } from '../../git/layout.js';
+import { resolveKizuRef } from '../../git/refs.js';
 import { gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
 
@@ -191,7 +192,9 @@ export async function saveRemovedTask(
 /**
  * Reads a removed task.
  * @param spec its ref (`refs/kizu/trash/<name>/<time>`) or its commit id.
- * @throws KizuError (exit 1) when `spec` does not name a removed-task commit.
+ * @throws KizuError (exit 1) when `spec` does not name a removed-task commit; exit 2 when
+ *   `spec` is a ref under refs/kizu/trash/ that points at anything but an existing commit
+ *   (git/refs.ts checkRefObject).
  */
 export async function readRemovedTask(root: string, spec: string): Promise<RemovedTask> {
   const notFound = () =>
@@ -200,6 +203,8 @@ export async function readRemovedTask(root: string, spec: string): Promise<Remov
       exitCode: EXIT.FOUND,
     });
   if (spec === '' || spec.startsWith('-')) throw notFound();
+  // One of git-kizu's trash refs at the wrong object or a missing one: say so (exit 2).
+  if (spec.startsWith(TASK_TRASH_PREFIX) && (await resolveKizuRef(root, spec)) === null) throw notFound();
   const commit = await resolve(root, `${spec}^{commit}`);
   if (!commit) throw notFound();
   const body = (await git(['cat-file', 'commit', commit], { cwd: root })).stdout.toString('utf8');
