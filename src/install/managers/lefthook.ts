@@ -22,9 +22,7 @@ import {
   columnOf,
   commandLines,
   docData,
-  hasDocumentEnd,
   hasMergeKey,
-  indentStep,
   insertLines,
   isEmptyValue,
   lineAfter,
@@ -32,7 +30,7 @@ import {
   pad,
   keyPairs,
   parseYamlText,
-  rootOf,
+  planTopLevel,
   uneditable,
   yamlData,
 } from './yaml-edit.js';
@@ -122,15 +120,9 @@ function plan(text: string | null, d: Detected): AddPlan {
   const y = parseYamlText(text, d.file);
   if (y.documents > 1) return print('the file holds several YAML documents (lefthook reads only the first)');
   const doc = y.doc as Document.Parsed | null;
-  const root = rootOf(doc);
-  const step = indentStep(text, doc);
-  if (root === null) {
-    if (hasDocumentEnd(text)) return print('the document ends with `...`');
-    const nl = text === '' || text.endsWith('\n');
-    return { kind: 'insert', insertion: insertLines({ offset: text.length, newline: !nl }, hookBlock(0, step), y.eol) };
-  }
-  const bad = uneditable(root, false, 'the top level', true);
-  if (bad) return print(bad);
+  const top = planTopLevel(text, y, hookBlock, print);
+  if ('plan' in top) return top.plan;
+  const { root, step } = top;
   const filter = hookFilter(docData(doc));
   if (filter) return print(filter);
   if (dataHas(docData(doc))) return { kind: 'present' };

@@ -21,9 +21,7 @@ import {
   columnOf,
   commandLines,
   docData,
-  hasDocumentEnd,
   hasMergeKey,
-  indentStep,
   insertLines,
   isEmptyValue,
   lineAfter,
@@ -32,7 +30,7 @@ import {
   pairsNamed,
   keyPairs,
   parseYamlText,
-  rootOf,
+  planTopLevel,
   uneditable,
   yamlData,
 } from './yaml-edit.js';
@@ -146,15 +144,9 @@ function plan(text: string | null, d: Detected): AddPlan {
   const gen = generatedNotice(text);
   if (gen) return print(`the file says it is generated ("${gen}"): add the entry where it is generated from`);
   if (y.documents > 1) return print('the file holds several YAML documents (pre-commit reads one)');
-  const root = rootOf(doc);
-  const step = indentStep(text, doc);
-  if (root === null) {
-    if (hasDocumentEnd(text)) return print('the document ends with `...`');
-    const nl = text === '' || text.endsWith('\n');
-    return { kind: 'insert', insertion: insertLines({ offset: text.length, newline: !nl }, reposBlock(0, step), y.eol) };
-  }
-  const bad = uneditable(root, false, 'the top level', true);
-  if (bad) return print(bad);
+  const top = planTopLevel(text, y, reposBlock, print);
+  if ('plan' in top) return top.plan;
+  const { root, step } = top;
   const repos = keyPairs(text, root, 'repos');
   if (typeof repos === 'string') return print(repos);
   if (repos.length > 1) return print('`repos:` appears twice');

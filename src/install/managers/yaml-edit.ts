@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, parseDocument, type Document, type Node, type Pair } from 'yaml';
 import { KizuError } from '../../errors.js';
-import type { Insertion } from './types.js';
+import type { AddPlan, Insertion } from './types.js';
 
 /** Parse options shared by every reader here: YAML 1.1 merge keys resolved, duplicate keys kept (we refuse them ourselves). */
 const OPTS = { uniqueKeys: false, merge: true } as const;
@@ -212,4 +212,29 @@ export function commandLines(indent: number, key: string, value: string, step: n
 /** True when a line of `text` is a YAML document end marker (`...`): lines appended after it would start a new document. */
 export function hasDocumentEnd(text: string): boolean {
   return /^\.\.\.[ \t]*(#.*)?\r?$/m.test(text);
+}
+
+/**
+ * The part both YAML adapters' plans share once `text` is parsed (`y`): an empty document gets
+ * `block(0, step)` appended (after a line break if the file lacks a final one); a document
+ * ending in `...` or a top level git-kizu cannot extend (uneditable: flow style, anchors...)
+ * becomes `print(why)`.
+ * @returns a finished plan, or the top-level node and the file's indentation step to go on with.
+ */
+export function planTopLevel(
+  text: string,
+  y: YamlText,
+  block: (col: number, step: number) => string[],
+  print: (why: string) => AddPlan,
+): { plan: AddPlan } | { root: Node; step: number } {
+  const doc = y.doc as Document.Parsed | null;
+  const root = rootOf(doc);
+  const step = indentStep(text, doc);
+  if (root === null) {
+    if (hasDocumentEnd(text)) return { plan: print('the document ends with `...`') };
+    const nl = text === '' || text.endsWith('\n');
+    return { plan: { kind: 'insert', insertion: insertLines({ offset: text.length, newline: !nl }, block(0, step), y.eol) } };
+  }
+  const bad = uneditable(root, false, 'the top level', true);
+  return bad ? { plan: print(bad) } : { root, step };
 }
