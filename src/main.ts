@@ -48,6 +48,7 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   try {
+    // `hook` with no event or with --help goes to commander: the usage error (exit 2) or the help.
     const hookHelp = first === 'hook' && (argv.length < 4 || argv.slice(3).some((a) => a === '--help' || a === '-h'));
     if (first === 'hook' && !hookHelp) {
       const { runHook } = await import('./hooks/run.js');
@@ -57,7 +58,7 @@ export async function main(argv: string[]): Promise<void> {
     // A closed pipe (`git kizu status | head`) ends the output quietly, never the command.
     (await import('./output.js')).guardClosedPipes();
     const { runCli } = await import('./cli/program.js');
-    process.exitCode = await runCli(hookHelp ? [argv[0], argv[1], 'hook', '--help'] : argv);
+    process.exitCode = await runCli(argv);
   } catch (e) {
     process.exitCode = await reportError(e);
   }

@@ -81,6 +81,7 @@ test('a command group without its subcommand, an unknown subcommand, or help for
     [['queue'], 'git-kizu: error: git kizu queue needs a subcommand: add, list, done, reopen, rm, clear\nhint: git kizu queue --help describes them\n'],
     [['task', 'bogus'], "git-kizu: error: unknown command 'git kizu task bogus' (known: start, list, land)\nhint: git kizu task --help describes them\n"],
     [['help', 'bogus'], "git-kizu: error: unknown command 'bogus'\nhint: git kizu help lists the commands\n"],
+    [['hook'], "git-kizu: error: missing required argument 'event'\n(run with --help for usage)\n"],
   ];
   for (const [args, stderr] of cases) {
     const r = sb.kizu(args);
@@ -89,4 +90,6 @@ test('a command group without its subcommand, an unknown subcommand, or help for
   const h = sb.kizu(['help', 'rollback']);
   assert.equal(h.status, 0);
   assert.match(h.stdout, /^Usage: git kizu rollback \[options\] \[command\]\n/);
+  const hh = sb.kizu(['hook', '--help']);
+  assert.deepEqual([hh.status, hh.stdout.split('\n')[0], hh.stderr], [0, 'Usage: git kizu hook [options] <event>', '']);
 });
