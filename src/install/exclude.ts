@@ -14,6 +14,7 @@ import path from 'node:path';
 import { git, splitZ } from '../git/run.js';
 import { KizuError } from '../errors.js';
 import type { ExcludeRecord } from './state.js';
+import { locateInsertion } from './insertion.js';
 
 /**
  * The exclude file git reads for the repository at `root` (absolute; it may not exist).
@@ -78,12 +79,8 @@ export function removeExcludeLines(text: string, recs: ExcludeRecord[]): { text:
     t = t.slice(0, start) + t.slice(end);
   };
   for (const r of [...recs].reverse()) {
-    if (t.slice(r.offset, r.offset + r.text.length) === r.text) {
-      cut(r.offset, r);
-      continue;
-    }
-    const at = t.indexOf(r.text);
-    if (at !== -1 && t.indexOf(r.text, at + 1) === -1) cut(at, r);
+    const at = locateInsertion(t, r);
+    if (typeof at === 'number') cut(at, r);
     else missing.push(r);
   }
   return { text: t, missing };

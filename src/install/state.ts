@@ -29,6 +29,7 @@ import { installRecordFile } from '../git/layout.js';
 import path from 'node:path';
 import { writeFileAtomic } from '../files.js';
 import type { ManagerId } from './managers/types.js';
+import type { RecordedInsertion } from './insertion.js';
 
 /** One file init wrote. */
 export interface FileRecord {
@@ -60,16 +61,8 @@ export interface PreCommitRecord {
 }
 
 /** One insertion of the pre-commit guard into a hook manager's file. */
-export interface GuardInsertionRecord {
+export interface GuardInsertionRecord extends RecordedInsertion {
   manager: ManagerId;
-  /** Absolute path of the file. */
-  file: string;
-  /** UTF-16 offset in the file's text where `text` was inserted. */
-  offset: number;
-  /** The inserted text, exactly. */
-  text: string;
-  /** True if init created the file (teardown deletes it when it holds only `text`). */
-  createdFile: boolean;
   /** The effective git hooks directory when init ran (for managers that copy their configuration into a generated hook). */
   hooksDir?: string;
 }
@@ -85,17 +78,11 @@ export interface LinkRecord {
   sha256: string | null;
 }
 
-/** One line init appended to git's exclude file (`<common-dir>/info/exclude`, local scope). */
-export interface ExcludeRecord {
-  /** Absolute path of the exclude file. */
-  file: string;
-  /** Byte offset (UTF-16 code units of the text, which is ASCII here) where `text` was inserted. */
-  offset: number;
-  /** The inserted text: a newline first if the file did not end in one, then the pattern line. */
-  text: string;
-  /** True if init created the exclude file (teardown deletes it when it holds nothing else). */
-  createdFile: boolean;
-}
+/**
+ * One line init appended to git's exclude file (`<common-dir>/info/exclude`, local scope):
+ * `text` is a newline first if the file did not end in one, then the pattern line.
+ */
+export type ExcludeRecord = RecordedInsertion;
 
 /** A whole install record (version 1). */
 export interface InstallRecord {

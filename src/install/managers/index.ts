@@ -8,6 +8,7 @@
  */
 import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { replaceFileSync } from '../../files.js';
+import { locateInsertion } from '../insertion.js';
 import { husky } from './husky.js';
 import { lefthook } from './lefthook.js';
 import { preCommitFramework } from './pre-commit-framework.js';
@@ -112,13 +113,8 @@ export function removeInsertion(file: string, ins: Insertion, createdFile: boole
   if (r.kind !== 'text') return { kind: r.kind };
   if (r.text === null) return { kind: 'absent' };
   const text = r.text;
-  let at = text.startsWith(ins.text, ins.offset) ? ins.offset : -1;
-  if (at < 0) {
-    const first = text.indexOf(ins.text);
-    if (first < 0) return { kind: 'not-found' };
-    if (text.indexOf(ins.text, first + 1) >= 0) return { kind: 'ambiguous' };
-    at = first;
-  }
+  const at = locateInsertion(text, ins);
+  if (typeof at !== 'number') return { kind: at };
   const after = text.slice(0, at) + text.slice(at + ins.text.length);
   if (createdFile && after === '') {
     rmSync(file, { force: true });
