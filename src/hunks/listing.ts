@@ -15,7 +15,9 @@
  * - A submodule (a gitlink, mode 160000) that changed is one hunk of kind `submodule` with no
  *   lines: new commits (its HEAD is not the recorded commit), a dirty working tree
  *   (`Subproject commit <oid>-dirty`: modified or untracked content inside it), added or
- *   removed. What changed inside it is its own repository's business, not listed here.
+ *   removed. What changed inside it is its own repository's business, not listed here. An
+ *   untracked nested repository (`git ls-files -o` lists it as `dir/`) is such a hunk too
+ *   (`untracked nested repository`), whatever it holds.
  *
  * Identity is content, not position (see {@link Hunk.id}).
  */
@@ -97,6 +99,8 @@ export interface SubmoduleChange {
   new: string;
   /** True when its working tree has modified or untracked content (`-dirty`). */
   dirty: boolean;
+  /** True for an untracked nested repository (not a submodule: no gitlink records it). */
+  untracked?: boolean;
 }
 
 const details = new WeakMap<Hunk, HunkDetail>();
@@ -136,7 +140,7 @@ let nodeCrypto: typeof import('node:crypto');
 function baseId(p: string, d: HunkDetail, kind: Hunk['kind']): string {
   let head = `kizu-hunk/1\0${DIFF_OPTIONS_ID}\0${p}\0`;
   if (kind === 'mode') head += `mode\0${d.oldMode}\0${d.newMode}\0`;
-  if (d.submodule) head += `submodule\0${d.submodule.old}\0${d.submodule.new}\0${d.submodule.dirty ? 'dirty' : ''}\0`;
+  if (d.submodule) head += `submodule\0${d.submodule.old}\0${d.submodule.new}\0${d.submodule.dirty ? 'dirty' : ''}${d.submodule.untracked ? '\0untracked' : ''}\0`;
   if (d.binary) head += `binary\0${d.oldOid}\0${d.contentSha ?? d.newOid}\0`;
   if (d.symlink) head += 'symlink\0';
   // Each body line followed by '\n': the body as printed (plus a '\n' if output ended without one).
@@ -346,7 +350,14 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
   const untrackedP = othersP.then((others) => {
     const out: Draft[] = [];
     for (const rel of splitZ(others.stdout)) {
-      if (rel.endsWith('/') || rel === QUEUE_FILE) continue;
+      if (rel.endsWith('/')) {
+        // git lists an untracked nested repository as `dir/` and does not look inside.
+        const p = rel.slice(0, -1);
+        const d = new Detail(EMPTY, false, false, '', '', '', '', undefined, [], { old: '', new: '', dirty: false, untracked: true });
+        out.push({ path: p, kind: 'submodule', oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: `Untracked repository ${p}`, detail: d });
+        continue;
+      }
+      if (rel === QUEUE_FILE) continue;
       const d = untrackedDraft(root, rel);
       if (d) out.push(d);
     }
@@ -470,6 +481,7 @@ function changeSpan(h: Hunk): { start: number; end: number; pure: boolean } | nu
  */
 export function submoduleWords(c: SubmoduleChange | undefined): string {
   if (!c) return 'submodule';
+  if (c.untracked) return 'untracked nested repository';
   if (!c.old) return `submodule added at ${c.new.slice(0, 7)}${c.dirty ? ', modified content' : ''}`;
   if (!c.new) return 'submodule removed';
   const parts: string[] = [];

@@ -293,6 +293,11 @@ function submoduleRefusal(h: Hunk, d: HunkDetail, baselineOid: string): KizuErro
   const c = d.submodule!;
   const q = quoteCStyle(h.path);
   const dir = quoteCStyle(h.path) === h.path ? shellQuote(h.path) : '<path>';
+  if (c.untracked) {
+    return new KizuError(`${q} is an untracked nested repository: git kizu does not remove a repository; nothing was changed`, {
+      hint: 'move it out of the working tree by hand, ignore it (.gitignore), or make it a submodule (git submodule add)',
+    });
+  }
   const steps: string[] = [];
   if (c.dirty) steps.push(`its working tree has changes of its own: look at them with git -C ${dir} status, and commit or stash them there (git kizu never discards work inside a submodule)`);
   if (c.old && c.new && c.old !== c.new) steps.push(`to go back to the recorded commit once its work is saved: git -C ${dir} checkout ${c.old.slice(0, 12)}`);

@@ -226,3 +226,18 @@ test('a submodule with untracked or modified content, or new commits, is one hun
   assert.equal(sb.git('-C', 'sm', 'rev-parse', 'HEAD').trim(), second);
   assert.equal(sb.read('sm/s.txt'), 'changed\n');
 });
+
+test('an untracked nested repository is one hunk (git status shows it as ?? dir/): listed, counted; revert refuses (exit 2) and removes nothing', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  sb.git('init', '-q', 'nested');
+  sb.write({ 'nested/work.txt': 'w\n' });
+  assert.equal(porcelain(sb), '?? nested/\n');
+  const [h] = hunksJson(sb);
+  assert.deepEqual([h.path, h.kind, h.range], ['nested', 'submodule', 'nested (untracked nested repository)']);
+  assert.match(kizuOk(sb, ['status']), /^hunks {5}1: 1 unreviewed, 0 tapped, 0 rejected$/m);
+  expectRun(sb, ['revert', 'nested'], {
+    status: 2,
+    stderr: err('nested is an untracked nested repository: git kizu does not remove a repository; nothing was changed', 'move it out of the working tree by hand, ignore it (.gitignore), or make it a submodule (git submodule add)'),
+  });
+  assert.equal(sb.read('nested/work.txt'), 'w\n');
+});
