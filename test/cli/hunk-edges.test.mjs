@@ -6,12 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, statSync } from 'node:fs';
-import { sandbox } from '../helpers/sandbox.mjs';
+import { hook, sandbox } from '../helpers/sandbox.mjs';
 import { err, expectRun, kizuOk } from '../helpers/expect.mjs';
 import { hunksJson, savedLines } from '../helpers/hunks.mjs';
 import { trashHead } from '../helpers/refs.mjs';
 import { stopPayload } from '../helpers/hooks.mjs';
-import { hook } from '../helpers/sandbox.mjs';
 
 const mode = (sb, rel) => statSync(sb.path(rel)).mode & 0o777;
 const porcelain = (sb) => sb.git('status', '--porcelain');
