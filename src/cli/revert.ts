@@ -11,7 +11,7 @@ import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';
 import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
-import { planRevert, commitPlan, commitState, readPathState, sameState } from '../hunks/revert.js';
+import { planRevert, commitPlan, commitState, readPathState, sameState, applyIndexFix } from '../hunks/revert.js';
 import { saveRevert, readSavedRevert, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
@@ -61,9 +61,13 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
  * and written in one atomic write: both or neither (listing, planning, the write and the
  * scar record under the scars lock, withScarWrite). With `queue`, the reason goes to the
  * review queue as an item anchored at the reverted spot instead (no anchor when the file is
- * removed); if filing it fails, the revert is undone.
- * Prints `reverted <shortId>  <range>`, then `scarred ...` / `queued <id> ...`, then how
- * to restore the saved content.
+ * removed); if filing it fails, the revert is undone. A whole-file hunk also puts the path's
+ * index entry back (hunks/revert.ts IndexFix: a staged deletion or addition is undone, a
+ * staged version that differs from the file is saved first), so the hunk does not come back.
+ * Prints `reverted <shortId>  <range>`, then `scarred ...` / `queued <id> ...`, then what
+ * happened in the index (`tracked <path> again in the index: ...`, `removed <path> from the
+ * index: ...`, `saved the staged <path> ...`), then how to restore the saved content (none
+ * when the file itself did not change).
  * @returns 0.
  * @throws KizuError: exit 1 for an unknown or ambiguous hunk (candidates listed) or a file
  *   that changed since the hunk was listed; exit 2 for bad input (missing hunk, kind or
@@ -113,11 +117,14 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
         throw new KizuError(`cannot write the scar, so nothing was reverted: ${e.message}`, { hint: queueHint });
       }
     }
-    const saved = await saveRevert(ctx.root, plan.before, `revert ${h.id}`);
+    // Nothing to save when the file stays as it is (only its index entry comes back).
+    const staged = plan.index?.op === 'untrack' && plan.index.staged ? await saveRevert(ctx.root, plan.index.staged, `revert ${h.id} (staged version)`) : null;
+    const saved = sameState(plan.before, after) ? null : await saveRevert(ctx.root, plan.before, `revert ${h.id}`);
     await commitPlan(plan, after);
-    return { h, plan, after, scar, saved };
+    await applyIndexFix(ctx.root, plan);
+    return { h, plan, after, scar, saved, staged };
   };
-  const { h, plan, after, scar, saved } =
+  const { h, plan, after, scar, saved, staged } =
     i.message !== undefined && !i.queue
       ? await withScarWrite(ctx.gitDir, async () => {
           const r = await revert();
@@ -129,7 +136,8 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     try {
       queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body);
     } catch (e) {
-      await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') }));
+      await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {}));
+      await applyIndexFix(ctx.root, plan, true);
       throw e;
     }
   }
@@ -137,11 +145,16 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   i.reporter.log(`reverted ${shortId(h)}  ${hunkRange(h, q)}`);
   if (scar) i.reporter.log(`scarred ${q(h.path)}:${scar.line}  ${scar.text.trim()}`);
   if (queued) i.reporter.log(queued);
-  if (h.kind === 'added' && after.type === 'absent') {
+  if (plan.index?.op === 'track') i.reporter.log(`tracked ${q(h.path)} again in the index: the staged deletion is undone`);
+  if (plan.index?.op === 'untrack') i.reporter.log(`removed ${q(h.path)} from the index: the staged addition is undone`);
+  if (staged) {
+    i.reporter.log(`saved the staged ${q(h.path)} (it differed from the working-tree file) in ${REVERTS_REF}; restore it to the working tree with: git kizu revert --restore ${staged.commit.slice(0, 12)}`);
+  }
+  if (h.kind === 'added' && after.type === 'absent' && !plan.index) {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
     if (idx.stdout.length) i.reporter.warn(`${q(h.path)} is still in the index; git rm --cached -- ${shellWord(h.path, q)} removes it there`);
   }
-  for (const l of restoreHint(ctx.root, saved, 'the revert')) i.reporter.log(l);
+  if (saved) for (const l of restoreHint(ctx.root, saved, 'the revert')) i.reporter.log(l);
   return EXIT.OK;
 }
 

@@ -142,7 +142,9 @@ export interface FileDiff {
  * The fixed diff options behind every hunk (part of each hunk's identity). They override
  * every config setting that changes hunk shape or paths: context size, inter-hunk context,
  * algorithm, indent heuristic, renames, prefixes, relative paths, external diff, textconv,
- * colour, submodules, blank-line suppression, path quoting.
+ * colour, submodules (every submodule change is shown, new commits and a dirty working tree
+ * alike, in the short form `Subproject commit <oid>[-dirty]`, whatever diff.submodule or
+ * diff.ignoreSubmodules say), blank-line suppression, path quoting.
  */
 export const DIFF_ARGS = [
   '-c',
@@ -155,7 +157,8 @@ export const DIFF_ARGS = [
   '--no-color',
   '--no-renames',
   '--no-relative',
-  '--ignore-submodules',
+  '--ignore-submodules=none',
+  '--submodule=short',
   '--full-index',
   '--src-prefix=a/',
   '--dst-prefix=b/',
@@ -165,8 +168,15 @@ export const DIFF_ARGS = [
   '-U3',
 ];
 
-/** The option part of {@link DIFF_ARGS} as one string, hashed into hunk ids. */
-export const DIFF_OPTIONS_ID = DIFF_ARGS.filter((a) => a.startsWith('-') && a !== '-c').join(' ');
+/**
+ * The option part of {@link DIFF_ARGS} as one string, hashed into hunk ids. The submodule
+ * options stand as `--ignore-submodules`, as they did when ids were first defined: they do
+ * not change the hunks of files (submodule entries have ids of their own shape), so every
+ * file hunk keeps its id, and the review marks on it, across that change.
+ */
+export const DIFF_OPTIONS_ID = DIFF_ARGS.filter((a) => a.startsWith('-') && a !== '-c' && a !== '--submodule=short')
+  .map((a) => (a === '--ignore-submodules=none' ? '--ignore-submodules' : a))
+  .join(' ');
 
 /**
  * Decodes a C-style quoted path as git prints it (`"a/t\303\251st\tx"`): backslash escapes

@@ -10,7 +10,14 @@
  * - Binary changes (`Binary files ... differ`, or an untracked file with a NUL byte in its
  *   first 8 KiB) are listed as one hunk with no lines; reverting one restores the whole file.
  * - Empty added/deleted/untracked files are listed as one hunk with no lines.
- * - Mode-only changes (chmod) have no hunk and are not listed. Submodules are ignored.
+ * - A change of a tracked file's executable bit (`old mode`/`new mode`: 100644 ↔ 100755) is
+ *   a hunk of its own, kind `mode`, with no lines, listed before the file's content hunks.
+ * - A submodule (a gitlink, mode 160000) that changed is one hunk of kind `submodule` with no
+ *   lines: new commits (its HEAD is not the recorded commit), a dirty working tree
+ *   (`Subproject commit <oid>-dirty`: modified or untracked content inside it), added or
+ *   removed. What changed inside it is its own repository's business, not listed here. An
+ *   untracked nested repository (`git ls-files -o` lists it as `dir/`) is such a hunk too
+ *   (`untracked nested repository`), whatever it holds.
  *
  * Identity is content, not position (see {@link Hunk.id}).
  */
@@ -35,14 +42,18 @@ export interface Hunk {
    * ({@link DIFF_OPTIONS_ID}), the path, each body line's origin character and bytes (line
    * numbers are not included), and the hunk's occurrence index among identical hunks of the
    * same file (0 for the first). Binary hunks hash the old and new object ids instead of
-   * lines. Editing lines elsewhere in the file keeps the id; any change to the hunk's own
+   * lines; a mode hunk hashes `mode`, the old and the new mode; a submodule hunk hashes
+   * `submodule`, the recorded and the checked-out commit and whether it is dirty. Editing lines elsewhere in the file keeps the id; any change to the hunk's own
    * lines, context lines included, gives a new id.
    */
   id: string;
   /** Repo-root-relative path, '/' separators. */
   path: string;
-  /** File-level status of the hunk's file. */
-  kind: 'modified' | 'added' | 'deleted' | 'untracked';
+  /**
+   * File-level status of the hunk's file; `mode` for a change of the executable bit alone,
+   * `submodule` for a submodule's change (both without lines).
+   */
+  kind: 'modified' | 'added' | 'deleted' | 'untracked' | 'mode' | 'submodule';
   /** Baseline side (git's `@@ -a,b`). 0,0 for a file that does not exist there. */
   oldStart: number;
   oldCount: number;
@@ -76,6 +87,20 @@ export interface HunkDetail {
   newOid: string;
   /** Untracked binary/symlink files: SHA-256 of the bytes (link target for a symlink) as listed. */
   contentSha?: string;
+  /** A submodule's change: the recorded commit, its HEAD now ('' for a side that does not exist), and whether its working tree is dirty. */
+  submodule?: SubmoduleChange;
+}
+
+/** A submodule's change against the baseline, from git's `Subproject commit <oid>[-dirty]` lines. */
+export interface SubmoduleChange {
+  /** The commit the baseline records ('' when the baseline has no submodule there). */
+  old: string;
+  /** The commit checked out in it now ('' when it is gone). */
+  new: string;
+  /** True when its working tree has modified or untracked content (`-dirty`). */
+  dirty: boolean;
+  /** True for an untracked nested repository (not a submodule: no gitlink records it). */
+  untracked?: boolean;
 }
 
 const details = new WeakMap<Hunk, HunkDetail>();
@@ -112,8 +137,10 @@ export async function getBaseline(root: string): Promise<Baseline> {
 let nodeCrypto: typeof import('node:crypto');
 
 /** The content hash of a hunk before the occurrence tie-breaker. */
-function baseId(p: string, d: HunkDetail): string {
+function baseId(p: string, d: HunkDetail, kind: Hunk['kind']): string {
   let head = `kizu-hunk/1\0${DIFF_OPTIONS_ID}\0${p}\0`;
+  if (kind === 'mode') head += `mode\0${d.oldMode}\0${d.newMode}\0`;
+  if (d.submodule) head += `submodule\0${d.submodule.old}\0${d.submodule.new}\0${d.submodule.dirty ? 'dirty' : ''}${d.submodule.untracked ? '\0untracked' : ''}\0`;
   if (d.binary) head += `binary\0${d.oldOid}\0${d.contentSha ?? d.newOid}\0`;
   if (d.symlink) head += 'symlink\0';
   // Each body line followed by '\n': the body as printed (plus a '\n' if output ended without one).
@@ -154,6 +181,7 @@ class Detail implements HunkDetail {
     public newOid: string,
     public contentSha?: string,
     raw?: Buffer[],
+    public submodule?: SubmoduleChange,
   ) {
     this.#raw = raw;
   }
@@ -173,17 +201,59 @@ interface Draft {
   detail: HunkDetail;
 }
 
+const SUBPROJECT = /^([-+])Subproject commit ([0-9a-f]+)(-dirty)?$/;
+
+/**
+ * The submodule change of a file diff, or null when it is not a submodule: git prints a
+ * gitlink (mode 160000; a change only inside its working tree has no `index` line at all)
+ * as one hunk of `Subproject commit <oid>[-dirty]` lines.
+ */
+function submoduleOf(f: FileDiff): SubmoduleChange | null {
+  const gitlink = f.oldMode === '160000' || f.newMode === '160000';
+  if (!gitlink && (f.oldOid !== '' || f.hunks.length !== 1)) return null;
+  const c: SubmoduleChange = { old: '', new: '', dirty: false };
+  for (const l of f.hunks[0]?.raw ?? []) {
+    const m = SUBPROJECT.exec(l.toString('latin1'));
+    if (!m) return null;
+    if (m[1] === '-') c.old = m[2];
+    else (c.new = m[2]), (c.dirty = !!m[3]);
+  }
+  return c.old || c.new ? c : null;
+}
+
+/** The header of a submodule's hunk, as git's `--submodule=log` words it. */
+function submoduleHeader(p: string, c: SubmoduleChange): string {
+  const parts = [`Submodule ${p}`];
+  if (!c.old) parts.push(`added at ${c.new.slice(0, 7)}`);
+  else if (!c.new) parts.push('removed');
+  else if (c.old !== c.new) parts.push(`${c.old.slice(0, 7)}..${c.new.slice(0, 7)}`);
+  if (c.dirty) parts.push('contains modified content');
+  return parts.join(' ');
+}
+
 function draftsOfFile(f: FileDiff): Draft[] {
   const symlink = f.oldMode === '120000' || f.newMode === '120000';
   const detail = (body: Buffer, raw?: Buffer[]): Detail => new Detail(body, f.binary, symlink, f.oldMode, f.newMode, f.oldOid, f.newOid, undefined, raw);
+  const sub = submoduleOf(f);
+  if (sub) {
+    const d = detail(EMPTY, []);
+    d.submodule = sub;
+    return [{ path: f.path, kind: 'submodule', oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: submoduleHeader(f.path, sub), detail: d }];
+  }
+  // A change of the executable bit (100644 <-> 100755; a type change is a deletion and an addition).
+  const regular = (m: string) => m === '100644' || m === '100755';
+  const mode: Draft[] =
+    f.status === 'modified' && f.oldMode !== f.newMode && regular(f.oldMode) && regular(f.newMode)
+      ? [{ path: f.path, kind: 'mode', oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: `old mode ${f.oldMode}, new mode ${f.newMode}`, detail: new Detail(EMPTY, false, false, f.oldMode, f.newMode, '', '', undefined, []) }]
+      : [];
   if (f.binary) {
-    return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: f.binaryLine, detail: detail(EMPTY, []) }];
+    return [...mode, { path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: f.binaryLine, detail: detail(EMPTY, []) }];
   }
   if (!f.hunks.length) {
-    if (f.status === 'modified') return []; // mode-only change
+    if (f.status === 'modified') return mode;
     return [{ path: f.path, kind: f.status, oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: '@@ -0,0 +0,0 @@', detail: detail(EMPTY, []) }];
   }
-  return f.hunks.map((h) => ({
+  return [...mode, ...f.hunks.map((h) => ({
     path: f.path,
     kind: f.status,
     oldStart: h.oldStart,
@@ -192,7 +262,7 @@ function draftsOfFile(f: FileDiff): Draft[] {
     newCount: h.newCount,
     header: h.header,
     detail: detail(h.body),
-  }));
+  }))];
 }
 
 /**
@@ -280,7 +350,14 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
   const untrackedP = othersP.then((others) => {
     const out: Draft[] = [];
     for (const rel of splitZ(others.stdout)) {
-      if (rel.endsWith('/') || rel === QUEUE_FILE) continue;
+      if (rel.endsWith('/')) {
+        // git lists an untracked nested repository as `dir/` and does not look inside.
+        const p = rel.slice(0, -1);
+        const d = new Detail(EMPTY, false, false, '', '', '', '', undefined, [], { old: '', new: '', dirty: false, untracked: true });
+        out.push({ path: p, kind: 'submodule', oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: `Untracked repository ${p}`, detail: d });
+        continue;
+      }
+      if (rel === QUEUE_FILE) continue;
       const d = untrackedDraft(root, rel);
       if (d) out.push(d);
     }
@@ -303,7 +380,7 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
   const seen = new Map<string, number>();
   const hunks: Hunk[] = [];
   for (const { d } of order) {
-    const b = baseId(d.path, d.detail);
+    const b = baseId(d.path, d.detail, d.kind);
     const n = seen.get(b) ?? 0;
     seen.set(b, n + 1);
     const lines = bodyLines(d.detail.body);
@@ -398,16 +475,35 @@ function changeSpan(h: Hunk): { start: number; end: number; pure: boolean } | nu
 }
 
 /**
+ * What a submodule hunk holds, in words: `submodule added at <oid7>`, `submodule removed`,
+ * `submodule: new commits <old7>..<new7>`, `submodule: modified content` (a dirty working
+ * tree: modified or untracked files inside it), or both joined with `, `.
+ */
+export function submoduleWords(c: SubmoduleChange | undefined): string {
+  if (!c) return 'submodule';
+  if (c.untracked) return 'untracked nested repository';
+  if (!c.old) return `submodule added at ${c.new.slice(0, 7)}${c.dirty ? ', modified content' : ''}`;
+  if (!c.new) return 'submodule removed';
+  const parts: string[] = [];
+  if (c.old !== c.new) parts.push(`new commits ${c.old.slice(0, 7)}..${c.new.slice(0, 7)}`);
+  if (c.dirty) parts.push('modified content');
+  return `submodule: ${parts.join(', ')}`;
+}
+
+/**
  * The hunk's place in the working tree, for people: `path:start-end` over its changed lines
  * (context excluded), `path:N` for a single line, `path:N (deleted lines)` when the hunk only
  * removes lines (N is the line now where they were), and for whole-file hunks
- * `path (deleted file)`, `path (binary)`, `path (symlink)` or `path (empty file)`. `quote`
+ * `path (deleted file)`, `path (binary)`, `path (symlink)` or `path (empty file)`; a mode
+ * change `path (mode 100644 → 100755)`, a submodule `path (submodule: ...)` ({@link submoduleWords}). `quote`
  * writes the path for text output (src/git/quote.ts pathQuoter); the default keeps it raw
  * (JSON, the stored marks).
  */
 export function hunkRange(h: Hunk, quote: (p: string) => string = (p) => p): string {
   const d = details.get(h);
   const p = quote(h.path);
+  if (h.kind === 'mode') return `${p} (mode ${d?.oldMode ?? '?'} → ${d?.newMode ?? '?'})`;
+  if (h.kind === 'submodule') return `${p} (${submoduleWords(d?.submodule)})`;
   if (d?.symlink) return `${p} (symlink)`;
   if (d?.binary || h.header.startsWith('Binary files ')) return `${p} (binary)`;
   if (h.kind === 'deleted') return `${p} (deleted file)`;
@@ -418,12 +514,14 @@ export function hunkRange(h: Hunk, quote: (p: string) => string = (p) => p): str
 }
 
 function covers(h: Hunk, line: number): boolean {
+  if (h.kind === 'mode') return false; // no line of its own: named by id or by the bare path
   const s = changeSpan(h);
   if (!s) return true;
   return line >= s.start && line <= s.end;
 }
 
 function inContext(h: Hunk, line: number): boolean {
+  if (h.kind === 'mode') return false;
   const { regionStart } = changedLines(h);
   return line >= regionStart && line < regionStart + Math.max(h.newCount, 1);
 }

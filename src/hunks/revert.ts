@@ -4,16 +4,22 @@
  * '-' only on the baseline side, '+' only on the working-tree side; `\ No newline at end of
  * file` marks that the line before it has no '\n'). Nothing outside the hunk changes.
  * Planning is pure (bytes in, bytes out); {@link commitPlan} does the one write.
+ *
+ * Whole-file hunks also put the user's index entry for the path back where the listing
+ * needs it ({@link IndexFix}), so that a reverted hunk does not come back: a file deleted
+ * from the index (`git rm`, the old side of `git mv`) is tracked again, a staged addition or
+ * an intent-to-add entry (`git add -N`) is removed (git-update-index(1) `--index-info`).
  */
-import { lstat, readFile, readlink, unlink, mkdir } from 'node:fs/promises';
+import { chmod, lstat, readFile, readlink, unlink, mkdir } from 'node:fs/promises';
 import { symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { quoteCStyle } from '../git/quote.js';
 import { git } from '../git/run.js';
+import { shellQuote } from '../words.js';
 import { replaceWithSync, writeFileAtomic } from '../files.js';
-import { hunkDetail, hunkRange, shortId, hunkSpot, type Hunk, type HunkDetail } from './listing.js';
+import { hunkDetail, hunkRange, shortId, hunkSpot, submoduleWords, type Hunk, type HunkDetail } from './listing.js';
 import type { SavedFile } from './saved-reverts.js';
 
 /**
@@ -113,6 +119,86 @@ export interface RevertPlan {
   after: SavedFile;
   /** Working-tree line of the reverted spot (1-based; see hunkSpot); null when the file goes away. */
   spot: number | null;
+  /** What happens to the user's index entry for the path (null: nothing). */
+  index: IndexFix | null;
+}
+
+/**
+ * A change to the user's index entry for a reverted hunk's path, so that the listing (the
+ * working tree against the baseline, the index saying which paths are tracked) no longer
+ * shows the hunk:
+ * - `track`: a deleted file whose index entry is gone (`git rm`, `git mv`, `git rm --cached`)
+ *   is tracked again with the entry HEAD has for it (the baseline's when HEAD has none):
+ *   the staged deletion is undone;
+ * - `untrack`: an added file that HEAD does not have (a staged addition, `git add -N`) leaves
+ *   the index: the staged addition is undone. `staged` is the staged version when it differs
+ *   from the working-tree file and is not empty (saved before it goes), else null.
+ */
+export type IndexFix = { op: 'track'; mode: string; oid: string } | { op: 'untrack'; mode: string; oid: string; staged: SavedFile | null };
+
+/** The stage-0 index entry of `rel` (`git ls-files -s`), null if there is none; 'conflict' while it is unmerged. */
+async function indexEntry(root: string, rel: string): Promise<{ mode: string; oid: string } | null | 'conflict'> {
+  const r = await git(['ls-files', '-s', '-z', '--', `:(literal)${rel}`], { cwd: root });
+  let found: { mode: string; oid: string } | null = null;
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    const m = /^(\d+) ([0-9a-f]+) (\d)\t([\s\S]*)$/.exec(rec);
+    if (!m || m[4] !== rel) continue;
+    if (m[3] !== '0') return 'conflict';
+    found = { mode: m[1], oid: m[2] };
+  }
+  return found;
+}
+
+/** The entry HEAD's tree has for `rel` (`git ls-tree`), null if none (or no HEAD commit). */
+async function headEntry(root: string, rel: string): Promise<{ mode: string; oid: string } | null> {
+  const r = await git(['ls-tree', '-z', 'HEAD', '--', rel], { cwd: root, okStatus: [0, 128], env: { GIT_LITERAL_PATHSPECS: '1' } });
+  if (r.status !== 0) return null;
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    const m = /^(\d+) blob ([0-9a-f]+)\t([\s\S]*)$/.exec(rec);
+    if (m && m[3] === rel) return { mode: m[1], oid: m[2] };
+  }
+  return null;
+}
+
+/** The index fix a whole-file hunk needs (see {@link IndexFix}), or null. */
+async function planIndexFix(root: string, h: Hunk, d: HunkDetail): Promise<IndexFix | null> {
+  if (h.kind !== 'deleted' && h.kind !== 'added') return null;
+  const [entry, head] = await Promise.all([indexEntry(root, h.path), headEntry(root, h.path)]);
+  if (entry === 'conflict') return null;
+  if (h.kind === 'deleted') {
+    if (entry) return null;
+    return { op: 'track', ...(head ?? { mode: d.oldMode, oid: d.oldOid }) };
+  }
+  if (!entry || head) return null;
+  if (entry.oid === d.newOid) return { op: 'untrack', ...entry, staged: null };
+  const content = (await git(['cat-file', 'blob', entry.oid], { cwd: root })).stdout;
+  if (!content.length) return { op: 'untrack', ...entry, staged: null };
+  if (entry.mode === '120000') return { op: 'untrack', ...entry, staged: { path: h.path, type: 'symlink', content, mode: null } };
+  return { op: 'untrack', ...entry, staged: { path: h.path, type: 'file', content, mode: gitModeBits(entry.mode) } };
+}
+
+/**
+ * Applies a plan's index fix to the user's index (`git update-index -z --index-info`; git
+ * takes the index lock), or with `undo` puts the entry back as it was. Nothing when the plan
+ * has none.
+ * @throws KizuError (exit 2) if git fails (e.g. another git process holds the index lock);
+ *   the message says that the working tree is reverted already and how to finish.
+ */
+export async function applyIndexFix(root: string, plan: RevertPlan, undo = false): Promise<void> {
+  const f = plan.index;
+  if (!f) return;
+  const zero = '0'.repeat(f.oid.length);
+  const add = (f.op === 'track') !== undo;
+  const line = add ? `${f.mode} ${f.oid}\t${plan.hunk.path}\0` : `0 ${zero}\t${plan.hunk.path}\0`;
+  try {
+    await git(['update-index', '-z', '--index-info'], { cwd: root, input: line });
+  } catch (e) {
+    const q = quoteCStyle(plan.hunk.path);
+    const fix = add ? `git update-index --add --cacheinfo ${f.mode},${f.oid},${q}` : `git rm --cached -- ${q}`;
+    throw new KizuError(`${q}: the working tree is reverted, but the index could not be updated: ${(e as Error).message.split('\n')[0]}`, {
+      hint: `finish it with: ${fix}`,
+    });
+  }
 }
 
 async function gitHash(root: string, buf: Buffer, rel?: string): Promise<string> {
@@ -147,28 +233,40 @@ function gitModeBits(mode: string): number {
 }
 
 /**
- * Computes the revert of `h` in memory (reads the file, writes nothing).
+ * Computes the revert of `h` in memory (reads the file and the index, writes nothing).
  * - modified text file: the hunk's lines go back to the baseline ({@link revertBuffer});
  * - modified binary file: the whole file goes back to the baseline blob;
- * - added or untracked file (its only hunk): the file is removed;
- * - deleted file: restored from the baseline blob with its baseline mode (644 or 755).
+ * - mode change: the executable bit goes back (x set where r is, or cleared), the bytes stay;
+ * - added or untracked file (its only hunk): the file is removed; a staged addition also
+ *   leaves the index ({@link IndexFix});
+ * - deleted file: restored from the baseline blob with its baseline mode (644 or 755); when
+ *   its index entry is gone too, the entry comes back ({@link IndexFix}), and a file standing
+ *   there untracked (`git rm --cached`) is kept as it is (its differences from the baseline
+ *   are then ordinary hunks);
+ * - submodule: refused, a submodule is its own repository (the hint says what to run in it).
  * @throws KizuError exit 1 if the file no longer holds what the hunk was listed from; exit 2
- *   for symlink changes (not reverted by hunk), files git converts (see verifyOid), or a
- *   hunk that did not come from listHunks.
+ *   for symlink changes (not reverted by hunk), submodules, files git converts (see
+ *   verifyOid), or a hunk that did not come from listHunks.
  */
 export async function planRevert(root: string, h: Hunk, baselineOid: string): Promise<RevertPlan> {
   const d = hunkDetail(h);
   if (!d) throw new KizuError(`hunk ${shortId(h)} has no diff detail`, { hint: 'this is a bug in git-kizu; hunks must come from listHunks' });
+  if (h.kind === 'submodule') throw submoduleRefusal(h, d, baselineOid);
   const abs = path.join(root, ...h.path.split('/'));
   const before = await readPathState(abs, h.path);
   const absent: SavedFile = { path: h.path, type: 'absent', content: null, mode: null };
+  if (h.kind === 'mode') {
+    if (before.type !== 'file' || ((before.mode! & 0o100) !== 0) !== (d.newMode === '100755')) throw changedError(h);
+    const bits = d.oldMode === '100755' ? before.mode! | ((before.mode! & 0o444) >> 2) : before.mode! & ~0o111;
+    return { hunk: h, abs, before, after: { ...before, mode: bits }, spot: 1, index: null };
+  }
   if (h.kind === 'untracked') {
     const want = d.symlink ? 'symlink' : 'file';
     if (before.type !== want) throw changedError(h);
     if (d.contentSha !== undefined) {
       if (createHash('sha256').update(before.content!).digest('hex') !== d.contentSha) throw changedError(h);
     } else if (!before.content!.equals(sideBytes(d.raw, 'new'))) throw changedError(h);
-    return { hunk: h, abs, before, after: absent, spot: null };
+    return { hunk: h, abs, before, after: absent, spot: null, index: null };
   }
   if (d.symlink) {
     throw new KizuError(`${hunkRange(h, quoteCStyle)}: symbolic link changes are not reverted by hunk`, {
@@ -176,15 +274,38 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
     });
   }
   if (h.kind === 'deleted') {
+    const index = await planIndexFix(root, h, d);
+    // Deleted from the index only (`git rm --cached`): the file stays, it is tracked again.
+    if (before.type !== 'absent' && index) return { hunk: h, abs, before, after: before, spot: hunkSpot(h), index };
     if (before.type !== 'absent') throw changedError(h);
     const content = await baselineBytes(root, h.path, d.oldOid);
-    return { hunk: h, abs, before, after: { path: h.path, type: 'file', content, mode: gitModeBits(d.oldMode) }, spot: hunkSpot(h) };
+    return { hunk: h, abs, before, after: { path: h.path, type: 'file', content, mode: gitModeBits(d.oldMode) }, spot: hunkSpot(h), index };
   }
   if (before.type !== 'file') throw changedError(h);
   await verifyOid(root, h, d, before.content!, baselineOid);
-  if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null };
+  if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d) };
   const content = d.binary ? await baselineBytes(root, h.path, d.oldOid) : revertBuffer(before.content!, h, d.raw);
-  return { hunk: h, abs, before, after: { ...before, content }, spot: hunkSpot(h) };
+  return { hunk: h, abs, before, after: { ...before, content }, spot: hunkSpot(h), index: null };
+}
+
+/** The refusal to revert a submodule's hunk, with what to run inside it instead. */
+function submoduleRefusal(h: Hunk, d: HunkDetail, baselineOid: string): KizuError {
+  const c = d.submodule!;
+  const q = quoteCStyle(h.path);
+  const dir = quoteCStyle(h.path) === h.path ? shellQuote(h.path) : '<path>';
+  if (c.untracked) {
+    return new KizuError(`${q} is an untracked nested repository: git kizu does not remove a repository; nothing was changed`, {
+      hint: 'move it out of the working tree by hand, ignore it (.gitignore), or make it a submodule (git submodule add)',
+    });
+  }
+  const steps: string[] = [];
+  if (c.dirty) steps.push(`its working tree has changes of its own: look at them with git -C ${dir} status, and commit or stash them there (git kizu never discards work inside a submodule)`);
+  if (c.old && c.new && c.old !== c.new) steps.push(`to go back to the recorded commit once its work is saved: git -C ${dir} checkout ${c.old.slice(0, 12)}`);
+  if (!c.old) steps.push(`to drop the submodule once its work is saved elsewhere: git rm -- ${dir}`);
+  if (!c.new) steps.push(`to bring it back: git restore --source=${baselineOid.slice(0, 12)} --staged --worktree -- ${dir} && git submodule update --init -- ${dir}`);
+  return new KizuError(`${q} (${submoduleWords(c)}) is a submodule, its own repository: git kizu does not revert it; nothing was changed`, {
+    hint: steps.join('\n') + (dir === '<path>' ? `\n(<path> is ${q})` : ''),
+  });
 }
 
 /**
@@ -197,6 +318,11 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
 export async function commitState(abs: string, before: SavedFile, after: SavedFile, onChanged: () => KizuError): Promise<void> {
   const now = await readPathState(abs, before.path);
   if (!sameState(now, before)) throw onChanged();
+  if (sameState(now, after)) return;
+  if (now.type === 'file' && after.type === 'file' && now.content!.equals(after.content!) && after.mode !== null) {
+    await chmod(abs, after.mode); // the bits alone (a mode hunk): the bytes are not written again
+    return;
+  }
   if (after.type === 'absent') {
     if (now.type !== 'absent') await unlink(abs);
     return;

@@ -16,8 +16,9 @@ const OPTS =
 const sha1 = (s) => createHash('sha1').update(s).digest('hex');
 
 /** The documented id: sha1(sha1(version, options, path, lines) + NUL + occurrence). */
-function hunkId(path, lines, { n = 0, binary = null } = {}) {
+function hunkId(path, lines, { n = 0, binary = null, mode = null } = {}) {
   let s = `kizu-hunk/1\0${OPTS}\0${path}\0`;
+  if (mode) s += `mode\0${mode[0]}\0${mode[1]}\0`;
   if (binary) s += `binary\0${binary[0]}\0${binary[1]}\0`;
   for (const l of lines) s += l + '\n';
   return sha1(sha1(s) + '\0' + n);
@@ -182,14 +183,17 @@ test('hunk ids: identical hunks in one file differ by occurrence; the same chang
   );
 });
 
-test('hunks: empty added and untracked files, a mode-only change is not a hunk, untracked ignored files are not listed', () => {
+test('hunks: empty added and untracked files, a mode-only change is a hunk of kind mode, untracked ignored files are not listed', () => {
   const sb = sandbox({ files: { 'run.sh': 'echo\n', '.gitignore': 'build/\n' } });
   chmodSync(sb.path('run.sh'), 0o755);
   sb.write({ 'empty.txt': '', 'build/out.txt': 'x\n' });
   const got = hunksJson(sb);
   assert.deepEqual(
     got.map((h) => [h.path, h.kind, h.range, h.id, h.newStart, h.newCount]),
-    [['empty.txt', 'untracked', 'empty.txt (empty file)', hunkId('empty.txt', []), 0, 0]],
+    [
+      ['empty.txt', 'untracked', 'empty.txt (empty file)', hunkId('empty.txt', []), 0, 0],
+      ['run.sh', 'mode', 'run.sh (mode 100644 → 100755)', hunkId('run.sh', [], { mode: ['100644', '100755'] }), 0, 0],
+    ],
   );
   sb.git('add', 'empty.txt');
   const [a] = hunksJson(sb);

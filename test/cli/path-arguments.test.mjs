@@ -34,8 +34,10 @@ test('tap, untap, reject and revert take a hunk as "<quoted path>":<line>, as gi
   const r = sb.kizu(['revert', `${Q[NL]}:1`]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`^reverted ${id}  "new\\\\nline\\.py":1-2`));
-  assert.equal(r.stderr, `git-kizu: warning: ${Q[NL]} is still in the index; git rm --cached -- <path> (the path ${Q[NL]}) removes it there\n`);
+  assert.equal(r.stderr, '');
+  assert.equal(r.stdout.split('\n')[1], `removed ${Q[NL]} from the index: the staged addition is undone`);
   assert.equal(existsSync(sb.path(NL)), false);
+  assert.equal(sb.git('ls-files', '-z', '--', NL), '');
   // `hunks <path>` too.
   assert.equal(kizuOk(sb, ['hunks', Q[TAB]]).split('  ')[1], `${Q[TAB]}:1-2`);
 });

@@ -98,7 +98,7 @@ test('revert: an added file is removed, a deleted file comes back with its mode,
   sb.git('add', 'added.txt');
   sb.git('commit', '-q', '-m', 'add');
   expectRun(sb, ['baseline', 'set', first], { status: 0, stdout: `baseline set: refs/kizu/baseline ${first}\n` });
-  // Against `first`: added.txt is added, tool.sh modified (mode only: no hunk).
+  // Against `first`: added.txt is added, tool.sh modified (mode only: a mode hunk, left alone here).
   unlinkSync(sb.path('keep.txt'));
   sb.write({ 'new/u.txt': 'u1\r\nu2' });
   chmodSync(sb.path('new/u.txt'), 0o600);
@@ -109,6 +109,7 @@ test('revert: an added file is removed, a deleted file comes back with its mode,
       ['added.txt', 'added', 'added.txt:1-2'],
       ['keep.txt', 'deleted', 'keep.txt (deleted file)'],
       ['new/u.txt', 'untracked', 'new/u.txt:1-2'],
+      ['tool.sh', 'mode', 'tool.sh (mode 100644 → 100755)'],
     ],
   );
   // added
@@ -126,7 +127,7 @@ test('revert: an added file is removed, a deleted file comes back with its mode,
   // untracked
   const ru = expectSaved(sb, ['revert', 'new/u.txt:2'], `reverted ${hs[2].shortId}  new/u.txt:1-2\n`, 'new/u.txt');
   assert.equal(existsSync(sb.path('new/u.txt')), false);
-  assert.deepEqual(hunksJson(sb), []);
+  assert.deepEqual(hunksJson(sb), [hs[3]]);
   // Restore each.
   assert.equal(sb.kizu(['revert', '--restore', restoreId(ru.stdout)]).status, 0);
   assert.deepEqual(bytes(sb, 'new/u.txt'), Buffer.from('u1\r\nu2'));
@@ -141,7 +142,7 @@ test('revert: an added file is removed, a deleted file comes back with its mode,
   );
 });
 
-test('revert: a deleted executable comes back as 0755 with exact bytes; a staged added file is removed with a note about the index', () => {
+test('revert: a deleted executable comes back as 0755 with exact bytes; a staged added file is removed from the working tree and the index', () => {
   const sb = sandbox({ files: { 'bin/run': '#!/bin/sh\r\necho "é"\r\n' } });
   chmodSync(sb.path('bin/run'), 0o755);
   sb.git('commit', '-q', '-am', 'exec');
@@ -157,8 +158,10 @@ test('revert: a deleted executable comes back as 0755 with exact bytes; a staged
   assert.equal(st.kind, 'added');
   const r2 = sb.kizu(['revert', st.shortId]);
   assert.equal(r2.status, 0);
-  assert.equal(r2.stderr, 'git-kizu: warning: staged.txt is still in the index; git rm --cached -- staged.txt removes it there\n');
+  assert.equal(r2.stderr, '');
+  assert.equal(r2.stdout.split('\n')[1], 'removed staged.txt from the index: the staged addition is undone');
   assert.equal(existsSync(sb.path('staged.txt')), false);
+  assert.equal(sb.git('status', '--porcelain'), '');
 });
 
 test('revert: CRLF files, files without a final newline (both directions), non-UTF-8 bytes, binary files: exact bytes', () => {

@@ -7,7 +7,9 @@
  * ignore (`git ls-files -o --exclude-standard`), ignored files matching `snapshot.include`
  * (`git ls-files -o -i --exclude-standard -- :(glob)<pattern>`), and any `extra` paths that
  * exist. Regular files larger than `snapshot.maxFileBytes`, unreadable and special files and
- * untracked nested repositories are left out and listed in `skipped`.
+ * untracked nested repositories are left out and listed in `skipped`. A submodule is
+ * captured as git records it, its checked-out commit (a gitlink); its working tree, its own
+ * repository, is not, so every submodule is listed in `skipped` too ({@link SUBMODULE_SKIPPED}).
  *
  * How (git-update-index(1), git-diff-files(1), git-write-tree(1), gitformat-index(5)):
  * 1. The private index P. If there is none, the user's index is copied as a seed when it is
@@ -78,6 +80,9 @@ export interface Skipped {
   reason: string;
 }
 
+/** The reason listed in `skipped` for each submodule (its gitlink is in the tree, its files are not). */
+export const SUBMODULE_SKIPPED = 'submodule: its working tree is its own repository and is not captured, only the commit checked out in it; commit or stash inside it';
+
 /** The result of {@link capture}. */
 export interface Capture {
   /** The tree object holding every captured file. */
@@ -113,6 +118,8 @@ interface State {
   absent: string[];
   /** ctimeMs of files whose last stat fell in the capture's second (see the module comment). */
   recheck: Record<string, number>;
+  /** Submodules (gitlinks) in the private index. */
+  submodules: string[];
 }
 
 const DEFAULTS: ModeDefaults = { file: 0o644, exec: 0o755 };
@@ -129,6 +136,7 @@ function readState(file: string): State | null {
       !!v.defaults &&
       Array.isArray(v.untracked) &&
       Array.isArray(v.absent) &&
+      Array.isArray(v.submodules) &&
       typeof v.recheck === 'object';
     return ok ? v : null;
   } catch {
@@ -328,6 +336,8 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
   let dirtyP: Promise<string[]>;
   // lstat results kept (only what is needed, so the Stats objects die young).
   const stats = new Map<string, Seen>();
+  // Submodules (gitlinks) in P: from the state, or from P's entries; kept up to date below.
+  const subs = new Set<string>(fast ? state!.submodules : []);
 
   if (fast) {
     // diff-files started by beginSnapshot ran on this same private index (the lock was held since).
@@ -372,7 +382,10 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     dirtyP = early ?? (priv ? zlist(DIRTY_ARGS, true) : Promise.resolve([]));
     dirtyP.catch(() => {});
     P = new Map();
-    for (const e of priv?.entries ?? []) P.set(e.path, (e.mode & 0o170000) === 0o100000 ? e.size : -1);
+    for (const e of priv?.entries ?? []) {
+      P.set(e.path, (e.mode & 0o170000) === 0o100000 ? e.size : -1);
+      if ((e.mode & 0o170000) === 0o160000) subs.add(e.path);
+    }
     if (seeded) {
       U = P;
       untrackedInP = new Set();
@@ -458,6 +471,8 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     } else if (st.isDirectory() && lstatOrNull(path.join(abs, '.git'))) {
       ok = true; // a submodule: git records its HEAD commit
     } else if (!st.isDirectory()) skip(p, 'not a regular file or symbolic link');
+    if (ok && st!.isDirectory()) subs.add(p);
+    else subs.delete(p);
     if (ok) {
       if (st!.isFile() || st!.isSymbolicLink()) stats.set(p, { mode: st!.mode, ctime: st!.ctimeMs });
       add.push(p);
@@ -556,6 +571,9 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
   for (const p of absent) if (!added.has(p)) nextAbsent.add(p);
   for (const p of remove) if (!untrackedInP.has(p) && (U ? U.has(p) : true)) nextAbsent.add(p);
   const files = (P ? P.size : state!.files) - remove.size + added.size;
+  for (const p of remove) subs.delete(p);
+  const submodules = [...subs].sort();
+  for (const p of submodules) skip(p, SUBMODULE_SKIPPED);
 
   // 5. Exact permission bits.
   let defaults: ModeDefaults;
@@ -606,6 +624,7 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     untracked: [...nextUntracked],
     absent: [...nextAbsent],
     recheck,
+    submodules,
   };
   const same =
     stateValid &&
@@ -615,7 +634,8 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     state!.include === includeKey &&
     JSON.stringify(state!.recheck) === JSON.stringify(recheck) &&
     state!.absent.length === next.absent.length &&
-    state!.untracked.length === next.untracked.length;
+    state!.untracked.length === next.untracked.length &&
+    JSON.stringify(state!.submodules) === JSON.stringify(submodules);
   if (index && !same) writeState(s.stateFile, next);
   return { tree, modes, defaults, skipped, files, hashed: add.length, seeded };
 }
