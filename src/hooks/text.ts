@@ -102,6 +102,19 @@ function itemLine(i: QueueItem): string {
 }
 
 /**
+ * How the agent compares a rejected hunk with the baseline `base` (abbreviated): `git diff`
+ * for a file; what the baseline lacks for an untracked file (`git diff <commit>` shows
+ * nothing for it); the nested repository's own status and log for a submodule or an
+ * untracked nested repository (its changes live in its own repository).
+ */
+function compareHint(h: HunkReview['rejected'][number], base: string): string {
+  if (h.kind === 'untracked') return `(${h.path} is a new file: the baseline ${base} does not have it)`;
+  const q = shellQuote(h.path);
+  if (h.kind === 'submodule') return `(${h.path} is a repository of its own: \`git -C ${q} status\` and \`git -C ${q} log\` show what changed in it)`;
+  return `(\`git diff ${base} -- ${q}\`)`;
+}
+
+/**
  * One line per rejected hunk of `r`: only its place and how to compare it with the
  * baseline, by design (the reviewer gave no reason).
  */
@@ -110,8 +123,7 @@ function rejectedLines(r: HunkReview): string[] {
   return r.rejected.map(
     (h) =>
       `- ${r.range(h)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
-      // `git diff <commit>` shows nothing for an untracked file, so say what the baseline lacks instead.
-      (h.kind === 'untracked' ? `(${h.path} is a new file: the baseline ${base} does not have it)` : `(\`git diff ${base} -- ${shellQuote(h.path)}\`)`) +
+      compareHint(h, base) +
       ', work out what is wrong, and rework or revert it',
   );
 }

@@ -284,3 +284,21 @@ test('stop: a rejected change in a path with a space quotes the path in the git 
   const r = sb.run('sh', ['-c', `git diff ${base12(sb)} -- 'my dir/a b.js'`]);
   assert.match(r.stdout, /^\+line 5 changed$/m);
 });
+
+test('stop: a rejected submodule hunk and a rejected untracked nested repository point at the repository itself (git diff shows nothing for them)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const sub = sandbox({ files: { 's.txt': 's\n' } });
+  sb.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub.dir, 'sm');
+  sb.git('commit', '-q', '-m', 'submodule');
+  sb.write({ 'sm/u.txt': 'untracked inside\n' });
+  sb.git('init', '-q', 'nested');
+  expectRun(sb, ['reject', 'sm'], { status: 0, stdout: `rejected ${hunks(sb)['sm (submodule: modified content)'][0]} sm (submodule: modified content)\n` });
+  expectRun(sb, ['reject', 'nested'], { status: 0, stdout: `rejected ${hunks(sb)['nested (untracked nested repository)'][0]} nested (untracked nested repository)\n` });
+  const own = (p, range) =>
+    `- ${range} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
+    `(${p} is a repository of its own: \`git -C ${p} status\` and \`git -C ${p} log\` show what changed in it), work out what is wrong, and rework or revert it`;
+  assert.deepEqual(
+    stopOut(sb, false),
+    blocked(`git-kizu: a human reviewer left 2 rejected changes. Resolve each one before you stop:\n${own('nested', 'nested (untracked nested repository)')}\n${own('sm', 'sm (submodule: modified content)')}`),
+  );
+});
