@@ -163,6 +163,21 @@ export function installLockFile(commonDir: string): string {
   return path.join(kizuDir(commonDir), 'install.lock');
 }
 
+/**
+ * `<commonDir>/kizu/gc-auto.json`: what the last background `git kizu gc --auto` did,
+ * `{"time": <ISO>, "pid": <n>, "state": "running"|"done"|"failed", "dropped": {<kind>: <n>}, "error"?: <message>}`
+ * (storage/auto.ts); its modification time is when the prompt hook last started one, so that
+ * it starts one at most once an hour.
+ */
+export function gcAutoFile(commonDir: string): string {
+  return path.join(kizuDir(commonDir), 'gc-auto.json');
+}
+
+/** `<commonDir>/kizu/gc.lock`: held while `git kizu gc` prunes, so that two runs never race; `<pid> <host> <ISO time>` (git/lock.ts acquireLock). */
+export function gcLockFile(commonDir: string): string {
+  return path.join(kizuDir(commonDir), 'gc.lock');
+}
+
 // ---------------------------------------------------------------------------------------
 // Outside the repository
 

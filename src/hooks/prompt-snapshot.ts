@@ -7,9 +7,11 @@
  * hook's stdout is added to the model's context, so nothing may be printed there). It never
  * blocks the prompt: the caller turns any error into exit 0 plus one stderr line. A
  * concurrent snapshot is waited for at most {@link LOCK_WAIT_MS}. A prompt after which
- * nothing changed reuses the newest snapshot instead of writing a new one.
+ * nothing changed reuses the newest snapshot instead of writing a new one. After the snapshot
+ * it starts retention (`git-kizu gc --auto`) in the background at most once an hour
+ * (storage/auto.ts), without waiting for it.
  */
-import { findRootFast } from '../git/repo.js';
+import { commonDirFast, findRootFast } from '../git/repo.js';
 import { abandonBegunSnapshot, beginSnapshot } from '../rollback/snapshots/begin.js';
 import type { PromptInput } from './contract.js';
 import { notInRepository } from './text.js';
@@ -37,6 +39,9 @@ export async function userPromptSubmit(input: PromptInput, warn: (line: string) 
   try {
     const { takeSnapshot } = await snapshotCode;
     const r = await takeSnapshot(begun ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS, configProblem: warn });
+    // Retention in the background, at most once an hour, never waited for (storage/auto.ts).
+    const common = commonDirFast(root);
+    if (common) (await import('../storage/auto.js')).startAutoGc(root, common);
     return r.name;
   } finally {
     abandonBegunSnapshot();
