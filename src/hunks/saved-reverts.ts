@@ -37,7 +37,7 @@ export interface SavedFile {
 
 /** A saved revert: the saved file plus where it is stored. */
 export interface SavedRevert extends SavedFile {
-  /** Its commit on refs/kizu/reverts. */
+  /** Its commit on refs/kizu/reverts: the id it was saved with (a commit that retention wrote again keeps that id in its `kizu-id:` line). */
   commit: string;
   /** The blob holding the content; null when absent. */
   blob: string | null;
@@ -144,5 +144,7 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
     blob = m[1];
     content = (await git(['cat-file', 'blob', blob], { cwd: root })).stdout;
   }
-  return { path, type, content, mode, commit, blob, reason: field('reason') ?? '' };
+  // Named by its first id where retention wrote it again, as it was printed when saved.
+  const first = field('id');
+  return { path, type, content, mode, commit: first && /^[0-9a-f]{40}$/.test(first) ? first : commit, blob, reason: field('reason') ?? '' };
 }
