@@ -48,6 +48,13 @@ export const TASK_RECORD_PREFIX = 'refs/kizu/tasks/';
 /** Prefix of discarded tasks, `refs/kizu/trash/<name>/<YYYYMMDDTHHMMSSZ>`: a commit of the task worktree's files whose first parent is the branch tip, `kizu-*:` lines in its message (rollback/tasks/removed.ts). */
 export const TASK_TRASH_PREFIX = 'refs/kizu/trash/';
 
+/**
+ * Prefix of the scratch refs `git kizu gc` writes a rewritten chain to, `refs/kizu/gc-tmp/<pid>`
+ * (git fast-import writes its commits to a ref); deleted as soon as the chain's ref has moved
+ * (storage/retention.ts).
+ */
+export const GC_TMP_PREFIX = 'refs/kizu/gc-tmp/';
+
 // ---------------------------------------------------------------------------------------
 // Files under <git-dir>/kizu/ (this worktree)
 

@@ -40,10 +40,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { git } from '../git/run.js';
-import { JOURNAL_REF, MARKS_REF, REMOTE_MARKS_PREFIX, REVERTS_REF, SNAPSHOT_REFS, TASK_TRASH_PREFIX, undoLogFile } from '../git/layout.js';
+import { GC_TMP_PREFIX, JOURNAL_REF, MARKS_REF, REMOTE_MARKS_PREFIX, REVERTS_REF, SNAPSHOT_REFS, TASK_TRASH_PREFIX, undoLogFile } from '../git/layout.js';
 import { backoff, badRefError, casUpdateRef, missingRefObject, resolveKizuRef, MAX_ATTEMPTS } from '../git/refs.js';
 import { commonDir } from '../git/repo.js';
-import { igit, objectFs, withPakoDeflate } from '../git/objects.js';
 import { KizuError } from '../errors.js';
 import type { KizuConfig, RetentionBudget } from '../config/config.js';
 import type { RollbackRecord } from '../rollback/undo-log.js';
@@ -411,16 +410,39 @@ function rewriteCommit(raw: Buffer, origId: string, parent: string | null, kind:
   return Buffer.from(`${kept.join('\n')}\n\n${message}`, 'utf8');
 }
 
-/** Writes `ids` (oldest first, a run of the chain) again on top of `base` (null: a new root). @returns the new tip. */
-async function writeAgain(root: string, gitdir: string, ids: string[], base: string | null, kind: 'journal' | 'reverts'): Promise<string | null> {
+/**
+ * Writes `ids` (oldest first, a run of the chain) again on top of `base` (null: a new root),
+ * in one `git fast-import` (git-fast-import(1): one pack, no loose object per commit) onto the
+ * scratch ref `refs/kizu/gc-tmp/<pid>`, which is deleted again; each commit is
+ * {@link rewriteCommit} of the original (tree, author, committer and message as they were).
+ * @returns the new tip (`base` when `ids` is empty).
+ * @throws KizuError (exit 2) if git fails.
+ */
+async function writeAgain(root: string, ids: string[], base: string | null, kind: 'journal' | 'reverts'): Promise<string | null> {
+  if (!ids.length) return base;
   const raws = await readCommits(root, ids);
-  let parent = base;
-  const ig = igit();
-  for (const id of ids) {
-    const object = rewriteCommit(raws.get(id)!, id, parent, kind);
-    parent = await withPakoDeflate(() => ig.writeObject({ fs: objectFs, gitdir, type: 'commit', object: new Uint8Array(object.buffer, object.byteOffset, object.length), format: 'content' }));
+  const tmp = `${GC_TMP_PREFIX}${process.pid}`;
+  const parts: Buffer[] = [Buffer.from(`reset ${tmp}\n`)];
+  ids.forEach((id, k) => {
+    const text = rewriteCommit(raws.get(id)!, id, null, kind).toString('utf8');
+    const split = text.indexOf('\n\n');
+    const headers = text.slice(0, split).split('\n');
+    const message = Buffer.from(text.slice(split + 2), 'utf8');
+    const header = (name: string) => headers.find((h) => h.startsWith(`${name} `))!.slice(name.length + 1);
+    const from = k ? `from :${k}\n` : base ? `from ${base}\n` : '';
+    parts.push(
+      Buffer.from(`commit ${tmp}\nmark :${k + 1}\nauthor ${header('author')}\ncommitter ${header('committer')}\ndata ${message.length}\n`),
+      message,
+      Buffer.from(`\n${from}deleteall\nM 040000 ${header('tree')} ""\n\n`),
+    );
+  });
+  parts.push(Buffer.from(`get-mark :${ids.length}\n`));
+  try {
+    const r = await git(['fast-import', '--quiet', '--force', '--done'], { cwd: root, input: Buffer.concat([...parts, Buffer.from('done\n')]) });
+    return r.stdout.toString('utf8').trim().split('\n').pop()!;
+  } finally {
+    await git(['update-ref', '-d', tmp], { cwd: root, okStatus: [0, 1, 128] });
   }
-  return parent;
 }
 
 /**
@@ -430,13 +452,10 @@ async function writeAgain(root: string, gitdir: string, ids: string[], base: str
  * @returns null when done, else why the chain was left as it is.
  */
 async function cutChain(root: string, ref: string, kind: 'journal' | 'reverts', tip: string, lastDropped: string): Promise<string | null> {
-  const { assertSha1 } = await import('../marks/commits.js');
-  const gitdir = await commonDir(root);
-  assertSha1(gitdir);
   const list = async (from: string, to: string) =>
     (await git(['rev-list', '--reverse', '--first-parent', `${from}..${to}`], { cwd: root })).stdout.toString('utf8').split('\n').filter(Boolean);
   let old = tip;
-  let newTip = await writeAgain(root, gitdir, await list(lastDropped, tip), null, kind);
+  let newTip = await writeAgain(root, await list(lastDropped, tip), null, kind);
   for (let attempt = 1; ; attempt++) {
     if (newTip === null) {
       // Everything goes (only possible with minEntries 0, which the config refuses).
@@ -447,7 +466,7 @@ async function cutChain(root: string, ref: string, kind: 'journal' | 'reverts', 
     if (!cur) return `${ref} was deleted meanwhile`;
     const anc = await git(['merge-base', '--is-ancestor', old, cur], { cwd: root, okStatus: [0, 1, 128] });
     if (anc.status !== 0) return `${ref} was rewritten meanwhile`;
-    newTip = await writeAgain(root, gitdir, await list(old, cur), newTip, kind);
+    newTip = await writeAgain(root, await list(old, cur), newTip, kind);
     old = cur;
     if (attempt >= MAX_ATTEMPTS) return `${ref} kept changing`;
     await backoff(attempt);
@@ -484,8 +503,9 @@ async function dropTombstones(root: string, tip: string, ids: Set<string>): Prom
  * - `auto`: `git gc --auto --quiet`: git decides from its own thresholds (gc.auto) whether
  *   the object store needs work, and prunes with its own grace period (gc.pruneExpire,
  *   2 weeks by default), so a background run is cheap and never races a writer.
- * - otherwise `git gc --quiet --prune=1.hour.ago`: a full repack, and loose unreachable
- *   objects older than an hour are deleted. Not `--prune=now`: a git-kizu hook or a git command
+ * - otherwise `git gc --quiet --cruft --prune=1.hour.ago`: a full repack; unreachable objects
+ *   older than an hour are deleted, younger ones kept in one cruft pack (not thousands of
+ *   loose files). Not `--prune=now`: a git-kizu hook or a git command
  *   running meanwhile writes objects before the ref that reaches them; an hour is far longer
  *   than any of them takes.
  * @returns the git command run for the objects.
@@ -493,7 +513,7 @@ async function dropTombstones(root: string, tip: string, ids: Set<string>): Prom
  */
 export async function dropUnreachable(root: string, rewritten: string[], auto: boolean): Promise<string> {
   if (rewritten.length) await git(['reflog', 'expire', '--expire-unreachable=now', ...rewritten], { cwd: root });
-  const args = auto ? ['gc', '--auto', '--quiet'] : ['gc', '--quiet', `--prune=${PRUNE_GRACE}`];
+  const args = auto ? ['gc', '--auto', '--quiet'] : ['gc', '--quiet', '--cruft', `--prune=${PRUNE_GRACE}`];
   await git(args, { cwd: root });
   return `git ${args.filter((a) => a !== '--quiet').join(' ')}`;
 }

@@ -123,7 +123,7 @@ test('a simulated week: gc holds every budget, keeps what undo needs, every undo
   const j = gcJson(sb);
   assert.deepEqual(j.dropped, { journal: 40, snapshots: wantGone.length, reverts: 2, trash: 0, marks: 0, undo: 1 });
   assert.deepEqual(j.skipped, []);
-  assert.equal(j.objects, 'git gc --prune=1.hour.ago');
+  assert.equal(j.objects, 'git gc --cruft --prune=1.hour.ago');
   assert.deepEqual({ a: sb.read('a.txt'), b: sb.read('b.txt') }, work, 'gc changes no working-tree file');
 
   // The budgets hold: a second plan drops nothing.
