@@ -367,7 +367,9 @@ try {
     if (gc.status !== 0) throw new Error(`gc: ${gc.stderr}`);
     const after = JSON.parse(run('git', ['kizu', 'gc', '--dry-run', '--json'], repo).stdout).kinds.filter((k) => k.entries).map((k) => `${k.kind} ${k.entries}`);
     console.log(`gc on ${ENTRIES} journal entries and ${SNAPS} snapshots (fixture written by git fast-import in ${buildMs.toFixed(0)} ms): gc --dry-run ${dry.ms.toFixed(0)} ms; gc ${gc.ms.toFixed(0)} ms, one run (${plan.join(', ')}; after: ${after.join(', ')})`);
-    // The hook path while retention runs beside it.
+    // The hook path, first alone, then while retention runs beside it.
+    const ptu0 = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo, 'a.js') } });
+    compare('hook post-tool-use in the gc repository, nothing beside it, vs node -e 0', () => run('git-kizu', ['hook', 'post-tool-use'], repo, ptu0).ms, () => run('node', ['-e', '0'], repo).ms, 1.3);
     const loop = spawn('sh', ['-c', 'while :; do git kizu gc --dry-run >/dev/null 2>&1; done'], { cwd: repo, env, stdio: 'ignore', detached: true });
     try {
       const ptu = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo, 'a.js') } });

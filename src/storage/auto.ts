@@ -13,7 +13,7 @@ import { gcAutoFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import { BIN_PATH } from '../package.js';
 
-/** At most one background `gc --auto` per this many ms (one hour). */
+/** At most one background `gc --auto` per this many ms (one hour; hooks/prompt-snapshot.ts checks the stamp against the same value before loading this module). */
 export const AUTO_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
