@@ -34,7 +34,7 @@
  * - marks: a new commit without the old tombstones, compare-and-swap.
  * - undo: the oldest records removed under the undo log's lock, if they are still the oldest.
  *
- * Bytes are the on-disk size (`git rev-list --objects --disk-usage`) of the objects a kind's
+ * Bytes are the on-disk size (`git rev-list --objects --disk-usage`, see diskUsage) of the objects a kind's
  * refs reach that no branch, tag, remote-tracking ref or HEAD reaches: an estimate of what
  * dropping the kind would free (objects shared by two kinds count in both).
  */
@@ -101,15 +101,33 @@ async function userTips(root: string): Promise<string[]> {
   return [...tips];
 }
 
+let versionP: Promise<[number, number]> | null = null;
+/** git's version as [major, minor] (`git version`), asked once per process. */
+function gitVersion(root: string): Promise<[number, number]> {
+  return (versionP ??= git(['version'], { cwd: root }).then((r) => {
+    const m = /(\d+)\.(\d+)/.exec(r.stdout.toString('utf8'));
+    return m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  }));
+}
+const atLeast = (v: [number, number], major: number, minor: number) => v[0] > major || (v[0] === major && v[1] >= minor);
+
 /**
  * Bytes on disk of the objects reachable from `include` but not from `exclude` nor the user's
- * refs (git-rev-list(1) `--objects --disk-usage`).
+ * refs (git-rev-list(1) `--objects --disk-usage`, git 2.38+; before that the same listing's
+ * `%(objectsize:disk)` summed from `git cat-file --batch-check`).
  */
 async function diskUsage(root: string, include: string[], exclude: string[], user: string[]): Promise<number> {
   if (!include.length) return 0;
   const input = [...include, ...exclude.map((x) => `^${x}`), ...user.map((x) => `^${x}`)].join('\n') + '\n';
-  const r = await git(['rev-list', '--objects', '--disk-usage', '--stdin'], { cwd: root, input });
-  return Number(r.stdout.toString('utf8').trim()) || 0;
+  if (atLeast(await gitVersion(root), 2, 38)) {
+    const r = await git(['rev-list', '--objects', '--disk-usage', '--stdin'], { cwd: root, input });
+    return Number(r.stdout.toString('utf8').trim()) || 0;
+  }
+  const list = await git(['rev-list', '--objects', '--stdin'], { cwd: root, input });
+  const oids = list.stdout.toString('utf8').split('\n').map((l) => l.slice(0, l.indexOf(' ') < 0 ? undefined : l.indexOf(' '))).filter(Boolean);
+  if (!oids.length) return 0;
+  const sizes = await git(['cat-file', '--batch-check=%(objectsize:disk)'], { cwd: root, input: oids.join('\n') + '\n' });
+  return sizes.stdout.toString('utf8').split('\n').reduce((n, l) => n + (Number(l) || 0), 0);
 }
 
 /** The commits of the chain at `ref`, oldest first, and its tip. */
@@ -505,7 +523,7 @@ async function dropTombstones(root: string, tip: string, ids: Set<string>): Prom
  *   2 weeks by default), so a background run is cheap and never races a writer.
  * - otherwise `git gc --quiet --cruft --prune=1.hour.ago`: a full repack; unreachable objects
  *   older than an hour are deleted, younger ones kept in one cruft pack (not thousands of
- *   loose files). Not `--prune=now`: a git-kizu hook or a git command
+ *   loose files; `--cruft` needs git 2.37, older git loosens them as `git gc` always did). Not `--prune=now`: a git-kizu hook or a git command
  *   running meanwhile writes objects before the ref that reaches them; an hour is far longer
  *   than any of them takes.
  * @returns the git command run for the objects.
@@ -513,7 +531,8 @@ async function dropTombstones(root: string, tip: string, ids: Set<string>): Prom
  */
 export async function dropUnreachable(root: string, rewritten: string[], auto: boolean): Promise<string> {
   if (rewritten.length) await git(['reflog', 'expire', '--expire-unreachable=now', ...rewritten], { cwd: root });
-  const args = auto ? ['gc', '--auto', '--quiet'] : ['gc', '--quiet', '--cruft', `--prune=${PRUNE_GRACE}`];
+  const cruft = atLeast(await gitVersion(root), 2, 37) ? ['--cruft'] : [];
+  const args = auto ? ['gc', '--auto', '--quiet'] : ['gc', '--quiet', ...cruft, `--prune=${PRUNE_GRACE}`];
   await git(args, { cwd: root });
   return `git ${args.filter((a) => a !== '--quiet').join(' ')}`;
 }
