@@ -255,3 +255,46 @@ test('retention config: wrong values are named with their key; snapshots count w
   );
   assert.equal(existsSync(sb.path('.git/kizu/gc.lock')), false);
 });
+
+test('discarded tasks: gc keeps every one an undo record brings back; once the undo log is trimmed the others go and undo still works', () => {
+  const sb = sandbox({ files: { 'a.txt': 'x\n', '.kizurc.json': JSON.stringify({ retention: { trash: { minEntries: 1, maxEntries: 1 } } }) } });
+  for (const name of ['t1', 't2', 't3']) {
+    ok(sb.kizu(['task', 'start', name, '--worktree']));
+    const wt = path.join(path.dirname(sb.dir), `repo-${name}`);
+    writeFileSync(path.join(wt, 'work.txt'), `${name}\n`);
+    sb.git('add', '-A', { cwd: wt });
+    sb.git('commit', '-q', '-m', name, { cwd: wt });
+    ok(sb.kizu(['rollback', 'branch', name, '--yes']));
+  }
+  const trash = () => sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/trash/').trim().split('\n').filter(Boolean);
+  assert.equal(trash().length, 3);
+  // Every discarded task is named by an undo record: none goes, whatever the budget.
+  assert.deepEqual(byKind(gcJson(sb), (k) => [k.entries, k.drop]).trash, [3, 0]);
+  assert.equal(trash().length, 3);
+  // With the undo log held to one record, the two older records go, then their tasks.
+  sb.write({ '.kizurc.json': JSON.stringify({ retention: { trash: { minEntries: 1, maxEntries: 1 }, undo: { minEntries: 1, maxEntries: 1 } } }) });
+  const j = gcJson(sb);
+  assert.deepEqual([j.dropped.undo, j.dropped.trash], [2, 2]);
+  assert.deepEqual(trash().map((r) => r.split('/')[3]), ['t3']);
+  ok(sb.kizu(['undo', '--yes']));
+  assert.equal(sb.git('rev-parse', '--abbrev-ref', 'kizu/t3').trim(), 'kizu/t3');
+  assert.equal(readFileSync(path.join(path.dirname(sb.dir), 'repo-t3', 'work.txt'), 'utf8'), 't3\n');
+});
+
+test('mark tombstones older than retention.marks.tombstoneDays are removed; live marks stay', async () => {
+  const lines = Array.from({ length: 30 }, (_, k) => `l${k}`);
+  const sb = sandbox({ files: { 'a.txt': lines.join('\n') + '\n', '.kizurc.json': JSON.stringify({ retention: { marks: { tombstoneDays: 0.00001 } } }) } });
+  sb.write({ 'a.txt': ['L0', ...lines.slice(1, 29), 'L29'].join('\n') + '\n' });
+  const [h1, h2] = hunksJson(sb);
+  ok(sb.kizu(['tap', h1.shortId, h2.shortId]));
+  ok(sb.kizu(['untap', h1.shortId]));
+  const marksJson = () => JSON.parse(sb.git('cat-file', 'blob', 'refs/kizu/marks:marks.json')).marks;
+  assert.deepEqual(Object.entries(marksJson()).map(([id, m]) => [id, m.state]).sort(), [[h1.id, 'none'], [h2.id, 'tapped']].sort());
+  await new Promise((r) => setTimeout(r, 1500)); // older than 0.00001 days (0.864 s)
+  const j = gcJson(sb);
+  assert.deepEqual(byKind(j, (k) => [k.entries, k.drop]).marks, [2, 1]);
+  assert.equal(j.kinds.find((k) => k.kind === 'marks').tombstones, 1);
+  assert.equal(j.dropped.marks, 1);
+  assert.deepEqual(Object.entries(marksJson()).map(([id, m]) => [id, m.state]), [[h2.id, 'tapped']]);
+  assert.deepEqual(hunksJson(sb).map((h) => h.mark), ['unreviewed', 'tapped']);
+});
