@@ -185,10 +185,9 @@ async function choose(
       if (chain) break;
       continue;
     }
-    if (!rest.length && (left > b.maxEntries || it.time < cutoff)) {
-      drop.push(it);
-      left--;
-    } else if (!chain && (left > b.maxEntries || it.time < cutoff)) {
+    // A chain is cut at its first kept entry; refs are dropped one by one.
+    const cut = chain ? !rest.length : true;
+    if (cut && (left > b.maxEntries || it.time < cutoff)) {
       drop.push(it);
       left--;
     } else rest.push(it);

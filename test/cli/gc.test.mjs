@@ -298,3 +298,15 @@ test('mark tombstones older than retention.marks.tombstoneDays are removed; live
   assert.deepEqual(Object.entries(marksJson()).map(([id, m]) => [id, m.state]), [[h2.id, 'tapped']]);
   assert.deepEqual(hunksJson(sb).map((h) => h.mark), ['unreviewed', 'tapped']);
 });
+
+test('the bytes budget drops the oldest entries until the kind fits, never the newest minEntries', () => {
+  const sb = sandbox({ files: { 'a.txt': 'x\n', '.kizurc.json': JSON.stringify({ retention: { journal: { minEntries: 4, maxBytes: 1 }, reverts: { maxBytes: 1 } } }) } });
+  oldEntries(sb, Date.now() - 60_000, 30, 'b');
+  const ids = entries(sb).map((e) => e.id);
+  const j = gcJson(sb);
+  assert.deepEqual(byKind(j, (k) => [k.entries, k.drop]).journal, [30, 26]);
+  assert.ok(j.kinds[0].dropBytes > 0 && j.kinds[0].dropBytes < j.kinds[0].bytes, JSON.stringify(j.kinds[0]));
+  assert.deepEqual(entries(sb).map((e) => e.id), ids.slice(26));
+  // Within the bytes it still holds, nothing more goes: the newest four are kept.
+  assert.equal(gcJson(sb, ['--dry-run']).kinds[0].drop, 0);
+});
