@@ -21,7 +21,7 @@
 // --keep leaves the generated repositories in place and prints where they are.
 // Prints one line per benchmark and a summary of the seven; never fails on a slow figure
 // (timing is not a test).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync, symlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -313,6 +313,71 @@ try {
     () => run('git-kizu', ['hook', 'stop'], qEmpty, qp(qEmpty)).ms,
     1.2,
   );
+
+  // ---------------------------------------------------------------------------------------
+  // Retention: `git kizu gc` on a repository with 10,000 journal entries and 500 snapshots
+  // (spread over 20 days, written in one git fast-import), timed once (it changes the
+  // repository); then the PostToolUse hook while `gc --dry-run` (retention's planning: every
+  // ref, chain and byte count read) runs in a loop beside it, against Node's start.
+  if (!ONLY || 'gc'.includes(ONLY) || ONLY.includes('gc')) {
+    const repo = path.join(base, 'gc');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    writeFileSync(path.join(repo, 'a.js'), 'x\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'i');
+    const now = Math.floor(Date.now() / 1000);
+    const span = 20 * 86_400;
+    const parts = [];
+    const data = (text) => {
+      const b = Buffer.from(text);
+      parts.push(Buffer.from(`data ${b.length}\n`), b, Buffer.from('\n'));
+    };
+    let mark = 0;
+    const ENTRIES = 10_000;
+    for (let k = 0; k < ENTRIES; k++) {
+      const t = now - span + Math.floor((k * span) / ENTRIES);
+      const blob = ++mark;
+      parts.push(Buffer.from(`blob\nmark :${blob}\n`));
+      data(`// entry ${k}\nexport const v = ${k};\n`);
+      const body = { version: 1, time: new Date(t * 1000).toISOString(), tool: 'Edit', session: 'bench', toolUseId: `bench-${k}`, files: [{ path: `src/f${k % 200}.js`, before: null, after: null, added: 2, removed: 0 }], worktree: repo };
+      parts.push(Buffer.from(`commit refs/kizu/journal\nmark :${++mark}\ncommitter Bench <bench@example.invalid> ${t} +0000\n`));
+      data(`kizu journal: Edit src/f${k % 200}.js\n\n${JSON.stringify(body)}\n`);
+      parts.push(Buffer.from(`deleteall\nM 100644 :${blob} 0.after\n\n`));
+    }
+    const SNAPS = 500;
+    for (let k = 0; k < SNAPS; k++) {
+      const t = now - span + Math.floor((k * span) / SNAPS);
+      const d = new Date(t * 1000).toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\.(\d+)Z$/, '-$1');
+      const blob = ++mark;
+      parts.push(Buffer.from(`blob\nmark :${blob}\n`));
+      data(`x\n// snapshot ${k}\n`);
+      parts.push(Buffer.from(`commit refs/kizu/snapshots/${d}-${k.toString(16).padStart(8, '0')}\nmark :${++mark}\ncommitter git-kizu <git-kizu@localhost> ${t} +0000\n`));
+      data(`kizu snapshot (prompt): prompt ${k}\n\nkizu-snapshot: ${JSON.stringify({ kind: 'prompt', time: new Date(t * 1000).toISOString(), message: `prompt ${k}`, worktree: repo, head: null, files: 1 })}\n`);
+      parts.push(Buffer.from(`deleteall\nM 100644 :${blob} a.js\n\n`));
+    }
+    const t0 = process.hrtime.bigint();
+    const fi = spawnSync('git', ['fast-import', '--quiet'], { cwd: repo, env, input: Buffer.concat(parts), maxBuffer: 1 << 28 });
+    if (fi.status !== 0) throw new Error(`fast-import: ${fi.stderr}`);
+    const buildMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    const dry = run('git', ['kizu', 'gc', '--dry-run', '--json'], repo);
+    if (dry.status !== 0) throw new Error(`gc --dry-run: ${dry.stderr}`);
+    const plan = JSON.parse(dry.stdout).kinds.filter((k) => k.entries).map((k) => `${k.kind} ${k.entries} → drop ${k.drop}`);
+    const gc = run('git', ['kizu', 'gc', '--json'], repo);
+    if (gc.status !== 0) throw new Error(`gc: ${gc.stderr}`);
+    const after = JSON.parse(run('git', ['kizu', 'gc', '--dry-run', '--json'], repo).stdout).kinds.filter((k) => k.entries).map((k) => `${k.kind} ${k.entries}`);
+    console.log(`gc on ${ENTRIES} journal entries and ${SNAPS} snapshots (fixture written by git fast-import in ${buildMs.toFixed(0)} ms): gc --dry-run ${dry.ms.toFixed(0)} ms; gc ${gc.ms.toFixed(0)} ms, one run (${plan.join(', ')}; after: ${after.join(', ')})`);
+    // The hook path, first alone, then while retention runs beside it.
+    const ptu0 = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo, 'a.js') } });
+    compare('hook post-tool-use in the gc repository, nothing beside it, vs node -e 0', () => run('git-kizu', ['hook', 'post-tool-use'], repo, ptu0).ms, () => run('node', ['-e', '0'], repo).ms, 1.3);
+    const loop = spawn('sh', ['-c', 'while :; do git kizu gc --dry-run >/dev/null 2>&1; done'], { cwd: repo, env, stdio: 'ignore', detached: true });
+    try {
+      const ptu = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: repo, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(repo, 'a.js') } });
+      compare('hook post-tool-use while gc --dry-run runs in a loop beside it vs node -e 0', () => run('git-kizu', ['hook', 'post-tool-use'], repo, ptu).ms, () => run('node', ['-e', '0'], repo).ms, 1.3);
+    } finally {
+      process.kill(-loop.pid, 'SIGTERM');
+    }
+  }
 
   // ---------------------------------------------------------------------------------------
   // --extra: a first snapshot on the generated repository (slow). It starts from no private

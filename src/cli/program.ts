@@ -238,6 +238,16 @@ export function buildProgram(setCode: (code: number) => void): Command {
       setCode(await statusCommand({ cwd, json: !!o.json, reporter }));
     });
   program
+    .command('gc')
+    .description('drop what git kizu stores beyond the retention budgets (never what undo needs), then let git drop unreachable objects')
+    .option('--dry-run', 'print what would be dropped, change nothing')
+    .option('--json', 'print one JSON object (see README)')
+    .option('--auto', 'only when a budget is exceeded, then git gc --auto (what the hooks start in the background)')
+    .action(async (o: { dryRun?: boolean; json?: boolean; auto?: boolean }) => {
+      const { gcCommand } = await import('./gc.js');
+      setCode(await gcCommand({ cwd, dryRun: !!o.dryRun, json: !!o.json, auto: !!o.auto, reporter }));
+    });
+  program
     .command('doctor')
     .description('check the whole install: pre-commit guard, agent hooks, runtime, launcher, config (exit 1 with fixes)')
     .option('--json', 'print one JSON object (see README)')

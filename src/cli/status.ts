@@ -1,7 +1,7 @@
 /**
  * `git kizu status [--json]`: everything that stands between the agent and "done" in one
- * view: the baseline, hunks by review state, scars, open queue items, and whether the
- * hooks are installed.
+ * view: the baseline, hunks by review state, scars, open queue items, whether the
+ * hooks are installed, and what git-kizu stores (storage/retention.ts).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +24,9 @@ import { hunkJson, type HunkJson } from './hunks.js';
 import { itemJson } from './queue.js';
 import { hasKizuHooks } from '../agents/claude/settings.js';
 import { guardStatus, type GuardStatus } from '../install/guard.js';
+import { storageUsage, type KindPlan } from '../storage/retention.js';
+import { count } from '../words.js';
+import { formatBytes } from './gc.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -38,6 +41,12 @@ export interface StatusJson {
    * `guard`: where it runs from, or why not and the command that restores it (install/guard.ts).
    */
   hooks: { project: boolean | null; local: boolean | null; user: boolean | null; preCommit: boolean; guard: GuardStatus };
+  /**
+   * What git-kizu stores (refs/kizu/* and the undo log), per kind: entries, bytes on disk held
+   * only by that kind, and what `git kizu gc` would drop (storage/retention.ts KindPlan);
+   * `error`: why it could not be read (then `kinds` is empty).
+   */
+  storage: { kinds: KindPlan[]; error?: string };
 }
 
 function settingsHas(file: string): boolean | null {
@@ -61,7 +70,7 @@ function settingsHas(file: string): boolean | null {
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir()): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks }, marks, scan, queue, guard] = await Promise.all([
+  const [{ baseline, hunks }, marks, scan, queue, guard, storage] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
@@ -76,6 +85,14 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       return { items: [], error: `${e.message}${e.hint ? ` (${e.hint})` : ''}` };
     }),
     guardStatus(ctx.root),
+    // An unreadable undo log or a bad refs/kizu ref must not hide the rest either.
+    storageUsage(ctx.root, ctx.config).then(
+      (kinds) => ({ kinds }),
+      (e: unknown) => {
+        if (!(e instanceof KizuError)) throw e;
+        return { kinds: [], error: e.message };
+      },
+    ),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
   const by = (m: string) => list.filter((h) => h.mark === m).length;
@@ -95,7 +112,24 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       preCommit: guard.state === 'installed',
       guard,
     },
+    storage,
   };
+}
+
+/** The storage line of status text: `refs/kizu: 12 journal entries (4.1 KiB), 3 snapshots (1.2 MiB), ...; git kizu gc would drop 2`. */
+function storageText(st: StatusJson['storage']): string {
+  if (st.error) return `${pc.red('not read')}: ${st.error}`;
+  const noun: Record<string, [string, string?]> = {
+    journal: ['journal entry', 'journal entries'],
+    snapshots: ['snapshot'],
+    reverts: ['saved revert'],
+    trash: ['discarded task'],
+    marks: ['mark'],
+    undo: ['undo record'],
+  };
+  const parts = st.kinds.map((k) => `${count(k.entries, ...noun[k.kind])}${k.kind !== 'undo' && k.entries ? ` (${formatBytes(k.bytes)})` : ''}`);
+  const drop = st.kinds.reduce((n, k) => n + k.drop, 0);
+  return `${parts.join(', ')}${drop ? `; git kizu gc would drop ${drop}` : ''}`;
 }
 
 /** The guard in status text: `installed (husky, .husky/pre-commit)` or `missing: <why>; run \`<fix>\``. */
@@ -144,6 +178,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : 'not installed (git kizu init)'}` +
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
+  log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
   return code;
 }

@@ -57,8 +57,115 @@ export interface KizuConfig {
     /** Snapshots kept; the oldest are dropped after a new one is taken (integer >= 1, default 100). */
     keep: number;
   };
+  /**
+   * Retention budgets of what git-kizu stores under `refs/kizu/*` and the undo log, applied by
+   * `git kizu gc` (and `gc --auto`, which the prompt hook starts in the background). An entry
+   * is dropped when it is older than `maxAgeDays`, beyond `maxEntries`, or (oldest first)
+   * while the kind holds more than `maxBytes`; never one of the newest `minEntries`, nor what
+   * the undo log still needs (src/storage/retention.ts). The snapshots' count budget is
+   * `snapshot.keep`.
+   */
+  retention: RetentionConfig;
   /** Absolute path of the file the config came from, or null for defaults. */
   filepath: string | null;
+}
+
+/** The budget of one kind of stored entries (see {@link KizuConfig.retention}). */
+export interface RetentionBudget {
+  /** The newest this many entries are never dropped (integer >= 1). */
+  minEntries: number;
+  /** At most this many entries are kept (integer >= minEntries). */
+  maxEntries: number;
+  /** Entries older than this many days are dropped (number > 0). */
+  maxAgeDays: number;
+  /** Entries are dropped, oldest first, while the kind holds more bytes on disk than this (integer >= 1). */
+  maxBytes: number;
+}
+
+/** `retention` keys with their defaults filled in. */
+export interface RetentionConfig {
+  /** Whether the prompt hook starts `git kizu gc --auto` in the background (at most once an hour; default true). */
+  auto: boolean;
+  /** refs/kizu/journal (default: 200 / 5000 / 14 days / 512 MiB). */
+  journal: RetentionBudget;
+  /** refs/kizu/snapshots/* (default: 10 / `snapshot.keep` / 14 days / 2 GiB); `maxEntries` is `snapshot.keep`. */
+  snapshots: RetentionBudget;
+  /** refs/kizu/reverts, what `git kizu revert` saved (default: 50 / 1000 / 30 days / 256 MiB). */
+  reverts: RetentionBudget;
+  /** refs/kizu/trash/*, discarded tasks (default: 5 / 50 / 30 days / 1 GiB). */
+  trash: RetentionBudget;
+  /** The undo log's records (default: 20 / 100 / 30 days; `maxBytes` unused). */
+  undo: RetentionBudget;
+  /** Marks set back to none (tombstones) older than this many days are removed from refs/kizu/marks (default 30). */
+  marks: { tombstoneDays: number };
+}
+
+const MiB = 1024 * 1024;
+
+/** The retention defaults: they keep a normal week of work (see README "Config"). */
+export function defaultRetention(keep = 100): RetentionConfig {
+  return {
+    auto: true,
+    journal: { minEntries: 200, maxEntries: 5000, maxAgeDays: 14, maxBytes: 512 * MiB },
+    snapshots: { minEntries: 10, maxEntries: keep, maxAgeDays: 14, maxBytes: 2048 * MiB },
+    reverts: { minEntries: 50, maxEntries: 1000, maxAgeDays: 30, maxBytes: 256 * MiB },
+    trash: { minEntries: 5, maxEntries: 50, maxAgeDays: 30, maxBytes: 1024 * MiB },
+    undo: { minEntries: 20, maxEntries: 100, maxAgeDays: 30, maxBytes: Number.MAX_SAFE_INTEGER },
+    marks: { tombstoneDays: 30 },
+  };
+}
+
+const BUDGET_KEYS: Record<string, string[]> = {
+  journal: ['minEntries', 'maxEntries', 'maxAgeDays', 'maxBytes'],
+  snapshots: ['minEntries', 'maxAgeDays', 'maxBytes'],
+  reverts: ['minEntries', 'maxEntries', 'maxAgeDays', 'maxBytes'],
+  trash: ['minEntries', 'maxEntries', 'maxAgeDays', 'maxBytes'],
+  undo: ['minEntries', 'maxEntries', 'maxAgeDays'],
+  marks: ['tombstoneDays'],
+};
+
+/** Validates `retention` (already known to be an object) into `cfg.retention`, pushing what is wrong to `problems`. */
+function checkRetention(r: Record<string, unknown>, cfg: KizuConfig, problems: string[]): void {
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  for (const [k, v] of Object.entries(r)) {
+    if (k === 'auto') {
+      if (typeof v === 'boolean') cfg.retention.auto = v;
+      else problems.push(`"retention.auto" must be true or false, got ${JSON.stringify(v)}`);
+      continue;
+    }
+    if (!Object.hasOwn(BUDGET_KEYS, k)) {
+      problems.push(`unknown key "retention.${k}" (known: retention.auto, ${Object.keys(BUDGET_KEYS).map((x) => `retention.${x}`).join(', ')})`);
+      continue;
+    }
+    if (!isObj(v)) {
+      problems.push(`"retention.${k}" must be an object`);
+      continue;
+    }
+    for (const [sub, x] of Object.entries(v)) {
+      const name = `retention.${k}.${sub}`;
+      if (!BUDGET_KEYS[k].includes(sub)) {
+        const also = k === 'snapshots' && sub === 'maxEntries' ? ' (the number of snapshots kept is "snapshot.keep")' : '';
+        problems.push(`unknown key "${name}"${also} (known: ${BUDGET_KEYS[k].map((s) => `retention.${k}.${s}`).join(', ')})`);
+        continue;
+      }
+      const days = sub === 'maxAgeDays' || sub === 'tombstoneDays';
+      const ok = typeof x === 'number' && Number.isFinite(x) && (days ? x > 0 : Number.isInteger(x) && x >= 1);
+      if (!ok) {
+        problems.push(`"${name}" must be ${days ? 'a number of days > 0' : sub === 'maxBytes' ? 'a positive integer (bytes)' : 'an integer >= 1'}, got ${JSON.stringify(x)}`);
+        continue;
+      }
+      if (k === 'marks') cfg.retention.marks.tombstoneDays = x;
+      else (cfg.retention[k as 'journal'] as unknown as Record<string, number>)[sub] = x;
+    }
+  }
+  for (const k of ['journal', 'reverts', 'trash', 'undo', 'snapshots'] as const) {
+    const b = cfg.retention[k];
+    if (b.minEntries > b.maxEntries) {
+      const max = k === 'snapshots' ? 'snapshot.keep' : `retention.${k}.maxEntries`;
+      problems.push(`"retention.${k}.minEntries" (${b.minEntries}) must not exceed "${max}" (${b.maxEntries})`);
+      b.minEntries = b.maxEntries;
+    }
+  }
 }
 
 /** The defaults used when no config file exists. */
@@ -69,6 +176,7 @@ export function defaultConfig(): KizuConfig {
     scar: { bodies: { ask: 'explain this change', reject: 'revert this change' }, syntax: {} },
     review: { keys: { ...DEFAULT_REVIEW_KEYS } },
     snapshot: { include: [], maxFileBytes: 50 * 1024 * 1024, keep: 100 },
+    retention: defaultRetention(),
     filepath: null,
   };
 }
@@ -145,6 +253,7 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
     scar: ['bodies', 'syntax'],
     review: ['keys'],
     snapshot: ['include', 'maxFileBytes', 'keep'],
+    retention: ['auto', ...Object.keys(BUDGET_KEYS)],
   };
   if (raw === null || raw === undefined) return { cfg, problems };
   if (!isObj(raw)) {
@@ -159,6 +268,7 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
         problems.push(`"${k}" must be an object`);
         continue;
       }
+      if (k === 'retention') continue; // checked by checkRetention, one level deeper
       for (const sub of Object.keys(v)) {
         if (!known[k].includes(sub)) problems.push(`unknown key "${k}.${sub}" (known: ${known[k].map((s) => `${k}.${s}`).join(', ')})`);
       }
@@ -222,6 +332,10 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
       if (typeof snapshot.keep === 'number' && Number.isInteger(snapshot.keep) && snapshot.keep >= 1) cfg.snapshot.keep = snapshot.keep;
       else problems.push(`"snapshot.keep" must be an integer >= 1, got ${JSON.stringify(snapshot.keep)}`);
     }
+    cfg.retention.snapshots.maxEntries = cfg.snapshot.keep;
+    // A snapshot.keep below the default minimum lowers it (snapshot.keep came first and wins).
+    if (cfg.retention.snapshots.minEntries > cfg.snapshot.keep) cfg.retention.snapshots.minEntries = cfg.snapshot.keep;
+    if (isObj(raw.retention)) checkRetention(raw.retention, cfg, problems);
   }
   return { cfg, problems };
 }

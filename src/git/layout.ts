@@ -48,6 +48,13 @@ export const TASK_RECORD_PREFIX = 'refs/kizu/tasks/';
 /** Prefix of discarded tasks, `refs/kizu/trash/<name>/<YYYYMMDDTHHMMSSZ>`: a commit of the task worktree's files whose first parent is the branch tip, `kizu-*:` lines in its message (rollback/tasks/removed.ts). */
 export const TASK_TRASH_PREFIX = 'refs/kizu/trash/';
 
+/**
+ * Prefix of the scratch refs `git kizu gc` writes a rewritten chain to, `refs/kizu/gc-tmp/<pid>`
+ * (git fast-import writes its commits to a ref); deleted as soon as the chain's ref has moved
+ * (storage/retention.ts).
+ */
+export const GC_TMP_PREFIX = 'refs/kizu/gc-tmp/';
+
 // ---------------------------------------------------------------------------------------
 // Files under <git-dir>/kizu/ (this worktree)
 
@@ -161,6 +168,21 @@ export function undoLogLockFile(commonDir: string): string {
  */
 export function installLockFile(commonDir: string): string {
   return path.join(kizuDir(commonDir), 'install.lock');
+}
+
+/**
+ * `<commonDir>/kizu/gc-auto.json`: what the last background `git kizu gc --auto` did,
+ * `{"time": <ISO>, "pid": <n>, "state": "running"|"done"|"failed", "dropped": {<kind>: <n>}, "error"?: <message>}`
+ * (storage/auto.ts); its modification time is when the prompt hook last started one, so that
+ * it starts one at most once an hour.
+ */
+export function gcAutoFile(commonDir: string): string {
+  return path.join(kizuDir(commonDir), 'gc-auto.json');
+}
+
+/** `<commonDir>/kizu/gc.lock`: held while `git kizu gc` prunes, so that two runs never race; `<pid> <host> <ISO time>` (git/lock.ts acquireLock). */
+export function gcLockFile(commonDir: string): string {
+  return path.join(kizuDir(commonDir), 'gc.lock');
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@
  * (each has the previous saved revert as parent), so `git log refs/kizu/reverts` lists them
  * and they stay reachable (not garbage-collected). The ref is moved with
  * `git update-ref <ref> <new> <old>` (compare-and-swap; retried when another process
- * moved it first).
+ * moved it first). Retention (storage/retention.ts, `git kizu gc`) cuts the oldest off by
+ * writing the kept commits again, each with a `kizu-id: <its first commit id>` line, by which
+ * `revert --restore` still finds it.
  */
 import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git/run.js';
@@ -35,7 +37,7 @@ export interface SavedFile {
 
 /** A saved revert: the saved file plus where it is stored. */
 export interface SavedRevert extends SavedFile {
-  /** Its commit on refs/kizu/reverts. */
+  /** Its commit on refs/kizu/reverts: the id it was saved with (a commit that retention wrote again keeps that id in its `kizu-id:` line). */
   commit: string;
   /** The blob holding the content; null when absent. */
   blob: string | null;
@@ -108,12 +110,21 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
       exitCode: EXIT.FOUND,
     });
   if (!/^[0-9a-fA-F]{4,64}$/.test(spec)) throw notFound();
+  const tip = await resolveKizuRef(root, REVERTS_REF);
+  if (!tip) throw notFound();
   const r = await git(['rev-parse', '--verify', '-q', `${spec}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
-  if (r.status !== 0) throw notFound();
-  const commit = r.stdout.toString('utf8').trim();
-  await resolveKizuRef(root, REVERTS_REF);
-  const anc = await git(['merge-base', '--is-ancestor', commit, REVERTS_REF], { cwd: root, okStatus: [0, 1, 128] });
-  if (anc.status !== 0) throw notFound();
+  let commit = r.status === 0 ? r.stdout.toString('utf8').trim() : null;
+  if (commit) {
+    const anc = await git(['merge-base', '--is-ancestor', commit, tip], { cwd: root, okStatus: [0, 1, 128] });
+    if (anc.status !== 0) commit = null;
+  }
+  if (!commit) {
+    // An entry that retention wrote again (storage/retention.ts) is found by its first id.
+    const g = await git(['log', '--format=%H', `--grep=^kizu-id: ${spec.toLowerCase()}`, tip], { cwd: root });
+    const hits = g.stdout.toString('utf8').split('\n').filter(Boolean);
+    if (hits.length !== 1) throw notFound();
+    commit = hits[0];
+  }
   const body = (await git(['cat-file', 'commit', commit], { cwd: root })).stdout.toString('utf8');
   const msg = body.slice(body.indexOf('\n\n') + 2);
   const field = (k: string) => new RegExp(`^kizu-${k}: (.*)$`, 'm').exec(msg)?.[1];
@@ -133,5 +144,7 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
     blob = m[1];
     content = (await git(['cat-file', 'blob', blob], { cwd: root })).stdout;
   }
-  return { path, type, content, mode, commit, blob, reason: field('reason') ?? '' };
+  // Named by its first id where retention wrote it again, as it was printed when saved.
+  const first = field('id');
+  return { path, type, content, mode, commit: first && /^[0-9a-f]{40}$/.test(first) ? first : commit, blob, reason: field('reason') ?? '' };
 }

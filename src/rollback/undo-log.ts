@@ -166,3 +166,19 @@ export async function protectedSnapshots(root: string): Promise<Set<string>> {
   const log = readLog(await rollbackLogPath(root));
   return new Set([...log.records.map((r) => r.safetySnapshot), ...(log.redo ?? [])]);
 }
+
+/**
+ * Removes the oldest records of the undo log (retention, storage/retention.ts) if they are
+ * still `expected` (same times and safety snapshots, oldest first); the redo points stay.
+ * @returns true if removed, false if the log's oldest records changed in between.
+ * @throws KizuError (exit 2) if the log cannot be read or stays locked.
+ */
+export async function trimRollbacks(root: string, expected: RollbackRecord[]): Promise<boolean> {
+  return withLog(root, (file, log) => {
+    const same = expected.every((e, k) => log.records[k] && log.records[k].time === e.time && log.records[k].safetySnapshot === e.safetySnapshot);
+    if (!same) return false;
+    log.records.splice(0, expected.length);
+    writeLog(file, log);
+    return true;
+  });
+}

@@ -78,7 +78,7 @@ test('config: several problems are reported together in one error (exit 2) by ev
   const stderr =
     `git-kizu: error: invalid config in ${file}:\n` +
     '  - unknown key "stop.extra" (known: stop.maxBlocks, stop.subagents, stop.requireReview)\n' +
-    '  - unknown key "other" (known: stop, scan, scar, review, snapshot)\n' +
+    '  - unknown key "other" (known: stop, scan, scar, review, snapshot, retention)\n' +
     '  - "stop.maxBlocks" must be an integer >= 1, got 0\n' +
     '  - "stop.subagents" must be true or false, got "yes"\n' +
     '  - "scan.exclude" must be an array of non-empty glob strings, got "x"\n' +
@@ -166,7 +166,7 @@ test('config: keys named like Object.prototype members are unknown keys, not a c
     status: 2,
     stderr:
       `git-kizu: error: invalid config in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:\n` +
-      '  - unknown key "toString" (known: stop, scan, scar, review, snapshot)\n' +
+      '  - unknown key "toString" (known: stop, scan, scar, review, snapshot, retention)\n' +
       '  - unknown key "stop.valueOf" (known: stop.maxBlocks, stop.subagents, stop.requireReview)\n' +
       '  - unknown key "scar.bodies.constructor" (known: scar.bodies.ask, scar.bodies.reject)\n' +
       'hint: fix the listed keys (see README "Config")\n',

@@ -16,6 +16,7 @@ test('status on a clean repository: exit 0, exact text', () => {
       'scars     0\n' +
       'queue     0 open, 0 done (.claude/review-queue.md)\n' +
       'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
+      'storage   0 journal entries, 0 snapshots, 0 saved reverts, 0 discarded tasks, 0 marks, 0 undo records\n' +
       'nothing blocks the agent\n',
   );
 });
@@ -60,6 +61,19 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
     preCommit: true,
     guard: { state: 'installed', via: 'hooks-dir', file: path.join(sb.dir, '.git', 'hooks', 'pre-commit') },
   });
+  // The marks' bytes on disk: objects refs/kizu/marks reaches that no branch or HEAD does.
+  const marksBytes = Number(sb.git('rev-list', '--objects', '--disk-usage', 'refs/kizu/marks', '--not', '--branches', 'HEAD').trim());
+  assert.deepEqual(
+    s.storage.kinds.map((k) => [k.kind, k.entries, k.bytes, k.drop]),
+    [
+      ['journal', 0, 0, 0],
+      ['snapshots', 0, 0, 0],
+      ['reverts', 0, 0, 0],
+      ['trash', 0, 0, 0],
+      ['marks', 2, marksBytes, 0],
+      ['undo', 0, 0, 0],
+    ],
+  );
   const text = exits(sb.kizu(['status']), 1).stdout;
   assert.equal(
     text,
@@ -71,6 +85,7 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
       'queue     1 open, 1 done (.claude/review-queue.md)\n' +
       `  [${id}] a.js:2 (ask) why B?\n` +
       'hooks     Claude Code: installed (project); pre-commit: installed (git hook, .git/hooks/pre-commit)\n' +
+      `storage   0 journal entries, 0 snapshots, 0 saved reverts, 0 discarded tasks, 2 marks (${marksBytes} B), 0 undo records\n` +
       "not done: the agent's Stop hook blocks until these are resolved\n",
   );
 });
@@ -118,6 +133,7 @@ test('status in a repository with no commits yet: no baseline, scars and queue s
       '  a.py:1  [ask]  explain this change\n' +
       'queue     0 open, 0 done (.claude/review-queue.md)\n' +
       'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
+      'storage   0 journal entries, 0 snapshots, 0 saved reverts, 0 discarded tasks, 0 marks, 0 undo records\n' +
       "not done: the agent's Stop hook blocks until these are resolved\n",
   );
 });

@@ -25,6 +25,9 @@
  * - Tree: for file k, blobs `<k>.before` and `<k>.after` (where present), so every recorded
  *   version stays reachable (not garbage-collected) as long as the ref exists.
  * An entry's id is its commit id; entries are listed in time order (ties: chain order).
+ * Retention (storage/retention.ts, `git kizu gc`) cuts the oldest entries off by writing the
+ * kept ones again; each then carries its first commit id as `"id"` (first key of its JSON),
+ * which stays its id.
  */
 import { git } from '../../git/run.js';
 import { JOURNAL_REF } from '../../git/layout.js';
@@ -226,7 +229,7 @@ export async function recordEntry(root: string, e: NewEntry): Promise<JournalEnt
       const parts = r.stdout.toString('utf8').split('\0');
       const needle = `"toolUseId":${JSON.stringify(e.toolUseId)},`;
       for (let k = 0; k + 1 < parts.length; k += 2) {
-        if (parts[k + 1].includes(needle)) return { id: parts[k].replace(/^\n/, ''), time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, seq: -1 };
+        if (parts[k + 1].includes(needle)) return { id: /^\{"id":"([0-9a-f]{40})"/m.exec(parts[k + 1])?.[1] ?? parts[k].replace(/^\n/, ''), time, tool: e.tool, session: e.session, toolUseId: e.toolUseId, files, seq: -1 };
       }
     }
     const oid = await igit().writeCommit({ fs: objectFs, gitdir, commit: { message, tree: treeOid, parent: old ? [old] : [], author: person, committer: person } });
@@ -287,7 +290,8 @@ export async function readJournal(root: string): Promise<JournalEntry[]> {
       if (!f || typeof f.path !== 'string' || !isOid(f.before) || !isOid(f.after)) throw corrupt(id, 'has a file without path or with a bad blob id');
     }
     out.push({
-      id,
+      // An entry that retention wrote again (storage/retention.ts) keeps its first id.
+      id: typeof v.id === 'string' && /^[0-9a-f]{40}$/.test(v.id) ? v.id : id,
       time: v.time,
       tool: v.tool,
       session: typeof v.session === 'string' ? v.session : null,
