@@ -11,24 +11,11 @@
  * it starts retention (`git-kizu gc --auto`) in the background at most once an hour
  * (storage/auto.ts), without waiting for it.
  */
-import { statSync } from 'node:fs';
 import { commonDirFast, findRootFast } from '../git/repo.js';
-import { gcAutoFile } from '../git/layout.js';
+import { autoGcMayBeDue, startAutoGc } from '../storage/auto.js';
 import { abandonBegunSnapshot, beginSnapshot } from '../rollback/snapshots/begin.js';
 import type { PromptInput } from './contract.js';
 import { notInRepository } from './text.js';
-
-/** One `stat` of the stamp (storage/auto.ts): true when it is missing or an hour old, so that auto.ts is loaded only then. */
-function autoGcMayBeDue(common: string): boolean {
-  try {
-    return Date.now() - statSync(gcAutoFile(common)).mtimeMs >= AUTO_INTERVAL_MS;
-  } catch {
-    return true;
-  }
-}
-
-/** The interval of storage/auto.ts AUTO_INTERVAL_MS (one hour), here so that module is loaded only when due. */
-const AUTO_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Longest wait (ms) for another snapshot or restore to finish before giving up. */
 export const LOCK_WAIT_MS = 5000;
@@ -55,7 +42,7 @@ export async function userPromptSubmit(input: PromptInput, warn: (line: string) 
     const r = await takeSnapshot(begun ?? root, { kind: 'prompt', message: first.trim().slice(0, 200), lockTimeoutMs: LOCK_WAIT_MS, configProblem: warn });
     // Retention in the background, at most once an hour, never waited for (storage/auto.ts).
     const common = commonDirFast(root);
-    if (common && autoGcMayBeDue(common)) (await import('../storage/auto.js')).startAutoGc(root, common);
+    if (common && autoGcMayBeDue(common)) await startAutoGc(root, common);
     return r.name;
   } finally {
     abandonBegunSnapshot();
