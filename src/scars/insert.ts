@@ -17,7 +17,7 @@ import { scarsRecordFile } from '../git/layout.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';
-import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, type LineFile } from './lines.js';
+import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, lineOfGitLine, type LineFile } from './lines.js';
 import { withLock } from '../git/lock.js';
 
 /** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock` (see withLock). */
@@ -147,13 +147,22 @@ export interface WriteScarInput {
   cwd: string;
   /** File path as given by the user (relative to cwd). */
   file: string;
-  /** Target line, 1-based; lineCount+1 means "after the last line". */
+  /**
+   * Target line, 1-based, in the file as it was at `seenAt`; lineCount+1 means "after the
+   * last line". Lines end at `\r\n`, `\n` or a lone `\r` (lines.ts toLines).
+   */
   line: number;
   kind: string;
   /** The body (already chosen: canned or user-supplied). */
   body: string;
   /** `scar.syntax` overrides from config. */
   syntaxOverrides: Record<string, string>;
+  /**
+   * When the user saw the file (ms since the epoch; default: when this process started).
+   * Scars recorded in this file after it (by concurrent `scar` or `revert -m` runs) moved
+   * the lines below them; `line` is moved past them before the scar is written.
+   */
+  seenAt?: number;
 }
 
 export interface WriteScarResult {
@@ -172,14 +181,33 @@ export interface WriteScarResult {
 /**
  * Inserts a scar above `line` of `file` ({@link writeScar}) and records it for `git kizu
  * scar --undo` (unless nothing was written), holding the scars lock throughout.
+ * Concurrent runs: `line` names a line of the file as the user saw it (`seenAt`); under the
+ * lock, every scar recorded in the same file after `seenAt` that landed at or above the
+ * target moves it down one line ({@link lineSince}), so each scar lands directly above the
+ * line its command named, however the runs interleave.
  * @throws KizuError as writeScar; (exit 2) when the scars lock cannot be taken.
  */
 export async function addScar(gitDir: string, i: WriteScarInput): Promise<WriteScarResult> {
+  const seenAt = i.seenAt ?? performance.timeOrigin;
   return withScarsLock(gitDir, async () => {
-    const w = await writeScar(i);
-    if (!w.noop) await recordScar(gitDir, { rel: w.rel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
+    const w = await writeScar(i, (realRel) => lineSince(readRecords(gitDir), realRel, i.line, seenAt));
+    if (!w.noop) await recordScar(gitDir, { rel: w.rel, realRel: w.realRel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
     return w;
   });
+}
+
+/**
+ * Line `line` of root-relative file `realRel` as it was at `seenAt` (ms since the epoch),
+ * moved past the scars recorded in that file since: taken in the order they were written,
+ * each one written at or above the line moves it down by one.
+ */
+export function lineSince(records: ScarRecord[], realRel: string, line: number, seenAt: number): number {
+  let n = line;
+  for (const r of records) {
+    if ((r.realRel ?? r.rel) !== realRel || !(Date.parse(r.time) > seenAt)) continue;
+    if (r.line <= n) n++;
+  }
+  return n;
 }
 
 /**
@@ -211,10 +239,10 @@ export async function withScarWrite<T>(gitDir: string, write: () => Promise<{ re
  *   beyond end+1, and every refusal of {@link chooseSyntax} (no comment syntax, inside a
  *   string/template, code fence, continued line or block comment).
  */
-async function writeScar(i: WriteScarInput): Promise<WriteScarResult> {
+async function writeScar(i: WriteScarInput, lineNow: (realRel: string) => number = () => i.line): Promise<WriteScarResult> {
   const t = await resolveFile(i.root, i.cwd, i.file);
-  const e = await scarIntoBuffer({ rel: t.rel, buf: await readFile(t.real), line: i.line, kind: i.kind, body: i.body, syntaxOverrides: i.syntaxOverrides });
   const realRel = path.relative(await realpath(i.root), t.real).split(path.sep).join('/');
+  const e = await scarIntoBuffer({ rel: t.rel, buf: await readFile(t.real), line: lineNow(realRel), kind: i.kind, body: i.body, syntaxOverrides: i.syntaxOverrides });
   if (!e.noop) await writeFileAtomic(t.real, e.buf);
   return { rel: t.rel, realRel, scarLine: e.scarLine, text: e.text, noop: e.noop, warning: e.warning };
 }
@@ -224,8 +252,13 @@ export interface ScarIntoBufferInput {
   rel: string;
   /** The file's current bytes. */
   buf: Buffer;
-  /** Target line, 1-based; lineCount+1 means "after the last line". */
+  /**
+   * Target line, 1-based; lineCount+1 means "after the last line". Lines end at `\r\n`,
+   * `\n` or a lone `\r` (lines.ts toLines), unless `gitLines`.
+   */
   line: number;
+  /** True when `line` counts lines as git does (`\n` only, e.g. from a hunk header). */
+  gitLines?: boolean;
   kind: string;
   /** The body (already chosen). */
   body: string;
@@ -255,6 +288,7 @@ export interface ScarEdit {
 export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> {
   const t = { rel: i.rel };
   const f = textLines(i.rel, i.buf, i.line);
+  if (i.gitLines) i = { ...i, line: lineOfGitLine(f, i.line) };
   const count = lineCount(f);
   if (i.line > count + 1) {
     throw new KizuError(`${quoteCStyle(t.rel)}:${i.line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, {
@@ -363,7 +397,11 @@ async function removeScars(root: string, cwd: string, file: string, line: number
 
 /** One entry of the scar record kept for `scar --undo`. */
 export interface ScarRecord {
+  /** The path as named (root-relative). */
   rel: string;
+  /** The file written (root-relative, symlink resolved); absent in records written before it was kept. */
+  realRel?: string;
+  /** The scar's 1-based line right after it was written. */
   line: number;
   text: string;
   time: string;

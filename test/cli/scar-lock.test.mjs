@@ -29,3 +29,21 @@ test('revert -m and scar at the same time on one file: the revert, its scar and 
   const records = JSON.parse(sb.read('.git/kizu/scars.json'));
   assert.deepEqual(records.map((r) => r.text).sort(), Array.from({ length: ROUNDS }, (_, k) => [`# @kizu[free]: note ${k}`, `# @kizu[reject]: reverted: keep v30 in ${k}`]).flat().sort());
 });
+
+test('ten scar processes started at once on one file: each scar lands directly above the line its command named', async () => {
+  const src = Array.from({ length: 25 }, (_, i) => `v${i + 1} = ${i + 1}\n`);
+  const sb = sandbox({ files: { 'a.py': src.join('') } });
+  const targets = [2, 3, 5, 8, 9, 13, 17, 20, 25, 26];
+  const runs = await Promise.all(targets.map((n) => sb.kizuAsync(['scar', `a.py:${n}`, '-k', 'free', '-m', `at ${n}`])));
+  runs.forEach((r, k) => assert.equal(r.status, 0, `scar a.py:${targets[k]}: ${r.stderr}`));
+  const want = [];
+  for (let n = 1; n <= src.length + 1; n++) {
+    if (targets.includes(n)) want.push(`# @kizu[free]: at ${n}\n`);
+    if (n <= src.length) want.push(src[n - 1]);
+  }
+  assert.equal(sb.read('a.py'), want.join(''));
+  // Each run reports the line its scar has in the file after its own write.
+  for (const [k, r] of runs.entries()) assert.match(r.stdout, new RegExp(`^scarred a\\.py:\\d+  # @kizu\\[free\\]: at ${targets[k]}\\n$`));
+  const records = JSON.parse(sb.read('.git/kizu/scars.json'));
+  assert.deepEqual(records.map((r) => r.text).sort(), targets.map((n) => `# @kizu[free]: at ${n}`).sort());
+});
