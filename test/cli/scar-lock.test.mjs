@@ -47,3 +47,22 @@ test('ten scar processes started at once on one file: each scar lands directly a
   const records = JSON.parse(sb.read('.git/kizu/scars.json'));
   assert.deepEqual(records.map((r) => r.text).sort(), targets.map((n) => `# @kizu[free]: at ${n}`).sort());
 });
+
+test('scar and unscar processes started at once on one file: each removes or writes at the line its command named', async () => {
+  const seen = Array.from({ length: 24 }, (_, i) => `v${i + 1} = ${i + 1}\n`);
+  const old = [5, 12, 20];
+  for (const n of old) seen[n - 1] = `# @kizu[ask]: old ${n}\n`;
+  const sb = sandbox({ files: { 'a.py': seen.join('') } });
+  const added = [2, 6, 11, 13, 19, 24, 25];
+  const runs = await Promise.all([
+    ...old.map((n) => sb.kizuAsync(['unscar', `a.py:${n}`])),
+    ...added.map((n) => sb.kizuAsync(['scar', `a.py:${n}`, '-k', 'free', '-m', `at ${n}`])),
+  ]);
+  runs.forEach((r, k) => assert.equal(r.status, 0, `run ${k}: ${r.stderr}`));
+  const want = [];
+  for (let n = 1; n <= seen.length + 1; n++) {
+    if (added.includes(n)) want.push(`# @kizu[free]: at ${n}\n`);
+    if (n <= seen.length && !old.includes(n)) want.push(seen[n - 1]);
+  }
+  assert.equal(sb.read('a.py'), want.join(''));
+});
