@@ -28,28 +28,26 @@ export function toLines(buf: Buffer): LineFile {
   const bomLen = buf.subarray(0, 3).equals(BOM) ? 3 : 0;
   const starts: number[] = [];
   const ends: number[] = [];
-  const hasCr = buf.indexOf(0x0d, bomLen) !== -1;
+  // The next LF and CR at or after i (-1: none left), each searched again only once passed.
+  let lf = buf.indexOf(0x0a, bomLen);
+  let cr = buf.indexOf(0x0d, bomLen);
   let i = bomLen;
   while (i < buf.length) {
     starts.push(i);
-    const br = hasCr ? nextBreak(buf, i) : buf.indexOf(0x0a, i);
+    if (lf !== -1 && lf < i) lf = buf.indexOf(0x0a, i);
+    if (cr !== -1 && cr < i) cr = buf.indexOf(0x0d, i);
+    const br = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
     if (br === -1) {
       ends.push(buf.length);
       i = buf.length;
       break;
     }
     ends.push(br);
-    i = buf[br] === 0x0d && buf[br + 1] === 0x0a ? br + 2 : br + 1;
+    i = br === cr && lf === br + 1 ? br + 2 : br + 1;
   }
   const last = buf[buf.length - 1];
   const finalNewline = buf.length > bomLen && (last === 0x0a || last === 0x0d);
   return { buf, bomLen, starts, ends, finalNewline };
-}
-
-/** Offset of the first `\n` or `\r` at or after `from`, or -1. */
-function nextBreak(buf: Buffer, from: number): number {
-  for (let k = from; k < buf.length; k++) if (buf[k] === 0x0a || buf[k] === 0x0d) return k;
-  return -1;
 }
 
 /**
@@ -65,7 +63,9 @@ export function lineOfGitLine(f: LineFile, gitLine: number): number {
     const next = n < count ? f.starts[n] : f.buf.length;
     if (next > f.ends[n - 1] && f.buf[next - 1] === 0x0a) g++;
   }
-  return count + 1 + Math.max(0, gitLine - g);
+  // Past the end: git's position after the last line is g when the file is empty or ends with LF, else g + 1.
+  const end = count === 0 || f.buf[f.buf.length - 1] === 0x0a ? g : g + 1;
+  return count + 1 + Math.max(0, gitLine - end);
 }
 
 /** Line `n`'s line ending (`\r\n`, `\n`, `\r`), or '' for a last line without one. */
