@@ -158,8 +158,8 @@ export interface LandedTask {
    * With remove: the removed worktree (null: none), and that branch and record were deleted;
    * `ignored`: the ignored files and directories (`dir/`) deleted with the worktree;
    * `saved`: the copy of the worktree's files, ignored ones included (null: it had no
-   * ignored files to save), `savedFiles` the ignored files in it; `unsaved`: the ignored files deleted without a copy (over the
-   * budget; only after confirmation).
+   * ignored files to save), `savedFiles` the ignored files in it; `unsaved`: the ignored
+   * files deleted without a copy (over the budget; only after confirmation).
    */
   removed: { worktree: string | null; ignored: string[]; saved: RemovedTask | null; savedFiles: string[]; unsaved: string[] } | null;
 }
@@ -181,7 +181,7 @@ export interface LandPlan {
   save: string[];
   /** With remove: the ignored files (and nested repositories, `dir/`) over the budget: deleted without a copy. */
   unsaved: string[];
-  /** The budget in bytes for the saved ignored files (config snapshot.maxFileBytes). */
+  /** With remove: the budget in bytes for the saved ignored files (config snapshot.maxFileBytes; 0 without a worktree). */
   budget: number;
 }
 
@@ -279,8 +279,10 @@ export async function landTask(
   // (within the budget); the plan names the ones that are not.
   let ignoredGone: string[] = [];
   let toSave: { save: string[]; unsaved: string[] } = { save: [], unsaved: [] };
-  const budget = (await loadConfig(root)).snapshot.maxFileBytes;
+  // The config is read only here, so a broken one blocks no other landing.
+  let budget = 0;
   if (opts.remove && task.linked && task.worktree) {
+    budget = (await loadConfig(root)).snapshot.maxFileBytes;
     toSave = await ignoredToSave(task.worktree, budget);
     const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
     ignoredGone = ig.stdout.toString('utf8').split('\0').filter(Boolean);
