@@ -1,6 +1,7 @@
 /**
  * The confirmation gate shared by every command that changes files by a plan (`rollback
- * snapshot`, `rollback branch`, `rollback patch`, `undo`, `patch apply`): whether a human can
+ * snapshot`, `rollback branch`, `rollback patch`, `undo`, `patch apply`, `task land --remove`
+ * when ignored files would go without a copy): whether a human can
  * be asked, and the question itself (`<question> [y/N]` on stderr, the answer read from stdin).
  * Without a terminal and without `--yes` each command refuses (exit 1) and names `--yes`.
  */

@@ -279,10 +279,12 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .command('land')
     .description('merge kizu/<name> into the branch it started from (fast-forward when possible); refuses on conflicts, changing nothing')
     .argument('<name>', 'task name')
-    .option('--remove', "afterwards remove the task's worktree, branch and record")
-    .action(async (name: string, o: { remove?: boolean }) => {
+    .option('--remove', "afterwards remove the task's worktree (saving its ignored files first), branch and record")
+    .option('--dry-run', 'only print what it would do')
+    .option('--yes', 'delete ignored files over the save budget without asking (required when there is no terminal)')
+    .action(async (name: string, o: { remove?: boolean; dryRun?: boolean; yes?: boolean }) => {
       const { taskLand } = await import('./task.js');
-      setCode(await taskLand({ cwd, name, remove: !!o.remove, reporter }));
+      setCode(await taskLand({ cwd, name, remove: !!o.remove, dryRun: !!o.dryRun, yes: !!o.yes, reporter }));
     });
 
   // --- edit journal and strict patches (patch level, src/rollback/journal/) ---

@@ -108,7 +108,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
         throw new KizuError(`reverting ${hunkRange(h, pq)} removes ${pq(h.path)}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
       }
       try {
-        const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, kind, body, syntaxOverrides: ctx.config.scar.syntax });
+        const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, gitLines: true, kind, body, syntaxOverrides: ctx.config.scar.syntax });
         if (e.warning) i.reporter.warn(e.warning);
         after = { ...after, content: e.buf };
         scar = { line: e.scarLine, text: e.text };

@@ -1,9 +1,12 @@
 /** `git kizu task start|list|land`: a branch `kizu/<name>` per task, optionally in its own worktree. */
-import { EXIT } from '../errors.js';
+import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { repoInfo } from '../git/repo.js';
-import { BASELINE_REF } from '../git/layout.js';
-import { landTask, listTasks, startTask, type TaskInfo } from '../rollback/tasks/task.js';
+import { BASELINE_REF, TASK_TRASH_PREFIX } from '../git/layout.js';
+import { quoteCStyle } from '../git/quote.js';
+import { count, shellQuote } from '../words.js';
+import { askYesNo, canAsk } from './confirm.js';
+import { landTask, listTasks, startTask, type LandPlan, type TaskInfo } from '../rollback/tasks/task.js';
 import { taskBranch, taskRecordRef } from '../rollback/tasks/records.js';
 
 const short = (oid: string | null) => (oid ? oid.slice(0, 12) : '?');
@@ -62,26 +65,80 @@ export async function taskList(i: { cwd: string; json: boolean; reporter: Report
   return EXIT.OK;
 }
 
+const listed = (xs: string[], max = 5) => xs.slice(0, max).map((x) => quoteCStyle(x)).join(', ') + (xs.length > max ? ', ...' : '');
+
+export interface TaskLandInput {
+  cwd: string;
+  name: string;
+  remove: boolean;
+  /** Delete ignored files over the save budget without asking. */
+  yes?: boolean;
+  /** Only print what would happen. */
+  dryRun?: boolean;
+  reporter: Reporter;
+  /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
+  interactive?: boolean;
+}
+
 /**
- * `git kizu task land <name> [--remove]` (see landTask). Prints `switched to <into>` when it
- * switched first, then one of `landed task <name> in <into>: fast-forward to <12 hex>`,
- * `landed task <name> in <into>: merge commit <12 hex>`, `nothing to land: <into> already
- * has kizu/<name> (<12 hex>)`; with --remove also `removed worktree <path>` (if it had one;
- * followed by the ignored files that went with it) and `deleted branch kizu/<name> and refs/kizu/tasks/<name>`.
+ * `git kizu task land <name> [--remove] [--dry-run] [--yes]` (see landTask). Prints
+ * `switched to <into>` when it switched first, then one of `landed task <name> in <into>:
+ * fast-forward to <12 hex>`, `landed task <name> in <into>: merge commit <12 hex>`, `nothing
+ * to land: <into> already has kizu/<name> (<12 hex>)`; with --remove, when the worktree holds
+ * ignored files: `saved <n> ignored files of <path> in refs/kizu/trash/<name>/<time>: <paths>`;
+ * then `removed worktree <path>` (if it had one; followed by the ignored files and
+ * directories that went with it), `deleted without a copy (over the <budget>-byte budget,
+ * snapshot.maxFileBytes): <paths>` when some were not saved, `deleted branch kizu/<name> and
+ * refs/kizu/tasks/<name>`, and `get the ignored files back: git worktree add --detach <path>
+ * <ref>`. Ignored files over the budget are deleted only after confirmation: --yes, or `y`
+ * on a terminal (no: `cancelled: nothing changed`, exit 0); without a terminal it refuses
+ * (exit 1) naming --dry-run and --yes. --dry-run prints the `would ...` lines, changes nothing.
  * @returns 0.
- * @throws KizuError from landTask (exit 1 for refusals, conflicts included).
+ * @throws KizuError from landTask (exit 1 for refusals, conflicts included); exit 1 when
+ *   ignored files would be deleted without a copy and nobody can be asked.
  */
-export async function taskLand(i: { cwd: string; name: string; remove: boolean; reporter: Reporter }): Promise<number> {
-  const l = await landTask(i.cwd, i.name, { remove: i.remove });
+export async function taskLand(i: TaskLandInput): Promise<number> {
+  const overBudget = (p: LandPlan) => `over the ${p.budget}-byte budget, snapshot.maxFileBytes`;
+  const l = await landTask(i.cwd, i.name, {
+    remove: i.remove,
+    confirm: async (p) => {
+      if (i.dryRun) {
+        i.reporter.log(`would land task ${p.name} in ${p.into}`);
+        if (p.worktree) {
+          if (p.save.length) i.reporter.log(`would save ${count(p.save.length, 'ignored file')} of ${p.worktree} in ${TASK_TRASH_PREFIX}${p.name}/<time>: ${listed(p.save)}`);
+          i.reporter.log(`would remove worktree ${p.worktree}`);
+          if (p.unsaved.length) i.reporter.log(`would delete without a copy (${overBudget(p)}): ${listed(p.unsaved)}`);
+        }
+        if (p.remove) i.reporter.log(`would delete branch ${taskBranch(p.name)} and ${taskRecordRef(p.name)}`);
+        return false;
+      }
+      if (!p.unsaved.length || i.yes) return true;
+      const what = `${count(p.unsaved.length, 'ignored file')} in ${quoteCStyle(p.worktree!)} ${p.unsaved.length === 1 ? 'is' : 'are'} ${overBudget(p)}, so --remove would delete ${p.unsaved.length === 1 ? 'it' : 'them'} without a copy (${listed(p.unsaved)})`;
+      if (!(i.interactive ?? canAsk())) {
+        throw new KizuError(`not landing task "${p.name}" with --remove without confirmation: ${what}; no terminal to ask on`, {
+          hint: `check what it would do (git kizu task land ${p.name} --remove --dry-run), then run git kizu task land ${p.name} --remove --yes, or move those files out first`,
+          exitCode: EXIT.FOUND,
+        });
+      }
+      if (await askYesNo(`${what}. Land task ${p.name} and remove its worktree?`)) return true;
+      i.reporter.log('cancelled: nothing changed');
+      return false;
+    },
+  });
+  if (!l) return EXIT.OK;
   if (l.switched) i.reporter.log(`switched to ${l.into}`);
   if (l.how === 'up-to-date') i.reporter.log(`nothing to land: ${l.into} already has ${taskBranch(l.name)} (${short(l.tip)})`);
   else i.reporter.log(`landed task ${l.name} in ${l.into}: ${l.how === 'fast-forward' ? 'fast-forward to' : 'merge commit'} ${short(l.head)}`);
   if (l.removed) {
-    if (l.removed.worktree) {
-      const ig = l.removed.ignored;
-      i.reporter.log(`removed worktree ${l.removed.worktree}${ig.length ? ` (with ${ig.length === 1 ? 'its ignored file' : `${ig.length} ignored files and directories`}: ${ig.join(', ')})` : ''}`);
+    const r = l.removed;
+    if (r.worktree) {
+      if (r.saved) i.reporter.log(`saved ${count(r.savedFiles.length, 'ignored file')} of ${r.worktree} in ${r.saved.ref}: ${listed(r.savedFiles)}`);
+      const ig = r.ignored;
+      i.reporter.log(`removed worktree ${r.worktree}${ig.length ? ` (with ${ig.length === 1 ? 'its ignored file' : `${ig.length} ignored files and directories`}: ${ig.join(', ')})` : ''}`);
+      if (r.unsaved.length) i.reporter.log(`deleted without a copy (over the save budget, snapshot.maxFileBytes): ${listed(r.unsaved)}`);
     }
     i.reporter.log(`deleted branch ${taskBranch(l.name)} and ${taskRecordRef(l.name)}`);
+    if (r.worktree && r.saved) i.reporter.log(`get the ignored files back: git worktree add --detach ${shellQuote(r.worktree)} ${r.saved.ref}`);
   }
   return EXIT.OK;
 }

@@ -17,7 +17,7 @@ import { scarsRecordFile } from '../git/layout.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';
-import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, type LineFile } from './lines.js';
+import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, lineOfGitLine, type LineFile } from './lines.js';
 import { withLock } from '../git/lock.js';
 
 /** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock` (see withLock). */
@@ -147,13 +147,22 @@ export interface WriteScarInput {
   cwd: string;
   /** File path as given by the user (relative to cwd). */
   file: string;
-  /** Target line, 1-based; lineCount+1 means "after the last line". */
+  /**
+   * Target line, 1-based, in the file as it was at `seenAt`; lineCount+1 means "after the
+   * last line". Lines end at `\r\n`, `\n` or a lone `\r` (lines.ts toLines).
+   */
   line: number;
   kind: string;
   /** The body (already chosen: canned or user-supplied). */
   body: string;
   /** `scar.syntax` overrides from config. */
   syntaxOverrides: Record<string, string>;
+  /**
+   * When the user saw the file (ms since the epoch; default: when this process started).
+   * Scars recorded in this file after it (by concurrent `scar` or `revert -m` runs) moved
+   * the lines below them; `line` is moved past them before the scar is written.
+   */
+  seenAt?: number;
 }
 
 export interface WriteScarResult {
@@ -172,14 +181,36 @@ export interface WriteScarResult {
 /**
  * Inserts a scar above `line` of `file` ({@link writeScar}) and records it for `git kizu
  * scar --undo` (unless nothing was written), holding the scars lock throughout.
+ * Concurrent runs: `line` names a line of the file as the user saw it (`seenAt`); under the
+ * lock, every scar recorded in the same file after `seenAt` that landed at or above the
+ * target moves it down one line ({@link lineSince}), so each scar lands directly above the
+ * line its command named, however the runs interleave.
  * @throws KizuError as writeScar; (exit 2) when the scars lock cannot be taken.
  */
 export async function addScar(gitDir: string, i: WriteScarInput): Promise<WriteScarResult> {
+  const seenAt = i.seenAt ?? performance.timeOrigin;
   return withScarsLock(gitDir, async () => {
-    const w = await writeScar(i);
-    if (!w.noop) await recordScar(gitDir, { rel: w.rel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
+    const w = await writeScar(i, (realRel) => lineSince(readRecords(gitDir), realRel, i.line, seenAt));
+    if (!w.noop) await recordScar(gitDir, { rel: w.rel, realRel: w.realRel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
     return w;
   });
+}
+
+/**
+ * Line `line` of root-relative file `realRel` as it was at `seenAt` (ms since the epoch),
+ * moved past the scar lines written into and removed from that file since, in the order of
+ * the record: a scar written at or above the line moves it down by one, a scar line removed
+ * above it moves it up by one.
+ */
+export function lineSince(records: ScarRecord[], realRel: string, line: number, seenAt: number): number {
+  let n = line;
+  for (const r of records) {
+    if ((r.realRel ?? r.rel) !== realRel || !(Date.parse(r.time) > seenAt)) continue;
+    if (r.removed) {
+      if (r.line < n) n--;
+    } else if (r.line <= n) n++;
+  }
+  return n;
 }
 
 /**
@@ -211,10 +242,10 @@ export async function withScarWrite<T>(gitDir: string, write: () => Promise<{ re
  *   beyond end+1, and every refusal of {@link chooseSyntax} (no comment syntax, inside a
  *   string/template, code fence, continued line or block comment).
  */
-async function writeScar(i: WriteScarInput): Promise<WriteScarResult> {
+async function writeScar(i: WriteScarInput, lineNow: (realRel: string) => number = () => i.line): Promise<WriteScarResult> {
   const t = await resolveFile(i.root, i.cwd, i.file);
-  const e = await scarIntoBuffer({ rel: t.rel, buf: await readFile(t.real), line: i.line, kind: i.kind, body: i.body, syntaxOverrides: i.syntaxOverrides });
   const realRel = path.relative(await realpath(i.root), t.real).split(path.sep).join('/');
+  const e = await scarIntoBuffer({ rel: t.rel, buf: await readFile(t.real), line: lineNow(realRel), kind: i.kind, body: i.body, syntaxOverrides: i.syntaxOverrides });
   if (!e.noop) await writeFileAtomic(t.real, e.buf);
   return { rel: t.rel, realRel, scarLine: e.scarLine, text: e.text, noop: e.noop, warning: e.warning };
 }
@@ -224,8 +255,13 @@ export interface ScarIntoBufferInput {
   rel: string;
   /** The file's current bytes. */
   buf: Buffer;
-  /** Target line, 1-based; lineCount+1 means "after the last line". */
+  /**
+   * Target line, 1-based; lineCount+1 means "after the last line". Lines end at `\r\n`,
+   * `\n` or a lone `\r` (lines.ts toLines), unless `gitLines`.
+   */
   line: number;
+  /** True when `line` counts lines as git does (`\n` only, e.g. from a hunk header). */
+  gitLines?: boolean;
   kind: string;
   /** The body (already chosen). */
   body: string;
@@ -255,6 +291,7 @@ export interface ScarEdit {
 export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> {
   const t = { rel: i.rel };
   const f = textLines(i.rel, i.buf, i.line);
+  if (i.gitLines) i = { ...i, line: lineOfGitLine(f, i.line) };
   const count = lineCount(f);
   if (i.line > count + 1) {
     throw new KizuError(`${quoteCStyle(t.rel)}:${i.line}: line is beyond the end of the file (it has ${count} ${plural(count, 'line')})`, {
@@ -304,7 +341,9 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
  * lock throughout, calling `each` with what was removed from each file as soon as it is
  * written.
  * @param targets files (relative to their `cwd`) and lines, or `line: null` for every scar
- *   in the file.
+ *   in the file. A line names the line as the file was at `seenAt` (ms since the epoch;
+ *   default: when this process started): it is moved past the scar lines written and
+ *   removed since ({@link lineSince}).
  * @returns the removals, one per target.
  * @throws KizuError as removeScars (the targets before the failing one are done); (exit 2)
  *   when the scars lock cannot be taken.
@@ -314,11 +353,17 @@ export async function unscarFiles(
   gitDir: string,
   targets: { cwd: string; file: string; line: number | null }[],
   each: (r: { rel: string; removed: { line: number; text: string }[] }) => void = () => {},
+  seenAt: number = performance.timeOrigin,
 ): Promise<{ rel: string; removed: { line: number; text: string }[] }[]> {
   return withScarsLock(gitDir, async () => {
     const out = [];
     for (const t of targets) {
-      const r = await removeScars(root, t.cwd, t.file, t.line);
+      const { realRel, ...r } = await removeScars(root, t.cwd, t.file, t.line, (realRel, line) => lineSince(readRecords(gitDir), realRel, line, seenAt));
+      // Removed bottom-up, so each line number is still right when the one before it is applied.
+      if (r.removed.length) {
+        const time = new Date().toISOString();
+        await recordScars(gitDir, [...r.removed].reverse().map((x) => ({ rel: r.rel, realRel, line: x.line, text: x.text, time, removed: true })));
+      }
       each(r);
       out.push(r);
     }
@@ -334,8 +379,16 @@ export async function unscarFiles(
  * @throws KizuError (exit 1) if `line` names no scar; (exit 2) for resolveFile refusals,
  *   binary files, and a line beyond the end of the file.
  */
-async function removeScars(root: string, cwd: string, file: string, line: number | null): Promise<{ rel: string; removed: { line: number; text: string }[] }> {
+async function removeScars(
+  root: string,
+  cwd: string,
+  file: string,
+  given: number | null,
+  lineNow: (realRel: string, line: number) => number,
+): Promise<{ rel: string; realRel: string; removed: { line: number; text: string }[] }> {
   const t = await resolveFile(root, cwd, file);
+  const realRel = path.relative(await realpath(root), t.real).split(path.sep).join('/');
+  const line = given === null ? null : lineNow(realRel, given);
   const f = await readText(t, line);
   const count = lineCount(f);
   const scarLines = new Set(scanBuffer(t.rel, f.buf).map((s) => s.line));
@@ -353,20 +406,34 @@ async function removeScars(root: string, cwd: string, file: string, line: number
       });
     }
   }
-  if (!targets.length) return { rel: t.rel, removed: [] };
+  if (!targets.length) return { rel: t.rel, realRel, removed: [] };
   let buf = f.buf;
   const removed = targets.map((n) => ({ line: n, text: lineText(f, n).replace(/\r$/, '') }));
   for (const n of [...targets].reverse()) buf = removeLine(toLines(buf), n);
   await writeFileAtomic(t.real, buf);
-  return { rel: t.rel, removed };
+  return { rel: t.rel, realRel, removed };
 }
 
-/** One entry of the scar record kept for `scar --undo`. */
+/**
+ * One entry of the scar record `<gitDir>/kizu/scars.json`: a scar line written (by `scar` or
+ * `revert -m`; what `scar --undo` removes, newest first), or one removed (`removed`: by
+ * `unscar` or `scar --undo`). Concurrent `scar` runs read it to move their line past the
+ * lines written and removed meanwhile ({@link lineSince}).
+ */
 export interface ScarRecord {
+  /** The path as named (root-relative). */
   rel: string;
+  /** The file written (root-relative, symlink resolved); absent in records written before it was kept. */
+  realRel?: string;
+  /** The scar's 1-based line right after it was written, or right before it was removed. */
   line: number;
   text: string;
+  /** ISO time of the write. */
   time: string;
+  /** True: this entry is a removal. */
+  removed?: boolean;
+  /** True: a written scar that `scar --undo` removed or gave up on (it is not undone again). */
+  undone?: boolean;
 }
 
 const RECORD_MAX = 200;
@@ -382,18 +449,28 @@ function readRecords(gitDir: string): ScarRecord[] {
   }
 }
 
-/** Appends a written scar to `<gitDir>/kizu/scars.json` (newest last, capped at 200); the caller holds the scars lock. */
-async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
-  const list = readRecords(gitDir);
-  list.push(r);
+/** Appends entries to `<gitDir>/kizu/scars.json` (newest last, capped at 200); the caller holds the scars lock. */
+async function recordScars(gitDir: string, rs: ScarRecord[], list = readRecords(gitDir)): Promise<void> {
+  list.push(...rs);
   await mkdir(path.dirname(recordFile(gitDir)), { recursive: true });
   await writeFileAtomic(recordFile(gitDir), JSON.stringify(list.slice(-RECORD_MAX), null, 2) + '\n');
+}
+
+/** Appends a written scar to the record (see recordScars). */
+async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
+  await recordScars(gitDir, [r]);
+}
+
+/** Index of the newest written scar that is not undone yet, or -1. */
+function lastUndoable(list: ScarRecord[], before = list.length): number {
+  for (let k = before - 1; k >= 0; k--) if (!list[k].removed && !list[k].undone) return k;
+  return -1;
 }
 
 /**
  * Removes the most recently recorded scar, only if its line is still exactly as written:
  * at its recorded line, or else as the only line in the file with exactly that text. Holds
- * the scars lock throughout.
+ * the scars lock throughout. The removal is recorded; the scar's entry is marked undone.
  * @returns the record that was undone.
  * @throws KizuError (exit 1) if nothing is recorded, the file is gone, or the line changed;
  *   (exit 2) when the scars lock cannot be taken.
@@ -404,15 +481,16 @@ export async function undoLastScar(root: string, gitDir: string): Promise<ScarRe
 
 async function undoLast(root: string, gitDir: string): Promise<ScarRecord> {
   const list = readRecords(gitDir);
-  const last = list[list.length - 1];
+  const k = lastUndoable(list);
+  const last = k >= 0 ? list[k] : undefined;
   if (!last) throw new KizuError('no scar to undo: none was written with git kizu scar in this repository', { hint: 'use git kizu unscar <path>:<line> to remove a scar', exitCode: EXIT.FOUND });
   // A record that can no longer be undone is dropped as the refusal is reported, so it
   // does not block `--undo` for the scars written before it.
   const dropStale = async () => {
-    list.pop();
+    list[k] = { ...last, undone: true };
     await writeFileAtomic(recordFile(gitDir), JSON.stringify(list, null, 2) + '\n');
   };
-  const next = list.length > 1 ? ' Run git kizu scar --undo again to undo the scar written before it.' : '';
+  const next = lastUndoable(list, k) >= 0 ? ' Run git kizu scar --undo again to undo the scar written before it.' : '';
   let t: FileTarget;
   try {
     t = await resolveFile(root, root, last.rel);
@@ -426,7 +504,7 @@ async function undoLast(root: string, gitDir: string): Promise<ScarRecord> {
   let n = last.line <= count && same(last.line) ? last.line : -1;
   if (n === -1) {
     const hits = [];
-    for (let k = 1; k <= count; k++) if (same(k)) hits.push(k);
+    for (let j = 1; j <= count; j++) if (same(j)) hits.push(j);
     if (hits.length === 1) n = hits[0];
   }
   if (n === -1) {
@@ -437,7 +515,8 @@ async function undoLast(root: string, gitDir: string): Promise<ScarRecord> {
     });
   }
   await writeFileAtomic(t.real, removeLine(f, n));
-  list.pop();
-  await writeFileAtomic(recordFile(gitDir), JSON.stringify(list, null, 2) + '\n');
+  list[k] = { ...last, undone: true };
+  const realRel = path.relative(await realpath(root), t.real).split(path.sep).join('/');
+  await recordScars(gitDir, [{ rel: last.rel, realRel, line: n, text: last.text, time: new Date().toISOString(), removed: true }], list);
   return { ...last, line: n };
 }

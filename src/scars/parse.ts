@@ -21,6 +21,14 @@ export function isMarkdownPath(relPath: string): boolean {
   return MD_EXT.test(relPath);
 }
 
+/**
+ * `text` split into lines at `\r\n`, `\n` or a lone `\r` (line endings removed), the way
+ * editors and lines.ts toLines count lines; a final line ending gives a last empty string.
+ */
+export function splitLines(text: string): string[] {
+  return text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
+}
+
 /** An open fenced code block: its character, length and 1-based opening line. */
 interface Fence {
   ch: string;
@@ -73,8 +81,8 @@ export function fencedLines(lines: string[]): boolean[] {
 }
 
 /**
- * Scars in one file's bytes, decoded as UTF-8 with a leading BOM ignored; lines split on LF
- * (a CR before it is ignored), numbered from 1. Markdown files (by extension) ignore markers
+ * Scars in one file's bytes, decoded as UTF-8 with a leading BOM ignored; lines split at
+ * `\r\n`, `\n` or a lone `\r` ({@link splitLines}, as lines.ts toLines counts them), numbered from 1. Markdown files (by extension) ignore markers
  * in fenced code blocks (see {@link openFenceAfter}).
  * @returns scars in line order (empty for binary content: a NUL in the first 8 KiB).
  */
@@ -82,7 +90,7 @@ export function scanBuffer(relPath: string, buf: Buffer): Scar[] {
   if (!buf.includes(MARKER) || isBinary(buf)) return [];
   let text = buf.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const lines = text.split('\n');
+  const lines = splitLines(text);
   const md = isMarkdownPath(relPath);
   const out: Scar[] = [];
   let fence: Fence | null = null;

@@ -97,7 +97,8 @@ export function baseSyntax(relPath: string, overrides: Record<string, string>): 
 
 /**
  * Chooses the comment syntax for a scar inserted above line index `lineIndex` (0-based)
- * of `text`, the file's content (decoded UTF-8, BOM removed).
+ * of `text`, the file's content (decoded UTF-8, BOM removed; lines end at `\r\n`, `\n` or a
+ * lone `\r`, as lines.ts toLines counts them).
  * - JS/TS family: `//`, or `{/* *\/}` where the line is among JSX children; the choice is
  *   verified with the TypeScript parser (no new parse errors, and the scar is a comment,
  *   not JSX text or string content).
@@ -129,6 +130,8 @@ export async function chooseSyntax(
   const hasOverride = own(overrides, name) !== undefined || (ext !== '' && own(overrides, ext) !== undefined);
   const base = baseSyntax(relPath, overrides);
   const lineNo = lineIndex + 1;
+  // A lone CR ends a line too (lines.ts toLines); as LF it keeps every offset the same.
+  text = text.replace(/\r(?!\n)/g, '\n');
   if (base === 'none') throw noSyntaxError(relPath, lineNo);
   const lines = text.split('\n');
   if (lineIndex === 0) {

@@ -214,7 +214,7 @@ test('rollback branch of a task checked out in the main worktree: switches back 
   assert.equal(sb.git('status', '--porcelain=v1', '-z', '--untracked-files=all'), '?? stray.txt\0');
 });
 
-test('ignored files that snapshot.include keeps (.env): rollback branch saves them and undo brings them back; task land --remove refuses to delete them; other ignored files are named', () => {
+test('ignored files that snapshot.include keeps (.env): rollback branch saves them and undo brings them back; task land --remove saves them with the other ignored files; rollback branch names the others', () => {
   const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': '.env\n*.log\n', '.kizurc.json': '{"snapshot": {"include": [".env"]}}\n' } });
   kizuOk(sb, ['task', 'start', 'e', '--worktree']);
   const wt = sibling(sb, 'e');
@@ -239,17 +239,12 @@ test('ignored files that snapshot.include keeps (.env): rollback branch saves th
   assert.equal(readFileSync(path.join(wt, '.env'), 'utf8'), 'SECRET=1\n');
   assert.equal(sb.git('status', '--porcelain', '--ignored', { cwd: wt }), '!! .env\n');
 
-  // land --remove would delete .env with the worktree: refused before anything changes.
-  const before = state(sb);
-  expectRun(sb, ['task', 'land', 'e', '--remove'], {
-    status: 1,
-    stderr: err(`task "e"'s worktree ${wt} holds .env, which git ignores but snapshot.include keeps; --remove would delete it with the worktree`, `move it out of ${wt} first, or land without --remove`),
-  });
-  assert.deepEqual(state(sb), before);
-  unlinkSync(path.join(wt, '.env'));
+  // land --remove saves .env and every other ignored file before the worktree goes.
   writeFileSync(path.join(wt, 'debug.log'), 'log\n');
   const out = kizuOk(sb, ['task', 'land', 'e', '--remove']);
-  assert.equal(out.split('\n')[1], `removed worktree ${wt} (with its ignored file: debug.log)`);
+  const ref = sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/trash/e/').trim().split('\n').find((r) => rev(sb, r) !== trash);
+  assert.deepEqual(out.split('\n').slice(1, 3), [`saved 2 ignored files of ${wt} in ${ref}: .env, debug.log`, `removed worktree ${wt} (with 2 ignored files and directories: .env, debug.log)`]);
+  assert.equal(sb.git('show', `${ref}:.env`), 'SECRET=1\n');
   assert.equal(existsSync(wt), false);
 });
 

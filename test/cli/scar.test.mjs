@@ -260,10 +260,10 @@ test('hostile locations: empty path, the repo root, huge and non-decimal line nu
   expectRefused(sb, ['unscar', 'a.ts:5'], 'a.ts', { stderr: err('a.ts:5: line is beyond the end of the file (it has 1 line)', 'use git kizu scan to list scars with their lines') });
 });
 
-test('hostile contents: lines holding only \\r, empty files, mixed CRLF/LF through scar, unscar and undo', () => {
+test('hostile contents: a lone \\r before \\r\\n (two line endings), empty files, mixed CRLF/LF through scar, unscar and undo', () => {
   const sb = sandbox({ files: { 'cr.py': 'a\r\r\n\r\nb\r\n', 'empty.py': '', 'mix.sh': 'a\r\nb\nc' } });
   expectRun(sb, ['scar', 'cr.py:2'], { status: 0, stdout: `scarred cr.py:2  # ${ASK}\n` });
-  assert.equal(sb.read('cr.py'), `a\r\r\n# ${ASK}\r\n\r\nb\r\n`);
+  assert.equal(sb.read('cr.py'), `a\r# ${ASK}\r\n\r\n\r\nb\r\n`);
   expectRun(sb, ['scan'], { status: 1, stdout: 'cr.py:2  [ask]  explain this change\n' });
   expectRun(sb, ['scar', '--undo'], { status: 0, stdout: `removed scar cr.py:2  # ${ASK}\n` });
   assert.equal(sb.read('cr.py'), 'a\r\r\n\r\nb\r\n');

@@ -6,8 +6,9 @@
  * - tree: the task worktree's files as they were: tracked files with their working-tree
  *   content, deletions applied, and untracked files that are not ignored (what `git add -A`
  *   would stage, built in a temporary index, so the real index is not touched), plus the
- *   ignored files config `snapshot.include` names (e.g. `.env`). Without a worktree: the
- *   branch tip's tree. Other ignored files are not saved.
+ *   ignored files config `snapshot.include` names (e.g. `.env`), and the ignored files the
+ *   caller lists (`task land --remove`: every one within its budget). Without a worktree:
+ *   the branch tip's tree. Other ignored files are not saved.
  * - first parent: the branch tip, so `git log <its ref>` reaches every commit of the task,
  *   merged or not.
  * - second parent (only when the index held staged changes): a commit of the index tree
@@ -71,14 +72,15 @@ async function isDir(p: string): Promise<boolean> {
 
 /**
  * The tree of a worktree's current files (tracked content, deletions, untracked not
- * ignored, and the ignored files `include` names: {@link includedIgnored}), built with
- * `git add -A` (and `git add -f` for those) into a temporary copy of the index
+ * ignored, the ignored files `include` names ({@link includedIgnored}) and the ignored
+ * files `ignored` lists by path), built with `git add -A` (and `git add -f` for those) into
+ * a temporary copy of the index
  * (GIT_INDEX_FILE, git(1)); the real index is left alone.
  * @returns the tree id and the tree of the real index (null when it cannot be written,
  *   e.g. during a conflicted merge).
  * @throws KizuError (exit 2) when git fails.
  */
-export async function worktreeState(wt: string, include: string[] = []): Promise<{ tree: string; indexTree: string | null }> {
+export async function worktreeState(wt: string, include: string[] = [], ignored: string[] = []): Promise<{ tree: string; indexTree: string | null }> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'kizu-index-'));
   try {
     const index = path.join(tmp, 'index');
@@ -99,7 +101,7 @@ export async function worktreeState(wt: string, include: string[] = []): Promise
       r = await add();
       if (r.status !== 0) throw new KizuError(`could not save the files of ${quoteCStyle(wt)}: ${r.stderr.trim()}`, { hint: `run git status in ${shellPath(wt)} to see the problem` });
     }
-    const kept = await includedIgnored(wt, include);
+    const kept = [...new Set([...(await includedIgnored(wt, include)), ...ignored])];
     if (kept.length) {
       await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd: wt, env: { ...env, GIT_LITERAL_PATHSPECS: '1' }, input: kept.join('\0') + '\0' });
     }
@@ -138,12 +140,14 @@ export function refStamp(d: Date): string {
  * @param t.checkout the worktree that had the branch checked out and is switched away
  *   (recorded as kizu-checkout, switched back by restoreTask).
  * @param t.include config `snapshot.include`: ignored files it names are saved too.
+ * @param t.ignored ignored files (paths relative to `files`, `/`-separated) saved too.
+ * @param t.reason the reflog message of the new ref (default `git kizu rollback branch <name>`).
  * @returns the saved copy (ref and commit ids).
  * @throws KizuError (exit 2) when git cannot write the objects or the ref.
  */
 export async function saveRemovedTask(
   root: string,
-  t: { name: string; tip: string; base: string | null; from: string | null; files: string | null; linked: boolean; checkout?: string | null; include?: string[] },
+  t: { name: string; tip: string; base: string | null; from: string | null; files: string | null; linked: boolean; checkout?: string | null; include?: string[]; ignored?: string[]; reason?: string },
 ): Promise<RemovedTask> {
   const tipTree = await text(['rev-parse', `${t.tip}^{tree}`], root);
   let tree = tipTree;
@@ -151,7 +155,7 @@ export async function saveRemovedTask(
   const hasDir = t.files !== null && (await isDir(t.files));
   const worktree = hasDir && t.linked ? t.files : null;
   if (hasDir) {
-    const st = await worktreeState(t.files!, t.include ?? []);
+    const st = await worktreeState(t.files!, t.include ?? [], t.ignored ?? []);
     tree = st.tree;
     if (st.indexTree && st.indexTree !== tipTree) {
       index = await text(['commit-tree', st.indexTree, '-p', t.tip, '-F', '-'], root, {
@@ -179,7 +183,7 @@ export async function saveRemovedTask(
   const stamp = refStamp(now);
   for (let n = 1; n <= 20; n++) {
     const ref = `${TASK_TRASH_PREFIX}${t.name}/${stamp}${n > 1 ? `-${n}` : ''}`;
-    const r = await git(['update-ref', '-m', `git kizu rollback branch ${t.name}`, ref, commit, ZERO_OID], { cwd: root, okStatus: [0, 1, 128] });
+    const r = await git(['update-ref', '-m', t.reason ?? `git kizu rollback branch ${t.name}`, ref, commit, ZERO_OID], { cwd: root, okStatus: [0, 1, 128] });
     if (r.status === 0) {
       return { ref, commit, name: t.name, tip: t.tip, base: t.base, from: t.from, worktree, checkout: t.checkout ?? null, index, worktreeId: wtId, time };
     }

@@ -6,11 +6,11 @@
  * in `refs/kizu/trash/<name>/<time>` (a removed task, layout: ./removed.ts) that
  * {@link restoreTask} brings back.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { quoteCStyle, shellPath } from '../../git/quote.js';
-import { count, plural } from '../../words.js';
+import { count } from '../../words.js';
 import { git } from '../../git/run.js';
 import { getBaseline } from '../../hunks/listing.js';
 import {
@@ -156,9 +156,60 @@ export interface LandedTask {
   switched: boolean;
   /**
    * With remove: the removed worktree (null: none), and that branch and record were deleted;
-   * `ignored`: the ignored files and directories (`dir/`) deleted with the worktree.
+   * `ignored`: the ignored files and directories (`dir/`) deleted with the worktree;
+   * `saved`: the copy of the worktree's files, ignored ones included (null: it had no
+   * ignored files to save), `savedFiles` the ignored files in it; `unsaved`: the ignored
+   * files deleted without a copy (over the budget; only after confirmation).
    */
-  removed: { worktree: string | null; ignored: string[] } | null;
+  removed: { worktree: string | null; ignored: string[]; saved: RemovedTask | null; savedFiles: string[]; unsaved: string[] } | null;
+}
+
+/**
+ * What {@link landTask} is about to do, shown to `opts.confirm` after every check passed and
+ * before anything changes.
+ */
+export interface LandPlan {
+  name: string;
+  /** The branch it lands in (short name). */
+  into: string;
+  remove: boolean;
+  /** With remove: the linked worktree that goes (null: none). */
+  worktree: string | null;
+  /** With remove: its ignored files and directories (`dir/`), as `git status --ignored` groups them. */
+  ignored: string[];
+  /** With remove: the ignored files saved in refs/kizu/trash/<name>/<time> first. */
+  save: string[];
+  /** With remove: the ignored files (and nested repositories, `dir/`) over the budget: deleted without a copy. */
+  unsaved: string[];
+  /** With remove: the budget in bytes for the saved ignored files (config snapshot.maxFileBytes; 0 without a worktree). */
+  budget: number;
+}
+
+/**
+ * The ignored files of worktree `wt` (`git ls-files -o -i --exclude-standard`), split into
+ * those saved before it is removed (smallest first, while their sizes total at most `budget`
+ * bytes) and the rest (and entries git lists as directories: nested repositories).
+ */
+async function ignoredToSave(wt: string, budget: number): Promise<{ save: string[]; unsaved: string[] }> {
+  const r = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard'], { cwd: wt });
+  const sized: { p: string; size: number }[] = [];
+  const unsaved: string[] = [];
+  for (const p of r.stdout.toString('utf8').split('\0').filter(Boolean)) {
+    const st = p.endsWith('/') ? null : await lstat(path.join(wt, p)).catch(() => null);
+    if (!st || !(st.isFile() || st.isSymbolicLink())) unsaved.push(p);
+    else sized.push({ p, size: st.size });
+  }
+  sized.sort((a, b) => a.size - b.size || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+  const save: string[] = [];
+  let total = 0;
+  for (const f of sized) {
+    if (total + f.size <= budget) {
+      save.push(f.p);
+      total += f.size;
+    } else unsaved.push(f.p);
+  }
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return { save: save.sort(byPath), unsaved: unsaved.sort(byPath) };
 }
 
 /**
@@ -170,17 +221,24 @@ export interface LandedTask {
  * (and back again if the merge fails). On success the record's base moves to the landed tip.
  * With `remove`, the task's linked worktree is removed (`git worktree remove`, no force: it
  * is clean; ignored files go with it and are listed in the result), and the branch and
- * record are deleted (everything is merged, so nothing is lost). It refuses, before merging,
- * when the worktree holds ignored files that config `snapshot.include` names (e.g. `.env`).
+ * record are deleted (everything is merged, so nothing is lost). Before the worktree goes,
+ * its files, ignored ones included (smallest first, up to config `snapshot.maxFileBytes` in
+ * total), are saved as a removed-task commit (./removed.ts) in
+ * `refs/kizu/trash/<name>/<time>`; `git worktree add --detach <path> <that ref>` brings them
+ * back. After every check and before anything changes, `opts.confirm` sees the plan
+ * ({@link LandPlan}); when it returns false nothing is done (result null).
  * On conflicts it runs `git merge --abort` (and switches back), leaving HEAD, index and
  * working tree as they were.
  * @throws KizuError exit 1: no such task; no record or it started on a detached HEAD; the
  *   target branch is not checked out here; uncommitted tracked changes here; uncommitted
- *   changes (untracked included) in the task's worktree; with `remove`, files there that
- *   snapshot.include keeps; conflicts (message lists the files);
+ *   changes (untracked included) in the task's worktree; conflicts (message lists the files);
  *   git refuses the merge (its message). Exit 2: git failures.
  */
-export async function landTask(cwd: string, name: string, opts: { remove?: boolean } = {}): Promise<LandedTask> {
+export async function landTask(
+  cwd: string,
+  name: string,
+  opts: { remove?: boolean; confirm?: (plan: LandPlan) => Promise<boolean> } = {},
+): Promise<LandedTask | null> {
   const { root } = await repoInfo(cwd);
   await validateTaskName(root, name);
   const task = await getTask(root, name);
@@ -217,17 +275,15 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
       );
     }
   }
-  // `git worktree remove` deletes ignored files with the worktree: never those the user asked
-  // to keep (snapshot.include, e.g. .env); the others are named in the result.
+  // `git worktree remove` deletes ignored files with the worktree: they are saved first
+  // (within the budget); the plan names the ones that are not.
   let ignoredGone: string[] = [];
+  let toSave: { save: string[]; unsaved: string[] } = { save: [], unsaved: [] };
+  // The config is read only here, so a broken one blocks no other landing.
+  let budget = 0;
   if (opts.remove && task.linked && task.worktree) {
-    const kept = await includedIgnored(task.worktree, (await loadConfig(root)).snapshot.include);
-    if (kept.length) {
-      throw new KizuError(
-        `task "${name}"'s worktree ${quoteCStyle(task.worktree)} holds ${kept.map((k) => quoteCStyle(k)).join(', ')}, which git ignores but snapshot.include keeps; --remove would delete ${plural(kept.length, 'it', 'them')} with the worktree`,
-        { hint: `move ${plural(kept.length, 'it', 'them')} out of ${quoteCStyle(task.worktree)} first, or land without --remove`, exitCode: EXIT.FOUND },
-      );
-    }
+    budget = (await loadConfig(root)).snapshot.maxFileBytes;
+    toSave = await ignoredToSave(task.worktree, budget);
     const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
     ignoredGone = ig.stdout.toString('utf8').split('\0').filter(Boolean);
   }
@@ -239,6 +295,18 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
       exitCode: EXIT.FOUND,
     });
   }
+  const removing = !!opts.remove && task.linked && !!task.worktree;
+  const plan: LandPlan = {
+    name,
+    into,
+    remove: !!opts.remove,
+    worktree: removing ? task.worktree : null,
+    ignored: ignoredGone,
+    save: toSave.save,
+    unsaved: toSave.unsaved,
+    budget,
+  };
+  if (opts.confirm && !(await opts.confirm(plan))) return null;
   if (switchFirst) {
     const s = await git(['switch', '--quiet', into], { cwd: root, okStatus: [0, 1, 128] });
     if (s.status !== 0) {
@@ -287,7 +355,27 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
   let removed: LandedTask['removed'] = null;
   if (opts.remove) {
     let wtPath: string | null = null;
+    let saved: RemovedTask | null = null;
     if (task.linked && task.worktree) {
+      if (plan.save.length) {
+        try {
+          saved = await saveRemovedTask(root, {
+            name,
+            tip: task.tip,
+            base: rec.base,
+            from: rec.from,
+            files: task.worktree,
+            linked: true,
+            ignored: plan.save,
+            reason: `git kizu task land --remove ${name}`,
+          });
+        } catch (e) {
+          if (!(e instanceof KizuError)) throw e;
+          throw new KizuError(`landed task "${name}", but could not save the ignored files of its worktree ${quoteCStyle(task.worktree)}, so it was kept: ${e.message}`, {
+            hint: `copy what you need out of it, then remove it: git worktree remove ${shellPath(task.worktree)}`,
+          });
+        }
+      }
       const r = await git(['worktree', 'remove', task.worktree], { cwd: root, okStatus: [0, 1, 128] });
       if (r.status !== 0) {
         throw new KizuError(`landed task "${name}", but could not remove its worktree ${quoteCStyle(task.worktree)}: ${gitMessage(r.stderr)}`, {
@@ -298,7 +386,7 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
     }
     await git(['update-ref', '-m', `git kizu task land --remove ${name}`, '-d', taskBranchRef(name), task.tip], { cwd: root });
     await deleteRecord(root, name, rec.commit);
-    removed = { worktree: wtPath, ignored: wtPath ? ignoredGone : [] };
+    removed = { worktree: wtPath, ignored: wtPath ? ignoredGone : [], saved, savedFiles: saved ? plan.save : [], unsaved: wtPath ? plan.unsaved : [] };
   } else if (rec.base !== task.tip) {
     await writeRecord(root, name, { base: task.tip, from: rec.from, created: rec.created }, rec.commit, `git kizu task land ${name}`);
   }
