@@ -194,8 +194,10 @@ export async function undoLastRollback(
     if (opts.dryRun) return result;
     if (opts.confirm && !(await opts.confirm(result))) return result;
     const { restoreTask } = await import('./tasks/task.js');
-    await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
+    const { modeFailures } = await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
     result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage, progress: opts.progress });
+    const wt = record.undo!.worktree!;
+    for (const f of modeFailures) result.plan.failures.push({ path: path.join(wt, f.path), error: `permission bits not restored: ${f.error}` });
   } else {
     const confirm = opts.confirm;
     result.plan = await restoreSnapshot(worktree, snap.id, {

@@ -32,7 +32,7 @@ import {
   type TaskInfo,
   type WorktreeInfo,
 } from './records.js';
-import { includedIgnored, readRemovedTask, saveRemovedTask, type RemovedTask } from './removed.js';
+import { includedIgnored, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
 import { loadConfig } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
@@ -492,7 +492,8 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  *    or `git worktree add -b` when `worktree` is given);
  * 2. with `worktree`: a linked worktree there, the saved files written back unstaged
  *    (`git restore --source=<copy> --worktree -- :/`, git-restore(1): changed files,
- *    deletions, and the untracked files untracked again), and the saved index read back
+ *    deletions, and the untracked files untracked again) with their exact saved permission
+ *    bits (./removed.ts restoreModes; git alone would give the umask's), and the saved index read back
  *    (`git read-tree <index commit>`, git-read-tree(1)) when something was staged;
  * 3. for a task that was checked out in the main worktree (kizu-checkout in the
  *    removed-task commit): switches that worktree back to `kizu/<name>` (`git switch`) if it is still on
@@ -502,6 +503,7 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  *    does not exist.
  * It is idempotent: a branch already at the saved tip, or a worktree already holding the
  * branch, counts as done (so a retried undo goes on). The removed task's ref is kept.
+ * @returns the files of the recreated worktree whose permission bits could not be set.
  * @param root any worktree of the repository.
  * @param name the task name (`<name>` of kizu/<name>, as in the undo record).
  * @param trashRef the ref printed by rollback branch (`refs/kizu/trash/<name>/<time>`) or
@@ -512,7 +514,8 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  *   kizu/<name> exists at another commit; `worktree` exists and is neither an empty
  *   directory nor the task's worktree. Exit 2: bad name, git failures.
  */
-export async function restoreTask(root: string, name: string, trashRef: string, worktree?: string): Promise<void> {
+export async function restoreTask(root: string, name: string, trashRef: string, worktree?: string): Promise<{ modeFailures: { path: string; error: string }[] }> {
+  let modeFailures: { path: string; error: string }[] = [];
   await validateTaskName(root, name);
   const t = await readRemovedTask(root, trashRef);
   if (t.name !== name) {
@@ -545,6 +548,8 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
         throw new KizuError(`cannot bring back the worktree of task "${name}" at ${quoteCStyle(wt)}: ${gitMessage(r.stderr)}`, { hint: manual });
       }
       await git(['restore', `--source=${t.commit}`, '--worktree', '--', ':/'], { cwd: wt });
+      // git writes files with the umask's bits; the copy recorded the exact ones.
+      modeFailures = await restoreModes(root, wt, t);
       if (t.index) await git(['read-tree', t.index], { cwd: wt });
       // The same worktree again to the snapshots and rollbacks made in it before.
       const wtGitDir = gitDirFast(wt);
@@ -562,6 +567,7 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
   if (t.base && !(await resolve(root, taskRecordRef(name))) && (await resolve(root, `${t.base}^{commit}`))) {
     await writeRecord(root, name, { base: t.base, from: t.from }, null, `git kizu undo: task ${name}`);
   }
+  return { modeFailures };
 }
 
 function canonicalEq(a: string, b: string): boolean {
