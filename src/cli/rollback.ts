@@ -13,6 +13,20 @@ import { askYesNo, canAsk } from './confirm.js';
 
 const raw: PathQuote = (p) => p;
 
+/**
+ * A `configProblem` callback (restore.ts RestoreOptions) for rollback and undo commands: an
+ * invalid config must not lock anyone out of them, so its problem becomes one warning line on
+ * stderr (`git-kizu: warning: <what is wrong, naming the config file>; ...`), printed once per
+ * command however often the config is read.
+ */
+export function configWarner(r: Reporter): (line: string) => void {
+  let said = false;
+  return (line) => {
+    if (said) return;
+    said = true;
+    r.warn(line.replace(/^git-kizu: warning: /, ''));
+  };
+}
 
 export interface RollbackSnapshotInput {
   cwd: string;
@@ -102,6 +116,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const { sameWorktree } = await import('../rollback/snapshots/store.js');
   const { rollbackToSnapshot } = await import('../rollback/snapshots/rollback.js');
   const snap = await readSnapshot(root, i.id);
+  const configProblem = configWarner(r);
   // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
   const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
   if (elsewhere && !i.otherWorktree && !i.dryRun) {
@@ -123,18 +138,20 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'rollback: reading the working tree', writing: 'rollback: writing files' });
   const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress });
+    const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress, configProblem });
     await bar?.stop();
     show(plan);
     if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
+    const again = `git kizu rollback snapshot ${snap.name}${elsewhere ? ' --other-worktree' : ''}`;
     throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
-      hint: `check the plan above, then run git kizu rollback snapshot ${snap.name} --yes`,
+      hint: `check the plan above (${again} --dry-run shows it again), then run ${again} --yes`,
       exitCode: EXIT.FOUND,
     });
   }
   let shown = false;
   const plan = await rollbackToSnapshot(root, snap, {
     progress,
+    configProblem,
     confirm: i.yes
       ? undefined
       : async (p) => {
@@ -154,8 +171,15 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     return EXIT.OK;
   }
   const ops = plan.changes.filter((c) => c.action !== 'kept');
-  if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
+  const { undoError, ...restored } = plan;
+  if (i.json) r.log(JSON.stringify(planJson(restored), null, 2));
   for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${q(k.path)}: ${k.reason}`);
+  if (undoError) {
+    r.warn(
+      `the rollback is done but could not be recorded for git kizu undo: ${undoError.message}; ` +
+        `safety snapshot ${plan.safetyName} holds the files as they were (git kizu rollback snapshot ${plan.safetyName} restores them)`,
+    );
+  }
   if (!plan.applied) {
     for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`rollback failed at ${q(plan.failures[0].path)}; everything it had changed was put back`, {
@@ -166,13 +190,13 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     if (!ops.length) r.log('nothing to roll back: the working tree already matches the snapshot');
     else {
       r.log(`rolled back ${count(ops.length, 'path')} to snapshot ${snap.name}`);
-      r.log(`safety snapshot: ${plan.safetyName} (undo with: git kizu undo)`);
+      r.log(`safety snapshot: ${plan.safetyName} (${undoError ? `put it back with: git kizu rollback snapshot ${plan.safetyName}` : 'undo with: git kizu undo'})`);
     }
   }
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as in the snapshot (listed above)`, {
-      hint: `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
+      hint: undoError ? `the state before it is in safety snapshot ${plan.safetyName}` : `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
     });
   }
   return EXIT.OK;

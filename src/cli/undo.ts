@@ -4,7 +4,7 @@ import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
-import { planLines } from './rollback.js';
+import { configWarner, planLines } from './rollback.js';
 import { askYesNo, canAsk } from './confirm.js';
 import { pathQuoter, type PathQuote } from '../git/quote.js';
 
@@ -48,24 +48,26 @@ export async function undoCommand(i: UndoInput): Promise<number> {
     else for (const l of previewLines(u, pathQuoter(root))) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
+  const configProblem = configWarner(r);
   // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json,
   // nor while a pager shows a --dry-run's plan).
   const { phasedProgress } = await import('../progress.js');
   const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'undo: reading the working tree', writing: 'undo: writing files' });
   const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const u = await undoLastRollback(root, { dryRun: true, progress });
+    const u = await undoLastRollback(root, { dryRun: true, progress, configProblem });
     await bar?.stop();
     print(u);
     if (i.dryRun) return EXIT.OK;
     throw new KizuError('not undoing without confirmation: no terminal to ask on', {
-      hint: 'check the plan above, then run git kizu undo --yes',
+      hint: 'check the plan above (git kizu undo --dry-run shows it again), then run git kizu undo --yes',
       exitCode: EXIT.FOUND,
     });
   }
   let asked = false;
   const u = await undoLastRollback(root, {
     progress,
+    configProblem,
     confirm: i.yes
       ? undefined
       : async (preview) => {

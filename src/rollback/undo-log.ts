@@ -6,7 +6,10 @@
  * JSON object `{"version": 1, "records": [<RollbackRecord>, ...]}` with the newest record
  * last, written atomically (temp file + rename) under the lock file
  * `<git-common-dir>/kizu/rollbacks.lock`. A missing file is an empty log; an unreadable or
- * invalid one is an error (never silently replaced, since it is the only way back).
+ * invalid one (not JSON, another format, or a record that is not a valid RollbackRecord) is
+ * an error naming the file and how to move it aside (never silently replaced or pruned, since
+ * it is the only way back). Every rollback command reads it ({@link checkUndoLog}) before it
+ * changes the first file, so a broken log stops the command with nothing written.
  * Snapshots that records refer to, and the safety snapshots of the last undos (`redo`, the
  * snapshots undo tells the user to redo with), are protected from `snapshot.keep` retention
  * and from `git kizu snapshot drop` without --force.
@@ -17,6 +20,7 @@ import { KizuError } from '../errors.js';
 import { commonDir } from '../git/repo.js';
 import { acquireLock } from '../git/lock.js';
 import { undoLogFile, undoLogLockFile } from '../git/layout.js';
+import { shellPath } from '../git/quote.js';
 import { replaceFileSync } from '../files.js';
 
 /** One rollback that `git kizu undo` can reverse. */
@@ -78,24 +82,35 @@ function problem(r: unknown): string | null {
   return null;
 }
 
+/** The error for an undo log `file` that cannot be used (`why`: what is wrong with it). */
+function badLog(file: string, why: string): KizuError {
+  const f = shellPath(file);
+  return new KizuError(`the undo log ${file} ${why}`, {
+    hint:
+      `nothing was changed; move it aside (mv ${f} ${f}.broken) and run the command again. ` +
+      'The rollbacks it recorded then cannot be undone with git kizu undo; their safety snapshots stay in git kizu snapshot list until snapshot.keep retention drops them',
+  });
+}
+
 function readLog(file: string): LogFile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, records: [] };
-    throw e;
+    throw badLog(file, `cannot be read (${(e as Error).message})`);
   }
   let v: LogFile;
   try {
     v = JSON.parse(text) as LogFile;
   } catch (e) {
-    throw new KizuError(`the undo log ${file} is not valid JSON (${(e as Error).message})`, { hint: 'fix or move the file away (git kizu undo cannot use it)' });
+    throw badLog(file, `is not valid JSON (${(e as Error).message})`);
   }
-  if (v?.version !== 1 || !Array.isArray(v.records)) {
-    throw new KizuError(`the undo log ${file} has an unknown format`, { hint: 'fix or move the file away (git kizu undo cannot use it)' });
+  if (v?.version !== 1 || !Array.isArray(v.records)) throw badLog(file, 'has an unknown format (expected {"version": 1, "records": [...]})');
+  for (let i = 0; i < v.records.length; i++) {
+    const bad = problem(v.records[i]);
+    if (bad) throw badLog(file, `has an invalid record ${i + 1}: ${bad}`);
   }
-  v.records = v.records.filter((r) => problem(r) === null);
   v.redo = Array.isArray(v.redo) ? v.redo.filter((x) => typeof x === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(x)) : [];
   return v;
 }
@@ -130,6 +145,17 @@ export async function recordRollback(root: string, r: RollbackRecord): Promise<v
     log.records.push(rec);
     writeLog(file, log);
   });
+}
+
+/**
+ * Checks that the undo log of the repository containing `root` can be read and extended, so
+ * that a rollback about to change files will be able to record itself. Rollback commands
+ * call it before their first write.
+ * @throws KizuError (exit 2) naming the file and how to move it aside, for a log that cannot
+ *   be read or is invalid (see the module comment).
+ */
+export async function checkUndoLog(root: string): Promise<void> {
+  readLog(await rollbackLogPath(root));
 }
 
 /**

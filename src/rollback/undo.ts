@@ -153,7 +153,8 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  * Reverses the newest rollback of the repository containing `root` (see the module comment).
  * @param opts.dryRun only report what would happen; `confirm` is asked (with the result as
  *   it would be) before anything changes and may cancel (`popped: false`, plan not applied);
- *   `progress` is handed to restoreSnapshot (restore.ts RestoreOptions.progress).
+ *   `progress` and `configProblem` are handed to restoreSnapshot (restore.ts RestoreOptions:
+ *   with `configProblem`, an invalid config is a warning, not an error).
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
  *   path is occupied, the worktree the rollback was made in no longer exists, or the working
@@ -163,7 +164,7 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  */
 export async function undoLastRollback(
   root: string,
-  opts: { dryRun?: boolean; confirm?: (preview: UndoResult) => Promise<boolean>; progress?: RestoreOptions['progress'] } = {},
+  opts: { dryRun?: boolean; confirm?: (preview: UndoResult) => Promise<boolean>; progress?: RestoreOptions['progress']; configProblem?: RestoreOptions['configProblem'] } = {},
 ): Promise<UndoResult> {
   const records = await readRollbacks(root);
   const record = records[records.length - 1];
@@ -190,12 +191,12 @@ export async function undoLastRollback(
   const safetyMessage = `before undoing: ${record.description}`;
 
   if (branch) {
-    if (isWorktree(worktree)) result.plan = await restoreSnapshot(worktree, snap.id, { dryRun: true, progress: opts.progress });
+    if (isWorktree(worktree)) result.plan = await restoreSnapshot(worktree, snap.id, { dryRun: true, progress: opts.progress, configProblem: opts.configProblem });
     if (opts.dryRun) return result;
     if (opts.confirm && !(await opts.confirm(result))) return result;
     const { restoreTask } = await import('./tasks/task.js');
     const { modeFailures } = await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
-    result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage, progress: opts.progress });
+    result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage, progress: opts.progress, configProblem: opts.configProblem });
     const wt = record.undo!.worktree!;
     for (const f of modeFailures) result.plan.failures.push({ path: path.join(wt, f.path), error: `permission bits not restored: ${f.error}` });
   } else {
@@ -204,6 +205,7 @@ export async function undoLastRollback(
       dryRun: opts.dryRun,
       safetyMessage,
       progress: opts.progress,
+      configProblem: opts.configProblem,
       confirm: confirm ? (plan) => confirm({ ...result, plan }) : undefined,
     });
     if (opts.dryRun) return result;

@@ -40,7 +40,7 @@ test('undo: dry run and no-terminal refusal change nothing; undo is itself rever
   assert.deepEqual(tree(sb.dir), rolled);
   const refused = sb.kizu(['undo']);
   assert.equal(refused.status, 1);
-  assert.equal(refused.stderr, 'git-kizu: error: not undoing without confirmation: no terminal to ask on\nhint: check the plan above, then run git kizu undo --yes\n');
+  assert.equal(refused.stderr, 'git-kizu: error: not undoing without confirmation: no terminal to ask on\nhint: check the plan above (git kizu undo --dry-run shows it again), then run git kizu undo --yes\n');
   assert.deepEqual(tree(sb.dir), rolled);
   assert.equal(logFile(sb).records.length, 1);
 

@@ -389,18 +389,20 @@ export interface AppliedRollback {
  * A record that cannot be written does not undo the rollback: its error is returned.
  * @param plan from {@link planRollback}, with no refusals.
  * @param opts.session the agent session the journal entry names (sessionFromEnv), or null.
+ * @param opts.configProblem when given, an invalid config is this warning rather than an
+ *   error for the safety snapshot (takeSnapshot): a broken config never blocks a rollback.
  * @returns what was done, or null when no file changes (nothing is written or recorded, no
  *   snapshot is taken).
  * @throws KizuError: those of takeSnapshot and writeAllOrNothing (nothing is written then).
  */
-export async function applyRollback(root: string, plan: RollbackPlan, opts: { session: string | null }): Promise<AppliedRollback | null> {
+export async function applyRollback(root: string, plan: RollbackPlan, opts: { session: string | null; configProblem?: (line: string) => void }): Promise<AppliedRollback | null> {
   const changed = changedFiles(plan);
   if (!changed.length) return null;
   const names = plan.entries.map((e) => plan.short.get(e.id)!).join(' ');
   // Loaded here only: listing the journal needs neither.
   const { takeSnapshot } = await import('../snapshots/snapshot.js');
   const { recordRollback } = await import('../undo-log.js');
-  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback patch ${names}` });
+  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback patch ${names}`, configProblem: opts.configProblem });
   await writeAllOrNothing(
     root,
     changed.map(([p, s]) => ({ path: p, expect: s.disk, after: s.final, mode: s.mode })),

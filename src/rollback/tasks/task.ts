@@ -33,7 +33,7 @@ import {
   type WorktreeInfo,
 } from './records.js';
 import { includedIgnored, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
-import { loadConfig } from '../../config/config.js';
+import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
 import type { SnapshotResult } from '../snapshots/snapshot.js';
@@ -305,6 +305,14 @@ export async function landTask(cwd: string, name: string, opts: { remove?: boole
   return { name, into, how, tip: task.tip, head, switched: switchFirst, removed };
 }
 
+/** The config of `root`: strict, or lenient when `configProblem` is given (which is told what is wrong). */
+async function configOf(root: string, configProblem?: (line: string) => void) {
+  if (!configProblem) return loadConfig(root);
+  const r = await loadConfigLenient(root);
+  if (r.problem) configProblem(r.problem);
+  return r.config;
+}
+
 /** What {@link planDiscard} found: how `rollback branch` would discard a task. */
 export interface DiscardPlan {
   task: TaskInfo;
@@ -335,13 +343,15 @@ export interface DiscardPlan {
 
 /**
  * Checks that task `name` can be discarded from `cwd` and says what would happen; changes
- * nothing.
+ * nothing. With `opts.configProblem`, an invalid config is that warning rather than an
+ * error (config/config.ts loadConfigLenient: its valid keys, defaults for the rest), so a
+ * broken config never keeps anyone from discarding a task.
  * @throws KizuError exit 1: no such task or branch; `cwd` is inside the task's linked
  *   worktree; that worktree is locked (`git worktree lock`); the branch is checked out in a
  *   worktree that is not linked and has uncommitted tracked changes, or no branch to switch
  *   back to. Exit 2: bad name, git failures.
  */
-export async function planDiscard(cwd: string, name: string): Promise<DiscardPlan> {
+export async function planDiscard(cwd: string, name: string, opts: { configProblem?: (line: string) => void } = {}): Promise<DiscardPlan> {
   const { root } = await repoInfo(cwd);
   await validateTaskName(root, name);
   const task = await getTask(root, name);
@@ -358,7 +368,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
   let switchTo: string | null = null;
   let files: string[] = [];
   let ignored: string[] = [];
-  const include = (await loadConfig(root)).snapshot.include;
+  const include = (await configOf(root, opts.configProblem)).snapshot.include;
   if (wt && !wt.main) {
     mode = 'linked';
     if (isInside(cwd, wt.path)) {
@@ -421,7 +431,8 @@ export interface DiscardedTask extends DiscardPlan {
 }
 
 /**
- * Discards task `name` after {@link planDiscard}'s checks. Order: a safety snapshot of the
+ * Discards task `name` after {@link planDiscard}'s checks. Order: the undo log is checked
+ * (undo-log.ts checkUndoLog: a broken one stops it before anything changes); a safety snapshot of the
  * current worktree (`plan.root`; takeSnapshot kind 'safety', message `before git kizu
  * rollback branch <name>`; handed to `opts.onSafetySnapshot` as soon as it is taken); save
  * the copy (./removed.ts: worktree files, untracked included, and the tip as parent) in
@@ -432,17 +443,22 @@ export interface DiscardedTask extends DiscardPlan {
  * time the copy's, with undo {kind: 'branch', name, trashRef, worktree}) so that `git kizu
  * undo` brings the task back ({@link restoreTask}). A failure to record it does not undo
  * the discard: its error is returned in `undoError`.
- * @throws KizuError as planDiscard; those of takeSnapshot (nothing changed then); exit 1
+ * `opts.configProblem`: an invalid config is that warning, not an error (takeSnapshot).
+ * @throws KizuError as planDiscard; those of checkUndoLog and takeSnapshot (nothing changed then); exit 1
  *   when a step after the save fails (the message names the saved copy, which stays).
  */
-export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: (snap: SnapshotResult) => void } = {}): Promise<DiscardedTask> {
+export async function discardTask(
+  plan: DiscardPlan,
+  opts: { onSafetySnapshot?: (snap: SnapshotResult) => void; configProblem?: (line: string) => void } = {},
+): Promise<DiscardedTask> {
   const { task, root } = plan;
   const name = task.name;
   const tip = task.tip!;
   // Loaded here only: starting, listing and landing tasks need neither.
   const { takeSnapshot } = await import('../snapshots/snapshot.js');
-  const { recordRollback } = await import('../undo-log.js');
-  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}` });
+  const { checkUndoLog, recordRollback } = await import('../undo-log.js');
+  await checkUndoLog(root);
+  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}`, configProblem: opts.configProblem });
   opts.onSafetySnapshot?.(safety);
   const rec = await readRecord(root, name);
   const copy = await saveRemovedTask(root, {
