@@ -391,13 +391,14 @@ export function buildProgram(setCode: (code: number) => void): Command {
     });
   program
     .command('undo')
-    .description('reverse the last rollback (restores its safety snapshot; recreates a discarded branch)')
+    .description('reverse the last rollback (restores the files it changed from its safety snapshot; recreates a discarded branch)')
     .option('--dry-run', 'only print what it would do')
     .option('--yes', 'do not ask (required when there is no terminal)')
     .option('--json', 'print the result as JSON')
-    .action(async (o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+    .option('--whole-snapshot', 'restore the whole working tree to the safety snapshot, not only the files the rollback changed')
+    .action(async (o: { dryRun?: boolean; yes?: boolean; json?: boolean; wholeSnapshot?: boolean }) => {
       const { undoCommand } = await import('./undo.js');
-      setCode(await undoCommand({ cwd, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
+      setCode(await undoCommand({ cwd, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, wholeSnapshot: !!o.wholeSnapshot, reporter }));
     });
 
   program

@@ -71,22 +71,34 @@ export function changeLine(c: RestoreChange, q: PathQuote = raw): string {
       break;
   }
   if (lines && c.action !== 'kept') detail.push(`lines ${lines}`);
+  if (c.editedSinceRollback) detail.push('edited since the rollback: that edit is taken away too, kept in the safety snapshot');
   return `  ${c.action.padEnd(6)}  ${q(c.path)}  (${detail.join('; ')})`;
 }
 
 /**
  * The plan as text lines (without a heading). `forUndo`: the plan of `git kizu undo`, whose
  * own safety snapshot is brought back with `rollback snapshot` (undo itself moves on to the
- * rollback before). Paths are written by `q` (src/git/quote.ts).
+ * rollback before), and whose changes at paths edited since the rollback are marked (and
+ * counted in the last line). Paths are written by `q` (src/git/quote.ts).
  */
 export function planLines(plan: RestorePlan, forUndo = false, q: PathQuote = raw): string[] {
   const ops = plan.changes.filter((c) => c.action !== 'kept');
-  if (!plan.changes.length) return ['  (no differences: the working tree already matches the snapshot)'];
+  if (!plan.changes.length) {
+    if (forUndo && plan.paths) return [plan.paths.length ? '  (no differences: the paths the rollback changed already hold what they held before it)' : '  (nothing to restore: the rollback changed no file here)'];
+    return ['  (no differences: the working tree already matches the snapshot)'];
+  }
   const out = plan.changes.map((c) => changeLine(c, q));
-  if (ops.length) {
+  if (ops.length && forUndo) {
+    const edited = ops.filter((c) => c.editedSinceRollback).length;
     out.push(
-      `${count(ops.length, 'path')} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
-        `but they stay recoverable: a safety snapshot of the current state is taken first (${forUndo ? 'git kizu rollback snapshot <it> restores it; the name is printed' : 'git kizu undo restores it'}).`,
+      `${count(ops.length, 'path')} would go back to what ${ops.length === 1 ? 'it' : 'they'} held before the rollback; a safety snapshot of the current state is taken first ` +
+        '(git kizu rollback snapshot <it> restores it; the name is printed).' +
+        (edited ? ` ${edited} of them ${edited === 1 ? 'was' : 'were'} edited since the rollback (marked above): ${edited === 1 ? 'that edit is' : 'those edits are'} taken away too, and kept in that safety snapshot.` : ''),
+    );
+  } else if (ops.length) {
+    out.push(
+      `${count(ops.length, 'path')} would change; the changes made since the snapshot are taken away, ` +
+        'but they stay recoverable: a safety snapshot of the current state is taken first (git kizu undo restores it).',
     );
   }
   return out;

@@ -1,4 +1,4 @@
-/** `git kizu undo [--dry-run] [--yes] [--json]`: reverse the last rollback (src/rollback/undo.ts). */
+/** `git kizu undo [--dry-run] [--yes] [--json] [--whole-snapshot]`: reverse the last rollback (src/rollback/undo.ts). */
 import { KizuError, EXIT } from '../errors.js';
 import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
@@ -13,6 +13,8 @@ export interface UndoInput {
   dryRun: boolean;
   yes: boolean;
   json: boolean;
+  /** Restore the whole working tree to the safety snapshot, not only the paths the rollback changed. */
+  wholeSnapshot?: boolean;
   reporter: Reporter;
   /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
   interactive?: boolean;
@@ -25,14 +27,21 @@ function previewLines(u: UndoResult, q: PathQuote): string[] {
     out.push(b.branchExists ? `  branch  ${b.branch}  (already at ${b.commit.slice(0, 12)})` : `  branch  ${b.branch}  (recreated at ${b.commit.slice(0, 12)} from ${b.trashRef})`);
     if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
   }
-  out.push(`restore ${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
+  const where = `${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''}`;
+  const snap = u.record.safetySnapshot.slice(0, 12);
+  if (!u.scope) out.push(`restore ${where} to safety snapshot ${snap}${u.record.changed ? ' (the whole working tree)' : ''}:`);
+  else if (!u.scope.length) out.push(`restore in ${where}: nothing (git kizu undo --whole-snapshot would restore all of it to safety snapshot ${snap})`);
+  else out.push(`restore the ${count(u.scope.length, 'path')} the rollback changed in ${where} from safety snapshot ${snap} (later edits to other files stay; --whole-snapshot restores all of it):`);
+  if (u.scope && !u.scope.length) return out;
   if (u.plan) out.push(...planLines(u.plan, true, q));
   else out.push('  (the files are restored once the worktree is recreated)');
   return out;
 }
 
 /**
- * Undoes the newest recorded rollback: prints what it will do, asks on a terminal unless
+ * Undoes the newest recorded rollback: restores the paths it changed (all of the safety
+ * snapshot with --whole-snapshot; paths edited since the rollback are marked in the plan and
+ * kept in undo's own safety snapshot); prints what it will do, asks on a terminal unless
  * --yes (no terminal and no --yes: prints it and exits 1), then restores and removes the
  * record. With --json prints the UndoResult.
  * @returns 0; 2 when a file could not be restored.
@@ -55,12 +64,12 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'undo: reading the working tree', writing: 'undo: writing files' });
   const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const u = await undoLastRollback(root, { dryRun: true, progress, configProblem });
+    const u = await undoLastRollback(root, { dryRun: true, progress, configProblem, wholeSnapshot: i.wholeSnapshot });
     await bar?.stop();
     print(u);
     if (i.dryRun) return EXIT.OK;
     throw new KizuError('not undoing without confirmation: no terminal to ask on', {
-      hint: 'check the plan above (git kizu undo --dry-run shows it again), then run git kizu undo --yes',
+      hint: `check the plan above (git kizu undo${i.wholeSnapshot ? ' --whole-snapshot' : ''} --dry-run shows it again), then run git kizu undo${i.wholeSnapshot ? ' --whole-snapshot' : ''} --yes`,
       exitCode: EXIT.FOUND,
     });
   }
@@ -68,6 +77,7 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   const u = await undoLastRollback(root, {
     progress,
     configProblem,
+    wholeSnapshot: i.wholeSnapshot,
     confirm: i.yes
       ? undefined
       : async (preview) => {

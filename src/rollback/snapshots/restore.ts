@@ -62,6 +62,11 @@ export interface RestoreChange {
   removed: number | null;
   /** For 'kept': why. */
   reason?: string;
+  /**
+   * Set by `git kizu undo` (rollback/undo.ts): what is there now was edited after the
+   * rollback being undone, so restoring takes that edit away (it is kept in the safety snapshot).
+   */
+  editedSinceRollback?: boolean;
 }
 
 /** The outcome of {@link restoreSnapshot}. */

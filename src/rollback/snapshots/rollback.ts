@@ -3,7 +3,7 @@
  * (./restore.ts) that records itself in the undo log (../undo-log.ts) once it changed the
  * working tree, so that whoever rolls back, `git kizu undo` can reverse it.
  */
-import { checkUndoLog, recordRollback } from '../undo-log.js';
+import { checkUndoLog, pathHash, recordRollback } from '../undo-log.js';
 import { restoreSnapshot, type RestoreOptions, type RestorePlan } from './restore.js';
 
 /** What {@link rollbackToSnapshot} did: the restore plan, and whether it could be recorded. */
@@ -19,7 +19,8 @@ export interface RollbackPlan extends RestorePlan {
  * Restores snapshot `snap` into the working tree of `root` (restoreSnapshot, with the safety
  * snapshot message `before rollback to <name>` unless `opts.safetyMessage` says otherwise)
  * and, when the restore was applied, appends `{level: 'snapshot', time: <now, ISO 8601 UTC>,
- * safetySnapshot, description: 'rollback to snapshot <name>'}` to the undo log before
+ * safetySnapshot, description: 'rollback to snapshot <name>', changed}` (the paths it changed,
+ * with what it left there: undo-log.ts pathHash) to the undo log before
  * returning: also when some paths failed the check after the apply (`failures` is then not
  * empty), since the safety snapshot holds what was there. A dry run or a cancelled `confirm`
  * records nothing. Before anything changes (and before `confirm` is asked) the undo log is
@@ -42,6 +43,7 @@ export async function rollbackToSnapshot(root: string, snap: { id: string; name:
         time: new Date().toISOString(),
         safetySnapshot: plan.safetySnapshot,
         description: `rollback to snapshot ${snap.name}`,
+        changed: plan.changes.filter((c) => c.action !== 'kept').map((c) => ({ path: c.path, sha256: pathHash(root, c.path) })),
       });
     } catch (e) {
       undoError = e as Error;

@@ -440,7 +440,7 @@ export interface DiscardedTask extends DiscardPlan {
  * `git worktree remove --force <path>` (git-worktree(1); ignored files go with it); then
  * delete the branch (`git update-ref -d refs/heads/kizu/<name> <tip>`, compare-and-swap)
  * and the record; last, the rollback goes in the undo log (recordRollback level 'branch',
- * time the copy's, with undo {kind: 'branch', name, trashRef, worktree}) so that `git kizu
+ * time the copy's, with undo {kind: 'branch', name, trashRef, worktree} and changed `[]`) so that `git kizu
  * undo` brings the task back ({@link restoreTask}). A failure to record it does not undo
  * the discard: its error is returned in `undoError`.
  * `opts.configProblem`: an invalid config is that warning, not an error (takeSnapshot).
@@ -494,6 +494,9 @@ export async function discardTask(
       safetySnapshot: safety.id,
       description: `discarded task ${name} (${task.branch} at ${tip.slice(0, 12)})`,
       undo: { kind: 'branch', name, trashRef: copy.ref, ...(copy.worktree ? { worktree: copy.worktree } : {}) },
+      // No file of this worktree was changed: the task's files (a linked worktree, or the
+      // main worktree's checkout) come back with the task itself (restoreTask).
+      changed: [],
     });
   } catch (e) {
     undoError = e as Error;
