@@ -107,8 +107,9 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   if (!i.json) {
     r.log(`undone: ${u.record.description}`);
     if (plan.safetyName) r.log(`safety snapshot: ${plan.safetyName} (to redo: ${u.elsewhere ? `cd ${u.worktree} && ` : ''}git kizu rollback snapshot ${plan.safetyName})`);
-    if (!u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
+    if (!u.popError && !u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
   }
+  if (u.popError) r.warn(`the record could not be removed from the undo log (${u.popError}); a second git kizu undo would undo this rollback again`);
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as before the rollback (listed above)`, {

@@ -69,6 +69,8 @@ export interface UndoResult {
   plan: RestorePlan | null;
   /** True once the record was removed from the log. */
   popped: boolean;
+  /** Why the record could not be removed after the restore (the log could not be written), if so. */
+  popError?: string;
   dryRun: boolean;
 }
 
@@ -246,6 +248,14 @@ export async function undoLastRollback(
     );
     if (opts.dryRun) return result;
   }
-  if (result.plan.applied) result.popped = await popRollback(root, record, result.plan.safetySnapshot ?? undefined);
+  if (result.plan.applied) {
+    // The files are restored by now: a log that cannot be written (broken or locked meanwhile)
+    // must not hide the undo's safety snapshot, so its error is returned, not thrown.
+    try {
+      result.popped = await popRollback(root, record, result.plan.safetySnapshot ?? undefined);
+    } catch (e) {
+      result.popError = (e as Error).message;
+    }
+  }
   return result;
 }
