@@ -105,3 +105,25 @@ test('a broken config never blocks rollback patch or rollback branch: one warnin
     assert.equal(sb.read('f.txt'), TEN.replace('l5\n', 'L5\n'));
   }
 });
+
+test('while the config is broken, rollback snapshot and undo drop no snapshot by snapshot.keep (its own value may be what is wrong)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', '.kizurc.json': '{"snapshot": {"keep": 2}}' } });
+  const first = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout).name;
+  writeFileSync(sb.path('a.txt'), 'b\n');
+  ok(sb.kizu(['snapshot']));
+  // keep is still valid; another key is not.
+  const broken = '{"snapshot": {"keep": 2, "maxFileBytes": "x"}}';
+  writeFileSync(sb.path('.kizurc.json'), broken);
+  writeFileSync(sb.path('a.txt'), 'c\n');
+  const names = () => JSON.parse(ok(sb.kizu(['snapshot', 'list', '--json'])).stdout).map((s) => s.name);
+  assert.equal(names().length, 2);
+  const r = sb.kizu(['rollback', 'snapshot', first, '--yes']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr.split('\n').length, 2, r.stderr);
+  assert.equal(names().length, 3, 'the oldest snapshot is not dropped');
+  assert.ok(names().includes(first));
+  writeFileSync(sb.path('.kizurc.json'), broken);
+  ok(sb.kizu(['undo', '--yes']));
+  assert.equal(names().length, 4);
+  assert.equal(sb.read('a.txt'), 'c\n');
+});
