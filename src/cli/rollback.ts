@@ -118,8 +118,12 @@ export function planJson(plan: RestorePlan): object {
  *   a file could not be restored (everything is put back if the failure happens midway).
  * A snapshot taken in another worktree of the repository is refused (exit 1) unless
  * `otherWorktree` is set; --dry-run shows its plan either way.
+ * An invalid config is one warning line on stderr (configWarner), never a refusal. If the
+ * rollback cannot be recorded after it changed the files, a warning names the safety
+ * snapshot and how to restore it (exit 0).
  * @throws KizuError: exit 1 for an unknown snapshot, one from another worktree, or a working
- *   tree that changed while asking; exit 2 outside a repository or for git failures.
+ *   tree that changed while asking; exit 2 outside a repository, for an undo log that cannot
+ *   be read or is invalid (checked before anything changes, nothing written), or for git failures.
  */
 export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise<number> {
   const { root, gitDir } = await repoInfo(i.cwd);
