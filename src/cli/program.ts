@@ -384,9 +384,10 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('<name>', 'task name (see git kizu task list)')
     .option('--dry-run', 'only print what it would do')
     .option('--yes', 'do not ask (required when there is no terminal)')
-    .action(async (name: string, o: { dryRun?: boolean; yes?: boolean }) => {
+    .option('--json', 'print {dryRun, applied, task, branch, tip, commits, mode, worktree, switchTo, files, ignored, trashRef, copy, safetySnapshot, recorded} as JSON')
+    .action(async (name: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
       const { rollbackBranchCommand } = await import('./rollback-branch.js');
-      setCode(await rollbackBranchCommand({ cwd, name, dryRun: !!o.dryRun, yes: !!o.yes, reporter }));
+      setCode(await rollbackBranchCommand({ cwd, name, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
     });
   rollback
     .command('patch')
@@ -402,13 +403,14 @@ export function buildProgram(setCode: (code: number) => void): Command {
     });
   program
     .command('undo')
-    .description('reverse the last rollback (restores its safety snapshot; recreates a discarded branch)')
+    .description('reverse the last rollback (restores the files it changed from its safety snapshot; recreates a discarded branch)')
     .option('--dry-run', 'only print what it would do')
     .option('--yes', 'do not ask (required when there is no terminal)')
     .option('--json', 'print the result as JSON')
-    .action(async (o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+    .option('--whole-snapshot', 'restore the whole working tree to the safety snapshot, not only the files the rollback changed')
+    .action(async (o: { dryRun?: boolean; yes?: boolean; json?: boolean; wholeSnapshot?: boolean }) => {
       const { undoCommand } = await import('./undo.js');
-      setCode(await undoCommand({ cwd, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
+      setCode(await undoCommand({ cwd, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, wholeSnapshot: !!o.wholeSnapshot, reporter }));
     });
 
   program
@@ -490,7 +492,7 @@ const PAGED: Record<string, (o: Record<string, unknown>) => boolean> = {
   'patch apply': (o) => !!o.dryRun && !o.json,
   'rollback patch': (o) => !!o.dryRun && !o.json,
   'rollback snapshot': (o) => !!o.dryRun && !o.json,
-  'rollback branch': (o) => !!o.dryRun,
+  'rollback branch': (o) => !!o.dryRun && !o.json,
   undo: (o) => !!o.dryRun && !o.json,
 };
 

@@ -1,5 +1,5 @@
 /**
- * `git kizu rollback branch <name> [--yes] [--dry-run]`: discard a task (its worktree and
+ * `git kizu rollback branch <name> [--yes] [--dry-run] [--json]`: discard a task (its worktree and
  * branch) after saving everything in refs/kizu/trash/<name>/<time>; `git kizu undo` brings
  * it back (restoreTask).
  */
@@ -7,8 +7,9 @@ import { KizuError, EXIT } from '../errors.js';
 import { quoteCStyle } from '../git/quote.js';
 import type { Reporter } from '../output.js';
 import { count, shellQuote } from '../words.js';
-import { discardTask, planDiscard, type DiscardPlan } from '../rollback/tasks/task.js';
+import { discardTask, planDiscard, type DiscardPlan, type DiscardedTask } from '../rollback/tasks/task.js';
 import { askYesNo, canAsk } from './confirm.js';
+import { configWarner } from './rollback.js';
 
 export interface RollbackBranchInput {
   cwd: string;
@@ -17,9 +18,41 @@ export interface RollbackBranchInput {
   yes: boolean;
   /** Only print what would happen. */
   dryRun: boolean;
+  /** Print {@link BranchRollbackJson} instead of the text lines. */
+  json?: boolean;
   reporter: Reporter;
   /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
   interactive?: boolean;
+}
+
+/**
+ * What `rollback branch --json` prints (one object on stdout): the plan, and what was done.
+ * `trashRef`, `copy` (the removed-task commit) and `safetySnapshot` (its name) are null until
+ * applied; `recorded`: whether `git kizu undo` can bring the task back (false when not
+ * applied, or when the undo log could not be written).
+ */
+export interface BranchRollbackJson {
+  dryRun: boolean;
+  applied: boolean;
+  task: string;
+  branch: string;
+  /** The branch tip (full commit id). */
+  tip: string;
+  /** Commits on the branch not on the base. */
+  commits: number;
+  /** linked: its worktree is removed; main: the main worktree is switched back; none: only the branch goes. */
+  mode: DiscardPlan['mode'];
+  worktree: string | null;
+  /** The branch the main worktree is switched back to ('main' mode), else null. */
+  switchTo: string | null;
+  /** Changed and untracked files in the worktree, saved with the copy. */
+  files: string[];
+  /** Ignored paths removed with a linked worktree, not saved. */
+  ignored: string[];
+  trashRef: string | null;
+  copy: string | null;
+  safetySnapshot: string | null;
+  recorded: boolean;
 }
 
 function describe(p: DiscardPlan): string {
@@ -37,8 +70,13 @@ function ignoredNote(p: DiscardPlan): string {
 
 /**
  * Discards task `name` (see planDiscard for the refusals and discardTask for the steps).
+ * Before it asks or changes anything it checks the undo log (undo-log.ts checkUndoLog: a
+ * broken one is an error naming the file, exit 2). An invalid config is one warning line on
+ * stderr (the defaults stand in for what is invalid), never a refusal.
  * Without --yes it asks on the terminal (answering no prints `cancelled: nothing changed`,
- * exit 0), and refuses (exit 1) when there is no terminal to ask on.
+ * exit 0), and refuses (exit 1) when there is no terminal to ask on. With --json the text
+ * lines below are replaced by one {@link BranchRollbackJson} object on stdout (the plan with
+ * --dry-run, a refusal or a "no"; the result after discarding).
  * discardTask takes a safety snapshot of the current worktree before changing anything
  * and records the rollback for `git kizu undo` afterwards.
  *
@@ -55,22 +93,51 @@ function ignoredNote(p: DiscardPlan): string {
  *               git switch kizu/<name>                                     (main worktree)
  * ```
  * @returns 0.
- * @throws KizuError: planDiscard/discardTask refusals and failures; exit 1 without --yes
- *   when nobody can be asked.
+ * @throws KizuError: planDiscard/discardTask refusals and failures; exit 2 for a broken
+ *   undo log; exit 1 without --yes when nobody can be asked.
  */
 export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<number> {
-  const plan = await planDiscard(i.cwd, i.name);
+  const configProblem = configWarner(i.reporter);
+  const plan = await planDiscard(i.cwd, i.name, { configProblem });
   const { task } = plan;
   const wtPath = plan.worktree?.path ?? '';
-  if (i.dryRun) {
+  const json = (done: DiscardedTask | null): string => {
+    const o: BranchRollbackJson = {
+      dryRun: i.dryRun,
+      applied: !!done,
+      task: task.name,
+      branch: task.branch,
+      tip: task.tip!,
+      commits: plan.commits,
+      mode: plan.mode,
+      worktree: plan.worktree?.path ?? null,
+      switchTo: plan.switchTo,
+      files: plan.files,
+      ignored: plan.ignored,
+      trashRef: done?.copy.ref ?? null,
+      copy: done?.copy.commit ?? null,
+      safetySnapshot: done?.safety.name ?? null,
+      recorded: !!done && !done.undoError,
+    };
+    return JSON.stringify(o, null, 2);
+  };
+  const would = () => {
+    if (i.json) return i.reporter.log(json(null));
     i.reporter.log(`would save task ${task.name} in refs/kizu/trash/${task.name}/<time>: ${describe(plan)}`);
     if (plan.mode === 'linked') i.reporter.log(`would remove worktree ${wtPath}${ignoredNote(plan)}`);
     if (plan.mode === 'main') i.reporter.log(`would switch ${wtPath} back to ${plan.switchTo}`);
     i.reporter.log(`would delete branch ${task.branch} (at ${task.tip!.slice(0, 12)})`);
+  };
+  if (i.dryRun) {
+    would();
     return EXIT.OK;
   }
+  // A broken undo log would leave the discard unrecorded: refuse before anything changes.
+  const { checkUndoLog } = await import('../rollback/undo-log.js');
+  await checkUndoLog(plan.root);
   if (!i.yes) {
     if (!(i.interactive ?? canAsk())) {
+      if (i.json) would();
       throw new KizuError(`not discarding task "${task.name}" without confirmation: no terminal to ask on`, {
         hint: `check what it would do (git kizu rollback branch ${task.name} --dry-run), then run git kizu rollback branch ${task.name} --yes`,
         exitCode: EXIT.FOUND,
@@ -78,23 +145,29 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
     }
     const what = plan.mode === 'linked' ? `branch ${task.branch} and worktree ${wtPath}` : `branch ${task.branch}`;
     if (!(await askYesNo(`Discard task ${task.name} (${what}; a copy is kept in refs/kizu/trash)?`))) {
-      i.reporter.log('cancelled: nothing changed');
+      if (i.json) would();
+      else i.reporter.log('cancelled: nothing changed');
       return EXIT.OK;
     }
   }
   const done = await discardTask(plan, {
+    configProblem,
     onSafetySnapshot: (snap) => {
       for (const s of snap.skipped) i.reporter.warn(`safety snapshot left out ${quoteCStyle(s.path)}: ${s.reason}`);
-      i.reporter.log(`safety snapshot: ${snap.name}`);
+      if (!i.json) i.reporter.log(`safety snapshot: ${snap.name}`);
     },
   });
+  if (done.undoError) i.reporter.warn(`could not record this rollback for git kizu undo: ${done.undoError.message}`);
+  if (i.json) {
+    i.reporter.log(json(done));
+    return EXIT.OK;
+  }
   const t = done.copy;
   i.reporter.log(`saved task ${task.name} in ${t.ref}: ${describe(plan)}`);
   if (plan.mode === 'linked') i.reporter.log(`removed worktree ${wtPath}${ignoredNote(plan)}`);
   if (plan.mode === 'main') i.reporter.log(`switched ${wtPath} back to ${plan.switchTo}`);
   i.reporter.log(`deleted branch ${task.branch} (was ${task.tip!.slice(0, 12)})`);
   const recorded = !done.undoError;
-  if (done.undoError) i.reporter.warn(`could not record this rollback for git kizu undo: ${done.undoError.message}`);
   if (recorded) i.reporter.log('bring it back: git kizu undo');
   const lead = recorded ? '  or by hand:' : 'bring it back:';
   i.reporter.log(`${lead} git branch ${task.branch} ${task.tip}`);

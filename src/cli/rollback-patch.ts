@@ -12,6 +12,7 @@ import { gitDirFast, repoInfo } from '../git/repo.js';
 import { pathQuoter, quoteCStyle, shellPath, type PathQuote } from '../git/quote.js';
 import { readJournal, resolveEntries, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { askYesNo, canAsk } from './confirm.js';
+import { configWarner } from './rollback.js';
 import { applyRollback, changedFiles, entryLine, planRollback, type Refusal, type Step } from '../rollback/journal/patch-rollback.js';
 
 export interface RollbackPatchInput {
@@ -71,6 +72,9 @@ function refusalText(r: Refusal, short: Map<string, string>, q: PathQuote): stri
  * `{dryRun, applied, steps: [{entry, tool, path, how, hunks}], entry, safetySnapshot}` (entry:
  * the short id of the journal entry recording the rollback; both null when nothing was
  * written) and the lines asked about go to stderr.
+ * Before it asks or writes, the undo log is checked (undo-log.ts checkUndoLog: a broken one
+ * is an error naming the file, exit 2, nothing written); an invalid config is one warning
+ * line on stderr, never a refusal.
  * @returns 0.
  * A file that already holds its content from before the entry gets the line
  * `nothing to do for <short> (<tool>): <path> already holds its content from before it`; when
@@ -132,6 +136,9 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
     }
     return EXIT.OK;
   }
+  // A broken undo log would leave the rollback unrecorded: refuse before anything changes.
+  const { checkUndoLog } = await import('../rollback/undo-log.js');
+  await checkUndoLog(root);
   if (!i.yes) {
     const would = plan.steps.map((s) => `${s.how === 'unchanged' ? 'nothing to do for' : 'would roll back'} ${short.get(s.entry.id)} (${s.entry.tool}): ${how(s, q)}`);
     if (!(i.interactive ?? canAsk())) {
@@ -150,7 +157,7 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
       return EXIT.OK;
     }
   }
-  const done = (await applyRollback(root, plan, { session: sessionFromEnv(i.env ?? process.env) }))!;
+  const done = (await applyRollback(root, plan, { session: sessionFromEnv(i.env ?? process.env), configProblem: configWarner(r) }))!;
   const snap = done.safety;
   if (i.json) r.log(json(true, done.entry?.short ?? null, snap.name));
   else for (const l of lines) r.log(l);

@@ -13,6 +13,20 @@ import { askYesNo, canAsk } from './confirm.js';
 
 const raw: PathQuote = (p) => p;
 
+/**
+ * A `configProblem` callback (restore.ts RestoreOptions) for rollback and undo commands: an
+ * invalid config must not lock anyone out of them, so its problem becomes one warning line on
+ * stderr (`git-kizu: warning: <what is wrong, naming the config file>; ...`), printed once per
+ * command however often the config is read.
+ */
+export function configWarner(r: Reporter): (line: string) => void {
+  let said = false;
+  return (line) => {
+    if (said) return;
+    said = true;
+    r.warn(line.replace(/^git-kizu: warning: /, ''));
+  };
+}
 
 export interface RollbackSnapshotInput {
   cwd: string;
@@ -57,22 +71,34 @@ export function changeLine(c: RestoreChange, q: PathQuote = raw): string {
       break;
   }
   if (lines && c.action !== 'kept') detail.push(`lines ${lines}`);
+  if (c.editedSinceRollback) detail.push('edited since the rollback: that edit is taken away too, kept in the safety snapshot');
   return `  ${c.action.padEnd(6)}  ${q(c.path)}  (${detail.join('; ')})`;
 }
 
 /**
  * The plan as text lines (without a heading). `forUndo`: the plan of `git kizu undo`, whose
  * own safety snapshot is brought back with `rollback snapshot` (undo itself moves on to the
- * rollback before). Paths are written by `q` (src/git/quote.ts).
+ * rollback before), and whose changes at paths edited since the rollback are marked (and
+ * counted in the last line). Paths are written by `q` (src/git/quote.ts).
  */
 export function planLines(plan: RestorePlan, forUndo = false, q: PathQuote = raw): string[] {
   const ops = plan.changes.filter((c) => c.action !== 'kept');
-  if (!plan.changes.length) return ['  (no differences: the working tree already matches the snapshot)'];
+  if (!plan.changes.length) {
+    if (forUndo && plan.paths) return [plan.paths.length ? '  (no differences: the paths the rollback changed already hold what they held before it)' : '  (nothing to restore: the rollback changed no file here)'];
+    return ['  (no differences: the working tree already matches the snapshot)'];
+  }
   const out = plan.changes.map((c) => changeLine(c, q));
-  if (ops.length) {
+  if (ops.length && forUndo) {
+    const edited = ops.filter((c) => c.editedSinceRollback).length;
     out.push(
-      `${count(ops.length, 'path')} would change; ${forUndo ? 'what changed since the rollback is' : 'the changes made since the snapshot are'} taken away, ` +
-        `but they stay recoverable: a safety snapshot of the current state is taken first (${forUndo ? 'git kizu rollback snapshot <it> restores it; the name is printed' : 'git kizu undo restores it'}).`,
+      `${count(ops.length, 'path')} would go back to what ${ops.length === 1 ? 'it' : 'they'} held before the rollback; a safety snapshot of the current state is taken first ` +
+        '(git kizu rollback snapshot <it> restores it; the name is printed).' +
+        (edited ? ` ${edited} of them ${edited === 1 ? 'was' : 'were'} edited since the rollback (marked above): ${edited === 1 ? 'that edit is' : 'those edits are'} taken away too, and kept in that safety snapshot.` : ''),
+    );
+  } else if (ops.length) {
+    out.push(
+      `${count(ops.length, 'path')} would change; the changes made since the snapshot are taken away, ` +
+        'but they stay recoverable: a safety snapshot of the current state is taken first (git kizu undo restores it).',
     );
   }
   return out;
@@ -92,8 +118,12 @@ export function planJson(plan: RestorePlan): object {
  *   a file could not be restored (everything is put back if the failure happens midway).
  * A snapshot taken in another worktree of the repository is refused (exit 1) unless
  * `otherWorktree` is set; --dry-run shows its plan either way.
+ * An invalid config is one warning line on stderr (configWarner), never a refusal. If the
+ * rollback cannot be recorded after it changed the files, a warning names the safety
+ * snapshot and how to restore it (exit 0).
  * @throws KizuError: exit 1 for an unknown snapshot, one from another worktree, or a working
- *   tree that changed while asking; exit 2 outside a repository or for git failures.
+ *   tree that changed while asking; exit 2 outside a repository, for an undo log that cannot
+ *   be read or is invalid (checked before anything changes, nothing written), or for git failures.
  */
 export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise<number> {
   const { root, gitDir } = await repoInfo(i.cwd);
@@ -102,6 +132,7 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const { sameWorktree } = await import('../rollback/snapshots/store.js');
   const { rollbackToSnapshot } = await import('../rollback/snapshots/rollback.js');
   const snap = await readSnapshot(root, i.id);
+  const configProblem = configWarner(r);
   // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
   const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
   if (elsewhere && !i.otherWorktree && !i.dryRun) {
@@ -123,18 +154,20 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'rollback: reading the working tree', writing: 'rollback: writing files' });
   const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress });
+    const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress, configProblem });
     await bar?.stop();
     show(plan);
     if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
+    const again = `git kizu rollback snapshot ${snap.name}${elsewhere ? ' --other-worktree' : ''}`;
     throw new KizuError('not rolling back without confirmation: no terminal to ask on', {
-      hint: `check the plan above, then run git kizu rollback snapshot ${snap.name} --yes`,
+      hint: `check the plan above (${again} --dry-run shows it again), then run ${again} --yes`,
       exitCode: EXIT.FOUND,
     });
   }
   let shown = false;
   const plan = await rollbackToSnapshot(root, snap, {
     progress,
+    configProblem,
     confirm: i.yes
       ? undefined
       : async (p) => {
@@ -154,8 +187,15 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     return EXIT.OK;
   }
   const ops = plan.changes.filter((c) => c.action !== 'kept');
-  if (i.json) r.log(JSON.stringify(planJson(plan), null, 2));
+  const { undoError, ...restored } = plan;
+  if (i.json) r.log(JSON.stringify(planJson(restored), null, 2));
   for (const k of plan.changes.filter((c) => c.action === 'kept')) r.warn(`kept ${q(k.path)}: ${k.reason}`);
+  if (undoError) {
+    r.warn(
+      `the rollback is done but could not be recorded for git kizu undo: ${undoError.message}; ` +
+        `safety snapshot ${plan.safetyName} holds the files as they were (git kizu rollback snapshot ${plan.safetyName} restores them)`,
+    );
+  }
   if (!plan.applied) {
     for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`rollback failed at ${q(plan.failures[0].path)}; everything it had changed was put back`, {
@@ -166,13 +206,13 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     if (!ops.length) r.log('nothing to roll back: the working tree already matches the snapshot');
     else {
       r.log(`rolled back ${count(ops.length, 'path')} to snapshot ${snap.name}`);
-      r.log(`safety snapshot: ${plan.safetyName} (undo with: git kizu undo)`);
+      r.log(`safety snapshot: ${plan.safetyName} (${undoError ? `put it back with: git kizu rollback snapshot ${plan.safetyName}` : 'undo with: git kizu undo'})`);
     }
   }
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as in the snapshot (listed above)`, {
-      hint: `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
+      hint: undoError ? `the state before it is in safety snapshot ${plan.safetyName}` : `the rollback is recorded: git kizu undo goes back to safety snapshot ${plan.safetyName}`,
     });
   }
   return EXIT.OK;

@@ -1,10 +1,10 @@
-/** `git kizu undo [--dry-run] [--yes] [--json]`: reverse the last rollback (src/rollback/undo.ts). */
+/** `git kizu undo [--dry-run] [--yes] [--json] [--whole-snapshot]`: reverse the last rollback (src/rollback/undo.ts). */
 import { KizuError, EXIT } from '../errors.js';
 import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
-import { planLines } from './rollback.js';
+import { configWarner, planLines } from './rollback.js';
 import { askYesNo, canAsk } from './confirm.js';
 import { pathQuoter, type PathQuote } from '../git/quote.js';
 
@@ -13,6 +13,8 @@ export interface UndoInput {
   dryRun: boolean;
   yes: boolean;
   json: boolean;
+  /** Restore the whole working tree to the safety snapshot, not only the paths the rollback changed. */
+  wholeSnapshot?: boolean;
   reporter: Reporter;
   /** Whether a human can answer a question (default: stdin and stderr are TTYs). */
   interactive?: boolean;
@@ -25,14 +27,21 @@ function previewLines(u: UndoResult, q: PathQuote): string[] {
     out.push(b.branchExists ? `  branch  ${b.branch}  (already at ${b.commit.slice(0, 12)})` : `  branch  ${b.branch}  (recreated at ${b.commit.slice(0, 12)} from ${b.trashRef})`);
     if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
   }
-  out.push(`restore ${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''} to safety snapshot ${u.record.safetySnapshot.slice(0, 12)}:`);
+  const where = `${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''}`;
+  const snap = u.record.safetySnapshot.slice(0, 12);
+  if (!u.scope) out.push(`restore ${where} to safety snapshot ${snap}${u.record.changed ? ' (the whole working tree)' : ''}:`);
+  else if (!u.scope.length) out.push(`restore in ${where}: nothing (git kizu undo --whole-snapshot would restore all of it to safety snapshot ${snap})`);
+  else out.push(`restore the ${count(u.scope.length, 'path')} the rollback changed in ${where} from safety snapshot ${snap} (later edits to other files stay; --whole-snapshot restores all of it):`);
+  if (u.scope && !u.scope.length) return out;
   if (u.plan) out.push(...planLines(u.plan, true, q));
   else out.push('  (the files are restored once the worktree is recreated)');
   return out;
 }
 
 /**
- * Undoes the newest recorded rollback: prints what it will do, asks on a terminal unless
+ * Undoes the newest recorded rollback: restores the paths it changed (all of the safety
+ * snapshot with --whole-snapshot; paths edited since the rollback are marked in the plan and
+ * kept in undo's own safety snapshot); prints what it will do, asks on a terminal unless
  * --yes (no terminal and no --yes: prints it and exits 1), then restores and removes the
  * record. With --json prints the UndoResult.
  * @returns 0; 2 when a file could not be restored.
@@ -48,24 +57,27 @@ export async function undoCommand(i: UndoInput): Promise<number> {
     else for (const l of previewLines(u, pathQuoter(root))) r.log(l);
   };
   const interactive = i.interactive ?? canAsk();
+  const configProblem = configWarner(r);
   // How far it is, on stderr when it is a terminal and a phase takes a while (not with --json,
   // nor while a pager shows a --dry-run's plan).
   const { phasedProgress } = await import('../progress.js');
   const bar = i.json || !process.stderr.isTTY || outputPaged() ? null : phasedProgress({ hashing: 'undo: reading the working tree', writing: 'undo: writing files' });
   const progress = bar ? (p: string, d: number, t: number) => bar.update(p, d, t) : undefined;
   if (i.dryRun || (!i.yes && !interactive)) {
-    const u = await undoLastRollback(root, { dryRun: true, progress });
+    const u = await undoLastRollback(root, { dryRun: true, progress, configProblem, wholeSnapshot: i.wholeSnapshot });
     await bar?.stop();
     print(u);
     if (i.dryRun) return EXIT.OK;
     throw new KizuError('not undoing without confirmation: no terminal to ask on', {
-      hint: 'check the plan above, then run git kizu undo --yes',
+      hint: `check the plan above (git kizu undo${i.wholeSnapshot ? ' --whole-snapshot' : ''} --dry-run shows it again), then run git kizu undo${i.wholeSnapshot ? ' --whole-snapshot' : ''} --yes`,
       exitCode: EXIT.FOUND,
     });
   }
   let asked = false;
   const u = await undoLastRollback(root, {
     progress,
+    configProblem,
+    wholeSnapshot: i.wholeSnapshot,
     confirm: i.yes
       ? undefined
       : async (preview) => {
@@ -95,8 +107,9 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   if (!i.json) {
     r.log(`undone: ${u.record.description}`);
     if (plan.safetyName) r.log(`safety snapshot: ${plan.safetyName} (to redo: ${u.elsewhere ? `cd ${u.worktree} && ` : ''}git kizu rollback snapshot ${plan.safetyName})`);
-    if (!u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
+    if (!u.popError && !u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
   }
+  if (u.popError) r.warn(`the record could not be removed from the undo log (${u.popError}); a second git kizu undo would undo this rollback again`);
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);
     throw new KizuError(`${count(plan.failures.length, 'path')} did not end up as before the rollback (listed above)`, {

@@ -6,18 +6,59 @@
  * JSON object `{"version": 1, "records": [<RollbackRecord>, ...]}` with the newest record
  * last, written atomically (temp file + rename) under the lock file
  * `<git-common-dir>/kizu/rollbacks.lock`. A missing file is an empty log; an unreadable or
- * invalid one is an error (never silently replaced, since it is the only way back).
+ * invalid one (not JSON, another format, or a record that is not a valid RollbackRecord) is
+ * an error naming the file and how to move it aside (never silently replaced or pruned, since
+ * it is the only way back). Every rollback command reads it ({@link checkUndoLog}) before it
+ * changes the first file, so a broken log stops the command with nothing written.
  * Snapshots that records refer to, and the safety snapshots of the last undos (`redo`, the
  * snapshots undo tells the user to redo with), are protected from `snapshot.keep` retention
  * and from `git kizu snapshot drop` without --force.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { commonDir } from '../git/repo.js';
 import { acquireLock } from '../git/lock.js';
 import { undoLogFile, undoLogLockFile } from '../git/layout.js';
+import { shellPath } from '../git/quote.js';
 import { replaceFileSync } from '../files.js';
+
+/** What a rollback left at one path it changed (see {@link RollbackRecord}.changed). */
+export interface RollbackChange {
+  /** Repository-relative path, '/'-separated. */
+  path: string;
+  /** {@link contentHash} of what the rollback left there; null when it removed the path. */
+  sha256: string | null;
+}
+
+/** SHA-256 (hex) of bytes: how the undo log identifies what a rollback left at a path. */
+export function contentHash(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * {@link contentHash} of what is at `rel` in the worktree `root` now: of the bytes of a
+ * regular file, of the target of a symbolic link (prefixed `symlink:`, so a link never equals
+ * a file); null when nothing is there; `other` for anything else (a directory, a socket).
+ * Never follows a symlink.
+ */
+export function pathHash(root: string, rel: string): string | null {
+  const file = path.join(root, ...rel.split('/'));
+  let st;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return null;
+  }
+  if (st.isSymbolicLink()) return contentHash(Buffer.concat([Buffer.from('symlink:'), readlinkSync(file, { encoding: 'buffer' })]));
+  if (!st.isFile()) return 'other';
+  try {
+    return contentHash(readFileSync(file));
+  } catch {
+    return 'unreadable';
+  }
+}
 
 /** One rollback that `git kizu undo` can reverse. */
 export interface RollbackRecord {
@@ -38,6 +79,14 @@ export interface RollbackRecord {
    * `git worktree add <worktree> <name>` before restoring the safety snapshot into it.
    */
   undo?: { kind: 'branch'; name: string; trashRef: string; worktree?: string };
+  /**
+   * The paths the rollback changed in the worktree of its safety snapshot, with what it left
+   * there ({@link pathHash}): `git kizu undo` restores only these (unless asked for the whole
+   * snapshot), and names those edited since. `[]`: it changed no file there (a branch
+   * rollback: the task's files come back with the task). Absent in records written before
+   * it was kept: then undo restores the whole snapshot.
+   */
+  changed?: RollbackChange[];
 }
 
 interface LogFile {
@@ -75,7 +124,27 @@ function problem(r: unknown): string | null {
     }
     if (u.worktree !== undefined && (typeof u.worktree !== 'string' || !path.isAbsolute(u.worktree))) return 'undo.worktree must be an absolute path';
   }
+  if (o.changed !== undefined) {
+    if (!Array.isArray(o.changed)) return 'changed must be an array of {path, sha256}';
+    for (const c of o.changed as Record<string, unknown>[]) {
+      const p = c?.path;
+      if (typeof p !== 'string' || !p || p.startsWith('/') || p.split('/').some((x) => x === '' || x === '.' || x === '..')) {
+        return `changed[].path must be a repository-relative path, got ${JSON.stringify(p)}`;
+      }
+      if (c.sha256 !== null && (typeof c.sha256 !== 'string' || !/^([0-9a-f]{64}|other|unreadable)$/.test(c.sha256))) return `changed[].sha256 must be a SHA-256 or null, got ${JSON.stringify(c.sha256)}`;
+    }
+  }
   return null;
+}
+
+/** The error for an undo log `file` that cannot be used (`why`: what is wrong with it). */
+function badLog(file: string, why: string): KizuError {
+  const f = shellPath(file);
+  return new KizuError(`the undo log ${file} ${why}`, {
+    hint:
+      `nothing was changed; move it aside (mv ${f} ${f}.broken) and run the command again. ` +
+      'The rollbacks it recorded then cannot be undone with git kizu undo; their safety snapshots stay in git kizu snapshot list until snapshot.keep retention drops them',
+  });
 }
 
 function readLog(file: string): LogFile {
@@ -84,18 +153,19 @@ function readLog(file: string): LogFile {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, records: [] };
-    throw e;
+    throw badLog(file, `cannot be read (${(e as Error).message})`);
   }
   let v: LogFile;
   try {
     v = JSON.parse(text) as LogFile;
   } catch (e) {
-    throw new KizuError(`the undo log ${file} is not valid JSON (${(e as Error).message})`, { hint: 'fix or move the file away (git kizu undo cannot use it)' });
+    throw badLog(file, `is not valid JSON (${(e as Error).message})`);
   }
-  if (v?.version !== 1 || !Array.isArray(v.records)) {
-    throw new KizuError(`the undo log ${file} has an unknown format`, { hint: 'fix or move the file away (git kizu undo cannot use it)' });
+  if (v?.version !== 1 || !Array.isArray(v.records)) throw badLog(file, 'has an unknown format (expected {"version": 1, "records": [...]})');
+  for (let i = 0; i < v.records.length; i++) {
+    const bad = problem(v.records[i]);
+    if (bad) throw badLog(file, `has an invalid record ${i + 1}: ${bad}`);
   }
-  v.records = v.records.filter((r) => problem(r) === null);
   v.redo = Array.isArray(v.redo) ? v.redo.filter((x) => typeof x === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(x)) : [];
   return v;
 }
@@ -125,11 +195,29 @@ async function withLog<T>(root: string, fn: (file: string, log: LogFile) => T): 
 export async function recordRollback(root: string, r: RollbackRecord): Promise<void> {
   const bad = problem(r);
   if (bad) throw new KizuError(`invalid rollback record: ${bad}`, { hint: 'this is a bug in the calling git kizu command' });
-  const rec: RollbackRecord = { level: r.level, time: r.time, safetySnapshot: r.safetySnapshot, description: r.description, ...(r.undo ? { undo: { ...r.undo } } : {}) };
+  const rec: RollbackRecord = {
+    level: r.level,
+    time: r.time,
+    safetySnapshot: r.safetySnapshot,
+    description: r.description,
+    ...(r.undo ? { undo: { ...r.undo } } : {}),
+    ...(r.changed ? { changed: r.changed.map((c) => ({ path: c.path, sha256: c.sha256 })) } : {}),
+  };
   await withLog(root, (file, log) => {
     log.records.push(rec);
     writeLog(file, log);
   });
+}
+
+/**
+ * Checks that the undo log of the repository containing `root` can be read and extended, so
+ * that a rollback about to change files will be able to record itself. Rollback commands
+ * call it before their first write.
+ * @throws KizuError (exit 2) naming the file and how to move it aside, for a log that cannot
+ *   be read or is invalid (see the module comment).
+ */
+export async function checkUndoLog(root: string): Promise<void> {
+  readLog(await rollbackLogPath(root));
 }
 
 /**

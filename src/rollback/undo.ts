@@ -6,10 +6,15 @@
  *    (refused if that branch exists at another commit; one at the very tip counts as done,
  *    so a retried undo goes on), and when the record names a worktree, that worktree with
  *    the files saved in the removed-task commit (see tasks/removed.ts).
- * 2. Restores the worktree the record's safety snapshot was taken in (the snapshot metadata
- *    names it; the current one if that directory is gone and not recreated) to that
- *    snapshot with restoreSnapshot, which first takes a new safety snapshot, so an undo can
- *    itself be reversed with `git kizu rollback snapshot <that snapshot>`.
+ * 2. Restores, in the worktree the record's safety snapshot was taken in (the snapshot
+ *    metadata names it; the current one if that directory is gone and not recreated), the
+ *    paths the rollback changed (record.changed; none for a branch rollback) to what that
+ *    snapshot holds, and only those: later edits to other files stay. With `wholeSnapshot`
+ *    (or for a record without `changed`), the whole working tree goes back to the snapshot.
+ *    A path whose content is not what the rollback left there (edited since) is marked in
+ *    the plan (`editedSinceRollback`). restoreSnapshot first takes a new safety snapshot of
+ *    the whole working tree, so an undo can itself be reversed with
+ *    `git kizu rollback snapshot <that snapshot>`, and every edit it takes away is kept there.
  * 3. Pops the record once the working tree was changed (or already matched).
  */
 import { existsSync } from 'node:fs';
@@ -20,7 +25,7 @@ import { git } from '../git/run.js';
 import { gitDirFast } from '../git/repo.js';
 import { resolveKizuRef } from '../git/refs.js';
 import { TASK_TRASH_PREFIX } from '../git/layout.js';
-import { readRollbacks, popRollback, type RollbackRecord } from './undo-log.js';
+import { readRollbacks, popRollback, pathHash, type RollbackRecord } from './undo-log.js';
 import { readSnapshot, type SnapshotInfo } from './snapshots/snapshot.js';
 import { sameWorktree, worktreeId } from './snapshots/store.js';
 import { restoreSnapshot, type RestoreOptions, type RestorePlan } from './snapshots/restore.js';
@@ -50,10 +55,22 @@ export interface UndoResult {
   /** True when that is not the worktree undo was run in (the rollback was made there). */
   elsewhere: boolean;
   branch: BranchUndo | null;
-  /** The restore plan; null in a dry run whose worktree does not exist yet. */
+  /**
+   * The paths restored: those the rollback changed (record.changed), or null for the whole
+   * snapshot (asked with `wholeSnapshot`, or a record from before the paths were kept).
+   */
+  scope: string[] | null;
+  /**
+   * The restore plan; null in a dry run whose worktree does not exist yet. Its changes at
+   * paths edited since the rollback (what is there now is not what the rollback left) have
+   * `editedSinceRollback: true`: those edits are taken away too (kept in the undo's safety
+   * snapshot).
+   */
   plan: RestorePlan | null;
   /** True once the record was removed from the log. */
   popped: boolean;
+  /** Why the record could not be removed after the restore (the log could not be written), if so. */
+  popError?: string;
   dryRun: boolean;
 }
 
@@ -153,7 +170,8 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  * Reverses the newest rollback of the repository containing `root` (see the module comment).
  * @param opts.dryRun only report what would happen; `confirm` is asked (with the result as
  *   it would be) before anything changes and may cancel (`popped: false`, plan not applied);
- *   `progress` is handed to restoreSnapshot (restore.ts RestoreOptions.progress).
+ *   `progress` and `configProblem` are handed to restoreSnapshot (restore.ts RestoreOptions:
+ *   with `configProblem`, an invalid config is a warning, not an error).
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
  *   path is occupied, the worktree the rollback was made in no longer exists, or the working
@@ -163,7 +181,13 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  */
 export async function undoLastRollback(
   root: string,
-  opts: { dryRun?: boolean; confirm?: (preview: UndoResult) => Promise<boolean>; progress?: RestoreOptions['progress'] } = {},
+  opts: {
+    dryRun?: boolean;
+    confirm?: (preview: UndoResult) => Promise<boolean>;
+    progress?: RestoreOptions['progress'];
+    configProblem?: RestoreOptions['configProblem'];
+    wholeSnapshot?: boolean;
+  } = {},
 ): Promise<UndoResult> {
   const records = await readRollbacks(root);
   const record = records[records.length - 1];
@@ -186,26 +210,52 @@ export async function undoLastRollback(
   const recorded = snap.meta.worktree;
   const willExist = branch?.worktree && path.resolve(branch.worktree) === path.resolve(recorded);
   const worktree = await undoWorktree(root, snap, !!willExist);
-  const result: UndoResult = { record, worktree, elsewhere: path.resolve(worktree) !== path.resolve(root), branch, plan: null, popped: false, dryRun: !!opts.dryRun };
+  const scope = record.changed && !opts.wholeSnapshot ? record.changed.map((c) => c.path) : null;
+  const result: UndoResult = { record, worktree, elsewhere: path.resolve(worktree) !== path.resolve(root), branch, scope, plan: null, popped: false, dryRun: !!opts.dryRun };
   const safetyMessage = `before undoing: ${record.description}`;
+  // What is at the rollback's paths now, read before anything changes.
+  const now = new Map((record.changed ?? []).map((c) => [c.path, isWorktree(worktree) ? pathHash(worktree, c.path) : c.sha256]));
+  const mark = (plan: RestorePlan): RestorePlan => {
+    if (!record.changed) return plan;
+    const left = new Map(record.changed.map((c) => [c.path, c.sha256]));
+    for (const c of plan.changes) {
+      if (c.action === 'kept') continue;
+      // A path the rollback did not change held, right after it, what the safety snapshot holds.
+      if (!left.has(c.path) || now.get(c.path) !== left.get(c.path)) c.editedSinceRollback = true;
+    }
+    return plan;
+  };
+  const restoreOpts = { paths: scope ?? undefined, progress: opts.progress, configProblem: opts.configProblem };
 
   if (branch) {
-    if (isWorktree(worktree)) result.plan = await restoreSnapshot(worktree, snap.id, { dryRun: true, progress: opts.progress });
+    if (isWorktree(worktree)) result.plan = mark(await restoreSnapshot(worktree, snap.id, { ...restoreOpts, dryRun: true }));
     if (opts.dryRun) return result;
     if (opts.confirm && !(await opts.confirm(result))) return result;
     const { restoreTask } = await import('./tasks/task.js');
-    await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
-    result.plan = await restoreSnapshot(worktree, snap.id, { safetyMessage, progress: opts.progress });
+    const { modeFailures } = await restoreTask(root, record.undo!.name, record.undo!.trashRef, record.undo!.worktree);
+    result.plan = mark(await restoreSnapshot(worktree, snap.id, { ...restoreOpts, safetyMessage }));
+    const wt = record.undo!.worktree!;
+    for (const f of modeFailures) result.plan.failures.push({ path: path.join(wt, f.path), error: `permission bits not restored: ${f.error}` });
   } else {
     const confirm = opts.confirm;
-    result.plan = await restoreSnapshot(worktree, snap.id, {
-      dryRun: opts.dryRun,
-      safetyMessage,
-      progress: opts.progress,
-      confirm: confirm ? (plan) => confirm({ ...result, plan }) : undefined,
-    });
+    result.plan = mark(
+      await restoreSnapshot(worktree, snap.id, {
+        ...restoreOpts,
+        dryRun: opts.dryRun,
+        safetyMessage,
+        confirm: confirm ? (plan) => confirm({ ...result, plan: mark(plan) }) : undefined,
+      }),
+    );
     if (opts.dryRun) return result;
   }
-  if (result.plan.applied) result.popped = await popRollback(root, record, result.plan.safetySnapshot ?? undefined);
+  if (result.plan.applied) {
+    // The files are restored by now: a log that cannot be written (broken or locked meanwhile)
+    // must not hide the undo's safety snapshot, so its error is returned, not thrown.
+    try {
+      result.popped = await popRollback(root, record, result.plan.safetySnapshot ?? undefined);
+    } catch (e) {
+      result.popError = (e as Error).message;
+    }
+  }
   return result;
 }

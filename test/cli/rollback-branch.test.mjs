@@ -294,3 +294,45 @@ test('undo of rollback branch: refuses (nothing changed) while the worktree it m
   assert.equal(u2.status, 0, u2.stderr);
   assert.equal(readFileSync(path.join(wt, 'work.txt'), 'utf8'), 'agent\n');
 });
+
+test('rollback branch --json: the plan (--dry-run, or refused without a terminal) and the result as one object; undo brings the task back', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': '*.log\n' } });
+  kizuOk(sb, ['task', 'start', 'feat', '--worktree']);
+  const wt = sibling(sb, 'feat');
+  const tip = commit(sb, wt, 'task work', { 't.txt': 't\n' });
+  writeFileSync(path.join(wt, 'u.txt'), 'untracked\n');
+  writeFileSync(path.join(wt, 'debug.log'), 'ignored\n');
+  const plan = {
+    dryRun: true,
+    applied: false,
+    task: 'feat',
+    branch: 'kizu/feat',
+    tip,
+    commits: 1,
+    mode: 'linked',
+    worktree: wt,
+    switchTo: null,
+    files: ['u.txt'],
+    ignored: ['debug.log'],
+    trashRef: null,
+    copy: null,
+    safetySnapshot: null,
+    recorded: false,
+  };
+  expectRun(sb, ['rollback', 'branch', 'feat', '--dry-run', '--json'], { status: 0, stdout: JSON.stringify(plan, null, 2) + '\n' });
+  expectRun(sb, ['rollback', 'branch', 'feat', '--json'], {
+    status: 1,
+    stdout: JSON.stringify({ ...plan, dryRun: false }, null, 2) + '\n',
+    stderr: err('not discarding task "feat" without confirmation: no terminal to ask on', 'check what it would do (git kizu rollback branch feat --dry-run), then run git kizu rollback branch feat --yes'),
+  });
+  assert.ok(existsSync(wt));
+  const r = sb.kizu(['rollback', 'branch', 'feat', '--yes', '--json']);
+  assert.deepEqual([r.status, r.stderr], [0, '']);
+  const out = JSON.parse(r.stdout);
+  assert.match(out.trashRef, /^refs\/kizu\/trash\/feat\/\d{8}T\d{6}Z$/);
+  assert.match(out.safetySnapshot, /^\d{8}-\d{6}-\d{3}-[0-9a-f]{8}$/);
+  assert.deepEqual(out, { ...plan, dryRun: false, applied: true, trashRef: out.trashRef, copy: rev(sb, out.trashRef), safetySnapshot: out.safetySnapshot, recorded: true });
+  assert.ok(!existsSync(wt));
+  kizuOk(sb, ['undo', '--yes']);
+  assert.equal(readFileSync(path.join(wt, 'u.txt'), 'utf8'), 'untracked\n');
+});

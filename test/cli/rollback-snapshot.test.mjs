@@ -90,7 +90,7 @@ test('snapshot + rollback snapshot + undo: untracked, deleted, renamed, executab
   assert.equal(
     refused.stderr,
     'git-kizu: error: not rolling back without confirmation: no terminal to ask on\n' +
-      `hint: check the plan above, then run git kizu rollback snapshot ${name} --yes\n`,
+      `hint: check the plan above (git kizu rollback snapshot ${name} --dry-run shows it again), then run git kizu rollback snapshot ${name} --yes\n`,
   );
   assert.deepEqual(tree(sb.dir), t1);
 

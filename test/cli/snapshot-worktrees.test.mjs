@@ -146,7 +146,7 @@ test('undo of a rollback made in a linked worktree: restores there when it moved
   writeFileSync(path.join(main, 'm.txt'), 'my work\n');
   const movedReal = sb.run('sh', ['-c', 'cd "$1" && pwd -P', 'sh', moved]).stdout.trim();
   const u = ok(sb.kizu(['undo', '--yes']), 'undo').stdout;
-  assert.ok(u.includes(`\nrestore ${movedReal} (another worktree: the rollback was made there) to safety snapshot `), u);
+  assert.ok(u.includes(`\nrestore the 1 path the rollback changed in ${movedReal} (another worktree: the rollback was made there) from safety snapshot `), u);
   assert.match(u, new RegExp(`\\(to redo: cd ${movedReal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} && git kizu rollback snapshot \\S+\\)\\n$`));
   assert.equal(readFileSync(path.join(moved, 'm.txt'), 'utf8'), 'wa 2\n');
   assert.equal(readFileSync(path.join(main, 'm.txt'), 'utf8'), 'my work\n');

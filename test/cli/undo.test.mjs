@@ -27,20 +27,21 @@ test('undo: dry run and no-terminal refusal change nothing; undo is itself rever
   assert.equal(rolled['b.txt'], undefined);
   assert.equal(rolled['tool.sh'].mode, '755');
   const [rec] = logFile(sb).records;
-  assert.deepEqual(Object.keys(rec), ['level', 'time', 'safetySnapshot', 'description']);
+  assert.deepEqual(Object.keys(rec), ['level', 'time', 'safetySnapshot', 'description', 'changed']);
+  assert.deepEqual(rec.changed.map((c) => c.path), ['a.txt', 'b.txt', 'tool.sh']);
   assert.equal(rec.level, 'snapshot');
   assert.equal(rec.description, `rollback to snapshot ${name}`);
 
   const dry = ok(sb.kizu(['undo', '--dry-run']));
-  assert.ok(dry.stdout.includes(`restore ${sb.dir} to safety snapshot ${rec.safetySnapshot.slice(0, 12)}:\n`), dry.stdout);
+  assert.ok(dry.stdout.includes(`restore the 3 paths the rollback changed in ${sb.dir} from safety snapshot ${rec.safetySnapshot.slice(0, 12)} (later edits to other files stay; --whole-snapshot restores all of it):\n`), dry.stdout);
   assert.ok(dry.stdout.includes('\n  create  b.txt  (deleted since the snapshot; restored; lines +1)\n'), dry.stdout);
   assert.ok(dry.stdout.includes('\n  mode    tool.sh  (mode 755 -> 700)\n'), dry.stdout);
   // Undo's own safety snapshot is brought back with rollback snapshot, not with another undo.
-  assert.ok(dry.stdout.endsWith('\n3 paths would change; what changed since the rollback is taken away, but they stay recoverable: a safety snapshot of the current state is taken first (git kizu rollback snapshot <it> restores it; the name is printed).\n'), dry.stdout);
+  assert.ok(dry.stdout.endsWith('\n3 paths would go back to what they held before the rollback; a safety snapshot of the current state is taken first (git kizu rollback snapshot <it> restores it; the name is printed).\n'), dry.stdout);
   assert.deepEqual(tree(sb.dir), rolled);
   const refused = sb.kizu(['undo']);
   assert.equal(refused.status, 1);
-  assert.equal(refused.stderr, 'git-kizu: error: not undoing without confirmation: no terminal to ask on\nhint: check the plan above, then run git kizu undo --yes\n');
+  assert.equal(refused.stderr, 'git-kizu: error: not undoing without confirmation: no terminal to ask on\nhint: check the plan above (git kizu undo --dry-run shows it again), then run git kizu undo --yes\n');
   assert.deepEqual(tree(sb.dir), rolled);
   assert.equal(logFile(sb).records.length, 1);
 
@@ -81,7 +82,7 @@ test('undo of `rollback branch`: the task branch and its worktree come back (res
   assert.deepEqual(dry.stdout.split('\n').slice(1, 4), [
     `  branch  kizu/feat  (recreated at ${tip.slice(0, 12)} from ${rec.undo.trashRef})`,
     `  worktree  ${wt}  (recreated with its saved files)`,
-    `restore ${sb.dir} to safety snapshot ${rec.safetySnapshot.slice(0, 12)}:`,
+    `restore in ${sb.dir}: nothing (git kizu undo --whole-snapshot would restore all of it to safety snapshot ${rec.safetySnapshot.slice(0, 12)})`,
   ]);
   assert.equal(sb.git('branch', '--list', 'kizu/feat'), '', 'dry run changes nothing');
   assert.equal(sb.kizu(['undo']).status, 1, 'no terminal, no --yes');

@@ -385,22 +385,25 @@ export interface AppliedRollback {
  * all or nothing (writeAllOrNothing in ./patch-write.ts, which checks each file still holds
  * what was planned from), then records the rollback twice, in this order: in the journal (an
  * entry of tool `rollback` with `rollbackOf` the entry ids, so rolling it back re-applies
- * them) and in the undo log (level 'patch', `git kizu undo` restores the safety snapshot).
+ * them) and in the undo log (level 'patch', with the files written and what they hold:
+ * `git kizu undo` restores those files from the safety snapshot, and only those).
  * A record that cannot be written does not undo the rollback: its error is returned.
  * @param plan from {@link planRollback}, with no refusals.
  * @param opts.session the agent session the journal entry names (sessionFromEnv), or null.
+ * @param opts.configProblem when given, an invalid config is this warning rather than an
+ *   error for the safety snapshot (takeSnapshot): a broken config never blocks a rollback.
  * @returns what was done, or null when no file changes (nothing is written or recorded, no
  *   snapshot is taken).
  * @throws KizuError: those of takeSnapshot and writeAllOrNothing (nothing is written then).
  */
-export async function applyRollback(root: string, plan: RollbackPlan, opts: { session: string | null }): Promise<AppliedRollback | null> {
+export async function applyRollback(root: string, plan: RollbackPlan, opts: { session: string | null; configProblem?: (line: string) => void }): Promise<AppliedRollback | null> {
   const changed = changedFiles(plan);
   if (!changed.length) return null;
   const names = plan.entries.map((e) => plan.short.get(e.id)!).join(' ');
   // Loaded here only: listing the journal needs neither.
   const { takeSnapshot } = await import('../snapshots/snapshot.js');
-  const { recordRollback } = await import('../undo-log.js');
-  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback patch ${names}` });
+  const { contentHash, recordRollback } = await import('../undo-log.js');
+  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback patch ${names}`, configProblem: opts.configProblem });
   await writeAllOrNothing(
     root,
     changed.map(([p, s]) => ({ path: p, expect: s.disk, after: s.final, mode: s.mode })),
@@ -426,6 +429,7 @@ export async function applyRollback(root: string, plan: RollbackPlan, opts: { se
       time: time.toISOString(),
       safetySnapshot: safety.id,
       description: `rollback patch ${names} (${changed.map(([p]) => p).join(', ')})`,
+      changed: changed.map(([p, s]) => ({ path: p, sha256: s.final ? contentHash(s.final) : null })),
     });
   } catch (e) {
     done.undoError = e as Error;

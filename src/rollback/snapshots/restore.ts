@@ -62,6 +62,11 @@ export interface RestoreChange {
   removed: number | null;
   /** For 'kept': why. */
   reason?: string;
+  /**
+   * Set by `git kizu undo` (rollback/undo.ts): what is there now was edited after the
+   * rollback being undone, so restoring takes that edit away (it is kept in the safety snapshot).
+   */
+  editedSinceRollback?: boolean;
 }
 
 /** The outcome of {@link restoreSnapshot}. */
@@ -102,9 +107,13 @@ export interface RestoreOptions {
   /** How long to wait for a concurrent snapshot or restore (ms, default 30 000). */
   lockTimeoutMs?: number;
   /**
-   * With `dryRun` only: an invalid config gives this one-line warning instead of an error
-   * (its valid keys and the defaults are used; store.ts openStore). A real restore always
-   * refuses an invalid config, since its safety snapshot depends on it.
+   * When given, an invalid config gives this one-line warning instead of an error: its valid
+   * keys and the defaults for the rest are used (store.ts openStore), so a broken config never
+   * locks anyone out of rollback and undo. That is safe for the restore: the current capture
+   * still holds every path the restore changes (files the defaults would leave out of the
+   * safety snapshot are not overwritten: "kept"), and no snapshot is dropped by `snapshot.keep`
+   * retention after the safety snapshot, since the config's own `keep` may be what is broken.
+   * Without it an invalid config is an error (exit 2), before anything changes.
    */
   configProblem?: (line: string) => void;
   /**
@@ -355,7 +364,16 @@ function errText(e: unknown): string {
  *   failures.
  */
 export async function restoreSnapshot(root: string, id: string, opts: RestoreOptions = {}): Promise<RestorePlan> {
-  const s = await openStore(root, { configProblem: opts.dryRun ? opts.configProblem : undefined });
+  let configBroken = false;
+  const configProblem = opts.configProblem;
+  const s = await openStore(root, {
+    configProblem: configProblem
+      ? (line) => {
+          configBroken = true;
+          configProblem(line);
+        }
+      : undefined,
+  });
   const target = await readIn(s, id);
   const paths = opts.paths ? normalisePaths(opts.paths) : null;
   const tgt = await lsTree(s, target.tree);
@@ -403,7 +421,7 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
     });
     plan.safetySnapshot = safety.id;
     plan.safetyName = safety.name;
-    await retain(s);
+    if (!configBroken) await retain(s);
 
     const blobs = await readBlobs(s, ops.filter((c) => c.target && (c.action === 'create' || c.action === 'modify')).map((c) => c.target!.oid));
     const deletes = ops.filter((c) => c.action === 'delete').sort((a, b) => (a.path < b.path ? 1 : -1));

@@ -17,11 +17,15 @@
  *   kizu-from (full ref or none), kizu-worktree (JSON path of the linked worktree, or none),
  *   kizu-checkout (JSON path of the main worktree switched away from the branch, or none),
  *   kizu-worktree-id (the linked worktree's identity, snapshots/store.ts worktreeId; absent if none),
- *   kizu-index (commit or none), kizu-time (ISO).
+ *   kizu-index (commit or none), kizu-time (ISO), and kizu-modes (only when files were saved
+ *   from a worktree; absent in copies saved before it was recorded): the exact permission bits
+ *   of the saved regular files, which git's tree modes (100644 / 100755) do not hold, as JSON
+ *   `{"file": "644", "exec": "755", "modes": {"<path>": "600", ...}}` (octal strings: the bits
+ *   of non-executable and of executable files without an exception, then the exceptions).
  *
  * The ref is created with `git update-ref <ref> <new> 0000...` (only if it does not exist).
  */
-import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
@@ -56,6 +60,97 @@ export interface RemovedTask {
   worktreeId: string | null;
   /** ISO time of the save. */
   time: string;
+  /** Exact permission bits of the saved files (null: not recorded, e.g. no worktree files). */
+  modes: SavedModes | null;
+}
+
+/**
+ * Exact permission bits of the regular files of a removed-task commit's tree: `file` / `exec`
+ * for files without an exception (git mode 100644 / 100755), `modes` per path otherwise.
+ * Octal strings ("644").
+ */
+export interface SavedModes {
+  file: string;
+  exec: string;
+  modes: Record<string, string>;
+}
+
+/** The regular files of `tree` (`git ls-tree -r -z`): path and whether git has it executable. */
+async function regularFiles(root: string, tree: string): Promise<{ path: string; exec: boolean }[]> {
+  const out = (await git(['ls-tree', '-r', '-z', '--full-tree', tree], { cwd: root })).stdout.toString('utf8');
+  const files: { path: string; exec: boolean }[] = [];
+  for (const rec of out.split('\0')) {
+    const tab = rec.indexOf('\t');
+    if (tab < 0) continue;
+    const mode = rec.slice(0, rec.indexOf(' '));
+    if (mode === '100644' || mode === '100755') files.push({ path: rec.slice(tab + 1), exec: mode === '100755' });
+  }
+  return files;
+}
+
+function mostCommon(bits: number[], fallback: number): number {
+  const n = new Map<number, number>();
+  for (const b of bits) n.set(b, (n.get(b) ?? 0) + 1);
+  let best = fallback;
+  let max = 0;
+  for (const [b, k] of n) if (k > max || (k === max && b === fallback)) (best = b), (max = k);
+  return best;
+}
+
+/**
+ * The exact permission bits (`st_mode & 0o7777`, lstat) of the regular files of `tree` in
+ * worktree `wt`; a path that is not a regular file there (gone meanwhile) is left out.
+ */
+async function savedModes(root: string, wt: string, tree: string): Promise<SavedModes> {
+  const seen: { path: string; exec: boolean; bits: number }[] = [];
+  for (const f of await regularFiles(root, tree)) {
+    try {
+      const st = await lstat(path.join(wt, ...f.path.split('/')));
+      if (st.isFile()) seen.push({ ...f, bits: st.mode & 0o7777 });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const file = mostCommon(seen.filter((x) => !x.exec).map((x) => x.bits), 0o644);
+  const exec = mostCommon(seen.filter((x) => x.exec).map((x) => x.bits), 0o755);
+  const modes: Record<string, string> = {};
+  for (const x of seen) if (x.bits !== (x.exec ? exec : file)) modes[x.path] = x.bits.toString(8);
+  return { file: file.toString(8), exec: exec.toString(8), modes };
+}
+
+/**
+ * Gives the regular files of removed task `t`'s tree in worktree `wt` their saved permission
+ * bits (`t.modes`; nothing when it is null). A path that is not a regular file in `wt` is
+ * left alone; symlinks are never followed.
+ * @returns the paths chmod could not change, with the error.
+ */
+export async function restoreModes(root: string, wt: string, t: Pick<RemovedTask, 'commit' | 'modes'>): Promise<{ path: string; error: string }[]> {
+  const m = t.modes;
+  if (!m) return [];
+  const failures: { path: string; error: string }[] = [];
+  for (const f of await regularFiles(root, `${t.commit}^{tree}`)) {
+    const want = parseInt(m.modes[f.path] ?? (f.exec ? m.exec : m.file), 8);
+    const file = path.join(wt, ...f.path.split('/'));
+    try {
+      const st = await lstat(file);
+      if (st.isFile() && (st.mode & 0o7777) !== want) await chmod(file, want);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push({ path: f.path, error: (e as Error).message });
+    }
+  }
+  return failures;
+}
+
+function parseModes(v: string | undefined): SavedModes | null {
+  if (!v) return null;
+  try {
+    const o = JSON.parse(v) as SavedModes;
+    const oct = (x: unknown) => typeof x === 'string' && /^[0-7]{1,4}$/.test(x);
+    if (!o || !oct(o.file) || !oct(o.exec) || typeof o.modes !== 'object' || !o.modes || !Object.values(o.modes).every(oct)) return null;
+    return o;
+  } catch {
+    return null;
+  }
 }
 
 async function text(args: string[], cwd: string, opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
@@ -152,11 +247,13 @@ export async function saveRemovedTask(
   const tipTree = await text(['rev-parse', `${t.tip}^{tree}`], root);
   let tree = tipTree;
   let index: string | null = null;
+  let modes: SavedModes | null = null;
   const hasDir = t.files !== null && (await isDir(t.files));
   const worktree = hasDir && t.linked ? t.files : null;
   if (hasDir) {
     const st = await worktreeState(t.files!, t.include ?? [], t.ignored ?? []);
     tree = st.tree;
+    if (worktree) modes = await savedModes(root, worktree, tree);
     if (st.indexTree && st.indexTree !== tipTree) {
       index = await text(['commit-tree', st.indexTree, '-p', t.tip, '-F', '-'], root, {
         input: `kizu trash: index of task ${t.name}\n`,
@@ -178,14 +275,15 @@ export async function saveRemovedTask(
     `kizu-checkout: ${t.checkout ? JSON.stringify(t.checkout) : 'none'}\n` +
     (wtId ? `kizu-worktree-id: ${wtId}\n` : '') +
     `kizu-index: ${index ?? 'none'}\n` +
-    `kizu-time: ${time}\n`;
+    `kizu-time: ${time}\n` +
+    (modes ? `kizu-modes: ${JSON.stringify(modes)}\n` : '');
   const commit = await text(['commit-tree', tree, '-p', t.tip, ...(index ? ['-p', index] : []), '-F', '-'], root, { input: msg, env: KIZU_IDENT });
   const stamp = refStamp(now);
   for (let n = 1; n <= 20; n++) {
     const ref = `${TASK_TRASH_PREFIX}${t.name}/${stamp}${n > 1 ? `-${n}` : ''}`;
     const r = await git(['update-ref', '-m', t.reason ?? `git kizu rollback branch ${t.name}`, ref, commit, ZERO_OID], { cwd: root, okStatus: [0, 1, 128] });
     if (r.status === 0) {
-      return { ref, commit, name: t.name, tip: t.tip, base: t.base, from: t.from, worktree, checkout: t.checkout ?? null, index, worktreeId: wtId, time };
+      return { ref, commit, name: t.name, tip: t.tip, base: t.base, from: t.from, worktree, checkout: t.checkout ?? null, index, worktreeId: wtId, time, modes };
     }
   }
   throw new KizuError(`could not create a ref under ${TASK_TRASH_PREFIX}${t.name}/ for the copy of task ${t.name}`, {
@@ -235,5 +333,6 @@ export async function readRemovedTask(root: string, spec: string): Promise<Remov
     index: opt('index'),
     worktreeId: opt('worktree-id'),
     time: field('time') ?? '',
+    modes: parseModes(field('modes')),
   };
 }

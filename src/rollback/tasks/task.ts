@@ -32,8 +32,8 @@ import {
   type TaskInfo,
   type WorktreeInfo,
 } from './records.js';
-import { includedIgnored, readRemovedTask, saveRemovedTask, type RemovedTask } from './removed.js';
-import { loadConfig } from '../../config/config.js';
+import { includedIgnored, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
+import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
 import type { SnapshotResult } from '../snapshots/snapshot.js';
@@ -393,6 +393,14 @@ export async function landTask(
   return { name, into, how, tip: task.tip, head, switched: switchFirst, removed };
 }
 
+/** The config of `root`: strict, or lenient when `configProblem` is given (which is told what is wrong). */
+async function configOf(root: string, configProblem?: (line: string) => void) {
+  if (!configProblem) return loadConfig(root);
+  const r = await loadConfigLenient(root);
+  if (r.problem) configProblem(r.problem);
+  return r.config;
+}
+
 /** What {@link planDiscard} found: how `rollback branch` would discard a task. */
 export interface DiscardPlan {
   task: TaskInfo;
@@ -423,13 +431,15 @@ export interface DiscardPlan {
 
 /**
  * Checks that task `name` can be discarded from `cwd` and says what would happen; changes
- * nothing.
+ * nothing. With `opts.configProblem`, an invalid config is that warning rather than an
+ * error (config/config.ts loadConfigLenient: its valid keys, defaults for the rest), so a
+ * broken config never keeps anyone from discarding a task.
  * @throws KizuError exit 1: no such task or branch; `cwd` is inside the task's linked
  *   worktree; that worktree is locked (`git worktree lock`); the branch is checked out in a
  *   worktree that is not linked and has uncommitted tracked changes, or no branch to switch
  *   back to. Exit 2: bad name, git failures.
  */
-export async function planDiscard(cwd: string, name: string): Promise<DiscardPlan> {
+export async function planDiscard(cwd: string, name: string, opts: { configProblem?: (line: string) => void } = {}): Promise<DiscardPlan> {
   const { root } = await repoInfo(cwd);
   await validateTaskName(root, name);
   const task = await getTask(root, name);
@@ -446,7 +456,7 @@ export async function planDiscard(cwd: string, name: string): Promise<DiscardPla
   let switchTo: string | null = null;
   let files: string[] = [];
   let ignored: string[] = [];
-  const include = (await loadConfig(root)).snapshot.include;
+  const include = (await configOf(root, opts.configProblem)).snapshot.include;
   if (wt && !wt.main) {
     mode = 'linked';
     if (isInside(cwd, wt.path)) {
@@ -509,7 +519,8 @@ export interface DiscardedTask extends DiscardPlan {
 }
 
 /**
- * Discards task `name` after {@link planDiscard}'s checks. Order: a safety snapshot of the
+ * Discards task `name` after {@link planDiscard}'s checks. Order: the undo log is checked
+ * (undo-log.ts checkUndoLog: a broken one stops it before anything changes); a safety snapshot of the
  * current worktree (`plan.root`; takeSnapshot kind 'safety', message `before git kizu
  * rollback branch <name>`; handed to `opts.onSafetySnapshot` as soon as it is taken); save
  * the copy (./removed.ts: worktree files, untracked included, and the tip as parent) in
@@ -517,20 +528,25 @@ export interface DiscardedTask extends DiscardPlan {
  * `git worktree remove --force <path>` (git-worktree(1); ignored files go with it); then
  * delete the branch (`git update-ref -d refs/heads/kizu/<name> <tip>`, compare-and-swap)
  * and the record; last, the rollback goes in the undo log (recordRollback level 'branch',
- * time the copy's, with undo {kind: 'branch', name, trashRef, worktree}) so that `git kizu
+ * time the copy's, with undo {kind: 'branch', name, trashRef, worktree} and changed `[]`) so that `git kizu
  * undo` brings the task back ({@link restoreTask}). A failure to record it does not undo
  * the discard: its error is returned in `undoError`.
- * @throws KizuError as planDiscard; those of takeSnapshot (nothing changed then); exit 1
+ * `opts.configProblem`: an invalid config is that warning, not an error (takeSnapshot).
+ * @throws KizuError as planDiscard; those of checkUndoLog and takeSnapshot (nothing changed then); exit 1
  *   when a step after the save fails (the message names the saved copy, which stays).
  */
-export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: (snap: SnapshotResult) => void } = {}): Promise<DiscardedTask> {
+export async function discardTask(
+  plan: DiscardPlan,
+  opts: { onSafetySnapshot?: (snap: SnapshotResult) => void; configProblem?: (line: string) => void } = {},
+): Promise<DiscardedTask> {
   const { task, root } = plan;
   const name = task.name;
   const tip = task.tip!;
   // Loaded here only: starting, listing and landing tasks need neither.
   const { takeSnapshot } = await import('../snapshots/snapshot.js');
-  const { recordRollback } = await import('../undo-log.js');
-  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}` });
+  const { checkUndoLog, recordRollback } = await import('../undo-log.js');
+  await checkUndoLog(root);
+  const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}`, configProblem: opts.configProblem });
   opts.onSafetySnapshot?.(safety);
   const rec = await readRecord(root, name);
   const copy = await saveRemovedTask(root, {
@@ -566,6 +582,9 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
       safetySnapshot: safety.id,
       description: `discarded task ${name} (${task.branch} at ${tip.slice(0, 12)})`,
       undo: { kind: 'branch', name, trashRef: copy.ref, ...(copy.worktree ? { worktree: copy.worktree } : {}) },
+      // No file of this worktree was changed: the task's files (a linked worktree, or the
+      // main worktree's checkout) come back with the task itself (restoreTask).
+      changed: [],
     });
   } catch (e) {
     undoError = e as Error;
@@ -580,7 +599,8 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  *    or `git worktree add -b` when `worktree` is given);
  * 2. with `worktree`: a linked worktree there, the saved files written back unstaged
  *    (`git restore --source=<copy> --worktree -- :/`, git-restore(1): changed files,
- *    deletions, and the untracked files untracked again), and the saved index read back
+ *    deletions, and the untracked files untracked again) with their exact saved permission
+ *    bits (./removed.ts restoreModes; git alone would give the umask's), and the saved index read back
  *    (`git read-tree <index commit>`, git-read-tree(1)) when something was staged;
  * 3. for a task that was checked out in the main worktree (kizu-checkout in the
  *    removed-task commit): switches that worktree back to `kizu/<name>` (`git switch`) if it is still on
@@ -590,6 +610,7 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  *    does not exist.
  * It is idempotent: a branch already at the saved tip, or a worktree already holding the
  * branch, counts as done (so a retried undo goes on). The removed task's ref is kept.
+ * @returns the files of the recreated worktree whose permission bits could not be set.
  * @param root any worktree of the repository.
  * @param name the task name (`<name>` of kizu/<name>, as in the undo record).
  * @param trashRef the ref printed by rollback branch (`refs/kizu/trash/<name>/<time>`) or
@@ -600,7 +621,8 @@ export async function discardTask(plan: DiscardPlan, opts: { onSafetySnapshot?: 
  *   kizu/<name> exists at another commit; `worktree` exists and is neither an empty
  *   directory nor the task's worktree. Exit 2: bad name, git failures.
  */
-export async function restoreTask(root: string, name: string, trashRef: string, worktree?: string): Promise<void> {
+export async function restoreTask(root: string, name: string, trashRef: string, worktree?: string): Promise<{ modeFailures: { path: string; error: string }[] }> {
+  let modeFailures: { path: string; error: string }[] = [];
   await validateTaskName(root, name);
   const t = await readRemovedTask(root, trashRef);
   if (t.name !== name) {
@@ -633,6 +655,8 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
         throw new KizuError(`cannot bring back the worktree of task "${name}" at ${quoteCStyle(wt)}: ${gitMessage(r.stderr)}`, { hint: manual });
       }
       await git(['restore', `--source=${t.commit}`, '--worktree', '--', ':/'], { cwd: wt });
+      // git writes files with the umask's bits; the copy recorded the exact ones.
+      modeFailures = await restoreModes(root, wt, t);
       if (t.index) await git(['read-tree', t.index], { cwd: wt });
       // The same worktree again to the snapshots and rollbacks made in it before.
       const wtGitDir = gitDirFast(wt);
@@ -650,6 +674,7 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
   if (t.base && !(await resolve(root, taskRecordRef(name))) && (await resolve(root, `${t.base}^{commit}`))) {
     await writeRecord(root, name, { base: t.base, from: t.from }, null, `git kizu undo: task ${name}`);
   }
+  return { modeFailures };
 }
 
 function canonicalEq(a: string, b: string): boolean {
