@@ -101,7 +101,7 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
     });
   }
   if (plan.refusals.length) {
-    const later = [...new Map(plan.refusals.flatMap((r) => r.overlapping).map((e) => [e.id, e])).values()].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.seq - a.seq));
+    const later = [...new Map(plan.refusals.flatMap((r) => r.overlapping).map((e) => [e.id, e])).values()].sort((a, b) => b.seq - a.seq);
     const hint = later.length
       ? `roll the overlapping entries back first (git kizu rollback patch ${[...later, ...targets].map((e) => short.get(e.id)).join(' ')}), or add --cascade to undo them newest first`
       : 'the overlapping change is not in the journal: edit the file by hand (git kizu undo and git kizu revert can help)';

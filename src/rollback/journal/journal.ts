@@ -24,7 +24,14 @@
  *   entries recorded before they were kept).
  * - Tree: for file k, blobs `<k>.before` and `<k>.after` (where present), so every recorded
  *   version stays reachable (not garbage-collected) as long as the ref exists.
- * An entry's id is its commit id; entries are listed in time order (ties: chain order).
+ * An entry's id is its commit id.
+ *
+ * Order. Entries are read back in the order the edits happened (see {@link editOrder}), which
+ * is not always the order they were recorded in: the journal hook runs asynchronously, so
+ * the hooks of two quick edits can record them in either order (and an entry's time is when
+ * its hook started). Time order (ties: chain order) is the starting point; where the content
+ * of a file shows another order (one entry's `before` is another's `after`) among its entries
+ * recorded close together, the content wins.
  */
 import { git } from '../../git/run.js';
 import { JOURNAL_REF } from '../../git/layout.js';
@@ -70,7 +77,7 @@ export interface JournalEntry {
    */
   worktree?: string;
   worktreeId?: string;
-  /** Position in the chain, 0 = oldest (breaks ties between equal times). */
+  /** Position in the journal's order ({@link readJournal}: the order the edits happened), 0 = oldest. */
   seq: number;
 }
 
@@ -260,7 +267,8 @@ const isOid = (v: unknown) => v === null || (typeof v === 'string' && /^[0-9a-f]
 
 /**
  * Reads the whole journal (`git log -z` of {@link JOURNAL_REF}: one git process).
- * @returns the entries in time order (ties: chain order); [] if the ref does not exist.
+ * @returns the entries in the order the edits happened ({@link editOrder}), oldest first,
+ *   `seq` numbering them from 0; [] if the ref does not exist.
  * @throws KizuError (exit 2) if the ref points at anything but an existing commit (git/refs.ts
  *   checkRefObject), or a commit message is not a version-1 journal entry.
  */
@@ -301,12 +309,155 @@ export async function readJournal(root: string): Promise<JournalEntry[]> {
   }
   out.reverse();
   out.forEach((e, k) => (e.seq = k));
-  return out.sort(chrono);
+  const ordered = editOrder(out.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.seq - b.seq)));
+  ordered.forEach((e, k) => (e.seq = k));
+  return ordered;
 }
 
-/** Time order, then chain order. */
+/** The journal's order ({@link readJournal}): by `seq`, oldest first. */
 export function chrono(a: JournalEntry, b: JournalEntry): number {
-  return a.time < b.time ? -1 : a.time > b.time ? 1 : a.seq - b.seq;
+  return a.seq - b.seq;
+}
+
+/**
+ * How far apart (milliseconds between their times) two entries of one file may be for
+ * {@link editOrder} to order them by their content rather than their times. An async hook
+ * records its edit within seconds; this is ample and keeps a file whose content comes back
+ * to an old state much later from being reordered.
+ */
+export const REORDER_WINDOW_MS = 30_000;
+/** At most this many entries of one file, oldest first, are candidates for the next place. */
+const REORDER_SPAN = 32;
+/**
+ * The tools of entries a git kizu command records as soon as it has changed the files; every
+ * other entry comes from the async journal hook, which can record an edit after later ones.
+ */
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['patch-apply', 'rollback']);
+
+/** One entry's change to one file, for {@link fileOrder}; `rec` is its place in the chain. */
+type Touch = { e: JournalEntry; f: JournalFile; t: number; rec: number; command: boolean; done: boolean };
+
+/**
+ * The order of the entries that changed one file: a content chain, each entry's `before` the
+ * `after` of the one placed before it. Greedy, oldest first. The candidates for the next
+ * place are the unplaced entries within {@link REORDER_WINDOW_MS} of the oldest one (at most
+ * {@link REORDER_SPAN}), less any entry of a command ({@link COMMAND_TOOLS}) while an entry
+ * recorded before it is unplaced (a command records at once, so what was recorded before it
+ * happened before it). The next entry is the first candidate that starts from the content
+ * the last one left; if none does (the first entry of the file, or an edit made outside the
+ * journal in between), the first candidate that no other candidate leads to; else the first
+ * candidate. A chain recorded in order comes back unchanged.
+ * @param list the entries in time order (ties: chain order).
+ */
+function fileOrder(list: Touch[]): Touch[] {
+  const out: Touch[] = [];
+  const byRec = list.slice().sort((a, b) => a.rec - b.rec);
+  let state: string | null | undefined; // undefined: not known
+  let head = 0;
+  let low = 0;
+  const win: Touch[] = [];
+  while (out.length < list.length) {
+    while (list[head].done) head++;
+    while (byRec[low].done) low++;
+    win.length = 0;
+    for (let k = head; k < list.length && win.length < REORDER_SPAN && list[k].t - list[head].t <= REORDER_WINDOW_MS; k++) {
+      const x = list[k];
+      if (!x.done && (!x.command || x === byRec[low])) win.push(x);
+    }
+    const known = (x: Touch) => !x.f.beforeUnknown;
+    let pick = state === undefined ? undefined : win.find((x) => known(x) && x.f.before === state);
+    if (!pick && win.length > 1) pick = win.find((x) => !known(x) || !win.some((o) => o !== x && o.f.after === x.f.before));
+    pick ??= win[0] ?? byRec[low];
+    pick.done = true;
+    out.push(pick);
+    state = pick.f.after;
+  }
+  return out;
+}
+
+/**
+ * Puts entries in the order the edits happened: each file's entries in their content-chain
+ * order ({@link fileOrder}), and otherwise the order given (a topological sort that always
+ * takes the earliest entry it may; should the files disagree, which only contrived content
+ * can do, the earliest entry left goes next).
+ * @param base entries in time order (ties: chain order), each `seq` its place in the chain
+ *   (0 = recorded first).
+ * @returns a new array of the same entries.
+ */
+export function editOrder(base: JournalEntry[]): JournalEntry[] {
+  const index = new Map(base.map((e, k) => [e, k]));
+  const byPath = new Map<string, Touch[]>();
+  for (const e of base) {
+    const t = Date.parse(e.time);
+    const command = COMMAND_TOOLS.has(e.tool);
+    for (const f of e.files) {
+      let l = byPath.get(f.path);
+      if (!l) byPath.set(f.path, (l = []));
+      l.push({ e, f, t, rec: e.seq, command, done: false });
+    }
+  }
+  const next: number[][] = base.map(() => []);
+  const indeg = new Array<number>(base.length).fill(0);
+  let moved = false;
+  for (const list of byPath.values()) {
+    const order = fileOrder(list);
+    for (let k = 1; k < order.length; k++) {
+      const a = index.get(order[k - 1].e)!;
+      const b = index.get(order[k].e)!;
+      if (a === b) continue;
+      if (a > b) moved = true;
+      next[a].push(b);
+      indeg[b]++;
+    }
+  }
+  if (!moved) return base.slice();
+  // Kahn's algorithm with a min-heap of indices.
+  const heap: number[] = [];
+  const push = (v: number) => {
+    heap.push(v);
+    for (let k = heap.length - 1; k > 0; ) {
+      const p = (k - 1) >> 1;
+      if (heap[p] <= heap[k]) break;
+      [heap[p], heap[k]] = [heap[k], heap[p]];
+      k = p;
+    }
+  };
+  const pop = (): number => {
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length) {
+      heap[0] = last;
+      for (let k = 0; ; ) {
+        const l = 2 * k + 1;
+        const r = l + 1;
+        let m = k;
+        if (l < heap.length && heap[l] < heap[m]) m = l;
+        if (r < heap.length && heap[r] < heap[m]) m = r;
+        if (m === k) break;
+        [heap[m], heap[k]] = [heap[k], heap[m]];
+        k = m;
+      }
+    }
+    return top;
+  };
+  const placed = new Array<boolean>(base.length).fill(false);
+  const queued = new Array<boolean>(base.length).fill(false);
+  for (let k = 0; k < base.length; k++) if (!indeg[k]) (push(k), (queued[k] = true));
+  const out: JournalEntry[] = [];
+  let oldest = 0;
+  while (out.length < base.length) {
+    let v: number;
+    if (heap.length) v = pop();
+    else {
+      while (placed[oldest]) oldest++;
+      v = oldest; // a cycle: the files disagree
+    }
+    if (placed[v]) continue;
+    placed[v] = true;
+    out.push(base[v]);
+    for (const w of next[v]) if (--indeg[w] <= 0 && !queued[w] && !placed[w]) (push(w), (queued[w] = true));
+  }
+  return out;
 }
 
 /**
