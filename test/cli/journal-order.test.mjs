@@ -227,3 +227,46 @@ test('journal order: a CRLF file edited again before the first hook ran keeps CR
   ]);
   assert.equal(sb.read('w.txt'), 'x\r\ny\r\nz\r\n');
 });
+
+test('rollback patch: a later entry rolled back and then re-applied (rollback of the rollback) is named as overlapping, not "not in the journal"; --cascade undoes it', () => {
+  const setup = () => {
+    const sb = sandbox({ files: { 'f.txt': TEN } });
+    const a = edit(sb, 'f.txt', 'l5\n', 'L5\n', 'a');
+    quiet(hook(sb, 'journal', a));
+    const b = edit(sb, 'f.txt', 'L5\n', 'LL5\n', 'b');
+    quiet(hook(sb, 'journal', b));
+    const eb = byUse(sb).b;
+    assert.equal(sb.kizu(['rollback', 'patch', '--yes', eb.shortId]).status, 0);
+    assert.equal(sb.kizu(['rollback', 'patch', '--yes', entries(sb).at(-1).shortId]).status, 0);
+    assert.equal(sb.read('f.txt'), TEN.replace('l5\n', 'LL5\n'));
+    return sb;
+  };
+  const sb = setup();
+  const [a, b, r1, r2] = entries(sb);
+  expectRun(sb, ['journal'], {
+    status: 0,
+    stdout:
+      `${a.shortId}  ${noMs(a.time)}  Edit f.txt  +1 -1  session sess-1\n` +
+      `${b.shortId}  ${noMs(b.time)}  Edit f.txt  +1 -1  rolled back by ${r1.shortId}  session sess-1\n` +
+      `${r1.shortId}  ${noMs(r1.time)}  rollback f.txt  +1 -1  rolled back by ${r2.shortId}  undoes ${b.shortId}\n` +
+      `${r2.shortId}  ${noMs(r2.time)}  rollback f.txt  +1 -1  undoes ${r1.shortId}\n`,
+  });
+  expectRun(sb, ['rollback', 'patch', '--yes', a.shortId], {
+    status: 1,
+    stderr:
+      `git-kizu: error: cannot roll back ${a.shortId} (Edit f.txt): its change conflicts with what changed in f.txt since\n` +
+      '  overlapping later changes:\n' +
+      `    ${b.shortId}  ${noMs(b.time)}  Edit f.txt  +1 -1\n` +
+      `hint: roll the overlapping entries back first (git kizu rollback patch ${b.shortId} ${a.shortId}), or add --cascade to undo them newest first\n`,
+  });
+  const both = [`rolled back ${b.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`, `rolled back ${a.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`];
+  rollbackOk(sb, ['--cascade', a.shortId], both);
+  assert.equal(sb.read('f.txt'), TEN);
+  const again = setup();
+  const [a2, b2] = entries(again);
+  rollbackOk(again, [b2.shortId, a2.shortId], [
+    `rolled back ${b2.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`,
+    `rolled back ${a2.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`,
+  ]);
+  assert.equal(again.read('f.txt'), TEN);
+});
