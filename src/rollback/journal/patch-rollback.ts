@@ -54,7 +54,7 @@ export interface Refusal {
   entry: JournalEntry;
   file: JournalFile;
   reason: string;
-  /** Later entries whose changes touch the lines this entry changed (time order). */
+  /** Later entries whose changes touch the lines this entry changed (journal order). */
   overlapping: JournalEntry[];
   /** Descriptions of overlapping changes made outside the journal. */
   outside: string[];
