@@ -29,9 +29,9 @@
  * Order. Entries are read back in the order the edits happened (see {@link editOrder}), which
  * is not always the order they were recorded in: the journal hook runs asynchronously, so
  * the hooks of two quick edits can record them in either order (and an entry's time is when
- * its hook started). Time order (ties: chain order) is the starting point; where the content
- * of a file shows another order (one entry's `before` is another's `after`) among its entries
- * recorded close together, the content wins.
+ * its hook started). Time order (ties: chain order) is the starting point; where another
+ * order of a file's entries made close together follows its content better (fewer places
+ * where an entry's `before` is not the previous entry's `after`), the content wins.
  */
 import { git } from '../../git/run.js';
 import { JOURNAL_REF } from '../../git/layout.js';
@@ -326,8 +326,10 @@ export function chrono(a: JournalEntry, b: JournalEntry): number {
  * to an old state much later from being reordered.
  */
 export const REORDER_WINDOW_MS = 30_000;
-/** At most this many entries of one file, oldest first, are candidates for the next place. */
+/** At most this many entries {@link fileOrder} moves at once, and at most this far. */
 const REORDER_SPAN = 32;
+/** At most this many passes of {@link fileOrder} over one file's entries. */
+const REORDER_PASSES = 8;
 /**
  * The tools of entries a git kizu command records as soon as it has changed the files; every
  * other entry comes from the async journal hook, which can record an edit after later ones.
@@ -335,44 +337,85 @@ const REORDER_SPAN = 32;
 export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['patch-apply', 'rollback']);
 
 /** One entry's change to one file, for {@link fileOrder}; `rec` is its place in the chain. */
-type Touch = { e: JournalEntry; f: JournalFile; t: number; rec: number; command: boolean; done: boolean };
+type Touch = { e: JournalEntry; f: JournalFile; t: number; rec: number; command: boolean };
 
 /**
- * The order of the entries that changed one file: a content chain, each entry's `before` the
- * `after` of the one placed before it. Greedy, oldest first. The candidates for the next
- * place are the unplaced entries within {@link REORDER_WINDOW_MS} of the oldest one (at most
- * {@link REORDER_SPAN}), less any entry of a command ({@link COMMAND_TOOLS}) while an entry
- * recorded before it is unplaced (a command records at once, so what was recorded before it
- * happened before it). The next entry is the first candidate that starts from the content
- * the last one left; if none does (the first entry of the file, or an edit made outside the
- * journal in between), the first candidate that no other candidate leads to; else the first
- * candidate. A chain recorded in order comes back unchanged.
- * @param list the entries in time order (ties: chain order).
+ * The order of the entries that changed one file: their time order, changed where that
+ * leaves fewer breaks in the content chain (places where an entry's `before` is not the
+ * `after` of the one before it). A change swaps two neighbouring runs of entries (one entry
+ * moved earlier or later, or a run of them), each at most {@link REORDER_SPAN} long, all
+ * within {@link REORDER_WINDOW_MS} of each other; a command's entry ({@link COMMAND_TOOLS})
+ * never goes before one recorded before it (a command records at once, so what was recorded
+ * before it happened before it). Each swap is the one that removes the most breaks (ties:
+ * the fewest entries moved), found sweeping from the oldest; sweeps repeat while one changes
+ * something. So a chain with no breaks, or one whose breaks no swap reduces (edits made
+ * outside the journal), keeps its time order.
+ * @param list the entries in time order (ties: chain order); reordered in place.
  */
 function fileOrder(list: Touch[]): Touch[] {
-  const out: Touch[] = [];
-  const byRec = list.slice().sort((a, b) => a.rec - b.rec);
-  let state: string | null | undefined; // undefined: not known
-  let head = 0;
-  let low = 0;
-  const win: Touch[] = [];
-  while (out.length < list.length) {
-    while (list[head].done) head++;
-    while (byRec[low].done) low++;
-    win.length = 0;
-    for (let k = head; k < list.length && win.length < REORDER_SPAN && list[k].t - list[head].t <= REORDER_WINDOW_MS; k++) {
-      const x = list[k];
-      if (!x.done && (!x.command || x === byRec[low])) win.push(x);
+  const n = list.length;
+  // Contents as numbers (0: absent); an unknown `before` matches nothing.
+  const ids = new Map<string | null, number>([[null, 0]]);
+  const num = (c: string | null) => ids.get(c) ?? (ids.set(c, ids.size), ids.size - 1);
+  const before = new Int32Array(n);
+  const after = new Int32Array(n);
+  const time = new Float64Array(n);
+  const rec = new Int32Array(n);
+  const command = new Uint8Array(n);
+  /** brk[m] = 1 when entry m does not start from what entry m - 1 left (0 for m = 0 and m = n). */
+  const brk = new Uint8Array(n + 1);
+  /** Fills the arrays for entries [from, to]. */
+  const load = (from: number, to: number) => {
+    for (let m = from; m <= to; m++) {
+      const x = list[m];
+      before[m] = x.f.beforeUnknown ? -1 - x.rec : num(x.f.before);
+      after[m] = num(x.f.after);
+      time[m] = x.t;
+      rec[m] = x.rec;
+      command[m] = x.command ? 1 : 0;
     }
-    const known = (x: Touch) => !x.f.beforeUnknown;
-    let pick = state === undefined ? undefined : win.find((x) => known(x) && x.f.before === state);
-    if (!pick && win.length > 1) pick = win.find((x) => !known(x) || !win.some((o) => o !== x && o.f.after === x.f.before));
-    pick ??= win[0] ?? byRec[low];
-    pick.done = true;
-    out.push(pick);
-    state = pick.f.after;
+    for (let m = Math.max(1, from); m <= Math.min(n - 1, to + 1); m++) brk[m] = after[m - 1] === before[m] ? 0 : 1;
+  };
+  /** Whether entry q does not start from what entry p left; no break at either end. */
+  const gap = (p: number, q: number) => (p < 0 || q >= n || after[p] === before[q] ? 0 : 1);
+  load(0, n - 1);
+  // A swap removes breaks only by joining an entry to one that starts from what it left: none
+  // such but neighbours (e.g. every entry a break), nothing to do.
+  const starts = new Map<number, number>();
+  for (let m = 0; m < n; m++) starts.set(before[m], (starts.get(before[m]) ?? 0) + 1);
+  let joins = 0;
+  for (let m = 0; m < n; m++) joins += (starts.get(after[m]) ?? 0) - (m + 1 < n && !brk[m + 1] ? 1 : 0) - (after[m] === before[m] ? 1 : 0);
+  if (!joins) return list;
+  for (let pass = 0, moved = true; moved && pass < REORDER_PASSES; pass++) {
+    moved = false;
+    // Swap run A = [i, j) with run B = [j, k], where B does not start from what A left.
+    for (let j = 1; j < n; j++) {
+      if (!brk[j]) continue;
+      let best = 0;
+      let size = Infinity;
+      let bi = -1;
+      let bk = -1;
+      let maxCommandB = -1;
+      for (let k = j; k < n && k - j < REORDER_SPAN && time[k] - time[j - 1] <= REORDER_WINDOW_MS; k++) {
+        if (command[k]) maxCommandB = Math.max(maxCommandB, rec[k]);
+        let minA = Infinity;
+        for (let i = j - 1; i >= 0 && j - i <= REORDER_SPAN && time[k] - time[i] <= REORDER_WINDOW_MS; i--) {
+          minA = Math.min(minA, rec[i]);
+          if (minA < maxCommandB) break; // a command of B would go before an entry recorded before it
+          const old = brk[i] + 1 + brk[k + 1];
+          if (old < best) continue;
+          const d = old - gap(i - 1, j) - gap(k, i) - gap(j - 1, k + 1);
+          if (d > best || (d === best && d > 0 && k - i + 1 < size)) (best = d), (size = k - i + 1), (bi = i), (bk = k);
+        }
+      }
+      if (bi >= 0) {
+        list.splice(bi, bk - bi + 1, ...list.slice(j, bk + 1), ...list.slice(bi, j));
+        load(bi, bk);
+        moved = true;
+      }
+    }
   }
-  return out;
+  return list;
 }
 
 /**
@@ -393,7 +436,7 @@ export function editOrder(base: JournalEntry[]): JournalEntry[] {
     for (const f of e.files) {
       let l = byPath.get(f.path);
       if (!l) byPath.set(f.path, (l = []));
-      l.push({ e, f, t, rec: e.seq, command, done: false });
+      l.push({ e, f, t, rec: e.seq, command });
     }
   }
   const next: number[][] = base.map(() => []);
