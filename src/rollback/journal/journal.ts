@@ -508,12 +508,16 @@ export function editOrder(base: JournalEntry[]): JournalEntry[] {
  * unique among `entries`.
  */
 export function shortIds(entries: JournalEntry[]): Map<string, string> {
+  // The prefix must be longer than the longest one shared with another id, which is shared
+  // with a neighbour in sorted order (so this is O(n log n), not a comparison of every pair).
+  const ids = entries.map((e) => e.id).sort();
+  const common = (a: string | undefined, b: string) => {
+    let k = 0;
+    if (a !== undefined) while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    return k;
+  };
   const out = new Map<string, string>();
-  for (const e of entries) {
-    let n = SHORT_LENGTH;
-    while (n < e.id.length && entries.some((o) => o !== e && o.id.startsWith(e.id.slice(0, n)))) n++;
-    out.set(e.id, e.id.slice(0, n));
-  }
+  ids.forEach((id, k) => out.set(id, id.slice(0, Math.max(SHORT_LENGTH, Math.max(common(ids[k - 1], id), common(ids[k + 1], id)) + 1))));
   return out;
 }
 
