@@ -270,3 +270,42 @@ test('rollback patch: a later entry rolled back and then re-applied (rollback of
   ]);
   assert.equal(again.read('f.txt'), TEN);
 });
+
+test('hook journal: an Edit whose old_string is not in originalFile as sent (Claude Code matched curly quotes) records what structuredPatch says it wrote, not the file as a later edit left it', () => {
+  const orig = TEN.replace('l2', 'say “hi”');
+  const first = TEN.replace('l2', 'say “bye”');
+  const sb = sandbox({ files: { 'q.txt': orig } });
+  const abs = sb.path('q.txt');
+  writeFileSync(abs, first);
+  const a = {
+    ...common(sb, 'sess-1'),
+    tool_name: 'Edit',
+    tool_input: { file_path: abs, old_string: 'say "hi"', new_string: 'say "bye"', replace_all: false },
+    tool_response: {
+      filePath: abs,
+      oldString: 'say "hi"',
+      newString: 'say "bye"',
+      originalFile: orig,
+      structuredPatch: [{ oldStart: 1, oldLines: 5, newStart: 1, newLines: 5, lines: [' l1', '-say “hi”', '+say “bye”', ' l3', ' l4', ' l5'] }],
+      userModified: false,
+      replaceAll: false,
+    },
+    tool_use_id: 'a',
+  };
+  // The next edit lands before the first one's hook runs; then both hooks run, the second first.
+  const b = edit(sb, 'q.txt', 'l9', 'L9', 'b');
+  quiet(hook(sb, 'journal', b));
+  quiet(hook(sb, 'journal', a));
+  const { a: ea, b: eb } = byUse(sb);
+  assert.deepEqual(
+    [ea.files[0].before, ea.files[0].after, eb.files[0].before, eb.files[0].after],
+    [blob(sb, orig), blob(sb, first), blob(sb, first), blob(sb, first.replace('l9', 'L9'))],
+  );
+  assert.deepEqual(
+    entries(sb).map((e) => e.toolUseId),
+    ['a', 'b'],
+  );
+  // The first alone: the second edit (another line) is kept.
+  rollbackOk(sb, [ea.shortId], [`rolled back ${ea.shortId} (Edit): reversed 1 hunk in q.txt (later edits kept)`]);
+  assert.equal(sb.read('q.txt'), orig.replace('l9', 'L9'));
+});
