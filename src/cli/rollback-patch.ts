@@ -78,8 +78,9 @@ function refusalText(r: Refusal, short: Map<string, string>, q: PathQuote): stri
  * @throws KizuError: exit 1 when a file cannot be rolled back (every such file is listed
  *   with the overlapping later entries and outside edits; the hint names the entries to roll
  *   back first and --cascade, or, with no overlapping entry, says the edits outside the
- *   journal must be undone by hand, or, with neither, where else old content can come from), when refused for lack of --yes (no terminal), for an unknown or ambiguous id, or a file that changed during
- *   the write; exit 2 for a bad id, no id, git or fs failures. Nothing is written in any of
+ *   journal must be undone by hand, or, with neither, where else old content can come
+ *   from), when refused for lack of --yes (no terminal), for an unknown or ambiguous id, or
+ *   a file that changed during the write; exit 2 for a bad id, no id, git or fs failures. Nothing is written in any of
  *   these cases.
  */
 export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<number> {

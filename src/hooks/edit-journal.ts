@@ -12,9 +12,10 @@
  * file has changed again since (an async hook can run after the next edit, and can record
  * after the next edit's hook: the journal orders entries by their content, see
  * src/rollback/journal/journal.ts); the file's bytes when the agent says nothing. Claude
- * Code keeps a file's CRLF line ends but reports LF text: when the file has CRLF line ends
- * at hook time (only) and the reported text has none, both the before and the after text
- * get CRLF, so an entry made after the next edit matches the entries around it.
+ * Code keeps a file's CRLF line ends but reports LF text: when every line end of the file at
+ * hook time is CRLF and the reported text has no CR, both the before and the after text get
+ * CRLF (also when the next edit has changed the file since, so that entry still matches the
+ * entries around it).
  */
 import path from 'node:path';
 import { findRootFast } from '../git/repo.js';
