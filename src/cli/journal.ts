@@ -1,6 +1,6 @@
 /**
  * `git kizu journal [--session <id>] [--json]`: lists the edit journal (refs/kizu/journal,
- * src/rollback/journal/journal.ts), oldest first.
+ * src/rollback/journal/journal.ts), oldest first in the order the edits happened (readJournal).
  */
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';

@@ -81,8 +81,10 @@ function refusalText(r: Refusal, short: Map<string, string>, q: PathQuote): stri
  * no file changes at all, `nothing to write: ...` follows and no snapshot is taken.
  * @throws KizuError: exit 1 when a file cannot be rolled back (every such file is listed
  *   with the overlapping later entries and outside edits; the hint names the entries to roll
- *   back first, or --cascade), when refused for lack of --yes (no terminal), for an unknown or ambiguous id, or a file that changed during
- *   the write; exit 2 for a bad id, no id, git or fs failures. Nothing is written in any of
+ *   back first and --cascade, or, with no overlapping entry, says the edits outside the
+ *   journal must be undone by hand, or, with neither, where else old content can come
+ *   from), when refused for lack of --yes (no terminal), for an unknown or ambiguous id, or
+ *   a file that changed during the write; exit 2 for a bad id, no id, git or fs failures. Nothing is written in any of
  *   these cases.
  */
 export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<number> {
@@ -105,10 +107,12 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
     });
   }
   if (plan.refusals.length) {
-    const later = [...new Map(plan.refusals.flatMap((r) => r.overlapping).map((e) => [e.id, e])).values()].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : b.seq - a.seq));
+    const later = [...new Map(plan.refusals.flatMap((r) => r.overlapping).map((e) => [e.id, e])).values()].sort((a, b) => b.seq - a.seq);
     const hint = later.length
-      ? `roll the overlapping entries back first (git kizu rollback patch ${[...later, ...targets].map((e) => short.get(e.id)).join(' ')}), or add --cascade to undo them newest first`
-      : 'the overlapping change is not in the journal: edit the file by hand (git kizu undo and git kizu revert can help)';
+      ? `roll the overlapping entries back first (git kizu rollback patch ${[...later, ...targets].map((e) => short.get(e.id)).join(' ')})${i.cascade ? '' : ', or add --cascade to undo them newest first'}`
+      : plan.refusals.some((x) => x.outside.length)
+        ? 'the overlapping change is not in the journal: edit the file by hand (git kizu undo and git kizu revert can help)'
+        : 'nothing was changed; put the old content back by hand, or from a snapshot (git kizu snapshot list, then git kizu rollback snapshot <id> --dry-run)';
     throw new KizuError(plan.refusals.map((r) => refusalText(r, short, q)).join('\n'), { hint, exitCode: EXIT.FOUND });
   }
   const r = i.reporter;

@@ -8,10 +8,14 @@
  *
  * Before content: what the agent reports (none for a created file), otherwise unknown
  * (recorded as such; such an entry cannot be rolled back). After content: the file's bytes
- * at hook time when they match what the agent says it wrote (also when they are that text
- * with CRLF line ends: Claude Code keeps a file's line ends, and then the before text gets
- * CRLF too); the reported version when the file has changed again since (an async hook can
- * run after the next edit); the file's bytes when the agent says nothing.
+ * at hook time when they match what the agent says it wrote; the reported version when the
+ * file has changed again since (an async hook can run after the next edit, and can record
+ * after the next edit's hook: the journal orders entries by their content, see
+ * src/rollback/journal/journal.ts); the file's bytes when the agent says nothing. Claude
+ * Code keeps a file's CRLF line ends but reports LF text: when every line end of the file at
+ * hook time is CRLF and the reported text has no CR, both the before and the after text get
+ * CRLF (also when the next edit has changed the file since, so that entry still matches the
+ * entries around it).
  */
 import path from 'node:path';
 import { findRootFast } from '../git/repo.js';
@@ -21,6 +25,13 @@ import { fileMode, readWorkFile } from '../rollback/journal/patch-write.js';
 /** `s` with each '\n' not preceded by '\r' turned into "\r\n". */
 function crlf(b: Buffer): Buffer {
   return Buffer.from(b.toString('latin1').replace(/(?<!\r)\n/g, '\r\n'), 'latin1');
+}
+
+/** Whether `b` has line ends and every one is CRLF. */
+function crlfOnly(b: Buffer): boolean {
+  let n = 0;
+  for (let k = b.indexOf(0x0a); k !== -1; k = b.indexOf(0x0a, k + 1), n++) if (k === 0 || b[k - 1] !== 0x0d) return false;
+  return n > 0;
 }
 
 /** What is known when the agent reports nothing about the file. */
@@ -65,8 +76,8 @@ export async function journalHook(input: JournalInput, now = new Date()): Promis
       let { before } = pay;
       let after: Buffer | null;
       if (pay.after === undefined || (disk !== null && disk.equals(pay.after))) after = disk;
-      else if (disk !== null && !pay.after.includes(0x0d) && crlf(pay.after).equals(disk)) {
-        after = disk;
+      else if (disk !== null && !pay.after.includes(0x0d) && crlfOnly(disk)) {
+        after = crlf(pay.after);
         if (before && !before.includes(0x0d)) before = crlf(before);
       } else after = pay.after;
       if (!pay.beforeUnknown && (before === null ? after === null : after !== null && before.equals(after))) continue;

@@ -181,7 +181,7 @@ test('hook journal: a file already edited again when the async hook runs keeps t
     status: 1,
     stderr:
       `git-kizu: error: cannot roll back ${u.shortId} (Write a.txt): its old content was not recorded (Claude Code did not send it, e.g. for a very large file), so it cannot be put back\n` +
-      'hint: the overlapping change is not in the journal: edit the file by hand (git kizu undo and git kizu revert can help)\n',
+      'hint: nothing was changed; put the old content back by hand, or from a snapshot (git kizu snapshot list, then git kizu rollback snapshot <id> --dry-run)\n',
   });
 });
 

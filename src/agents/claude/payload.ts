@@ -213,11 +213,47 @@ function replaceIn(text: string, oldS: string, newS: string, all: boolean): stri
 }
 
 /**
+ * Applies Claude Code's `structuredPatch` (jsdiff hunks: `lines` of ' ', '-' or '+' and the
+ * text without its line end, `\\ No newline at end of file` after a line that has none) to
+ * `text`, checking every context and removed line byte for byte at the line its hunk names.
+ * @returns the new text; undefined for no hunks, a malformed hunk or one that does not fit.
+ */
+export function applyStructuredPatch(text: string, hunks: unknown): string | undefined {
+  if (!Array.isArray(hunks) || !hunks.length) return undefined;
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const out: string[] = [];
+  let at = 0;
+  for (const h of hunks as Obj[]) {
+    if (!h || typeof h !== 'object' || !Array.isArray(h.lines) || typeof h.oldStart !== 'number' || typeof h.oldLines !== 'number') return undefined;
+    const ls = h.lines as unknown[];
+    const old: string[] = [];
+    const neu: string[] = [];
+    for (let k = 0; k < ls.length; k++) {
+      const l = ls[k];
+      if (typeof l !== 'string' || !l) return undefined;
+      if (l[0] === '\\') continue;
+      const eol = typeof ls[k + 1] === 'string' && (ls[k + 1] as string)[0] === '\\' ? '' : '\n';
+      if (l[0] === ' ' || l[0] === '-') old.push(l.slice(1) + eol);
+      if (l[0] === ' ' || l[0] === '+') neu.push(l.slice(1) + eol);
+      if (!' -+'.includes(l[0])) return undefined;
+    }
+    const start = h.oldLines === 0 ? h.oldStart : h.oldStart - 1;
+    if (old.length !== h.oldLines || start < at || start + old.length > lines.length) return undefined;
+    if (old.some((t, k) => lines[start + k] !== t)) return undefined;
+    out.push(...lines.slice(at, start), ...neu);
+    at = start + old.length;
+  }
+  out.push(...lines.slice(at));
+  return out.join('');
+}
+
+/**
  * What the payload says about the one edited file (tool output shapes of sdk-tools.d.ts):
  * - Write (FileWriteOutput): `type` "create" | "update", `content`, `originalFile` (null for
  *   a new file, or when the old content was too large to include);
  * - Edit (FileEditOutput): `originalFile`, `structuredPatch`, `oldString`, `newString`; the
- *   new content is `originalFile` with `tool_input`'s edit (MultiEdit: each of `edits`)
+ *   new content is `originalFile` with `structuredPatch` applied (the diff of what the tool
+ *   wrote), or where that does not fit, with `tool_input`'s edit (MultiEdit: each of `edits`)
  *   applied; an empty `old_string` and no original is Claude Code's way to create a file;
  * - NotebookEdit (NotebookEditOutput): `original_file`, `updated_file`, `error`.
  */
@@ -247,7 +283,7 @@ function reportedChange(tool: string, ti: Obj, tr: Obj): ReportedChange {
         const n = str(e, 'new_string');
         t = t === undefined || o === undefined || n === undefined ? undefined : replaceIn(t, o, n, e.replace_all === true);
       }
-      after = t;
+      after = applyStructuredPatch(orig, tr.structuredPatch) ?? t;
     } else if (edits.length === 1 && str(ti, 'old_string') === '' && orig === null) {
       before = null; // an Edit with an empty old_string creates the file
       after = str(ti, 'new_string');

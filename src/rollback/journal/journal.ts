@@ -24,10 +24,18 @@
  *   entries recorded before they were kept).
  * - Tree: for file k, blobs `<k>.before` and `<k>.after` (where present), so every recorded
  *   version stays reachable (not garbage-collected) as long as the ref exists.
- * An entry's id is its commit id; entries are listed in time order (ties: chain order).
+ * An entry's id is its commit id.
+ *
+ * Order. Entries are read back in the order the edits happened (see {@link editOrder}), which
+ * is not always the order they were recorded in: the journal hook runs asynchronously, so
+ * the hooks of two quick edits can record them in either order (and an entry's time is when
+ * its hook started). Time order (ties: chain order) is the starting point; where another
+ * order of a file's entries made close together follows its content better (fewer places
+ * where an entry's `before` is not the previous entry's `after`), the content wins.
+ *
  * Retention (storage/retention.ts, `git kizu gc`) cuts the oldest entries off by writing the
- * kept ones again; each then carries its first commit id as `"id"` (first key of its JSON),
- * which stays its id.
+ * kept ones again, in chain order; each then carries its first commit id as `"id"` (first
+ * key of its JSON), which stays its id.
  */
 import { git } from '../../git/run.js';
 import { JOURNAL_REF } from '../../git/layout.js';
@@ -73,7 +81,7 @@ export interface JournalEntry {
    */
   worktree?: string;
   worktreeId?: string;
-  /** Position in the chain, 0 = oldest (breaks ties between equal times). */
+  /** Position in the journal's order ({@link readJournal}: the order the edits happened), 0 = oldest. */
   seq: number;
 }
 
@@ -263,7 +271,8 @@ const isOid = (v: unknown) => v === null || (typeof v === 'string' && /^[0-9a-f]
 
 /**
  * Reads the whole journal (`git log -z` of {@link JOURNAL_REF}: one git process).
- * @returns the entries in time order (ties: chain order); [] if the ref does not exist.
+ * @returns the entries in the order the edits happened ({@link editOrder}), oldest first,
+ *   `seq` numbering them from 0; [] if the ref does not exist.
  * @throws KizuError (exit 2) if the ref points at anything but an existing commit (git/refs.ts
  *   checkRefObject), or a commit message is not a version-1 journal entry.
  */
@@ -305,12 +314,198 @@ export async function readJournal(root: string): Promise<JournalEntry[]> {
   }
   out.reverse();
   out.forEach((e, k) => (e.seq = k));
-  return out.sort(chrono);
+  const ordered = editOrder(out.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.seq - b.seq)));
+  ordered.forEach((e, k) => (e.seq = k));
+  return ordered;
 }
 
-/** Time order, then chain order. */
+/** The journal's order ({@link readJournal}): by `seq`, oldest first. */
 export function chrono(a: JournalEntry, b: JournalEntry): number {
-  return a.time < b.time ? -1 : a.time > b.time ? 1 : a.seq - b.seq;
+  return a.seq - b.seq;
+}
+
+/**
+ * How far apart (milliseconds between their times) two entries of one file may be for
+ * {@link editOrder} to order them by their content rather than their times. An async hook
+ * records its edit within seconds; this is ample and keeps a file whose content comes back
+ * to an old state much later from being reordered.
+ */
+export const REORDER_WINDOW_MS = 30_000;
+/** At most this many entries {@link fileOrder} moves at once, and at most this far. */
+const REORDER_SPAN = 32;
+/** At most this many passes of {@link fileOrder} over one file's entries. */
+const REORDER_PASSES = 8;
+/**
+ * The tools of entries a git kizu command records as soon as it has changed the files; every
+ * other entry comes from the async journal hook, which can record an edit after later ones.
+ */
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['patch-apply', 'rollback']);
+
+/** One entry's change to one file, for {@link fileOrder}; `rec` is its place in the chain. */
+type Touch = { e: JournalEntry; f: JournalFile; t: number; rec: number; command: boolean };
+
+/**
+ * The order of the entries that changed one file: their time order, changed where that
+ * leaves fewer breaks in the content chain (places where an entry's `before` is not the
+ * `after` of the one before it). A change swaps two neighbouring runs of entries (one entry
+ * moved earlier or later, or a run of them), each at most {@link REORDER_SPAN} long, all
+ * within {@link REORDER_WINDOW_MS} of each other; a command's entry ({@link COMMAND_TOOLS})
+ * never goes before one recorded before it (a command records at once, so what was recorded
+ * before it happened before it). Each swap is the one that removes the most breaks (ties:
+ * the fewest entries moved), found sweeping from the oldest; sweeps repeat while one changes
+ * something. So a chain with no breaks, or one whose breaks no swap reduces (edits made
+ * outside the journal), keeps its time order.
+ * @param list the entries in time order (ties: chain order); reordered in place.
+ */
+function fileOrder(list: Touch[]): Touch[] {
+  const n = list.length;
+  // Contents as numbers (0: absent); an unknown `before` matches nothing.
+  const ids = new Map<string | null, number>([[null, 0]]);
+  const num = (c: string | null) => ids.get(c) ?? (ids.set(c, ids.size), ids.size - 1);
+  const before = new Int32Array(n);
+  const after = new Int32Array(n);
+  const time = new Float64Array(n);
+  const rec = new Int32Array(n);
+  const command = new Uint8Array(n);
+  /** brk[m] = 1 when entry m does not start from what entry m - 1 left (0 for m = 0 and m = n). */
+  const brk = new Uint8Array(n + 1);
+  /** Fills the arrays for entries [from, to]. */
+  const load = (from: number, to: number) => {
+    for (let m = from; m <= to; m++) {
+      const x = list[m];
+      before[m] = x.f.beforeUnknown ? -1 - x.rec : num(x.f.before);
+      after[m] = num(x.f.after);
+      time[m] = x.t;
+      rec[m] = x.rec;
+      command[m] = x.command ? 1 : 0;
+    }
+    for (let m = Math.max(1, from); m <= Math.min(n - 1, to + 1); m++) brk[m] = after[m - 1] === before[m] ? 0 : 1;
+  };
+  /** Whether entry q does not start from what entry p left; no break at either end. */
+  const gap = (p: number, q: number) => (p < 0 || q >= n || after[p] === before[q] ? 0 : 1);
+  load(0, n - 1);
+  // A swap removes breaks only by joining an entry to one that starts from what it left: none
+  // such but neighbours (e.g. every entry a break), nothing to do.
+  const starts = new Map<number, number>();
+  for (let m = 0; m < n; m++) starts.set(before[m], (starts.get(before[m]) ?? 0) + 1);
+  let joins = 0;
+  for (let m = 0; m < n; m++) joins += (starts.get(after[m]) ?? 0) - (m + 1 < n && !brk[m + 1] ? 1 : 0) - (after[m] === before[m] ? 1 : 0);
+  if (!joins) return list;
+  for (let pass = 0, moved = true; moved && pass < REORDER_PASSES; pass++) {
+    moved = false;
+    // Swap run A = [i, j) with run B = [j, k], where B does not start from what A left.
+    for (let j = 1; j < n; j++) {
+      if (!brk[j]) continue;
+      let best = 0;
+      let size = Infinity;
+      let bi = -1;
+      let bk = -1;
+      let maxCommandB = -1;
+      for (let k = j; k < n && k - j < REORDER_SPAN && time[k] - time[j - 1] <= REORDER_WINDOW_MS; k++) {
+        if (command[k]) maxCommandB = Math.max(maxCommandB, rec[k]);
+        let minA = Infinity;
+        for (let i = j - 1; i >= 0 && j - i <= REORDER_SPAN && time[k] - time[i] <= REORDER_WINDOW_MS; i--) {
+          minA = Math.min(minA, rec[i]);
+          if (minA < maxCommandB) break; // a command of B would go before an entry recorded before it
+          const old = brk[i] + 1 + brk[k + 1];
+          if (old < best) continue;
+          const d = old - gap(i - 1, j) - gap(k, i) - gap(j - 1, k + 1);
+          if (d > best || (d === best && d > 0 && k - i + 1 < size)) (best = d), (size = k - i + 1), (bi = i), (bk = k);
+        }
+      }
+      if (bi >= 0) {
+        list.splice(bi, bk - bi + 1, ...list.slice(j, bk + 1), ...list.slice(bi, j));
+        load(bi, bk);
+        moved = true;
+      }
+    }
+  }
+  return list;
+}
+
+/**
+ * Puts entries in the order the edits happened: each file's entries in their content-chain
+ * order ({@link fileOrder}), and otherwise the order given (a topological sort that always
+ * takes the earliest entry it may; should the files disagree, which only contrived content
+ * can do, the earliest entry left goes next).
+ * @param base entries in time order (ties: chain order), each `seq` its place in the chain
+ *   (0 = recorded first).
+ * @returns a new array of the same entries.
+ */
+export function editOrder(base: JournalEntry[]): JournalEntry[] {
+  const index = new Map(base.map((e, k) => [e, k]));
+  const byPath = new Map<string, Touch[]>();
+  for (const e of base) {
+    const t = Date.parse(e.time);
+    const command = COMMAND_TOOLS.has(e.tool);
+    for (const f of e.files) {
+      let l = byPath.get(f.path);
+      if (!l) byPath.set(f.path, (l = []));
+      l.push({ e, f, t, rec: e.seq, command });
+    }
+  }
+  const next: number[][] = base.map(() => []);
+  const indeg = new Array<number>(base.length).fill(0);
+  let moved = false;
+  for (const list of byPath.values()) {
+    const order = fileOrder(list);
+    for (let k = 1; k < order.length; k++) {
+      const a = index.get(order[k - 1].e)!;
+      const b = index.get(order[k].e)!;
+      if (a === b) continue;
+      if (a > b) moved = true;
+      next[a].push(b);
+      indeg[b]++;
+    }
+  }
+  if (!moved) return base.slice();
+  // Kahn's algorithm with a min-heap of indices.
+  const heap: number[] = [];
+  const push = (v: number) => {
+    heap.push(v);
+    for (let k = heap.length - 1; k > 0; ) {
+      const p = (k - 1) >> 1;
+      if (heap[p] <= heap[k]) break;
+      [heap[p], heap[k]] = [heap[k], heap[p]];
+      k = p;
+    }
+  };
+  const pop = (): number => {
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length) {
+      heap[0] = last;
+      for (let k = 0; ; ) {
+        const l = 2 * k + 1;
+        const r = l + 1;
+        let m = k;
+        if (l < heap.length && heap[l] < heap[m]) m = l;
+        if (r < heap.length && heap[r] < heap[m]) m = r;
+        if (m === k) break;
+        [heap[m], heap[k]] = [heap[k], heap[m]];
+        k = m;
+      }
+    }
+    return top;
+  };
+  const placed = new Array<boolean>(base.length).fill(false);
+  const queued = new Array<boolean>(base.length).fill(false);
+  for (let k = 0; k < base.length; k++) if (!indeg[k]) (push(k), (queued[k] = true));
+  const out: JournalEntry[] = [];
+  let oldest = 0;
+  while (out.length < base.length) {
+    let v: number;
+    if (heap.length) v = pop();
+    else {
+      while (placed[oldest]) oldest++;
+      v = oldest; // a cycle: the files disagree
+    }
+    if (placed[v]) continue;
+    placed[v] = true;
+    out.push(base[v]);
+    for (const w of next[v]) if (--indeg[w] <= 0 && !queued[w] && !placed[w]) (push(w), (queued[w] = true));
+  }
+  return out;
 }
 
 /**
@@ -318,12 +513,16 @@ export function chrono(a: JournalEntry, b: JournalEntry): number {
  * unique among `entries`.
  */
 export function shortIds(entries: JournalEntry[]): Map<string, string> {
+  // The prefix must be longer than the longest one shared with another id, which is shared
+  // with a neighbour in sorted order (so this is O(n log n), not a comparison of every pair).
+  const ids = entries.map((e) => e.id).sort();
+  const common = (a: string | undefined, b: string) => {
+    let k = 0;
+    if (a !== undefined) while (k < a.length && k < b.length && a[k] === b[k]) k++;
+    return k;
+  };
   const out = new Map<string, string>();
-  for (const e of entries) {
-    let n = SHORT_LENGTH;
-    while (n < e.id.length && entries.some((o) => o !== e && o.id.startsWith(e.id.slice(0, n)))) n++;
-    out.set(e.id, e.id.slice(0, n));
-  }
+  ids.forEach((id, k) => out.set(id, id.slice(0, Math.max(SHORT_LENGTH, Math.max(common(ids[k - 1], id), common(ids[k + 1], id)) + 1))));
   return out;
 }
 

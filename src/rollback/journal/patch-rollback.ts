@@ -54,7 +54,7 @@ export interface Refusal {
   entry: JournalEntry;
   file: JournalFile;
   reason: string;
-  /** Later entries whose changes touch the lines this entry changed (time order). */
+  /** Later entries whose changes touch the lines this entry changed (journal order). */
   overlapping: JournalEntry[];
   /** Descriptions of overlapping changes made outside the journal. */
   outside: string[];
@@ -262,11 +262,22 @@ export async function overlapsAfter(
   }
   const cur = current === null ? null : await writeBlob(root, current);
   if (cur !== state && (await step(state, cur))) outside.push(`edits after ${short.get(prev.id)} that are not in the journal`);
-  // An entry and the rollback that undid it cancel out.
-  const ids = new Set(overlapping.map((e) => e.id));
-  const cancelled = new Set<string>();
-  for (const e of overlapping) for (const r of e.rollbackOf ?? []) if (ids.has(r)) (cancelled.add(r), cancelled.add(e.id));
-  return { overlapping: overlapping.filter((e) => !cancelled.has(e.id)), outside };
+  return { overlapping: inEffect(overlapping), outside };
+}
+
+/**
+ * The changes of `later` (journal order) still in effect: an entry and the rollback that
+ * undid it cancel out, unless a later rollback undid that rollback (which brings the entry's
+ * change back: the entry stays, the two rollbacks cancel out).
+ */
+function inEffect(later: JournalEntry[]): JournalEntry[] {
+  const ids = new Set(later.map((e) => e.id));
+  const undoneBy = new Map<string, JournalEntry[]>();
+  for (const e of later) for (const r of e.rollbackOf ?? []) if (ids.has(r)) undoneBy.set(r, [...(undoneBy.get(r) ?? []), e]);
+  const active = new Map<string, boolean>();
+  for (const e of [...later].reverse()) active.set(e.id, !(undoneBy.get(e.id) ?? []).some((r) => active.get(r.id)));
+  // A rollback whose targets are among them is not a change of its own: it cancelled them (or, undone, was cancelled).
+  return later.filter((e) => active.get(e.id) && !(e.rollbackOf ?? []).some((r) => ids.has(r)));
 }
 
 // ---------------------------------------------------------------------------------------
