@@ -3,7 +3,8 @@
  * snapshot`, `rollback branch`, `rollback patch`, `undo`, `patch apply`, `task land --remove`
  * when ignored files would go without a copy): whether a human can
  * be asked, and the question itself (`<question> [y/N]` on stderr, the answer read from stdin).
- * Without a terminal and without `--yes` each command refuses (exit 1) and names `--yes`.
+ * Without a terminal and without `--yes` each command refuses (exit 1), nothing written, and
+ * its hint names both ways on: `--dry-run` to see the plan again, `--yes` to carry it out.
  */
 import { createInterface } from 'node:readline';
 

@@ -26,7 +26,8 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     // An async hook still running when the session ends gets SIGTERM from Claude Code; the
     // record is a few hundred milliseconds of work, so it is finished rather than lost.
     for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => {});
-    const started = new Date();
+    // When the hook process started (not after reading stdin): the closest to the edit's time.
+    const started = new Date(Math.round(performance.timeOrigin));
     await (await import('./edit-journal.js')).journalHook(input, started);
     return NO_ANSWER;
   },
