@@ -37,8 +37,8 @@ export interface GcJson {
 }
 
 /** How a kind's entries are counted in text. */
-const NOUN: Record<StorageKind, [string, string?]> = {
-  journal: ['entry', 'entries'],
+export const KIND_NOUN: Record<StorageKind, [string, string?]> = {
+  journal: ['journal entry', 'journal entries'],
   snapshots: ['snapshot'],
   reverts: ['saved revert'],
   trash: ['discarded task'],
@@ -59,9 +59,9 @@ export function formatBytes(n: number): string {
   return `${v.toFixed(1)} ${units[u]}`;
 }
 
-/** One kind as a text line: `journal    120 entries, 48.2 KiB` (+ `: would drop 20 (8.0 KiB)`). */
+/** One kind as a text line: `journal    120 journal entries, 48.2 KiB` (+ `: would drop 20 (8.0 KiB)`). */
 export function kindLine(k: KindPlan, verb: string | null): string {
-  const [one, many] = NOUN[k.kind];
+  const [one, many] = KIND_NOUN[k.kind];
   let line = `${k.kind.padEnd(10)} ${count(k.entries, one, many)}`;
   if (k.kind === 'marks' && k.tombstones) line += ` (${count(k.tombstones, 'tombstone')})`;
   if (k.kind !== 'undo' && k.entries) line += `, ${formatBytes(k.bytes)}`;

@@ -26,7 +26,7 @@ import { hasKizuHooks } from '../agents/claude/settings.js';
 import { guardStatus, type GuardStatus } from '../install/guard.js';
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
-import { formatBytes } from './gc.js';
+import { formatBytes, KIND_NOUN } from './gc.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -119,15 +119,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
 /** The storage line of status text: `refs/kizu: 12 journal entries (4.1 KiB), 3 snapshots (1.2 MiB), ...; git kizu gc would drop 2`. */
 function storageText(st: StatusJson['storage']): string {
   if (st.error) return `${pc.red('not read')}: ${st.error}`;
-  const noun: Record<string, [string, string?]> = {
-    journal: ['journal entry', 'journal entries'],
-    snapshots: ['snapshot'],
-    reverts: ['saved revert'],
-    trash: ['discarded task'],
-    marks: ['mark'],
-    undo: ['undo record'],
-  };
-  const parts = st.kinds.map((k) => `${count(k.entries, ...noun[k.kind])}${k.kind !== 'undo' && k.entries ? ` (${formatBytes(k.bytes)})` : ''}`);
+  const parts = st.kinds.map((k) => `${count(k.entries, ...KIND_NOUN[k.kind])}${k.kind !== 'undo' && k.entries ? ` (${formatBytes(k.bytes)})` : ''}`);
   const drop = st.kinds.reduce((n, k) => n + k.drop, 0);
   return `${parts.join(', ')}${drop ? `; git kizu gc would drop ${drop}` : ''}`;
 }

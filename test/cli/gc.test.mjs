@@ -203,7 +203,7 @@ test('gc --auto does nothing within budget; over budget it drops and records wha
   oldEntries(sb, Date.now() - 60_000, 3, 'a');
   const refs = sb.git('for-each-ref', 'refs/kizu/');
   assert.equal(ok(sb.kizu(['gc', '--auto'])).stdout, [
-    'journal    3 entries, ' + /, (\S+ \S+)\n/.exec(ok(sb.kizu(['gc', '--dry-run'])).stdout)[1],
+    'journal    3 journal entries, ' + /, (\S+ \S+)\n/.exec(ok(sb.kizu(['gc', '--dry-run'])).stdout)[1],
     'snapshots  0 snapshots',
     'reverts    0 saved reverts',
     'trash      0 discarded tasks',
