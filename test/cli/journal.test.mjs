@@ -4,7 +4,7 @@
 // `git kizu journal` output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, hook, sandbox, spawnAsync } from '../helpers/sandbox.mjs';
 import { expectRun } from '../helpers/expect.mjs';
@@ -57,6 +57,8 @@ test('hook journal: an Edit payload is recorded with exact blobs, counts and ids
     ],
     rollbackOf: [],
     rolledBackBy: null,
+    worktree: realpathSync(sb.dir),
+    otherWorktree: false,
   });
   // Storage: a commit whose message holds the entry and whose tree keeps both blobs reachable.
   assert.equal(sb.git('log', '-1', '--format=%s', id).trim(), 'kizu journal: Edit src/app.js');

@@ -191,7 +191,7 @@ test('rollback patch: a created file is deleted only while unchanged; a Write ov
   assert.equal(sb.read('keep.txt'), 'original\n');
 });
 
-test('rollback patch refuses an entry recorded in another worktree (the journal is shared), naming where to run it; there it works', () => {
+test('rollback patch refuses an entry recorded in another worktree (the journal is shared), naming where to run it; there it works; journal names that worktree', () => {
   const sb = sandbox({ files: { 'n.txt': '1\n2\n3\n4\n5\n' } });
   const wt = path.join(sb.base, 'linked');
   sb.git('worktree', 'add', '-q', '-b', 't', wt);
@@ -200,6 +200,11 @@ test('rollback patch refuses an entry recorded in another worktree (the journal 
   assert.equal(sb.kizu(['patch', 'apply', '--yes', '-'], { cwd: wt, input: patch }).status, 0);
   writeFileSync(sb.path('n.txt'), '1\n2\nTHREE\n4\n5\n'); // the same fix by hand in the main worktree
   const [entry] = JSON.parse(sb.kizu(['journal', '--json']).stdout);
+  // The listing names the worktree of an entry made in another one, and only then.
+  assert.deepEqual([entry.worktree, entry.otherWorktree], [wtReal, true]);
+  expectRun(sb, ['journal'], { status: 0, stdout: `${entry.shortId}  ${noMs(entry.time)}  patch-apply n.txt  +1 -1  worktree ${wtReal}\n` });
+  expectRun(sb, ['journal'], { cwd: wt, status: 0, stdout: `${entry.shortId}  ${noMs(entry.time)}  patch-apply n.txt  +1 -1\n` });
+  assert.equal(JSON.parse(sb.kizu(['journal', '--json'], { cwd: wt }).stdout)[0].otherWorktree, false);
   const r = sb.kizu(['rollback', 'patch', '--yes', entry.shortId]);
   assert.deepEqual(
     [r.status, r.stdout, r.stderr],
