@@ -106,7 +106,7 @@ test('retention keeps snapshot.keep snapshots, never the safety snapshot the und
   assert.equal(
     refused.stderr,
     `git-kizu: error: snapshot ${safety} is the safety snapshot of a rollback that git kizu undo can still reverse\n` +
-      'hint: pass --force to drop it anyway (undo then cannot restore it)\n',
+      'hint: pass --force to drop it anyway (undo can restore it only until git gc removes its objects, which nothing else keeps)\n',
   );
   assert.equal(ok(sb.kizu(['snapshot', 'drop', names[3]])).stdout, `dropped ${names[3]}\n`);
   const unknown = sb.kizu(['snapshot', 'drop', 'nope']);
@@ -131,7 +131,7 @@ test('the safety snapshot an undo takes (its printed redo point) survives retent
   }
   assert.ok(snapshots(sb).some((x) => x.name === redo), 'the redo point is kept');
   const refused = sb.kizu(['snapshot', 'drop', redo]);
-  assert.deepEqual([refused.status, refused.stderr], [1, `git-kizu: error: snapshot ${redo} is the safety snapshot a recent git kizu undo took (its redo point)\nhint: pass --force to drop it anyway (undo then cannot restore it)\n`]);
+  assert.deepEqual([refused.status, refused.stderr], [1, `git-kizu: error: snapshot ${redo} is the safety snapshot a recent git kizu undo took (its redo point)\nhint: pass --force to drop it anyway (undo can restore it only until git gc removes its objects, which nothing else keeps)\n`]);
   // The redo point is the state just before the undo: a.txt rolled back, b.txt added.
   ok(sb.kizu(['rollback', 'snapshot', redo, '--yes']), 'redo');
   assert.equal(sb.read('a.txt'), '0\n');

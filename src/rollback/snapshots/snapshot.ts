@@ -412,7 +412,7 @@ export async function readIn(s: SnapshotStore, spec: string): Promise<SnapshotIn
 /**
  * Deletes a snapshot's ref (compare-and-swap on its commit id). Its objects stay until git
  * gc prunes them.
- * @param opts.force also drop a snapshot the undo log refers to (undo then cannot restore it).
+ * @param opts.force also drop a snapshot the undo log refers to (undo can restore it only until git gc removes its objects, which nothing else keeps).
  * @throws KizuError: exit 1 for an unknown snapshot or (without force) one the undo log
  *   needs; exit 2 if git fails.
  */
@@ -425,7 +425,7 @@ export async function dropSnapshot(root: string, spec: string, opts: { force?: b
     if ((await protectedSnapshots(s.root)).has(snap.id)) {
       const isRecord = (await readRollbacks(s.root)).some((r) => r.safetySnapshot === snap.id);
       throw new KizuError(isRecord ? `snapshot ${snap.name} is the safety snapshot of a rollback that git kizu undo can still reverse` : `snapshot ${snap.name} is the safety snapshot a recent git kizu undo took (its redo point)`, {
-        hint: `pass --force to drop it anyway (undo then cannot restore it)`,
+        hint: `pass --force to drop it anyway (undo can restore it only until git gc removes its objects, which nothing else keeps)`,
         exitCode: EXIT.FOUND,
       });
     }
