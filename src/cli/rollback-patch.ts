@@ -136,7 +136,9 @@ export async function rollbackPatchCommand(i: RollbackPatchInput): Promise<numbe
     if (i.json) r.log(json(false, null, null));
     else {
       for (const l of lines) r.log(l);
-      r.log(i.dryRun ? `dry run: ${count(n, 'file')} would change; nothing written` : 'nothing to write: the files already hold their content from before these entries');
+      // Steps that change a file can still leave it as it is when taken together (a cascade whose entries cancel out).
+      const cancel = !n && plan.steps.some((s) => s.how !== 'unchanged') ? ' (together these steps leave every file as it is now)' : '';
+      r.log(i.dryRun ? `dry run: ${count(n, 'file')} would change${cancel}; nothing written` : 'nothing to write: the files already hold their content from before these entries');
     }
     return EXIT.OK;
   }

@@ -214,3 +214,18 @@ test('rollback patch refuses an entry recorded in another worktree (the journal 
   assert.equal(sb.kizu(['rollback', 'patch', '--yes', entry.shortId], { cwd: wt }).status, 0);
   assert.equal(readFileSync(path.join(wt, 'n.txt'), 'utf8'), '1\n2\n3\n4\n5\n');
 });
+
+test('rollback patch --dry-run of edits that cancel out: each step is listed, and the summary says why no file would change', () => {
+  const sb = sandbox({ files: { 'f.txt': TEN } });
+  const a = agentEdit(sb, 'f.txt', 'l5\n', 'five\n');
+  const b = agentEdit(sb, 'f.txt', 'five\n', 'l5\n');
+  assert.equal(sb.read('f.txt'), TEN);
+  expectRun(sb, ['rollback', 'patch', '--dry-run', a.shortId, b.shortId], {
+    status: 0,
+    stdout:
+      `would roll back ${b.shortId} (Edit): restored f.txt (unchanged since, put back exactly)\n` +
+      `would roll back ${a.shortId} (Edit): restored f.txt (unchanged since, put back exactly)\n` +
+      'dry run: 0 files would change (together these steps leave every file as it is now); nothing written\n',
+  });
+  assert.equal(sb.read('f.txt'), TEN);
+});
