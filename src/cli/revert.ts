@@ -136,8 +136,13 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     try {
       queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body);
     } catch (e) {
-      await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {}));
-      await applyIndexFix(ctx.root, plan, true);
+      // Undo the revert: the path's old state, then its index entry exactly as it was
+      // (after the file: an intent-to-add entry needs the file).
+      try {
+        await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {}));
+      } finally {
+        await applyIndexFix(ctx.root, plan, true);
+      }
       throw e;
     }
   }

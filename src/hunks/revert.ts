@@ -134,7 +134,9 @@ export interface RevertPlan {
  *   the index: the staged addition is undone. `staged` is the staged version when it differs
  *   from the working-tree file and is not empty (saved before it goes), else null.
  */
-export type IndexFix = { op: 'track'; mode: string; oid: string } | { op: 'untrack'; mode: string; oid: string; staged: SavedFile | null };
+export type IndexFix =
+  | { op: 'track'; mode: string; oid: string }
+  | { op: 'untrack'; mode: string; oid: string; staged: SavedFile | null; intentToAdd: boolean };
 
 /** The stage-0 index entry of `rel` (`git ls-files -s`), null if there is none; 'conflict' while it is unmerged. */
 async function indexEntry(root: string, rel: string): Promise<{ mode: string; oid: string } | null | 'conflict'> {
@@ -147,6 +149,20 @@ async function indexEntry(root: string, rel: string): Promise<{ mode: string; oi
     found = { mode: m[1], oid: m[2] };
   }
   return found;
+}
+
+/**
+ * True if the stage-0 index entry of `rel` is an intent-to-add entry (`git add -N`): `git
+ * status --porcelain=v2` prints such an entry with index mode 000000 (git-status(1)
+ * "Changed Tracked Entries": `1 <XY> <sub> <mH> <mI> <mW> ...`), a real entry never.
+ */
+async function isIntentToAdd(root: string, rel: string): Promise<boolean> {
+  const r = await git(['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=all', '--', `:(literal)${rel}`], { cwd: root });
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    const m = /^1 \S\S \S+ (\d+) (\d+) \d+ [0-9a-f]+ [0-9a-f]+ ([\s\S]*)$/.exec(rec);
+    if (m && m[3] === rel && m[2] === '000000') return true;
+  }
+  return false;
 }
 
 /** The entry HEAD's tree has for `rel` (`git ls-tree`), null if none (or no HEAD commit). */
@@ -170,19 +186,22 @@ async function planIndexFix(root: string, h: Hunk, d: HunkDetail): Promise<Index
     return { op: 'track', ...(head ?? { mode: d.oldMode, oid: d.oldOid }) };
   }
   if (!entry || head) return null;
-  if (entry.oid === d.newOid) return { op: 'untrack', ...entry, staged: null };
+  const intentToAdd = await isIntentToAdd(root, h.path);
+  if (intentToAdd || entry.oid === d.newOid) return { op: 'untrack', ...entry, staged: null, intentToAdd };
   const content = (await git(['cat-file', 'blob', entry.oid], { cwd: root })).stdout;
-  if (!content.length) return { op: 'untrack', ...entry, staged: null };
-  if (entry.mode === '120000') return { op: 'untrack', ...entry, staged: { path: h.path, type: 'symlink', content, mode: null } };
-  return { op: 'untrack', ...entry, staged: { path: h.path, type: 'file', content, mode: gitModeBits(entry.mode) } };
+  if (!content.length) return { op: 'untrack', ...entry, staged: null, intentToAdd };
+  if (entry.mode === '120000') return { op: 'untrack', ...entry, staged: { path: h.path, type: 'symlink', content, mode: null }, intentToAdd };
+  return { op: 'untrack', ...entry, staged: { path: h.path, type: 'file', content, mode: gitModeBits(entry.mode) }, intentToAdd };
 }
 
 /**
  * Applies a plan's index fix to the user's index (`git update-index -z --index-info`; git
- * takes the index lock), or with `undo` puts the entry back as it was. Nothing when the plan
- * has none.
+ * takes the index lock), or with `undo` puts the entry back exactly as it was: an
+ * intent-to-add entry as intent-to-add again (`git add --intent-to-add --force`, which needs
+ * the working-tree file back first; `--index-info` cannot set that flag). Nothing when the
+ * plan has none.
  * @throws KizuError (exit 2) if git fails (e.g. another git process holds the index lock);
- *   the message says that the working tree is reverted already and how to finish.
+ *   the message says what state the working tree is in and the hint how to finish.
  */
 export async function applyIndexFix(root: string, plan: RevertPlan, undo = false): Promise<void> {
   const f = plan.index;
@@ -190,12 +209,15 @@ export async function applyIndexFix(root: string, plan: RevertPlan, undo = false
   const zero = '0'.repeat(f.oid.length);
   const add = (f.op === 'track') !== undo;
   const line = add ? `${f.mode} ${f.oid}\t${plan.hunk.path}\0` : `0 ${zero}\t${plan.hunk.path}\0`;
+  const ita = undo && f.op === 'untrack' && f.intentToAdd;
   try {
-    await git(['update-index', '-z', '--index-info'], { cwd: root, input: line });
+    if (ita) await git(['add', '--intent-to-add', '--force', '--', `:(literal)${plan.hunk.path}`], { cwd: root });
+    else await git(['update-index', '-z', '--index-info'], { cwd: root, input: line });
   } catch (e) {
     const q = quoteCStyle(plan.hunk.path);
-    const fix = add ? `git update-index --add --cacheinfo ${f.mode},${f.oid},${q}` : `git rm --cached -- ${q}`;
-    throw new KizuError(`${q}: the working tree is reverted, but the index could not be updated: ${(e as Error).message.split('\n')[0]}`, {
+    const fix = ita ? `git add --intent-to-add -- ${q}` : add ? `git update-index --add --cacheinfo ${f.mode},${f.oid},${q}` : `git rm --cached -- ${q}`;
+    const state = undo ? 'the revert is undone in the working tree, but the index entry could not be put back' : 'the working tree is reverted, but the index could not be updated';
+    throw new KizuError(`${q}: ${state}: ${(e as Error).message.split('\n')[0]}`, {
       hint: `finish it with: ${fix}`,
     });
   }

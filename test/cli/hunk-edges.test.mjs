@@ -240,3 +240,22 @@ test('an untracked nested repository is one hunk (git status shows it as ?? dir/
   });
   assert.equal(sb.read('nested/work.txt'), 'w\n');
 });
+
+test('revert --queue whose queue filing fails puts the index entry back exactly: an intent-to-add entry stays intent-to-add, a staged version keeps its bytes', () => {
+  const sb = sandbox({ files: { 'keep.txt': 'k\n' } });
+  sb.write({ 'ita.txt': 'i\n', 'st.txt': 'staged\n', '.claude': 'not a directory\n' }); // the queue file cannot be read
+  sb.git('add', '-N', 'ita.txt');
+  sb.git('add', 'st.txt');
+  sb.write({ 'st.txt': 'edited\n' });
+  const v2 = () => sb.git('status', '--porcelain=v2', '--untracked-files=no');
+  const before = v2();
+  assert.match(before, /^1 \.A N\.\.\. 000000 000000 100644 0{40} 0{40} ita\.txt$/m);
+  const staged = sb.git('rev-parse', ':st.txt');
+  for (const rel of ['ita.txt', 'st.txt']) {
+    expectRun(sb, ['revert', rel, '-m', 'no', '--queue'], { status: 2, stderr: err('.claude/review-queue.md cannot be read (ENOTDIR)', 'make .claude/review-queue.md a readable regular file, or move it aside') });
+    assert.equal(v2(), before, rel);
+  }
+  assert.equal(sb.read('ita.txt'), 'i\n');
+  assert.equal(sb.read('st.txt'), 'edited\n');
+  assert.equal(sb.git('rev-parse', ':st.txt'), staged);
+});
