@@ -3,7 +3,9 @@
  * replaced by its baseline lines (git-diff(1) unified format: ' ' lines are on both sides,
  * '-' only on the baseline side, '+' only on the working-tree side; `\ No newline at end of
  * file` marks that the line before it has no '\n'). Nothing outside the hunk changes.
- * Planning is pure (bytes in, bytes out); {@link commitPlan} does the one write.
+ * Planning is pure (bytes in, bytes out); {@link commitPlan} does the one write. A symbolic
+ * link is reverted as a link (its target is its content), never written through, and
+ * nothing is written below a parent directory that is a link.
  *
  * Whole-file hunks also put the user's index entry for the path back where the listing
  * needs it ({@link IndexFix}), so that a reverted hunk does not come back: a file deleted
@@ -83,8 +85,15 @@ function changedError(h: Hunk): KizuError {
   });
 }
 
-/** The current state of a working-tree path, as a saved revert holds it. */
+/**
+ * The current state of a working-tree path, as a saved revert holds it (a symbolic link is
+ * read as a link, never followed).
+ * @throws KizuError (exit 2) if a directory or special file stands there, or a parent
+ *   directory inside the working tree is a symbolic link or a file (checkParents: what is
+ *   read here is what gets written, and no write goes through a link).
+ */
 export async function readPathState(abs: string, rel: string): Promise<SavedFile> {
+  await checkParents(abs, rel);
   let st;
   try {
     st = await lstat(abs);
@@ -117,7 +126,7 @@ export interface RevertPlan {
   before: SavedFile;
   /** The path's state after the revert ('absent': the file is removed). */
   after: SavedFile;
-  /** Working-tree line of the reverted spot (1-based; see hunkSpot); null when the file goes away. */
+  /** Working-tree line of the reverted spot (1-based; see hunkSpot); null when the file goes away or the path holds a symbolic link after the revert (no lines). */
   spot: number | null;
   /** What happens to the user's index entry for the path (null: nothing). */
   index: IndexFix | null;
@@ -245,6 +254,11 @@ async function verifyOid(root: string, h: Hunk, d: HunkDetail, buf: Buffer, base
   throw changedError(h);
 }
 
+/** A blob's bytes as stored (a symbolic link's target: git checks it out unconverted). */
+async function blobBytes(root: string, oid: string): Promise<Buffer> {
+  return (await git(['cat-file', 'blob', oid], { cwd: root })).stdout;
+}
+
 /** The baseline blob as git would check it out at `rel` (smudge and eol conversion applied). */
 async function baselineBytes(root: string, rel: string, oid: string): Promise<Buffer> {
   return (await git(['cat-file', '--filters', `--path=${rel}`, oid], { cwd: root })).stdout;
@@ -265,10 +279,16 @@ function gitModeBits(mode: string): number {
  *   its index entry is gone too, the entry comes back ({@link IndexFix}), and a file standing
  *   there untracked (`git rm --cached`) is kept as it is (its differences from the baseline
  *   are then ordinary hunks);
+ * - symbolic link (git mode 120000): its one hunk is the whole target. A changed target goes
+ *   back to the baseline's, an added link is removed (the link itself, never what it points
+ *   to), a deleted link is created again (with its index entry as for files);
+ * - type change (a file replaced by a link or the other way; git lists a deletion and an
+ *   addition): reverting the addition removes the new one, reverting the deletion puts the
+ *   baseline's file or link in place of what stands there (the caller saves that first);
  * - submodule: refused, a submodule is its own repository (the hint says what to run in it).
- * @throws KizuError exit 1 if the file no longer holds what the hunk was listed from; exit 2
- *   for symlink changes (not reverted by hunk), submodules, files git converts (see
- *   verifyOid), or a hunk that did not come from listHunks.
+ * @throws KizuError exit 1 if the path no longer holds what the hunk was listed from; exit 2
+ *   for submodules, files git converts (see verifyOid), or a hunk that did not come from
+ *   listHunks.
  */
 export async function planRevert(root: string, h: Hunk, baselineOid: string): Promise<RevertPlan> {
   const d = hunkDetail(h);
@@ -290,18 +310,24 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
     } else if (!before.content!.equals(sideBytes(d.raw, 'new'))) throw changedError(h);
     return { hunk: h, abs, before, after: absent, spot: null, index: null };
   }
-  if (d.symlink) {
-    throw new KizuError(`${hunkRange(h, quoteCStyle)}: symbolic link changes are not reverted by hunk`, {
-      hint: `restore the link with ${restoreCommand(baselineOid, h.path)}`,
-    });
-  }
   if (h.kind === 'deleted') {
     const index = await planIndexFix(root, h, d);
     // Deleted from the index only (`git rm --cached`): the file stays, it is tracked again.
     if (before.type !== 'absent' && index) return { hunk: h, abs, before, after: before, spot: hunkSpot(h), index };
-    if (before.type !== 'absent') throw changedError(h);
-    const content = await baselineBytes(root, h.path, d.oldOid);
-    return { hunk: h, abs, before, after: { path: h.path, type: 'file', content, mode: gitModeBits(d.oldMode) }, spot: hunkSpot(h), index };
+    const link = d.oldMode === '120000';
+    // A type change (git lists it as a deletion and an addition): the path holds the other
+    // type, which the baseline's file or link replaces (saved first, like any revert).
+    if (before.type !== 'absent' && before.type !== (link ? 'file' : 'symlink')) throw changedError(h);
+    const after: SavedFile = link
+      ? { path: h.path, type: 'symlink', content: await blobBytes(root, d.oldOid), mode: null }
+      : { path: h.path, type: 'file', content: await baselineBytes(root, h.path, d.oldOid), mode: gitModeBits(d.oldMode) };
+    return { hunk: h, abs, before, after, spot: link ? null : hunkSpot(h), index };
+  }
+  if (d.newMode === '120000') {
+    // A link's hunk is its whole target: the link goes back to the baseline's, or goes.
+    if (before.type !== 'symlink' || (await gitHash(root, before.content!)) !== d.newOid) throw changedError(h);
+    if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d) };
+    return { hunk: h, abs, before, after: { path: h.path, type: 'symlink', content: await blobBytes(root, d.oldOid), mode: null }, spot: null, index: null };
   }
   if (before.type !== 'file') throw changedError(h);
   await verifyOid(root, h, d, before.content!, baselineOid);
@@ -331,11 +357,39 @@ function submoduleRefusal(h: Hunk, d: HunkDetail, baselineOid: string): KizuErro
 }
 
 /**
- * Writes a planned state to the path, once: re-reads the path first and refuses if it no
- * longer matches `before`; a file is written atomically (temp file + rename) with `mode`
+ * Refuses a path whose parent directories inside the working tree are not all real
+ * directories (or missing, to be created): a symbolic link there (e.g. a directory replaced
+ * by a link to elsewhere) would make the write land where the link points, outside the path.
+ * @param abs absolute path; `rel` its root-relative form ('/'-separated), so that the
+ *   working tree's own location (which may be reached through links) is not checked.
+ * @throws KizuError (exit 2) naming the parent that is a link or not a directory.
+ */
+async function checkParents(abs: string, rel: string): Promise<void> {
+  const parts = rel.split('/');
+  const root = abs.slice(0, abs.length - path.join(...parts).length);
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    let st;
+    try {
+      st = await lstat(path.join(root, ...parts.slice(0, i)));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    if (st.isDirectory()) continue;
+    const what = st.isSymbolicLink() ? 'a symbolic link' : 'not a directory';
+    throw new KizuError(`${quoteCStyle(rel)}: its parent ${quoteCStyle(dir)} is ${what}, and git kizu never writes through one; nothing was changed`, {
+      hint: `move ${quoteCStyle(dir)} aside first (revert its own hunk, or rename it), then run the command again`,
+    });
+  }
+}
+
+/**
+ * Writes a planned state to the path, once: re-reads the path first ({@link readPathState},
+ * which refuses a path below a symbolic link) and refuses if it no longer matches `before`; a file is written atomically (temp file + rename) with `mode`
  * when given (an existing file's mode is kept otherwise), a symlink is created under a temp
  * name and renamed over, 'absent' unlinks. Missing parent directories are created.
- * @throws KizuError (exit 1) if the path changed since it was read.
+ * @throws KizuError (exit 1) if the path changed since it was read; exit 2 from readPathState.
  */
 export async function commitState(abs: string, before: SavedFile, after: SavedFile, onChanged: () => KizuError): Promise<void> {
   const now = await readPathState(abs, before.path);

@@ -2,10 +2,14 @@
 // of whole-file hunks whose index entry was changed too (staged deletion, addition, rename,
 // intent-to-add, `git rm --cached`) leave no hunk and no index change behind (no loop of
 // hunks that come back); a change of the executable bit is a hunk (listed, counted, marked,
-// reverted); a submodule's change is a hunk too, which revert refuses without touching it.
+// reverted); a submodule's change is a hunk too, which revert refuses without touching it;
+// symbolic links are reverted as links (changed target, deleted, added, type changes), never
+// written through, and never written below; a failed --queue puts the index entry back exactly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { hook, sandbox } from '../helpers/sandbox.mjs';
 import { err, expectRun, kizuOk } from '../helpers/expect.mjs';
 import { hunksJson, savedLines } from '../helpers/hunks.mjs';
@@ -22,6 +26,18 @@ function revertOk(sb, spec, want) {
   const stdout = typeof want === 'function' ? want() : want;
   assert.deepEqual({ status: r.status, stdout: r.stdout, stderr: r.stderr }, { status: 0, stdout, stderr: '' }, `git kizu revert ${spec}`);
   return r.stdout;
+}
+
+const link = (sb, rel) => (lstatSync(sb.path(rel)).isSymbolicLink() ? `-> ${readlinkSync(sb.path(rel))}` : `file ${sb.read(rel)}`);
+/** The line revert prints about a saved symbolic link (no `git cat-file` line: a link is not redirected into). */
+const savedLinkLine = (sb, rel) => `saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${trashHead(sb).slice(0, 12)}\n`;
+/** A sandbox with target.txt, other.txt and the committed link `l -> target.txt` (and `f.txt`). */
+function withLink() {
+  const sb = sandbox({ files: { 'target.txt': 't\n', 'other.txt': 'o\n', 'f.txt': 'f\n' } });
+  symlinkSync('target.txt', sb.path('l'));
+  sb.git('add', 'l');
+  sb.git('commit', '-q', '-m', 'link');
+  return sb;
 }
 
 const absentLine = (sb, rel) => `${rel} did not exist before the revert; git kizu revert --restore ${trashHead(sb).slice(0, 12)} removes it again\n`;
@@ -258,4 +274,132 @@ test('revert --queue whose queue filing fails puts the index entry back exactly:
   assert.equal(sb.read('ita.txt'), 'i\n');
   assert.equal(sb.read('st.txt'), 'edited\n');
   assert.equal(sb.git('rev-parse', ':st.txt'), staged);
+});
+
+test('revert of a symbolic link whose target changed puts the link itself back (never writes through it); revert --restore brings the changed link back', () => {
+  const sb = withLink();
+  unlinkSync(sb.path('l'));
+  symlinkSync('missing/nowhere', sb.path('l')); // dangling: nothing to follow
+  const [h] = hunksJson(sb);
+  assert.deepEqual([h.path, h.kind, h.range], ['l', 'modified', 'l (symlink)']);
+  revertOk(sb, h.shortId, () => `reverted ${h.shortId}  l (symlink)\n` + savedLinkLine(sb, 'l'));
+  assert.equal(link(sb, 'l'), '-> target.txt');
+  assert.equal(sb.read('target.txt'), 't\n');
+  assert.deepEqual(hunksJson(sb), []);
+  assert.equal(porcelain(sb), '');
+  const id = trashHead(sb).slice(0, 12);
+  assert.equal(sb.kizu(['revert', '--restore', id]).status, 0);
+  assert.equal(link(sb, 'l'), '-> missing/nowhere');
+  // A link to a file whose target changed to another file: the files keep their bytes.
+  unlinkSync(sb.path('l'));
+  symlinkSync('other.txt', sb.path('l'));
+  const [h2] = hunksJson(sb);
+  assert.equal(sb.kizu(['revert', h2.shortId]).status, 0);
+  assert.deepEqual([link(sb, 'l'), sb.read('target.txt'), sb.read('other.txt')], ['-> target.txt', 't\n', 'o\n']);
+});
+
+test('revert of a deleted symbolic link (rm, git rm, git rm --cached) brings the link back with its index entry: no hunk comes back, git status is clean', () => {
+  const sb = withLink();
+  for (const how of [['rm'], ['git', 'rm', '-q'], ['git', 'rm', '-q', '--cached']]) {
+    if (how[0] === 'rm') unlinkSync(sb.path('l'));
+    else sb.git(...how.slice(1), 'l');
+    const [h] = hunksJson(sb);
+    assert.deepEqual([h.path, h.kind, h.range], ['l', 'deleted', 'l (symlink)'], how.join(' '));
+    const staged = how.length > 1 ? 'tracked l again in the index: the staged deletion is undone\n' : '';
+    const kept = how.includes('--cached');
+    revertOk(sb, h.shortId, () => `reverted ${h.shortId}  l (symlink)\n` + staged + (kept ? '' : absentLine(sb, 'l')));
+    assert.equal(link(sb, 'l'), '-> target.txt', how.join(' '));
+    assert.deepEqual(hunksJson(sb), [], how.join(' '));
+    assert.equal(porcelain(sb), '', how.join(' '));
+  }
+});
+
+test('a symbolic link replaced by a file (two hunks): reverting the deletion puts the link in place of the file, saved and restorable; reverting the addition removes the file', () => {
+  const sb = withLink();
+  unlinkSync(sb.path('l'));
+  sb.write({ l: 'now a file\n' });
+  assert.equal(porcelain(sb), ' T l\n');
+  const [d, a] = hunksJson(sb);
+  assert.deepEqual([d.kind, d.range, a.kind, a.range], ['deleted', 'l (symlink)', 'added', 'l:1']);
+  revertOk(sb, d.shortId, () => `reverted ${d.shortId}  l (symlink)\n` + savedLines(sb, 'l').join('\n') + '\n');
+  assert.equal(link(sb, 'l'), '-> target.txt');
+  assert.equal(sb.read('target.txt'), 't\n');
+  assert.deepEqual(hunksJson(sb), []);
+  assert.equal(porcelain(sb), '');
+  assert.equal(sb.kizu(['revert', '--restore', trashHead(sb).slice(0, 12)]).status, 0);
+  assert.equal(link(sb, 'l'), 'file now a file\n');
+  // The addition first: the file goes, then the deletion: the link comes back.
+  const [, a2] = hunksJson(sb);
+  assert.equal(a2.id, a.id);
+  assert.equal(sb.kizu(['revert', a2.shortId]).status, 0);
+  assert.equal(existsSync(sb.path('l')), false);
+  assert.deepEqual(rows(sb), [['l', 'deleted', 'l (symlink)']]);
+  assert.equal(sb.kizu(['revert', 'l']).status, 0);
+  assert.equal(link(sb, 'l'), '-> target.txt');
+  assert.equal(porcelain(sb), '');
+});
+
+test('a file replaced by a symbolic link (two hunks): reverting the deletion puts the file in place of the link (the link target untouched), saved and restorable; reverting the addition removes the link, not its target', () => {
+  const sb = withLink();
+  unlinkSync(sb.path('f.txt'));
+  symlinkSync('target.txt', sb.path('f.txt'));
+  const [d, a] = hunksJson(sb);
+  assert.deepEqual([d.kind, d.range, a.kind, a.range], ['deleted', 'f.txt (deleted file)', 'added', 'f.txt (symlink)']);
+  revertOk(sb, d.shortId, () => `reverted ${d.shortId}  f.txt (deleted file)\n` + savedLinkLine(sb, 'f.txt'));
+  assert.deepEqual([link(sb, 'f.txt'), mode(sb, 'f.txt'), sb.read('target.txt')], ['file f\n', 0o644, 't\n']);
+  assert.equal(porcelain(sb), '');
+  assert.equal(sb.kizu(['revert', '--restore', trashHead(sb).slice(0, 12)]).status, 0);
+  assert.equal(link(sb, 'f.txt'), '-> target.txt');
+  const [, a2] = hunksJson(sb);
+  revertOk(sb, a2.shortId, () => `reverted ${a.shortId}  f.txt (symlink)\n` + savedLinkLine(sb, 'f.txt'));
+  assert.deepEqual([existsSync(sb.path('f.txt')), sb.read('target.txt')], [false, 't\n']);
+  assert.equal(sb.kizu(['revert', 'f.txt']).status, 0);
+  assert.equal(link(sb, 'f.txt'), 'file f\n');
+  assert.equal(porcelain(sb), '');
+});
+
+test('revert of a staged new symbolic link removes the link (not its target) and its index entry; -m is refused for a link (nothing changed, hint --queue), --queue files the reason without an anchor', () => {
+  const sb = withLink();
+  symlinkSync('target.txt', sb.path('n'));
+  sb.git('add', 'n');
+  const [h] = hunksJson(sb);
+  assert.deepEqual([h.kind, h.range], ['added', 'n (symlink)']);
+  revertOk(sb, h.shortId, () => `reverted ${h.shortId}  n (symlink)\nremoved n from the index: the staged addition is undone\n` + savedLinkLine(sb, 'n'));
+  assert.deepEqual([existsSync(sb.path('n')), sb.read('target.txt'), porcelain(sb)], [false, 't\n', '']);
+  unlinkSync(sb.path('l'));
+  symlinkSync('other.txt', sb.path('l'));
+  const [c] = hunksJson(sb);
+  expectRun(sb, ['revert', c.shortId, '-m', 'keep the old target'], {
+    status: 2,
+    stderr: err('reverting l (symlink) leaves a symbolic link at l, which cannot hold a scar; nothing was reverted', `revert and file the reason in the review queue instead: git kizu revert ${c.shortId} -m 'keep the old target' --queue`),
+  });
+  assert.equal(link(sb, 'l'), '-> other.txt');
+  const q = sb.kizu(['revert', c.shortId, '-m', 'keep the old target', '--queue']);
+  assert.equal(q.status, 0, q.stderr);
+  const [item] = JSON.parse(kizuOk(sb, ['queue', 'list', '--json']));
+  assert.deepEqual([item.path, item.line, item.text], [null, null, 'reverted: keep the old target (l: symbolic link)']);
+  assert.equal(q.stdout.split('\n')[1], `queued ${item.id}  l  (reject) reverted: keep the old target (l: symbolic link)`);
+  assert.equal(link(sb, 'l'), '-> target.txt');
+});
+
+test('revert never writes through a parent directory replaced by a symbolic link: refused (exit 2), nothing written there or saved', () => {
+  const sb = sandbox({ files: { 'd/f.txt': 'f\n', 'keep.txt': 'k\n' } });
+  const outside = mkdtempSync(path.join(tmpdir(), 'kizu-outside-'));
+  try {
+    rmSync(sb.path('d'), { recursive: true });
+    symlinkSync(outside, sb.path('d'));
+    assert.deepEqual(rows(sb), [['d', 'untracked', 'd (symlink)'], ['d/f.txt', 'deleted', 'd/f.txt (deleted file)']]);
+    expectRun(sb, ['revert', 'd/f.txt'], {
+      status: 2,
+      stderr: err('d/f.txt: its parent d is a symbolic link, and git kizu never writes through one; nothing was changed', 'move d aside first (revert its own hunk, or rename it), then run the command again'),
+    });
+    assert.deepEqual(readdirSync(outside), []);
+    assert.equal(trashHead(sb), '');
+    // The link's own hunk first (it is removed, not what it points to), then the file comes back.
+    assert.equal(sb.kizu(['revert', 'd']).status, 0);
+    assert.equal(sb.kizu(['revert', 'd/f.txt']).status, 0);
+    assert.deepEqual([sb.read('d/f.txt'), readdirSync(outside), porcelain(sb)], ['f\n', [], '']);
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
