@@ -285,15 +285,18 @@ function gitModeBits(mode: string): number {
  * - type change (a file replaced by a link or the other way; git lists a deletion and an
  *   addition): reverting the addition removes the new one, reverting the deletion puts the
  *   baseline's file or link in place of what stands there (the caller saves that first);
- * - submodule: refused, a submodule is its own repository (the hint says what to run in it).
+ * - submodule: refused, a submodule is its own repository (the hint says what to run in it);
+ * - conflict (unmerged index entries): refused, resolving is the user's choice (the hint
+ *   names git's ways: edit and `git add`, `git checkout --ours/--theirs`, `git merge --abort`).
  * @throws KizuError exit 1 if the path no longer holds what the hunk was listed from; exit 2
- *   for submodules, files git converts (see verifyOid), or a hunk that did not come from
+ *   for submodules, conflicts, files git converts (see verifyOid), or a hunk that did not come from
  *   listHunks.
  */
 export async function planRevert(root: string, h: Hunk, baselineOid: string): Promise<RevertPlan> {
   const d = hunkDetail(h);
   if (!d) throw new KizuError(`hunk ${shortId(h)} has no diff detail`, { hint: 'this is a bug in git-kizu; hunks must come from listHunks' });
   if (h.kind === 'submodule') throw submoduleRefusal(h, d, baselineOid);
+  if (h.kind === 'conflict') throw await conflictRefusal(root, h, d);
   const abs = path.join(root, ...h.path.split('/'));
   const before = await readPathState(abs, h.path);
   const absent: SavedFile = { path: h.path, type: 'absent', content: null, mode: null };
@@ -334,6 +337,48 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
   if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d) };
   const content = d.binary ? await baselineBytes(root, h.path, d.oldOid) : revertBuffer(before.content!, h, d.raw);
   return { hunk: h, abs, before, after: { ...before, content }, spot: hunkSpot(h), index: null };
+}
+
+/**
+ * The git operation whose conflict is in progress, with the command that gives it up: a
+ * merge (MERGE_HEAD), cherry-pick (CHERRY_PICK_HEAD), revert (REVERT_HEAD) or rebase
+ * (rebase-merge/ or rebase-apply/ in the git directory); null for none of these (e.g. a
+ * conflict of `git stash pop` or `git checkout -m`).
+ */
+async function operationInProgress(root: string): Promise<{ name: string; abort: string } | null> {
+  const has = async (ref: string) => (await git(['rev-parse', '-q', '--verify', ref], { cwd: root, okStatus: [0, 1, 128] })).status === 0;
+  if (await has('MERGE_HEAD')) return { name: 'merge', abort: 'git merge --abort' };
+  if (await has('CHERRY_PICK_HEAD')) return { name: 'cherry-pick', abort: 'git cherry-pick --abort' };
+  if (await has('REVERT_HEAD')) return { name: 'revert', abort: 'git revert --abort' };
+  const dirs = (await git(['rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], { cwd: root })).stdout.toString('utf8').split('\n');
+  for (const dir of dirs.filter(Boolean)) {
+    try {
+      if ((await lstat(dir)).isDirectory()) return { name: 'rebase', abort: 'git rebase --abort' };
+    } catch {
+      /* not there */
+    }
+  }
+  return null;
+}
+
+/**
+ * The refusal to revert a conflict's hunk (git kizu never resolves a conflict, which would
+ * pick a side for the user), with git's ways to resolve it: edit and `git add` (or `git rm`),
+ * take one side (`git checkout --ours/--theirs`, where that side has the path), or give up the
+ * operation in progress (`git merge --abort` ...).
+ */
+async function conflictRefusal(root: string, h: Hunk, d: HunkDetail): Promise<KizuError> {
+  const c = d.conflict!;
+  const q = quoteCStyle(h.path);
+  const w = q === h.path ? shellQuote(h.path) : '<path>';
+  const op = await operationInProgress(root);
+  const steps = [`resolve it: edit ${w}, then git add -- ${w} (or git rm -- ${w} to delete it)`];
+  const sides = [c.ours && `git checkout --ours -- ${w}`, c.theirs && `git checkout --theirs -- ${w}`].filter(Boolean);
+  if (sides.length) steps.push(`or take one side: ${sides.join(', or ')}${op?.name === 'rebase' ? ' (in a rebase, --ours is the branch rebased onto)' : ''}, then git add -- ${w}`);
+  if (op) steps.push(`or give up the whole ${op.name}: ${op.abort}`);
+  return new KizuError(`${hunkRange(h, quoteCStyle)} is unmerged in the index; git kizu does not resolve conflicts, nothing was changed`, {
+    hint: steps.join('\n') + (w === '<path>' ? `\n(<path> is ${q})` : ''),
+  });
 }
 
 /** The refusal to revert a submodule's hunk, with what to run inside it instead. */

@@ -403,3 +403,78 @@ test('revert never writes through a parent directory replaced by a symbolic link
     rmSync(outside, { recursive: true, force: true });
   }
 });
+
+/** A sandbox on `main` whose merge of `side` conflicts: f.txt both modified (UU), g.txt deleted by them (UD, the working tree as HEAD has it). */
+function inConflict() {
+  const sb = sandbox({ files: { 'f.txt': 'a\nb\nc\n', 'g.txt': 'g\n', 'k.txt': 'k\n' } });
+  sb.git('branch', '-M', 'main');
+  sb.git('checkout', '-q', '-b', 'side');
+  sb.write({ 'f.txt': 'a\nB1\nc\n', 'k.txt': 'k\nfrom side\n' });
+  sb.git('rm', '-q', 'g.txt');
+  sb.git('commit', '-q', '-am', 'side');
+  sb.git('checkout', '-q', 'main');
+  sb.write({ 'f.txt': 'a\nB2\nc\n', 'g.txt': 'g2\n' });
+  sb.git('commit', '-q', '-am', 'main');
+  const m = sb.run('git', ['merge', '-q', 'side']);
+  assert.equal(m.status, 1, m.stderr);
+  assert.equal(porcelain(sb), 'UU f.txt\nUD g.txt\nM  k.txt\n');
+  return sb;
+}
+
+const conflictRefusal = (range, hint) => err(`${range} is unmerged in the index; git kizu does not resolve conflicts, nothing was changed`, hint);
+
+test('a merge conflict: each unmerged path is one hunk of kind conflict (also where the working tree equals HEAD), counted; revert refuses (exit 2) naming git\'s ways out, and changes neither the file nor the index', () => {
+  const sb = inConflict();
+  const conflicted = sb.read('f.txt');
+  const unmerged = sb.git('ls-files', '-u');
+  const [f, g, k] = hunksJson(sb);
+  assert.deepEqual([f, g, k].map((h) => [h.path, h.kind, h.range, h.added, h.removed]), [
+    ['f.txt', 'conflict', 'f.txt (conflict: both modified)', 0, 0],
+    ['g.txt', 'conflict', 'g.txt (conflict: deleted by them)', 0, 0],
+    ['k.txt', 'modified', 'k.txt:2', 1, 0],
+  ]);
+  expectRun(sb, ['hunks'], { status: 0, stdout: `${f.shortId}  f.txt (conflict: both modified)  +0 -0  conflict\n${g.shortId}  g.txt (conflict: deleted by them)  +0 -0  conflict\n${k.shortId}  k.txt:2  +1 -0  modified\n` });
+  assert.match(kizuOk(sb, ['status']), /^hunks {5}3: 3 unreviewed, 0 tapped, 0 rejected$/m);
+  expectRun(sb, ['revert', f.shortId], {
+    status: 2,
+    stderr: conflictRefusal('f.txt (conflict: both modified)', 'resolve it: edit f.txt, then git add -- f.txt (or git rm -- f.txt to delete it)\nor take one side: git checkout --ours -- f.txt, or git checkout --theirs -- f.txt, then git add -- f.txt\nor give up the whole merge: git merge --abort'),
+  });
+  expectRun(sb, ['revert', 'g.txt', '-m', 'no', '--queue'], {
+    status: 2,
+    stderr: conflictRefusal('g.txt (conflict: deleted by them)', 'resolve it: edit g.txt, then git add -- g.txt (or git rm -- g.txt to delete it)\nor take one side: git checkout --ours -- g.txt, then git add -- g.txt\nor give up the whole merge: git merge --abort'),
+  });
+  assert.deepEqual([sb.read('f.txt'), sb.read('g.txt'), sb.git('ls-files', '-u'), trashHead(sb)], [conflicted, 'g2\n', unmerged, '']);
+  assert.equal(kizuOk(sb, ['queue', 'list', '--json']), '[]\n');
+  // Resolved (git add): the path's ordinary hunks come back; the other stays a conflict.
+  sb.write({ 'f.txt': 'a\nB\nc\n' });
+  sb.git('add', 'f.txt');
+  assert.deepEqual(rows(sb), [['f.txt', 'modified', 'f.txt:2'], ['g.txt', 'conflict', 'g.txt (conflict: deleted by them)'], ['k.txt', 'modified', 'k.txt:2']]);
+  sb.git('merge', '--abort');
+  assert.deepEqual(hunksJson(sb), []);
+});
+
+test('a conflict of a rebase, a cherry-pick or git stash pop: the hint gives up that operation (a rebase notes that --ours is the branch rebased onto; stash pop has nothing to abort)', () => {
+  const sb = sandbox({ files: { 'f.txt': 'a\n' } });
+  sb.git('branch', '-M', 'main');
+  sb.git('checkout', '-q', '-b', 'side');
+  sb.write({ 'f.txt': 'side\n' });
+  sb.git('commit', '-q', '-am', 'side');
+  sb.git('checkout', '-q', 'main');
+  sb.write({ 'f.txt': 'main\n' });
+  sb.git('commit', '-q', '-am', 'main');
+  const refusal = (extra, op) =>
+    conflictRefusal('f.txt (conflict: both modified)', `resolve it: edit f.txt, then git add -- f.txt (or git rm -- f.txt to delete it)\nor take one side: git checkout --ours -- f.txt, or git checkout --theirs -- f.txt${extra}, then git add -- f.txt` + (op ? `\nor give up the whole ${op}: git ${op} --abort` : ''));
+  assert.equal(sb.run('git', ['cherry-pick', 'side']).status, 1);
+  expectRun(sb, ['revert', 'f.txt'], { status: 2, stderr: refusal('', 'cherry-pick') });
+  sb.git('cherry-pick', '--abort');
+  assert.equal(sb.run('git', ['rebase', '-q', 'side']).status, 1);
+  expectRun(sb, ['revert', 'f.txt'], { status: 2, stderr: refusal(' (in a rebase, --ours is the branch rebased onto)', 'rebase') });
+  sb.git('rebase', '--abort');
+  sb.write({ 'f.txt': 'stashed\n' });
+  sb.git('stash', '-q');
+  sb.write({ 'f.txt': 'other\n' });
+  sb.git('commit', '-q', '-am', 'other');
+  assert.equal(sb.run('git', ['stash', 'pop', '-q']).status, 1);
+  expectRun(sb, ['revert', 'f.txt'], { status: 2, stderr: refusal('', null) });
+  assert.equal(porcelain(sb), 'UU f.txt\n');
+});
