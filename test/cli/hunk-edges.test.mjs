@@ -382,19 +382,21 @@ test('revert of a staged new symbolic link removes the link (not its target) and
   assert.equal(link(sb, 'l'), '-> target.txt');
 });
 
-test('revert never writes through a parent directory replaced by a symbolic link: refused (exit 2), nothing written there or saved', () => {
+test('revert and revert --restore never write through a parent directory replaced by a symbolic link: refused (exit 2), nothing written there or saved', () => {
   const sb = sandbox({ files: { 'd/f.txt': 'f\n', 'keep.txt': 'k\n' } });
   const outside = mkdtempSync(path.join(tmpdir(), 'kizu-outside-'));
   try {
+    sb.write({ 'd/f.txt': 'f\nmore\n' });
+    assert.equal(sb.kizu(['revert', 'd/f.txt']).status, 0); // saves d/f.txt as edited
+    const saved = trashHead(sb);
     rmSync(sb.path('d'), { recursive: true });
     symlinkSync(outside, sb.path('d'));
     assert.deepEqual(rows(sb), [['d', 'untracked', 'd (symlink)'], ['d/f.txt', 'deleted', 'd/f.txt (deleted file)']]);
-    expectRun(sb, ['revert', 'd/f.txt'], {
-      status: 2,
-      stderr: err('d/f.txt: its parent d is a symbolic link, and git kizu never writes through one; nothing was changed', 'move d aside first (revert its own hunk, or rename it), then run the command again'),
-    });
+    const refusal = err('d/f.txt: its parent d is a symbolic link, and git kizu never writes through one; nothing was changed', 'move d aside first (revert its own hunk, or rename it), then run the command again');
+    expectRun(sb, ['revert', 'd/f.txt'], { status: 2, stderr: refusal });
+    expectRun(sb, ['revert', '--restore', saved.slice(0, 12)], { status: 2, stderr: refusal });
     assert.deepEqual(readdirSync(outside), []);
-    assert.equal(trashHead(sb), '');
+    assert.equal(trashHead(sb), saved);
     // The link's own hunk first (it is removed, not what it points to), then the file comes back.
     assert.equal(sb.kizu(['revert', 'd']).status, 0);
     assert.equal(sb.kizu(['revert', 'd/f.txt']).status, 0);
