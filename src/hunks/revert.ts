@@ -141,7 +141,8 @@ export interface RevertPlan {
  *   the staged deletion is undone;
  * - `untrack`: an added file that HEAD does not have (a staged addition, `git add -N`) leaves
  *   the index: the staged addition is undone. `staged` is the staged version when it differs
- *   from the working-tree file and is not empty (saved before it goes), else null.
+ *   from the working-tree file and is not empty (saved before it goes), else null;
+ *   `intentToAdd` is true for an intent-to-add entry, which an undo puts back as one.
  */
 export type IndexFix =
   | { op: 'track'; mode: string; oid: string }

@@ -4,7 +4,8 @@
 // hunks that come back); a change of the executable bit is a hunk (listed, counted, marked,
 // reverted); a submodule's change is a hunk too, which revert refuses without touching it;
 // symbolic links are reverted as links (changed target, deleted, added, type changes), never
-// written through, and never written below; a failed --queue puts the index entry back exactly.
+// written through, and never written below; a failed --queue puts the index entry back exactly;
+// a path with a conflict in progress is one hunk of kind conflict, which revert refuses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
