@@ -72,8 +72,8 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
  * @throws KizuError: exit 1 for an unknown or ambiguous hunk (candidates listed) or a file
  *   that changed since the hunk was listed; exit 2 for bad input (missing hunk, kind or
  *   queue without -m, empty reason), a scar that cannot be written (nothing changed; the
- *   hint names --queue), -m for a hunk whose revert removes the file, and the refusals of
- *   planRevert.
+ *   hint names --queue), -m for a hunk whose revert removes the file or leaves a symbolic
+ *   link, and the refusals of planRevert.
  */
 export async function revertCommand(i: RevertCommandInput): Promise<number> {
   if (i.restore !== undefined) {
@@ -107,6 +107,9 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
       if (after.type === 'absent') {
         throw new KizuError(`reverting ${hunkRange(h, pq)} removes ${pq(h.path)}, so there is no file left to hold a scar; nothing was reverted`, { hint: queueHint });
       }
+      if (after.type === 'symlink') {
+        throw new KizuError(`reverting ${hunkRange(h, pq)} leaves a symbolic link at ${pq(h.path)}, which cannot hold a scar; nothing was reverted`, { hint: queueHint });
+      }
       try {
         const e = await scarIntoBuffer({ rel: h.path, buf: after.content!, line: plan.spot ?? 1, gitLines: true, kind, body, syntaxOverrides: ctx.config.scar.syntax });
         if (e.warning) i.reporter.warn(e.warning);
@@ -122,9 +125,11 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     const saved = sameState(plan.before, after) ? null : await saveRevert(ctx.root, plan.before, `revert ${h.id}`);
     await commitPlan(plan, after);
     await applyIndexFix(ctx.root, plan);
-    return { h, plan, after, scar, saved, staged };
+    // A type change (a file replaced by a link or the other way) is a deletion and an addition.
+    const typeChange = hunks.some((x) => x.path === h.path && x.kind === 'deleted');
+    return { h, plan, after, scar, saved, staged, typeChange };
   };
-  const { h, plan, after, scar, saved, staged } =
+  const { h, plan, after, scar, saved, staged, typeChange } =
     i.message !== undefined && !i.queue
       ? await withScarWrite(ctx.gitDir, async () => {
           const r = await revert();
@@ -136,8 +141,13 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     try {
       queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body);
     } catch (e) {
-      await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {}));
-      await applyIndexFix(ctx.root, plan, true);
+      // Undo the revert: the path's old state, then its index entry exactly as it was
+      // (after the file: an intent-to-add entry needs the file).
+      try {
+        await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {}));
+      } finally {
+        await applyIndexFix(ctx.root, plan, true);
+      }
       throw e;
     }
   }
@@ -150,7 +160,8 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   if (staged) {
     i.reporter.log(`saved the staged ${q(h.path)} (it differed from the working-tree file) in ${REVERTS_REF}; restore it to the working tree with: git kizu revert --restore ${staged.commit.slice(0, 12)}`);
   }
-  if (h.kind === 'added' && after.type === 'absent' && !plan.index) {
+  // The index entry of a type change's other side is the baseline's: right where it is.
+  if (h.kind === 'added' && after.type === 'absent' && !plan.index && !typeChange) {
     const idx = await git(['ls-files', '-z', '--', `:(literal)${h.path}`], { cwd: ctx.root });
     if (idx.stdout.length) i.reporter.warn(`${q(h.path)} is still in the index; git rm --cached -- ${shellWord(h.path, q)} removes it there`);
   }
@@ -163,7 +174,8 @@ async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number |
   const { addItem } = await import('../queue/edit.js');
   let at: string | undefined;
   let text = body;
-  if (after.type === 'absent' || spot === null) text = `${body} (${h.path} removed)`;
+  if (after.type === 'absent') text = `${body} (${h.path} removed)`;
+  else if (after.type === 'symlink' || spot === null) text = `${body} (${h.path}: symbolic link)`;
   else {
     const lines = after.content!.length === 0 ? 0 : after.content!.toString('latin1').split('\n').length - (after.content![after.content!.length - 1] === 0x0a ? 1 : 0);
     at = `${h.path}:${Math.min(spot, Math.max(lines, 1))}`;

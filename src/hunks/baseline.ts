@@ -1,6 +1,6 @@
 /**
- * The baseline hunks are computed against, and starting the two git processes behind a hunk
- * listing (./listing.ts listHunks): the untracked listing and, when the baseline is known
+ * The baseline hunks are computed against, and starting the git processes behind a hunk
+ * listing (./listing.ts listHunks): the untracked listing, the unmerged entries and, when the baseline is known
  * from the ref files, the diff. A small module, so that the `hunks`, `tap`, `reject` and
  * `untap` actions (src/cli/program.ts) can start git while the rest of the command loads
  * ({@link startEarly}); listHunks then takes over the running processes ({@link takeEarly}).
@@ -42,6 +42,8 @@ export interface Started {
   fast: Baseline | undefined;
   /** `git ls-files -z -o --exclude-standard -- <specs>`. */
   others: Promise<GitResult>;
+  /** `git ls-files -z -u -- <specs>`: the unmerged index entries (a conflict in progress). */
+  unmerged: Promise<GitResult>;
   /** The diff against `fast` (DIFF_ARGS), started only when `fast` is known. */
   diff: Promise<GitResult> | undefined;
 }
@@ -61,7 +63,9 @@ export function startDiff(root: string, oid: string, specs: string[]): Promise<G
 export function startGit(root: string, specs: string[], fast: Baseline | undefined = baselineFast(root)): Started {
   const others = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
   others.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
-  return { fast, others, diff: fast ? startDiff(root, fast.oid, specs) : undefined };
+  const unmerged = git(['ls-files', '-z', '-u', '--', ...specs], { cwd: root });
+  unmerged.catch(() => {});
+  return { fast, others, unmerged, diff: fast ? startDiff(root, fast.oid, specs) : undefined };
 }
 
 const early = new Map<string, Started>();

@@ -18,6 +18,11 @@
  *   removed. What changed inside it is its own repository's business, not listed here. An
  *   untracked nested repository (`git ls-files -o` lists it as `dir/`) is such a hunk too
  *   (`untracked nested repository`), whatever it holds.
+ * - A path with unmerged index entries (a merge, cherry-pick, revert, rebase or stash
+ *   conflict in progress: `git ls-files -u`, stages 1-3) is one hunk of kind `conflict` with
+ *   no lines, in place of its diff: resolving it is git's business (`git add`, `git checkout
+ *   --ours/--theirs`, `git merge --abort`), listed so that it is seen even where the working
+ *   tree equals the baseline.
  *
  * Identity is content, not position (see {@link Hunk.id}).
  */
@@ -43,7 +48,8 @@ export interface Hunk {
    * numbers are not included), and the hunk's occurrence index among identical hunks of the
    * same file (0 for the first). Binary hunks hash the old and new object ids instead of
    * lines; a mode hunk hashes `mode`, the old and the new mode; a submodule hunk hashes
-   * `submodule`, the recorded and the checked-out commit and whether it is dirty. Editing lines elsewhere in the file keeps the id; any change to the hunk's own
+   * `submodule`, the recorded and the checked-out commit and whether it is dirty; a conflict
+   * hunk hashes `conflict` and its unmerged index entries (stage, mode, object id). Editing lines elsewhere in the file keeps the id; any change to the hunk's own
    * lines, context lines included, gives a new id.
    */
   id: string;
@@ -51,9 +57,10 @@ export interface Hunk {
   path: string;
   /**
    * File-level status of the hunk's file; `mode` for a change of the executable bit alone,
-   * `submodule` for a submodule's change (both without lines).
+   * `submodule` for a submodule's change, `conflict` for a path with unmerged index entries
+   * (all three without lines).
    */
-  kind: 'modified' | 'added' | 'deleted' | 'untracked' | 'mode' | 'submodule';
+  kind: 'modified' | 'added' | 'deleted' | 'untracked' | 'mode' | 'submodule' | 'conflict';
   /** Baseline side (git's `@@ -a,b`). 0,0 for a file that does not exist there. */
   oldStart: number;
   oldCount: number;
@@ -89,6 +96,46 @@ export interface HunkDetail {
   contentSha?: string;
   /** A submodule's change: the recorded commit, its HEAD now ('' for a side that does not exist), and whether its working tree is dirty. */
   submodule?: SubmoduleChange;
+  /** A conflict: the path's unmerged index entries. */
+  conflict?: Conflict;
+}
+
+/** The unmerged index entries of one path (`git ls-files -u`): by stage, each `{mode, oid}` or null. */
+export interface Conflict {
+  /** Stage 1: the common ancestor's version. */
+  base: { mode: string; oid: string } | null;
+  /** Stage 2: ours (the branch checked out; in a rebase, the branch rebased onto). */
+  ours: { mode: string; oid: string } | null;
+  /** Stage 3: theirs (what is merged in; in a rebase, the commit being replayed). */
+  theirs: { mode: string; oid: string } | null;
+}
+
+/**
+ * The unmerged entries of `git ls-files -z -u` output (`<mode> <oid> <stage>\t<path>`
+ * records) by path.
+ */
+function parseUnmerged(out: Buffer): Map<string, Conflict> {
+  const m = new Map<string, Conflict>();
+  for (const rec of splitZ(out)) {
+    const r = /^(\d+) ([0-9a-f]+) ([123])\t([\s\S]*)$/.exec(rec);
+    if (!r) continue;
+    let c = m.get(r[4]);
+    if (!c) m.set(r[4], (c = { base: null, ours: null, theirs: null }));
+    c[r[3] === '1' ? 'base' : r[3] === '2' ? 'ours' : 'theirs'] = { mode: r[1], oid: r[2] };
+  }
+  return m;
+}
+
+/**
+ * A conflict in git status's words (git-status(1) "Short Format", unmerged XY): `both
+ * modified` (UU), `both added` (AA), `deleted by them` (UD), `deleted by us` (DU), `added by
+ * us` (AU), `added by them` (UA), `both deleted` (DD).
+ */
+export function conflictWords(c: Conflict | undefined): string {
+  if (!c) return 'conflict';
+  const key = `${c.base ? 1 : 0}${c.ours ? 1 : 0}${c.theirs ? 1 : 0}`;
+  const words: Record<string, string> = { '111': 'both modified', '011': 'both added', '110': 'deleted by them', '101': 'deleted by us', '010': 'added by us', '001': 'added by them', '100': 'both deleted' };
+  return `conflict: ${words[key] ?? 'unmerged'}`;
 }
 
 /** A submodule's change against the baseline, from git's `Subproject commit <oid>[-dirty]` lines. */
@@ -140,6 +187,7 @@ let nodeCrypto: typeof import('node:crypto');
 function baseId(p: string, d: HunkDetail, kind: Hunk['kind']): string {
   let head = `kizu-hunk/1\0${DIFF_OPTIONS_ID}\0${p}\0`;
   if (kind === 'mode') head += `mode\0${d.oldMode}\0${d.newMode}\0`;
+  if (d.conflict) head += `conflict\0${(['base', 'ours', 'theirs'] as const).map((k) => (d.conflict![k] ? `${d.conflict![k]!.mode} ${d.conflict![k]!.oid}` : '-')).join('\0')}\0`;
   if (d.submodule) head += `submodule\0${d.submodule.old}\0${d.submodule.new}\0${d.submodule.dirty ? 'dirty' : ''}${d.submodule.untracked ? '\0untracked' : ''}\0`;
   if (d.binary) head += `binary\0${d.oldOid}\0${d.contentSha ?? d.newOid}\0`;
   if (d.symlink) head += 'symlink\0';
@@ -171,6 +219,7 @@ const EMPTY = Buffer.alloc(0);
 /** HunkDetail whose `raw` lines are split from `body` on first use. */
 class Detail implements HunkDetail {
   #raw: Buffer[] | undefined;
+  conflict?: Conflict;
   constructor(
     public body: Buffer,
     public binary: boolean,
@@ -339,7 +388,7 @@ function bodyLines(body: Buffer): string[] {
  */
 export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
-  // Usually the baseline comes from the ref files; then both git processes start at once
+  // Usually the baseline comes from the ref files; then all its git processes start at once
   // (maybe already before this module loaded: baseline.ts startEarly).
   const started = (specs.length ? undefined : takeEarly(root)) ?? startGit(root, specs);
   const { fast, others: othersP } = started;
@@ -364,6 +413,8 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
     return out;
   });
   untrackedP.catch(() => {}); // awaited below
+  const unmergedP = started.unmerged.then((r) => parseUnmerged(r.stdout));
+  unmergedP.catch(() => {});
   let diff: GitResult;
   try {
     diff = await diffP;
@@ -373,8 +424,14 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
     throw e;
   }
   // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
-  const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE);
+  const unmerged = await unmergedP;
+  const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE && !unmerged.has(d.path));
   for (const d of await untrackedP) drafts.push(d);
+  for (const [p, c] of unmerged) {
+    const d = new Detail(EMPTY, false, false, c.ours?.mode ?? '', '', '', '', undefined, []);
+    d.conflict = c;
+    drafts.push({ path: p, kind: 'conflict', oldStart: 0, oldCount: 0, newStart: 0, newCount: 0, header: `Unmerged path ${p}`, detail: d });
+  }
   const order = drafts.map((d, i) => ({ d, i, key: Buffer.from(d.path, 'utf8') }));
   order.sort((a, b) => Buffer.compare(a.key, b.key) || a.i - b.i);
   const seen = new Map<string, number>();
@@ -495,7 +552,8 @@ export function submoduleWords(c: SubmoduleChange | undefined): string {
  * (context excluded), `path:N` for a single line, `path:N (deleted lines)` when the hunk only
  * removes lines (N is the line now where they were), and for whole-file hunks
  * `path (deleted file)`, `path (binary)`, `path (symlink)` or `path (empty file)`; a mode
- * change `path (mode 100644 → 100755)`, a submodule `path (submodule: ...)` ({@link submoduleWords}). `quote`
+ * change `path (mode 100644 → 100755)`, a submodule `path (submodule: ...)` ({@link submoduleWords}),
+ * a conflict `path (conflict: both modified)` ({@link conflictWords}). `quote`
  * writes the path for text output (src/git/quote.ts pathQuoter); the default keeps it raw
  * (JSON, the stored marks).
  */
@@ -504,6 +562,7 @@ export function hunkRange(h: Hunk, quote: (p: string) => string = (p) => p): str
   const p = quote(h.path);
   if (h.kind === 'mode') return `${p} (mode ${d?.oldMode ?? '?'} → ${d?.newMode ?? '?'})`;
   if (h.kind === 'submodule') return `${p} (${submoduleWords(d?.submodule)})`;
+  if (h.kind === 'conflict') return `${p} (${conflictWords(d?.conflict)})`;
   if (d?.symlink) return `${p} (symlink)`;
   if (d?.binary || h.header.startsWith('Binary files ')) return `${p} (binary)`;
   if (h.kind === 'deleted') return `${p} (deleted file)`;

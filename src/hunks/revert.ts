@@ -3,7 +3,9 @@
  * replaced by its baseline lines (git-diff(1) unified format: ' ' lines are on both sides,
  * '-' only on the baseline side, '+' only on the working-tree side; `\ No newline at end of
  * file` marks that the line before it has no '\n'). Nothing outside the hunk changes.
- * Planning is pure (bytes in, bytes out); {@link commitPlan} does the one write.
+ * Planning is pure (bytes in, bytes out); {@link commitPlan} does the one write. A symbolic
+ * link is reverted as a link (its target is its content), never written through, and
+ * nothing is written below a parent directory that is a link.
  *
  * Whole-file hunks also put the user's index entry for the path back where the listing
  * needs it ({@link IndexFix}), so that a reverted hunk does not come back: a file deleted
@@ -83,8 +85,15 @@ function changedError(h: Hunk): KizuError {
   });
 }
 
-/** The current state of a working-tree path, as a saved revert holds it. */
+/**
+ * The current state of a working-tree path, as a saved revert holds it (a symbolic link is
+ * read as a link, never followed).
+ * @throws KizuError (exit 2) if a directory or special file stands there, or a parent
+ *   directory inside the working tree is a symbolic link or a file (checkParents: what is
+ *   read here is what gets written, and no write goes through a link).
+ */
 export async function readPathState(abs: string, rel: string): Promise<SavedFile> {
+  await checkParents(abs, rel);
   let st;
   try {
     st = await lstat(abs);
@@ -117,7 +126,7 @@ export interface RevertPlan {
   before: SavedFile;
   /** The path's state after the revert ('absent': the file is removed). */
   after: SavedFile;
-  /** Working-tree line of the reverted spot (1-based; see hunkSpot); null when the file goes away. */
+  /** Working-tree line of the reverted spot (1-based; see hunkSpot); null when the file goes away or the path holds a symbolic link after the revert (no lines). */
   spot: number | null;
   /** What happens to the user's index entry for the path (null: nothing). */
   index: IndexFix | null;
@@ -132,9 +141,12 @@ export interface RevertPlan {
  *   the staged deletion is undone;
  * - `untrack`: an added file that HEAD does not have (a staged addition, `git add -N`) leaves
  *   the index: the staged addition is undone. `staged` is the staged version when it differs
- *   from the working-tree file and is not empty (saved before it goes), else null.
+ *   from the working-tree file and is not empty (saved before it goes), else null;
+ *   `intentToAdd` is true for an intent-to-add entry, which an undo puts back as one.
  */
-export type IndexFix = { op: 'track'; mode: string; oid: string } | { op: 'untrack'; mode: string; oid: string; staged: SavedFile | null };
+export type IndexFix =
+  | { op: 'track'; mode: string; oid: string }
+  | { op: 'untrack'; mode: string; oid: string; staged: SavedFile | null; intentToAdd: boolean };
 
 /** The stage-0 index entry of `rel` (`git ls-files -s`), null if there is none; 'conflict' while it is unmerged. */
 async function indexEntry(root: string, rel: string): Promise<{ mode: string; oid: string } | null | 'conflict'> {
@@ -147,6 +159,20 @@ async function indexEntry(root: string, rel: string): Promise<{ mode: string; oi
     found = { mode: m[1], oid: m[2] };
   }
   return found;
+}
+
+/**
+ * True if the stage-0 index entry of `rel` is an intent-to-add entry (`git add -N`): `git
+ * status --porcelain=v2` prints such an entry with index mode 000000 (git-status(1)
+ * "Changed Tracked Entries": `1 <XY> <sub> <mH> <mI> <mW> ...`), a real entry never.
+ */
+async function isIntentToAdd(root: string, rel: string): Promise<boolean> {
+  const r = await git(['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=all', '--', `:(literal)${rel}`], { cwd: root });
+  for (const rec of r.stdout.toString('utf8').split('\0')) {
+    const m = /^1 \S\S \S+ (\d+) (\d+) \d+ [0-9a-f]+ [0-9a-f]+ ([\s\S]*)$/.exec(rec);
+    if (m && m[3] === rel && m[2] === '000000') return true;
+  }
+  return false;
 }
 
 /** The entry HEAD's tree has for `rel` (`git ls-tree`), null if none (or no HEAD commit). */
@@ -170,19 +196,22 @@ async function planIndexFix(root: string, h: Hunk, d: HunkDetail): Promise<Index
     return { op: 'track', ...(head ?? { mode: d.oldMode, oid: d.oldOid }) };
   }
   if (!entry || head) return null;
-  if (entry.oid === d.newOid) return { op: 'untrack', ...entry, staged: null };
+  const intentToAdd = await isIntentToAdd(root, h.path);
+  if (intentToAdd || entry.oid === d.newOid) return { op: 'untrack', ...entry, staged: null, intentToAdd };
   const content = (await git(['cat-file', 'blob', entry.oid], { cwd: root })).stdout;
-  if (!content.length) return { op: 'untrack', ...entry, staged: null };
-  if (entry.mode === '120000') return { op: 'untrack', ...entry, staged: { path: h.path, type: 'symlink', content, mode: null } };
-  return { op: 'untrack', ...entry, staged: { path: h.path, type: 'file', content, mode: gitModeBits(entry.mode) } };
+  if (!content.length) return { op: 'untrack', ...entry, staged: null, intentToAdd };
+  if (entry.mode === '120000') return { op: 'untrack', ...entry, staged: { path: h.path, type: 'symlink', content, mode: null }, intentToAdd };
+  return { op: 'untrack', ...entry, staged: { path: h.path, type: 'file', content, mode: gitModeBits(entry.mode) }, intentToAdd };
 }
 
 /**
  * Applies a plan's index fix to the user's index (`git update-index -z --index-info`; git
- * takes the index lock), or with `undo` puts the entry back as it was. Nothing when the plan
- * has none.
+ * takes the index lock), or with `undo` puts the entry back exactly as it was: an
+ * intent-to-add entry as intent-to-add again (`git add --intent-to-add --force`, which needs
+ * the working-tree file back first; `--index-info` cannot set that flag). Nothing when the
+ * plan has none.
  * @throws KizuError (exit 2) if git fails (e.g. another git process holds the index lock);
- *   the message says that the working tree is reverted already and how to finish.
+ *   the message says what state the working tree is in and the hint how to finish.
  */
 export async function applyIndexFix(root: string, plan: RevertPlan, undo = false): Promise<void> {
   const f = plan.index;
@@ -190,12 +219,15 @@ export async function applyIndexFix(root: string, plan: RevertPlan, undo = false
   const zero = '0'.repeat(f.oid.length);
   const add = (f.op === 'track') !== undo;
   const line = add ? `${f.mode} ${f.oid}\t${plan.hunk.path}\0` : `0 ${zero}\t${plan.hunk.path}\0`;
+  const ita = undo && f.op === 'untrack' && f.intentToAdd;
   try {
-    await git(['update-index', '-z', '--index-info'], { cwd: root, input: line });
+    if (ita) await git(['add', '--intent-to-add', '--force', '--', `:(literal)${plan.hunk.path}`], { cwd: root });
+    else await git(['update-index', '-z', '--index-info'], { cwd: root, input: line });
   } catch (e) {
     const q = quoteCStyle(plan.hunk.path);
-    const fix = add ? `git update-index --add --cacheinfo ${f.mode},${f.oid},${q}` : `git rm --cached -- ${q}`;
-    throw new KizuError(`${q}: the working tree is reverted, but the index could not be updated: ${(e as Error).message.split('\n')[0]}`, {
+    const fix = ita ? `git add --intent-to-add -- ${q}` : add ? `git update-index --add --cacheinfo ${f.mode},${f.oid},${q}` : `git rm --cached -- ${q}`;
+    const state = undo ? 'the revert is undone in the working tree, but the index entry could not be put back' : 'the working tree is reverted, but the index could not be updated';
+    throw new KizuError(`${q}: ${state}: ${(e as Error).message.split('\n')[0]}`, {
       hint: `finish it with: ${fix}`,
     });
   }
@@ -223,6 +255,11 @@ async function verifyOid(root: string, h: Hunk, d: HunkDetail, buf: Buffer, base
   throw changedError(h);
 }
 
+/** A blob's bytes as stored (a symbolic link's target: git checks it out unconverted). */
+async function blobBytes(root: string, oid: string): Promise<Buffer> {
+  return (await git(['cat-file', 'blob', oid], { cwd: root })).stdout;
+}
+
 /** The baseline blob as git would check it out at `rel` (smudge and eol conversion applied). */
 async function baselineBytes(root: string, rel: string, oid: string): Promise<Buffer> {
   return (await git(['cat-file', '--filters', `--path=${rel}`, oid], { cwd: root })).stdout;
@@ -243,15 +280,24 @@ function gitModeBits(mode: string): number {
  *   its index entry is gone too, the entry comes back ({@link IndexFix}), and a file standing
  *   there untracked (`git rm --cached`) is kept as it is (its differences from the baseline
  *   are then ordinary hunks);
- * - submodule: refused, a submodule is its own repository (the hint says what to run in it).
- * @throws KizuError exit 1 if the file no longer holds what the hunk was listed from; exit 2
- *   for symlink changes (not reverted by hunk), submodules, files git converts (see
- *   verifyOid), or a hunk that did not come from listHunks.
+ * - symbolic link (git mode 120000): its one hunk is the whole target. A changed target goes
+ *   back to the baseline's, an added link is removed (the link itself, never what it points
+ *   to), a deleted link is created again (with its index entry as for files);
+ * - type change (a file replaced by a link or the other way; git lists a deletion and an
+ *   addition): reverting the addition removes the new one, reverting the deletion puts the
+ *   baseline's file or link in place of what stands there (the caller saves that first);
+ * - submodule: refused, a submodule is its own repository (the hint says what to run in it);
+ * - conflict (unmerged index entries): refused, resolving is the user's choice (the hint
+ *   names git's ways: edit and `git add`, `git checkout --ours/--theirs`, `git merge --abort`).
+ * @throws KizuError exit 1 if the path no longer holds what the hunk was listed from; exit 2
+ *   for submodules, conflicts, files git converts (see verifyOid), or a hunk that did not come from
+ *   listHunks.
  */
 export async function planRevert(root: string, h: Hunk, baselineOid: string): Promise<RevertPlan> {
   const d = hunkDetail(h);
   if (!d) throw new KizuError(`hunk ${shortId(h)} has no diff detail`, { hint: 'this is a bug in git-kizu; hunks must come from listHunks' });
   if (h.kind === 'submodule') throw submoduleRefusal(h, d, baselineOid);
+  if (h.kind === 'conflict') throw await conflictRefusal(root, h, d);
   const abs = path.join(root, ...h.path.split('/'));
   const before = await readPathState(abs, h.path);
   const absent: SavedFile = { path: h.path, type: 'absent', content: null, mode: null };
@@ -268,24 +314,72 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
     } else if (!before.content!.equals(sideBytes(d.raw, 'new'))) throw changedError(h);
     return { hunk: h, abs, before, after: absent, spot: null, index: null };
   }
-  if (d.symlink) {
-    throw new KizuError(`${hunkRange(h, quoteCStyle)}: symbolic link changes are not reverted by hunk`, {
-      hint: `restore the link with ${restoreCommand(baselineOid, h.path)}`,
-    });
-  }
   if (h.kind === 'deleted') {
     const index = await planIndexFix(root, h, d);
     // Deleted from the index only (`git rm --cached`): the file stays, it is tracked again.
     if (before.type !== 'absent' && index) return { hunk: h, abs, before, after: before, spot: hunkSpot(h), index };
-    if (before.type !== 'absent') throw changedError(h);
-    const content = await baselineBytes(root, h.path, d.oldOid);
-    return { hunk: h, abs, before, after: { path: h.path, type: 'file', content, mode: gitModeBits(d.oldMode) }, spot: hunkSpot(h), index };
+    const link = d.oldMode === '120000';
+    // A type change (git lists it as a deletion and an addition): the path holds the other
+    // type, which the baseline's file or link replaces (saved first, like any revert).
+    if (before.type !== 'absent' && before.type !== (link ? 'file' : 'symlink')) throw changedError(h);
+    const after: SavedFile = link
+      ? { path: h.path, type: 'symlink', content: await blobBytes(root, d.oldOid), mode: null }
+      : { path: h.path, type: 'file', content: await baselineBytes(root, h.path, d.oldOid), mode: gitModeBits(d.oldMode) };
+    return { hunk: h, abs, before, after, spot: link ? null : hunkSpot(h), index };
+  }
+  if (d.newMode === '120000') {
+    // A link's hunk is its whole target: the link goes back to the baseline's, or goes.
+    if (before.type !== 'symlink' || (await gitHash(root, before.content!)) !== d.newOid) throw changedError(h);
+    if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d) };
+    return { hunk: h, abs, before, after: { path: h.path, type: 'symlink', content: await blobBytes(root, d.oldOid), mode: null }, spot: null, index: null };
   }
   if (before.type !== 'file') throw changedError(h);
   await verifyOid(root, h, d, before.content!, baselineOid);
   if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d) };
   const content = d.binary ? await baselineBytes(root, h.path, d.oldOid) : revertBuffer(before.content!, h, d.raw);
   return { hunk: h, abs, before, after: { ...before, content }, spot: hunkSpot(h), index: null };
+}
+
+/**
+ * The git operation whose conflict is in progress, with the command that gives it up: a
+ * merge (MERGE_HEAD), cherry-pick (CHERRY_PICK_HEAD), revert (REVERT_HEAD) or rebase
+ * (rebase-merge/ or rebase-apply/ in the git directory); null for none of these (e.g. a
+ * conflict of `git stash pop` or `git checkout -m`).
+ */
+async function operationInProgress(root: string): Promise<{ name: string; abort: string } | null> {
+  const has = async (ref: string) => (await git(['rev-parse', '-q', '--verify', ref], { cwd: root, okStatus: [0, 1, 128] })).status === 0;
+  if (await has('MERGE_HEAD')) return { name: 'merge', abort: 'git merge --abort' };
+  if (await has('CHERRY_PICK_HEAD')) return { name: 'cherry-pick', abort: 'git cherry-pick --abort' };
+  if (await has('REVERT_HEAD')) return { name: 'revert', abort: 'git revert --abort' };
+  const dirs = (await git(['rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'], { cwd: root })).stdout.toString('utf8').split('\n');
+  for (const dir of dirs.filter(Boolean)) {
+    try {
+      if ((await lstat(dir)).isDirectory()) return { name: 'rebase', abort: 'git rebase --abort' };
+    } catch {
+      /* not there */
+    }
+  }
+  return null;
+}
+
+/**
+ * The refusal to revert a conflict's hunk (git kizu never resolves a conflict, which would
+ * pick a side for the user), with git's ways to resolve it: edit and `git add` (or `git rm`),
+ * take one side (`git checkout --ours/--theirs`, where that side has the path), or give up the
+ * operation in progress (`git merge --abort` ...).
+ */
+async function conflictRefusal(root: string, h: Hunk, d: HunkDetail): Promise<KizuError> {
+  const c = d.conflict!;
+  const q = quoteCStyle(h.path);
+  const w = q === h.path ? shellQuote(h.path) : '<path>';
+  const op = await operationInProgress(root);
+  const steps = [`resolve it: edit ${w}, then git add -- ${w} (or git rm -- ${w} to delete it)`];
+  const sides = [c.ours && `git checkout --ours -- ${w}`, c.theirs && `git checkout --theirs -- ${w}`].filter(Boolean);
+  if (sides.length) steps.push(`or take one side: ${sides.join(', or ')}${op?.name === 'rebase' ? ' (in a rebase, --ours is the branch rebased onto)' : ''}, then git add -- ${w}`);
+  if (op) steps.push(`or give up the whole ${op.name}: ${op.abort}`);
+  return new KizuError(`${hunkRange(h, quoteCStyle)} is unmerged in the index; git kizu does not resolve conflicts, nothing was changed`, {
+    hint: steps.join('\n') + (w === '<path>' ? `\n(<path> is ${q})` : ''),
+  });
 }
 
 /** The refusal to revert a submodule's hunk, with what to run inside it instead. */
@@ -309,11 +403,39 @@ function submoduleRefusal(h: Hunk, d: HunkDetail, baselineOid: string): KizuErro
 }
 
 /**
- * Writes a planned state to the path, once: re-reads the path first and refuses if it no
- * longer matches `before`; a file is written atomically (temp file + rename) with `mode`
+ * Refuses a path whose parent directories inside the working tree are not all real
+ * directories (or missing, to be created): a symbolic link there (e.g. a directory replaced
+ * by a link to elsewhere) would make the write land where the link points, outside the path.
+ * @param abs absolute path; `rel` its root-relative form ('/'-separated), so that the
+ *   working tree's own location (which may be reached through links) is not checked.
+ * @throws KizuError (exit 2) naming the parent that is a link or not a directory.
+ */
+async function checkParents(abs: string, rel: string): Promise<void> {
+  const parts = rel.split('/');
+  const root = abs.slice(0, abs.length - path.join(...parts).length);
+  for (let i = 1; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join('/');
+    let st;
+    try {
+      st = await lstat(path.join(root, ...parts.slice(0, i)));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    if (st.isDirectory()) continue;
+    const what = st.isSymbolicLink() ? 'a symbolic link' : 'not a directory';
+    throw new KizuError(`${quoteCStyle(rel)}: its parent ${quoteCStyle(dir)} is ${what}, and git kizu never writes through one; nothing was changed`, {
+      hint: `move ${quoteCStyle(dir)} aside first (revert its own hunk, or rename it), then run the command again`,
+    });
+  }
+}
+
+/**
+ * Writes a planned state to the path, once: re-reads the path first ({@link readPathState},
+ * which refuses a path below a symbolic link) and refuses if it no longer matches `before`; a file is written atomically (temp file + rename) with `mode`
  * when given (an existing file's mode is kept otherwise), a symlink is created under a temp
  * name and renamed over, 'absent' unlinks. Missing parent directories are created.
- * @throws KizuError (exit 1) if the path changed since it was read.
+ * @throws KizuError (exit 1) if the path changed since it was read; exit 2 from readPathState.
  */
 export async function commitState(abs: string, before: SavedFile, after: SavedFile, onChanged: () => KizuError): Promise<void> {
   const now = await readPathState(abs, before.path);
