@@ -105,11 +105,13 @@ function itemLine(i: QueueItem): string {
  * How the agent compares a rejected hunk with the baseline `base` (abbreviated): `git diff`
  * for a file; what the baseline lacks for an untracked file (`git diff <commit>` shows
  * nothing for it); the nested repository's own status and log for a submodule or an
- * untracked nested repository (its changes live in its own repository).
+ * untracked nested repository (its changes live in its own repository); how to see and
+ * resolve a conflict for a path with unmerged index entries.
  */
 function compareHint(h: HunkReview['rejected'][number], base: string): string {
   if (h.kind === 'untracked') return `(${h.path} is a new file: the baseline ${base} does not have it)`;
   const q = shellQuote(h.path);
+  if (h.kind === 'conflict') return `(${h.path} has an unresolved conflict: \`git status\` and \`git diff -- ${q}\` show both sides; resolve it and \`git add ${q}\`)`;
   if (h.kind === 'submodule') return `(${h.path} is a repository of its own: \`git -C ${q} status\` and \`git -C ${q} log\` show what changed in it)`;
   return `(\`git diff ${base} -- ${q}\`)`;
 }

@@ -481,3 +481,17 @@ test('a conflict of a rebase, a cherry-pick or git stash pop: the hint gives up 
   expectRun(sb, ['revert', 'f.txt'], { status: 2, stderr: refusal('', null) });
   assert.equal(porcelain(sb), 'UU f.txt\n');
 });
+
+test('stop hook: a rejected conflict hunk tells the agent to resolve the conflict, not to compare with the baseline', () => {
+  const sb = inConflict();
+  const [f] = hunksJson(sb);
+  expectRun(sb, ['reject', f.shortId], { status: 0, stdout: `rejected ${f.shortId} f.txt (conflict: both modified)\n` });
+  const r = hook(sb, 'stop', stopPayload(sb, false));
+  assert.deepEqual([r.status, r.stderr], [0, '']);
+  assert.equal(
+    JSON.parse(r.stdout).reason,
+    'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
+      '- f.txt (conflict: both modified) → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
+      '(f.txt has an unresolved conflict: `git status` and `git diff -- f.txt` show both sides; resolve it and `git add f.txt`), work out what is wrong, and rework or revert it',
+  );
+});
