@@ -32,7 +32,6 @@ export interface RevertCommandInput {
   reporter: Reporter;
 }
 
-/** Lines telling how to get a saved revert back. */
 /**
  * `p` as a word of a shell command in a message: shell-quoted, or, when it holds a character
  * git quotes in paths (a tab, a newline...), which must not reach the terminal raw,
@@ -42,6 +41,10 @@ function shellWord(p: string, q: PathQuote): string {
   return quoteCStyle(p) === p ? shellQuote(p) : `<path> (the path ${q(p)})`;
 }
 
+/**
+ * Lines telling how to get a saved revert back: `git kizu revert --restore <id>`, and for a
+ * regular file the plain git commands that do the same (content, then the exact mode bits).
+ */
 function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
   const q = pathQuoter(root);
@@ -49,7 +52,14 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const lines = [`saved the previous ${q(t.path)} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`];
   // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
   // name the file absolutely.
-  if (t.type === 'file') lines.push(`  (or: git cat-file -p ${t.blob} > ${shellWord(path.join(root, t.path), q)})`);
+  if (t.type === 'file') {
+    // A path git would quote is written `<path>` in the command and named once after it.
+    const abs = path.join(root, t.path);
+    const plain = quoteCStyle(abs) === abs;
+    const file = plain ? shellQuote(abs) : '<path>';
+    const chmod = t.mode === null ? '' : ` && chmod ${(t.mode & 0o7777).toString(8).padStart(3, '0')} ${file}`;
+    lines.push(`  (or: git cat-file -p ${t.blob} > ${file}${chmod}${plain ? '' : `, <path> being ${q(abs)}`})`);
+  }
   return lines;
 }
 

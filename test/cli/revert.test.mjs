@@ -16,13 +16,17 @@ const mode = (sb, rel) => statSync(sb.path(rel)).mode & 0o777;
 /** The two lines revert prints about the saved copy of `rel`, as one text. */
 const savedText = (sb, rel) => text(savedLines(sb, rel));
 
-/** Runs the printed `git cat-file -p <blob> > <path>` line in a shell and returns the bytes it writes. */
-function catFileRoute(sb, stdout) {
-  const m = /\(or: git cat-file -p ([0-9a-f]+) > (\S+)\)/.exec(stdout);
+/**
+ * Runs the printed `git cat-file -p <blob> > <path> && chmod <bits> <path>` line in a shell,
+ * aimed at a scratch file, and returns the bytes it writes (the bits are checked against `bits`).
+ */
+function catFileRoute(sb, stdout, bits = 0o644) {
+  const m = /\(or: git cat-file -p ([0-9a-f]+) > (\S+) && chmod ([0-7]+) \2\)/.exec(stdout);
   assert.ok(m, stdout);
   const out = path.join(mkdtempSync(path.join(sb.base, 'cat-')), 'f'); // removed with the sandbox
-  const r = sb.run('sh', ['-c', `git cat-file -p ${m[1]} > "$1"`, 'sh', out]);
+  const r = sb.run('sh', ['-c', `git cat-file -p ${m[1]} > "$1" && chmod ${m[3]} "$1"`, 'sh', out]);
   assert.equal(r.status, 0, r.stderr);
+  assert.equal(statSync(out).mode & 0o7777, bits, 'the printed chmod gives the saved bits');
   return readFileSync(out);
 }
 
@@ -54,7 +58,7 @@ test('revert: one hunk of a modified file goes back byte-exactly, the other hunk
   // The other hunk is untouched: same id, same place.
   assert.deepEqual(hunksJson(sb), [h1]);
   // The printed cat-file line reproduces the pre-revert bytes, and so does --restore.
-  assert.deepEqual(catFileRoute(sb, r.stdout), before);
+  assert.deepEqual(catFileRoute(sb, r.stdout, 0o755), before);
   const id = restoreId(r.stdout);
   const rr = sb.kizu(['revert', '--restore', id]);
   assert.equal(rr.status, 0, rr.stderr);
@@ -228,9 +232,9 @@ test('revert: paths with spaces, quotes, tabs and non-ASCII characters', () => {
   const r = sb.kizu(['revert', `${odd}:2`]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(sb.read(odd), 'a\nb\n');
-  assert.deepEqual(catFileRoute(sb, r.stdout.replace(/> .*\)/, '> x)')), Buffer.from('a\nB\n'));
+  assert.deepEqual(catFileRoute(sb, r.stdout.replace(/> <path>.*\)/, '> x && chmod 644 x)')), Buffer.from('a\nB\n'));
   // The raw tab never reaches the terminal: the path is named in git's quoted form.
-  assert.ok(r.stdout.includes(` > <path> (the path "${realpathSync(sb.dir)}/dir x/\\303\\251 \\"q\\"\\tz.txt"))`), r.stdout);
+  assert.ok(r.stdout.includes(` > <path> && chmod 644 <path>, <path> being "${realpathSync(sb.dir)}/dir x/\\303\\251 \\"q\\"\\tz.txt")\n`), r.stdout);
   assert.equal(sb.kizu(['revert', '--restore', restoreId(r.stdout)]).status, 0);
   assert.equal(sb.read(odd), 'a\nB\n');
   assert.equal(sb.kizu(['revert', hs[1].shortId]).status, 0);
@@ -354,7 +358,7 @@ test('from a subdirectory: a path:line copied from `hunks` (root-relative) works
   const r = sb.kizu(['revert', 'src/a.txt:5'], { cwd: sub });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(sb.read('src/a.txt'), text(lines30));
-  const m = /\(or: (git cat-file -p [0-9a-f]+ > \S+)\)/.exec(r.stdout);
+  const m = /\(or: (git cat-file -p [0-9a-f]+ > \S+ && chmod [0-7]+ \S+)\)/.exec(r.stdout);
   assert.ok(m, r.stdout);
   const run = sb.run('sh', ['-c', m[1]], { cwd: sub });
   assert.equal(run.status, 0, run.stderr);

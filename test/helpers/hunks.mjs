@@ -16,5 +16,11 @@ export function hunksJson(sb, args = []) {
 export function savedLines(sb, rel) {
   const c = trashHead(sb);
   const blob = sb.git('rev-parse', `${c}:${rel}`).trim();
-  return [`saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}`, `  (or: git cat-file -p ${blob} > ${path.join(realpathSync(sb.dir), rel)})`];
+  const file = path.join(realpathSync(sb.dir), rel);
+  // The exact bits recorded with the saved copy (`kizu-mode: 0644`) come back with chmod.
+  const bits = /^kizu-mode: 0(\d+)$/m.exec(sb.git('log', '-1', '--format=%B', c))?.[1];
+  return [
+    `saved the previous ${rel} in refs/kizu/reverts; restore it with: git kizu revert --restore ${c.slice(0, 12)}`,
+    `  (or: git cat-file -p ${blob} > ${file}${bits ? ` && chmod ${bits.padStart(3, '0')} ${file}` : ''})`,
+  ];
 }
