@@ -10,6 +10,7 @@ import { err, expectRun, kizuOk } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
 import { rev } from '../helpers/refs.mjs';
 import { commit, rootOf, sibling, state, sym } from '../helpers/tasks.mjs';
+import { promptTerminal } from '../helpers/terminal.mjs';
 
 /** Parses rollback branch's output; checks it line by line against the expected shape. */
 function parseRollback(sb, stdout, { name, tip, commits, files, wt, mode = 'linked', saved = '', ignored = '' }) {
@@ -360,4 +361,25 @@ test('rollback branch --json: the plan (--dry-run, or refused without a terminal
   assert.ok(!existsSync(wt));
   kizuOk(sb, ['undo', '--yes']);
   assert.equal(readFileSync(path.join(wt, 'u.txt'), 'utf8'), 'untracked\n');
+});
+
+test('rollback branch on a terminal names the ignored files that would go without a copy in its question; "n" changes nothing', async (t) => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': 'build/\n', '.kizurc.json': '{"snapshot": {"maxFileBytes": 50}}\n' } });
+  kizuOk(sb, ['task', 'start', 'q', '--worktree']);
+  const wt = sibling(sb, 'q');
+  mkdirSync(path.join(wt, 'build'));
+  writeFileSync(path.join(wt, 'build', 'huge.bin'), 'B'.repeat(80) + '\n');
+  const before = state(sb);
+  const wtBefore = tree(wt);
+  const no = promptTerminal(t, sb, ['rollback', 'branch', 'q']);
+  await no.waitFor('[y/N]');
+  no.answer('n');
+  const lines = await no.done();
+  assert.equal(
+    lines.join(''),
+    `Discard task q (branch kizu/q and worktree ${wt}; a copy is kept in refs/kizu/trash, except 1 ignored path not saved (over the 50-byte budget, snapshot.maxFileBytes, or a nested repository): build/huge.bin)? [y/N] n` +
+      'cancelled: nothing changedEXIT=0',
+  );
+  assert.deepEqual(state(sb), before);
+  assert.deepEqual(tree(wt), wtBefore);
 });
