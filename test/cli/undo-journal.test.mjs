@@ -5,7 +5,7 @@
 // so the journal's picture is what it was before that rollback.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { expectRun, kizuOk, ok } from '../helpers/expect.mjs';
 import { TEN, agentEdit, entries, noMs } from '../helpers/journal.mjs';
@@ -99,4 +99,33 @@ test('undo of rollback snapshot: files change outside the journal both ways, not
   expectRun(sb, ['journal'], { status: 0, stdout: `${a.shortId}  ${noMs(a.time)}  Edit f.txt  +1 -1  session sess-1\n` });
   assert.equal(kizuOk(sb, ['rollback', 'patch', '--yes', a.shortId]).split('\n')[0], `rolled back ${a.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`);
   assert.equal(sb.read('f.txt'), TEN);
+});
+
+test('undo of rollback patch: a record written before the journal entry id was kept finds the rollback entry by its time; a journal that cannot be written is a warning, the files are restored all the same', () => {
+  const sb = sandbox({ files: { 'f.txt': TEN } });
+  const a = agentEdit(sb, 'f.txt', 'l5\n', 'L5\n');
+  ok(sb.kizu(['rollback', 'patch', '--yes', a.shortId]));
+  const rb = entries(sb).at(-1);
+  const file = sb.path('.git/kizu/rollbacks.json');
+  const old = log(sb);
+  delete old.records[0].journalEntry;
+  writeFileSync(file, JSON.stringify(old, null, 2) + '\n');
+  ok(sb.kizu(['undo', '--yes']));
+  assert.deepEqual(entries(sb).at(-1).rollbackOf, [rb.id]);
+  assert.equal(sb.read('f.txt'), TEN.replace('l5\n', 'L5\n'));
+
+  // The journal ref at a blob: undo restores, then says the journal entry could not be written.
+  ok(sb.kizu(['rollback', 'patch', '--yes', a.shortId]));
+  const tip = sb.git('rev-parse', 'refs/kizu/journal').trim();
+  const blobId = sb.git('hash-object', '-w', '--stdin', { input: 'not a commit\n' }).trim();
+  sb.git('update-ref', 'refs/kizu/journal', blobId);
+  const u = sb.kizu(['undo', '--yes']);
+  assert.equal(u.status, 0, u.stderr);
+  assert.equal(sb.read('f.txt'), TEN.replace('l5\n', 'L5\n'));
+  assert.equal(
+    u.stderr,
+    `git-kizu: warning: the undo is done but could not be recorded in the journal: refs/kizu/journal points at a blob (${blobId}), not a commit; git-kizu reads and writes nothing through it\n`,
+  );
+  assert.equal(log(sb).records.length, 0);
+  sb.git('update-ref', 'refs/kizu/journal', tip);
 });
