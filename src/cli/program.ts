@@ -384,7 +384,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('<name>', 'task name (see git kizu task list)')
     .option('--dry-run', 'only print what it would do')
     .option('--yes', 'do not ask (required when there is no terminal)')
-    .option('--json', 'print {dryRun, applied, task, branch, tip, commits, mode, worktree, switchTo, files, ignored, trashRef, copy, safetySnapshot, recorded} as JSON')
+    .option('--json', 'print {dryRun, applied, task, branch, tip, commits, mode, worktree, switchTo, files, savedIgnored, ignored, budget, trashRef, copy, safetySnapshot, recorded} as JSON')
     .action(async (name: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
       const { rollbackBranchCommand } = await import('./rollback-branch.js');
       setCode(await rollbackBranchCommand({ cwd, name, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));

@@ -45,27 +45,38 @@ export interface BranchRollbackJson {
   worktree: string | null;
   /** The branch the main worktree is switched back to ('main' mode), else null. */
   switchTo: string | null;
-  /** Changed and untracked files in the worktree, saved with the copy. */
+  /** Changed and untracked (not ignored) files in the worktree, saved with the copy. */
   files: string[];
-  /** Ignored paths removed with a linked worktree, not saved. */
+  /** Ignored files of a linked worktree saved with the copy (`snapshot.include` ones, then the rest within `budget`). */
+  savedIgnored: string[];
+  /** Ignored paths removed with a linked worktree without a copy (over the budget; nested repositories `dir/`). */
   ignored: string[];
+  /** The budget in bytes for the saved ignored files (config snapshot.maxFileBytes). */
+  budget: number;
   trashRef: string | null;
   copy: string | null;
   safetySnapshot: string | null;
   recorded: boolean;
 }
 
+const listed = (xs: string[], max = 5) => xs.slice(0, max).map((x) => quoteCStyle(x)).join(', ') + (xs.length > max ? ', ...' : '');
+
 function describe(p: DiscardPlan): string {
   const parts = [`${count(p.commits, 'commit')} not on the base`];
   if (p.worktree?.prunable) parts.push(`no files (its worktree ${p.worktree.path} is gone)`);
   else if (p.mode !== 'none') parts.push(`${count(p.files.length, 'changed or untracked file')} in ${p.worktree!.path}`);
+  if (p.savedIgnored.length) parts.push(`and ${count(p.savedIgnored.length, 'ignored file')} (${listed(p.savedIgnored)})`);
   return parts.join(', ');
 }
 
-function ignoredNote(p: DiscardPlan): string {
+/** What goes with the worktree without a copy, or ''. */
+function unsavedText(p: DiscardPlan): string {
   if (!p.ignored.length) return '';
-  const shown = p.ignored.slice(0, 5).join(', ') + (p.ignored.length > 5 ? ', ...' : '');
-  return ` (with ${count(p.ignored.length, 'ignored path')}, not saved: ${shown})`;
+  return `${count(p.ignored.length, 'ignored path')} not saved (over the ${p.budget}-byte budget, snapshot.maxFileBytes, or a nested repository): ${listed(p.ignored)}`;
+}
+
+function ignoredNote(p: DiscardPlan): string {
+  return p.ignored.length ? ` (with ${unsavedText(p)})` : '';
 }
 
 /**
@@ -73,6 +84,9 @@ function ignoredNote(p: DiscardPlan): string {
  * Before it asks or changes anything it checks the undo log (undo-log.ts checkUndoLog: a
  * broken one is an error naming the file, exit 2). An invalid config is one warning line on
  * stderr (the defaults stand in for what is invalid), never a refusal.
+ * The ignored files of a linked worktree are saved with the copy as `task land --remove`
+ * saves them (removed.ts ignoredToSave); the ones over the budget are named in the plan and
+ * in the question, since they go without a copy.
  * Without --yes it asks on the terminal (answering no prints `cancelled: nothing changed`,
  * exit 0), and refuses (exit 1) when there is no terminal to ask on. With --json the text
  * lines below are replaced by one {@link BranchRollbackJson} object on stdout (the plan with
@@ -83,8 +97,9 @@ function ignoredNote(p: DiscardPlan): string {
  * Output (--dry-run: the `would ...` lines only, nothing changes):
  * ```
  * safety snapshot: <snapshot name>
- * saved task <name> in refs/kizu/trash/<name>/<time>: <n> commits not on the base, <m> changed or untracked files in <worktree>
- * removed worktree <path>[ (with <k> ignored paths, not saved: ...)]      | switched <path> back to <branch>
+ * saved task <name> in refs/kizu/trash/<name>/<time>: <n> commits not on the base, <m> changed or untracked files in <worktree>[, and <j> ignored files (...)]
+ * removed worktree <path>[ (with <k> ignored paths not saved (over the <budget>-byte budget, snapshot.maxFileBytes, or a nested repository): ...)]
+ *                                                                         | switched <path> back to <branch>
  * deleted branch kizu/<name> (was <12 hex>)
  * bring it back: git kizu undo
  *   or by hand: git branch kizu/<name> <tip>
@@ -113,7 +128,9 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
       worktree: plan.worktree?.path ?? null,
       switchTo: plan.switchTo,
       files: plan.files,
+      savedIgnored: plan.savedIgnored,
       ignored: plan.ignored,
+      budget: plan.budget,
       trashRef: done?.copy.ref ?? null,
       copy: done?.copy.commit ?? null,
       safetySnapshot: done?.safety.name ?? null,
@@ -144,7 +161,8 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
       });
     }
     const what = plan.mode === 'linked' ? `branch ${task.branch} and worktree ${wtPath}` : `branch ${task.branch}`;
-    if (!(await askYesNo(`Discard task ${task.name} (${what}; a copy is kept in refs/kizu/trash)?`))) {
+    const except = plan.mode === 'linked' && plan.ignored.length ? `, except ${unsavedText(plan)}` : '';
+    if (!(await askYesNo(`Discard task ${task.name} (${what}; a copy is kept in refs/kizu/trash${except})?`))) {
       if (i.json) would();
       else i.reporter.log('cancelled: nothing changed');
       return EXIT.OK;

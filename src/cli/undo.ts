@@ -43,7 +43,10 @@ function previewLines(u: UndoResult, q: PathQuote): string[] {
  * snapshot with --whole-snapshot; paths edited since the rollback are marked in the plan and
  * kept in undo's own safety snapshot); prints what it will do, asks on a terminal unless
  * --yes (no terminal and no --yes: prints it and exits 1), then restores and removes the
- * record. With --json prints the UndoResult.
+ * record. The undo of a rollback patch is recorded in the journal (a rollback of the
+ * rollback's entry): `journal entry <short> records this undo: it rolls back <rollback short>,
+ * so what <rollback short> rolled back is in effect again` (a journal that cannot be written:
+ * a warning; the files are restored all the same). With --json prints the UndoResult.
  * @returns 0; 2 when a file could not be restored.
  * @throws KizuError: exit 1 when there is nothing to undo or it cannot proceed (see
  *   undoLastRollback), or when refused for lack of --yes; exit 2 for git failures.
@@ -74,7 +77,9 @@ export async function undoCommand(i: UndoInput): Promise<number> {
     });
   }
   let asked = false;
+  const { sessionFromEnv } = await import('../rollback/journal/journal.js');
   const u = await undoLastRollback(root, {
+    session: sessionFromEnv(process.env),
     progress,
     configProblem,
     wholeSnapshot: i.wholeSnapshot,
@@ -106,9 +111,11 @@ export async function undoCommand(i: UndoInput): Promise<number> {
   }
   if (!i.json) {
     r.log(`undone: ${u.record.description}`);
+    if (u.journalEntry) r.log(`journal entry ${u.journalEntry.short} records this undo: it rolls back ${u.journalEntry.undoes}, so what ${u.journalEntry.undoes} rolled back is in effect again`);
     if (plan.safetyName) r.log(`safety snapshot: ${plan.safetyName} (to redo: ${u.elsewhere ? `cd ${u.worktree} && ` : ''}git kizu rollback snapshot ${plan.safetyName})`);
     if (!u.popError && !u.popped) r.warn('the undo log changed meanwhile; the record was left in it');
   }
+  if (u.journalError) r.warn(`the undo is done but could not be recorded in the journal: ${u.journalError}`);
   if (u.popError) r.warn(`the record could not be removed from the undo log (${u.popError}); a second git kizu undo would undo this rollback again`);
   if (plan.failures.length) {
     for (const f of plan.failures) r.warn(`${q(f.path)}: ${f.error}`);

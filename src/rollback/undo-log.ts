@@ -87,6 +87,13 @@ export interface RollbackRecord {
    * it was kept: then undo restores the whole snapshot.
    */
   changed?: RollbackChange[];
+  /**
+   * For a patch rollback: the id of the journal entry that records it (journal/journal.ts),
+   * which `git kizu undo` rolls back in the journal. Absent when it could not be recorded,
+   * and in records written before it was kept (undo then looks for the `rollback` entry of
+   * the same time).
+   */
+  journalEntry?: string;
 }
 
 interface LogFile {
@@ -133,6 +140,9 @@ function problem(r: unknown): string | null {
       }
       if (c.sha256 !== null && (typeof c.sha256 !== 'string' || !/^([0-9a-f]{64}|other|unreadable)$/.test(c.sha256))) return `changed[].sha256 must be a SHA-256 or null, got ${JSON.stringify(c.sha256)}`;
     }
+  }
+  if (o.journalEntry !== undefined && (typeof o.journalEntry !== 'string' || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(o.journalEntry))) {
+    return `journalEntry must be a full commit id, got ${JSON.stringify(o.journalEntry)}`;
   }
   return null;
 }
@@ -202,6 +212,7 @@ export async function recordRollback(root: string, r: RollbackRecord): Promise<v
     description: r.description,
     ...(r.undo ? { undo: { ...r.undo } } : {}),
     ...(r.changed ? { changed: r.changed.map((c) => ({ path: c.path, sha256: c.sha256 })) } : {}),
+    ...(r.journalEntry ? { journalEntry: r.journalEntry } : {}),
   };
   await withLog(root, (file, log) => {
     log.records.push(rec);

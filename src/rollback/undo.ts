@@ -15,7 +15,16 @@
  *    the plan (`editedSinceRollback`). restoreSnapshot first takes a new safety snapshot of
  *    the whole working tree, so an undo can itself be reversed with
  *    `git kizu rollback snapshot <that snapshot>`, and every edit it takes away is kept there.
- * 3. Pops the record once the working tree was changed (or already matched).
+ * 3. For a patch rollback (`git kizu rollback patch`), records the undo in the edit journal
+ *    (journal/journal.ts): an entry of tool `undo` whose `rollbackOf` is the rollback's own
+ *    journal entry (record.journalEntry; for records written before it was kept, the
+ *    `rollback` entry of the same time), with the files the undo changed among those that
+ *    entry wrote: a rollback of the rollback, so the journal shows the rolled-back entries
+ *    in effect again and `git kizu rollback patch` of them works as after
+ *    `git kizu rollback patch <rollback entry>`. Other levels change files outside the
+ *    journal both ways (the rollback and its undo), so the journal's picture after the undo
+ *    is what it was before the rollback; nothing is recorded.
+ * 4. Pops the record once the working tree was changed (or already matched).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -71,6 +80,14 @@ export interface UndoResult {
   popped: boolean;
   /** Why the record could not be removed after the restore (the log could not be written), if so. */
   popError?: string;
+  /**
+   * For a patch rollback, once undone: the journal entry recording the undo (its id, short id,
+   * and the short id of the rollback entry it undoes); null when none was recorded (another
+   * level, nothing written, no journal entry of the rollback, or `journalError`).
+   */
+  journalEntry: { id: string; short: string; undoes: string } | null;
+  /** Why the undo of a patch rollback could not be recorded in the journal, if so. */
+  journalError?: string;
   dryRun: boolean;
 }
 
@@ -167,11 +184,48 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
 }
 
 /**
+ * Records the undo of the patch rollback `record` in the edit journal (see the module
+ * comment, step 3): the files `plan` changed (content, not mode-only changes; regular files)
+ * among those the rollback's journal entry wrote, each from what was there before the undo
+ * to what the safety snapshot held.
+ * @param root the worktree the undo restored.
+ * @param session the agent session the entry names (journal.ts sessionFromEnv), or null.
+ * @returns the entry (id, short id, short id of the rollback entry), or null when the
+ *   rollback has no journal entry or the undo changed none of its files.
+ * @throws KizuError (exit 2) for a journal that cannot be read or written, or a missing blob.
+ */
+async function recordUndoEntry(root: string, record: RollbackRecord, plan: RestorePlan, session: string | null): Promise<UndoResult['journalEntry']> {
+  const { readJournal, readBlob, recordEntry, shortIds } = await import('./journal/journal.js');
+  const all = await readJournal(root);
+  const rb = record.journalEntry
+    ? all.find((e) => e.id === record.journalEntry)
+    : [...all].reverse().find((e) => e.tool === 'rollback' && e.time === record.time);
+  if (!rb) return null;
+  const paths = new Set(rb.files.map((f) => f.path));
+  const isFile = (x: RestorePlan['changes'][number]['current']) => x === null || x.type === 'file';
+  const ops = plan.changes.filter((c) => (c.action === 'create' || c.action === 'modify' || c.action === 'delete') && paths.has(c.path) && isFile(c.current) && isFile(c.target));
+  if (!ops.length) return null;
+  const files = [];
+  for (const c of ops) {
+    files.push({
+      path: c.path,
+      before: c.current ? await readBlob(root, c.current.oid) : null,
+      after: c.target ? await readBlob(root, c.target.oid) : null,
+      ...(c.target?.mode ? { mode: parseInt(c.target.mode, 8) } : {}),
+    });
+  }
+  const e = await recordEntry(root, { tool: 'undo', session, toolUseId: null, files, rollbackOf: [rb.id] });
+  const short = shortIds(await readJournal(root));
+  return { id: e.id, short: short.get(e.id) ?? e.id.slice(0, 8), undoes: short.get(rb.id) ?? rb.id.slice(0, 8) };
+}
+
+/**
  * Reverses the newest rollback of the repository containing `root` (see the module comment).
  * @param opts.dryRun only report what would happen; `confirm` is asked (with the result as
  *   it would be) before anything changes and may cancel (`popped: false`, plan not applied);
  *   `progress` and `configProblem` are handed to restoreSnapshot (restore.ts RestoreOptions:
- *   with `configProblem`, an invalid config is a warning, not an error).
+ *   with `configProblem`, an invalid config is a warning, not an error); `session` is the
+ *   agent session the journal entry of a patch rollback's undo names (default null).
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
  *   path is occupied, the worktree the rollback was made in no longer exists, or the working
@@ -187,6 +241,7 @@ export async function undoLastRollback(
     progress?: RestoreOptions['progress'];
     configProblem?: RestoreOptions['configProblem'];
     wholeSnapshot?: boolean;
+    session?: string | null;
   } = {},
 ): Promise<UndoResult> {
   const records = await readRollbacks(root);
@@ -211,7 +266,7 @@ export async function undoLastRollback(
   const willExist = branch?.worktree && path.resolve(branch.worktree) === path.resolve(recorded);
   const worktree = await undoWorktree(root, snap, !!willExist);
   const scope = record.changed && !opts.wholeSnapshot ? record.changed.map((c) => c.path) : null;
-  const result: UndoResult = { record, worktree, elsewhere: path.resolve(worktree) !== path.resolve(root), branch, scope, plan: null, popped: false, dryRun: !!opts.dryRun };
+  const result: UndoResult = { record, worktree, elsewhere: path.resolve(worktree) !== path.resolve(root), branch, scope, plan: null, popped: false, journalEntry: null, dryRun: !!opts.dryRun };
   const safetyMessage = `before undoing: ${record.description}`;
   // What is at the rollback's paths now, read before anything changes.
   const now = new Map((record.changed ?? []).map((c) => [c.path, isWorktree(worktree) ? pathHash(worktree, c.path) : c.sha256]));
@@ -247,6 +302,14 @@ export async function undoLastRollback(
       }),
     );
     if (opts.dryRun) return result;
+  }
+  if (result.plan.applied && record.level === 'patch') {
+    // The files are restored by now: a journal that cannot be written is said, not thrown.
+    try {
+      result.journalEntry = await recordUndoEntry(worktree, record, result.plan, opts.session ?? null);
+    } catch (e) {
+      result.journalError = (e as Error).message;
+    }
   }
   if (result.plan.applied) {
     // The files are restored by now: a log that cannot be written (broken or locked meanwhile)

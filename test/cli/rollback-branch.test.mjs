@@ -1,5 +1,5 @@
 // `git kizu rollback branch` through the real bin: a discarded task (commits not on the
-// base, changed, staged, untracked and kept-ignored files) saved in refs/kizu/trash and
+// base, changed, staged, untracked and ignored files) saved in refs/kizu/trash and
 // brought back exactly by `git kizu undo` and by the printed manual commands; what it refuses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,9 +10,10 @@ import { err, expectRun, kizuOk } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
 import { rev } from '../helpers/refs.mjs';
 import { commit, rootOf, sibling, state, sym } from '../helpers/tasks.mjs';
+import { promptTerminal } from '../helpers/terminal.mjs';
 
 /** Parses rollback branch's output; checks it line by line against the expected shape. */
-function parseRollback(sb, stdout, { name, tip, commits, files, wt, mode = 'linked', ignored = '' }) {
+function parseRollback(sb, stdout, { name, tip, commits, files, wt, mode = 'linked', saved = '', ignored = '' }) {
   const m = new RegExp(`^safety snapshot: (\\S+)\\nsaved task ${name.replace(/[/.]/g, '\\$&')} in (refs/kizu/trash/${name}/\\d{8}T\\d{6}Z(?:-\\d+)?): `).exec(stdout);
   assert.ok(m, stdout);
   const [, snap, ref] = m;
@@ -20,7 +21,7 @@ function parseRollback(sb, stdout, { name, tip, commits, files, wt, mode = 'link
   const plural = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
   let want = `safety snapshot: ${snap}\nsaved task ${name} in ${ref}: ${plural(commits, 'commit')} not on the base`;
   if (mode !== 'none') want += `, ${plural(files, 'changed or untracked file')} in ${wt}`;
-  want += '\n';
+  want += saved + '\n';
   if (mode === 'linked') want += `removed worktree ${wt}${ignored}\n`;
   if (mode === 'main') want += `switched ${wt} back to main\n`;
   want += `deleted branch kizu/${name} (was ${tip.slice(0, 12)})\nbring it back: git kizu undo\n  or by hand: git branch kizu/${name} ${tip}\n`;
@@ -60,14 +61,13 @@ test('rollback branch: saves commits and files (untracked, staged) in refs/kizu/
   delete wtBefore.refs;
   delete wtBefore.worktrees;
   const filesBefore = { ...wtBefore.files };
-  delete filesBefore['debug.log'];
 
   // --dry-run says what would happen and changes nothing.
   expectRun(sb, ['rollback', 'branch', 'mess', '--dry-run'], {
     status: 0,
     stdout:
-      `would save task mess in refs/kizu/trash/mess/<time>: 2 commits not on the base, 6 changed or untracked files in ${wt}\n` +
-      `would remove worktree ${wt} (with 1 ignored path, not saved: debug.log)\n` +
+      `would save task mess in refs/kizu/trash/mess/<time>: 2 commits not on the base, 6 changed or untracked files in ${wt}, and 1 ignored file (debug.log)\n` +
+      `would remove worktree ${wt}\n` +
       `would delete branch kizu/mess (at ${c2.slice(0, 12)})\n`,
   });
   // Without --yes and without a terminal it refuses.
@@ -80,7 +80,7 @@ test('rollback branch: saves commits and files (untracked, staged) in refs/kizu/
   const r = sb.kizu(['rollback', 'branch', 'mess', '--yes']);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, '');
-  const { ref, trash } = parseRollback(sb, r.stdout, { name: 'mess', tip: c2, commits: 2, files: 6, wt, ignored: ' (with 1 ignored path, not saved: debug.log)' });
+  const { ref, trash } = parseRollback(sb, r.stdout, { name: 'mess', tip: c2, commits: 2, files: 6, wt, saved: ', and 1 ignored file (debug.log)' });
 
   // Gone: worktree, branch, record. Kept: main worktree, and the copy under refs/kizu/.
   assert.equal(existsSync(wt), false);
@@ -96,7 +96,7 @@ test('rollback branch: saves commits and files (untracked, staged) in refs/kizu/
   assert.equal(sb.git('show', `${parents[1]}:stage.txt`), 's staged\n');
   assert.deepEqual(sb.git('rev-list', '--first-parent', `${base}..${ref}`).trim().split('\n'), [trash, c2, c1]);
   assert.equal(sb.git('show', `${trash}:new/deep/bin.dat`, { encoding: 'buffer' }).equals(Buffer.from([0, 1, 2, 255, 254, 10, 0])), true);
-  assert.equal(sb.git('ls-tree', trash, 'run.sh', 'link', 'del.txt', 'debug.log').replace(/ [0-9a-f]{40}\t/g, ' <oid>\t'), '120000 blob <oid>\tlink\n100755 blob <oid>\trun.sh\n');
+  assert.equal(sb.git('ls-tree', trash, 'run.sh', 'link', 'del.txt', 'debug.log').replace(/ [0-9a-f]{40}\t/g, ' <oid>\t'), '100644 blob <oid>\tdebug.log\n120000 blob <oid>\tlink\n100755 blob <oid>\trun.sh\n');
   const msg = sb.git('log', '-1', '--format=%B', trash);
   assert.match(msg, new RegExp(`^kizu trash: task mess\n\nkizu-task: "mess"\nkizu-tip: ${c2}\nkizu-base: ${base}\nkizu-from: refs/heads/main\nkizu-worktree: ${JSON.stringify(wt).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\nkizu-checkout: none\nkizu-index: ${parents[1]}\nkizu-time: \\S+\n`));
 
@@ -110,7 +110,7 @@ test('rollback branch: saves commits and files (untracked, staged) in refs/kizu/
   delete after.refs;
   delete after.worktrees;
   assert.deepEqual(after.files, filesBefore);
-  assert.deepEqual({ ...after, files: null }, { ...wtBefore, files: null, status: wtBefore.status.replace('?? debug.log\0', '') });
+  assert.deepEqual({ ...after, files: null }, { ...wtBefore, files: null });
   assert.equal(sb.git('rev-list', `${base}..kizu/mess`).trim(), `${c2}\n${c1}`);
   // The copy stays.
   assert.equal(rev(sb, ref), trash);
@@ -120,11 +120,10 @@ test('rollback branch: the printed manual commands bring the commits and files b
   const sb = sandbox({ files: { 'a.txt': 'a\n' } });
   const { base, wt, c2 } = messyTask(sb, 'feat/x');
   const filesBefore = tree(wt);
-  delete filesBefore['debug.log'];
-  const statusBefore = sb.git('status', '--porcelain=v1', '-z', '--untracked-files=all', { cwd: wt }).replace('?? debug.log\0', '').replace('M  stage.txt', 'MM stage.txt');
+  const statusBefore = sb.git('status', '--porcelain=v1', '-z', '--untracked-files=all', { cwd: wt }).replace('M  stage.txt', 'MM stage.txt');
   const r = sb.kizu(['rollback', 'branch', 'feat/x', '--yes']);
   assert.equal(r.status, 0, r.stderr);
-  parseRollback(sb, r.stdout, { name: 'feat/x', tip: c2, commits: 2, files: 6, wt, ignored: ' (with 1 ignored path, not saved: debug.log)' });
+  parseRollback(sb, r.stdout, { name: 'feat/x', tip: c2, commits: 2, files: 6, wt, saved: ', and 1 ignored file (debug.log)' });
   const manual = r.stdout.split('\n').filter((l) => /^ +(or by hand: )?git /.test(l)).map((l) => l.replace(/^ +(or by hand: )?/, ''));
   assert.equal(manual.length, 3);
   for (const line of manual) {
@@ -214,7 +213,7 @@ test('rollback branch of a task checked out in the main worktree: switches back 
   assert.equal(sb.git('status', '--porcelain=v1', '-z', '--untracked-files=all'), '?? stray.txt\0');
 });
 
-test('ignored files that snapshot.include keeps (.env): rollback branch saves them and undo brings them back; task land --remove saves them with the other ignored files; rollback branch names the others', () => {
+test('ignored files (.env, logs): rollback branch saves them as task land --remove does and undo brings them back', () => {
   const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': '.env\n*.log\n', '.kizurc.json': '{"snapshot": {"include": [".env"]}}\n' } });
   kizuOk(sb, ['task', 'start', 'e', '--worktree']);
   const wt = sibling(sb, 'e');
@@ -224,8 +223,8 @@ test('ignored files that snapshot.include keeps (.env): rollback branch saves th
   expectRun(sb, ['rollback', 'branch', 'e', '--dry-run'], {
     status: 0,
     stdout:
-      `would save task e in refs/kizu/trash/e/<time>: 1 commit not on the base, 1 changed or untracked file in ${wt}\n` +
-      `would remove worktree ${wt} (with 1 ignored path, not saved: debug.log)\n` +
+      `would save task e in refs/kizu/trash/e/<time>: 1 commit not on the base, 0 changed or untracked files in ${wt}, and 2 ignored files (.env, debug.log)\n` +
+      `would remove worktree ${wt}\n` +
       `would delete branch kizu/e (at ${rev(sb, 'refs/heads/kizu/e').slice(0, 12)})\n`,
   });
   const r = sb.kizu(['rollback', 'branch', 'e', '--yes']);
@@ -233,14 +232,13 @@ test('ignored files that snapshot.include keeps (.env): rollback branch saves th
   assert.equal(existsSync(wt), false);
   const trash = sb.git('for-each-ref', '--format=%(objectname)', 'refs/kizu/trash/e/').trim();
   assert.equal(sb.git('show', `${trash}:.env`), 'SECRET=1\n');
-  assert.equal(sb.git('ls-tree', '--name-only', trash, 'debug.log'), '');
+  assert.equal(sb.git('show', `${trash}:debug.log`), 'log\n');
   const u = sb.kizu(['undo', '--yes']);
   assert.equal(u.status, 0, u.stderr + u.stdout);
   assert.equal(readFileSync(path.join(wt, '.env'), 'utf8'), 'SECRET=1\n');
-  assert.equal(sb.git('status', '--porcelain', '--ignored', { cwd: wt }), '!! .env\n');
+  assert.equal(sb.git('status', '--porcelain', '--ignored', { cwd: wt }), '!! .env\n!! debug.log\n');
 
   // land --remove saves .env and every other ignored file before the worktree goes.
-  writeFileSync(path.join(wt, 'debug.log'), 'log\n');
   const out = kizuOk(sb, ['task', 'land', 'e', '--remove']);
   const ref = sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/trash/e/').trim().split('\n').find((r) => rev(sb, r) !== trash);
   assert.deepEqual(out.split('\n').slice(1, 3), [`saved 2 ignored files of ${wt} in ${ref}: .env, debug.log`, `removed worktree ${wt} (with 2 ignored files and directories: .env, debug.log)`]);
@@ -248,15 +246,41 @@ test('ignored files that snapshot.include keeps (.env): rollback branch saves th
   assert.equal(existsSync(wt), false);
 });
 
-test('rollback branch --dry-run: an ignored directory holding files snapshot.include keeps is named as partly saved', () => {
-  const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': 'secrets/\n', '.kizurc.json': '{"snapshot": {"include": ["secrets/*.key"]}}\n' } });
+test('rollback branch saves the ignored files within the budget (snapshot.maxFileBytes in total, smallest first; snapshot.include ones whatever their size), names the rest in the plan and the question, and undo brings the saved ones back with their exact permission bits', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': 'secrets/\nbuild/\n.secret\n', '.kizurc.json': '{"snapshot": {"include": ["secrets/*.key"], "maxFileBytes": 50}}\n' } });
   kizuOk(sb, ['task', 'start', 's', '--worktree']);
   const wt = sibling(sb, 's');
+  const tip = rev(sb, 'refs/heads/kizu/s');
   mkdirSync(path.join(wt, 'secrets'));
-  writeFileSync(path.join(wt, 'secrets', 'prod.key'), 'k\n');
+  mkdirSync(path.join(wt, 'build'));
+  writeFileSync(path.join(wt, 'secrets', 'prod.key'), 'k'.repeat(80) + '\n'); // over the budget, but named by snapshot.include
   writeFileSync(path.join(wt, 'secrets', 'cache.tmp'), 't\n');
-  const out = kizuOk(sb, ['rollback', 'branch', 's', '--dry-run']);
-  assert.equal(out.split('\n')[1], `would remove worktree ${wt} (with 1 ignored path, not saved: secrets/ (except what snapshot.include keeps))`);
+  writeFileSync(path.join(wt, '.secret'), 'TOKEN=x\n');
+  chmodSync(path.join(wt, '.secret'), 0o600);
+  writeFileSync(path.join(wt, 'build', 'small.js'), 's'.repeat(30) + '\n');
+  writeFileSync(path.join(wt, 'build', 'big.bin'), 'b'.repeat(40) + '\n'); // 2 + 8 + 31 = 41 bytes so far: 41 more do not fit
+  const before = tree(wt);
+  const unsaved = '1 ignored path not saved (over the 50-byte budget, snapshot.maxFileBytes, or a nested repository): build/big.bin';
+  expectRun(sb, ['rollback', 'branch', 's', '--dry-run'], {
+    status: 0,
+    stdout:
+      `would save task s in refs/kizu/trash/s/<time>: 0 commits not on the base, 0 changed or untracked files in ${wt}, and 4 ignored files (.secret, build/small.js, secrets/cache.tmp, secrets/prod.key)\n` +
+      `would remove worktree ${wt} (with ${unsaved})\n` +
+      `would delete branch kizu/s (at ${tip.slice(0, 12)})\n`,
+  });
+  const plan = JSON.parse(kizuOk(sb, ['rollback', 'branch', 's', '--dry-run', '--json']));
+  assert.deepEqual([plan.files, plan.savedIgnored, plan.ignored, plan.budget], [[], ['.secret', 'build/small.js', 'secrets/cache.tmp', 'secrets/prod.key'], ['build/big.bin'], 50]);
+  const r = sb.kizu(['rollback', 'branch', 's', '--yes']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.split('\n')[2], `removed worktree ${wt} (with ${unsaved})`);
+  assert.equal(existsSync(wt), false);
+  const trash = sb.git('for-each-ref', '--format=%(objectname)', 'refs/kizu/trash/s/').trim();
+  assert.equal(sb.git('ls-tree', '-r', '--name-only', trash), '.gitignore\n.kizurc.json\n.secret\na.txt\nbuild/small.js\nsecrets/cache.tmp\nsecrets/prod.key\n');
+  kizuOk(sb, ['undo', '--yes']);
+  const back = { ...before };
+  delete back['build/big.bin'];
+  assert.deepEqual(tree(wt), back);
+  assert.equal(back['.secret'].mode, '600');
 });
 
 test('undo of rollback branch: refuses (nothing changed) while the worktree it must switch back has uncommitted changes; a recreated task worktree keeps its identity, so older rollbacks made in it still undo', () => {
@@ -313,7 +337,9 @@ test('rollback branch --json: the plan (--dry-run, or refused without a terminal
     worktree: wt,
     switchTo: null,
     files: ['u.txt'],
-    ignored: ['debug.log'],
+    savedIgnored: ['debug.log'],
+    ignored: [],
+    budget: 52428800,
     trashRef: null,
     copy: null,
     safetySnapshot: null,
@@ -335,4 +361,25 @@ test('rollback branch --json: the plan (--dry-run, or refused without a terminal
   assert.ok(!existsSync(wt));
   kizuOk(sb, ['undo', '--yes']);
   assert.equal(readFileSync(path.join(wt, 'u.txt'), 'utf8'), 'untracked\n');
+});
+
+test('rollback branch on a terminal names the ignored files that would go without a copy in its question; "n" changes nothing', async (t) => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': 'build/\n', '.kizurc.json': '{"snapshot": {"maxFileBytes": 50}}\n' } });
+  kizuOk(sb, ['task', 'start', 'q', '--worktree']);
+  const wt = sibling(sb, 'q');
+  mkdirSync(path.join(wt, 'build'));
+  writeFileSync(path.join(wt, 'build', 'huge.bin'), 'B'.repeat(80) + '\n');
+  const before = state(sb);
+  const wtBefore = tree(wt);
+  const no = promptTerminal(t, sb, ['rollback', 'branch', 'q']);
+  await no.waitFor('[y/N]');
+  no.answer('n');
+  const lines = await no.done();
+  assert.equal(
+    lines.join(''),
+    `Discard task q (branch kizu/q and worktree ${wt}; a copy is kept in refs/kizu/trash, except 1 ignored path not saved (over the 50-byte budget, snapshot.maxFileBytes, or a nested repository): build/huge.bin)? [y/N] n` +
+      'cancelled: nothing changedEXIT=0',
+  );
+  assert.deepEqual(state(sb), before);
+  assert.deepEqual(tree(wt), wtBefore);
 });

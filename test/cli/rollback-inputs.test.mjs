@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from '../helpers/sandbox.mjs';
+import { hook, sandbox } from '../helpers/sandbox.mjs';
 import { err, expectRun, ok } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
 import { journalTip } from '../helpers/refs.mjs';
@@ -126,4 +126,34 @@ test('while the config is broken, rollback snapshot and undo drop no snapshot by
   ok(sb.kizu(['undo', '--yes']));
   assert.equal(names().length, 4);
   assert.equal(sb.read('a.txt'), 'c\n');
+});
+
+test('while the config is broken, the safety snapshots of rollback patch and rollback branch, and the prompt hook, drop no snapshot by snapshot.keep either', () => {
+  const { sb, e } = repo();
+  writeFileSync(sb.path('.kizurc.json'), '{"snapshot": {"keep": 2}}');
+  ok(sb.kizu(['snapshot']));
+  const names = () => JSON.parse(ok(sb.kizu(['snapshot', 'list', '--json'])).stdout).map((s) => s.name).reverse();
+  const before = names();
+  assert.equal(before.length, 2);
+  // keep is still valid; another key is not.
+  writeFileSync(sb.path('.kizurc.json'), '{"snapshot": {"keep": 2, "maxFileBytes": "x"}}');
+  ok(sb.kizu(['rollback', 'patch', e.shortId, '--yes']), 'rollback patch');
+  assert.deepEqual(names().slice(0, 2), before, 'rollback patch dropped none');
+  assert.equal(names().length, 3);
+  ok(sb.kizu(['rollback', 'branch', 'feat', '--yes']), 'rollback branch');
+  assert.deepEqual(names().slice(0, 2), before, 'rollback branch dropped none');
+  assert.equal(names().length, 4);
+  writeFileSync(sb.path('a.txt'), 'prompt\n');
+  const h = hook(sb, 'user-prompt-submit', { session_id: 's', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go' });
+  assert.equal(h.status, 0, h.stderr);
+  assert.deepEqual(names().slice(0, 2), before, 'the prompt hook dropped none');
+  assert.equal(names().length, 5);
+  // With the config readable again, retention applies: all but the two safety snapshots the
+  // undo log protects and the new one go.
+  const all = names();
+  writeFileSync(sb.path('.kizurc.json'), '{"snapshot": {"keep": 2}}');
+  writeFileSync(sb.path('a.txt'), 'prompt 2\n');
+  assert.equal(hook(sb, 'user-prompt-submit', { session_id: 's', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go on' }).status, 0);
+  assert.deepEqual(names().slice(0, 2), all.slice(2, 4));
+  assert.equal(names().length, 3);
 });

@@ -1,8 +1,8 @@
 /**
  * The edit journal: every file change made by the agent (Claude Code's Write, Edit,
  * MultiEdit and NotebookEdit, recorded by the async PostToolUse hook `git kizu hook
- * journal`), by `git kizu patch apply`, and by `git kizu rollback patch`, as a chain of
- * commits on `refs/kizu/journal`.
+ * journal`), by `git kizu patch apply`, by `git kizu rollback patch`, and by `git kizu undo`
+ * of a rollback patch, as a chain of commits on `refs/kizu/journal`.
  *
  * Storage (format version 1). One commit per entry, parent = the previous tip (the first
  * entry has none), written with isomorphic-git into the common git dir and moved with a
@@ -68,7 +68,10 @@ export interface JournalEntry {
   id: string;
   /** ISO 8601 UTC with milliseconds. */
   time: string;
-  /** `Write`, `Edit`, `MultiEdit`, `NotebookEdit`, `patch-apply` or `rollback`. */
+  /**
+   * `Write`, `Edit`, `MultiEdit`, `NotebookEdit`, `patch-apply`, `rollback`, or `undo`
+   * (`git kizu undo` of a rollback patch: an entry whose `rollbackOf` is that rollback's entry).
+   */
   tool: string;
   session: string | null;
   toolUseId: string | null;
@@ -339,7 +342,7 @@ const REORDER_PASSES = 8;
  * The tools of entries a git kizu command records as soon as it has changed the files; every
  * other entry comes from the async journal hook, which can record an edit after later ones.
  */
-export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['patch-apply', 'rollback']);
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set(['patch-apply', 'rollback', 'undo']);
 
 /** One entry's change to one file, for {@link fileOrder}; `rec` is its place in the chain. */
 type Touch = { e: JournalEntry; f: JournalFile; t: number; rec: number; command: boolean };

@@ -397,7 +397,8 @@ export interface AppliedRollback {
  * what was planned from), then records the rollback twice, in this order: in the journal (an
  * entry of tool `rollback` with `rollbackOf` the entry ids, so rolling it back re-applies
  * them) and in the undo log (level 'patch', with the files written and what they hold:
- * `git kizu undo` restores those files from the safety snapshot, and only those).
+ * `git kizu undo` restores those files from the safety snapshot, and only those; and the
+ * journal entry's id, which undo rolls back in the journal).
  * A record that cannot be written does not undo the rollback: its error is returned.
  * @param plan from {@link planRollback}, with no refusals.
  * @param opts.session the agent session the journal entry names (sessionFromEnv), or null.
@@ -441,6 +442,7 @@ export async function applyRollback(root: string, plan: RollbackPlan, opts: { se
       safetySnapshot: safety.id,
       description: `rollback patch ${names} (${changed.map(([p]) => p).join(', ')})`,
       changed: changed.map(([p, s]) => ({ path: p, sha256: s.final ? contentHash(s.final) : null })),
+      ...(done.entry ? { journalEntry: done.entry.id } : {}),
     });
   } catch (e) {
     done.undoError = e as Error;

@@ -364,16 +364,7 @@ function errText(e: unknown): string {
  *   failures.
  */
 export async function restoreSnapshot(root: string, id: string, opts: RestoreOptions = {}): Promise<RestorePlan> {
-  let configBroken = false;
-  const configProblem = opts.configProblem;
-  const s = await openStore(root, {
-    configProblem: configProblem
-      ? (line) => {
-          configBroken = true;
-          configProblem(line);
-        }
-      : undefined,
-  });
+  const s = await openStore(root, { configProblem: opts.configProblem });
   const target = await readIn(s, id);
   const paths = opts.paths ? normalisePaths(opts.paths) : null;
   const tgt = await lsTree(s, target.tree);
@@ -421,7 +412,8 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
     });
     plan.safetySnapshot = safety.id;
     plan.safetyName = safety.name;
-    if (!configBroken) await retain(s);
+    // Nothing is dropped while the config is broken (snapshot.ts retentionPlan).
+    await retain(s);
 
     const blobs = await readBlobs(s, ops.filter((c) => c.target && (c.action === 'create' || c.action === 'modify')).map((c) => c.target!.oid));
     const deletes = ops.filter((c) => c.action === 'delete').sort((a, b) => (a.path < b.path ? 1 : -1));

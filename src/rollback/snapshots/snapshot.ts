@@ -14,7 +14,11 @@
  * Each snapshot has its own ref `refs/kizu/snapshots/<YYYYMMDD-HHMMSS-mmm>-<oid8>` (UTC),
  * created with `git update-ref <ref> <oid> ""` (must not exist yet) and deleted with
  * `git update-ref -d <ref> <oid>` (compare-and-swap). After a new snapshot the oldest are
- * dropped beyond `snapshot.keep`, except those the undo log (../undo-log.ts) refers to.
+ * dropped beyond `snapshot.keep`, except those the undo log (../undo-log.ts) refers to; and
+ * none at all when the config could not be read as written (a store opened leniently with a
+ * problem, store.ts `configBroken`): its `keep` may be what is wrong, and the default 100 may
+ * be smaller than the user's own. This one rule covers every caller (`rollback` at every
+ * level, `undo`, the prompt hook).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -236,10 +240,11 @@ async function snapshotRefs(s: SnapshotStore): Promise<{ ref: string; id: string
 /**
  * The snapshots `snapshot.keep` retention drops once `adding` more are taken: the oldest of
  * `refs` (oldest first) beyond the limit, skipping those the undo log refers to (protected
- * ones count towards the limit). Nothing when the undo log cannot be read.
+ * ones count towards the limit). Nothing when the undo log cannot be read, nor when the
+ * config could not be read as written (`s.configBroken`: see the module comment).
  */
 async function retentionPlan(s: SnapshotStore, refs: { ref: string; id: string }[], adding: number): Promise<{ ref: string; id: string }[]> {
-  if (refs.length + adding <= s.config.keep) return [];
+  if (s.configBroken || refs.length + adding <= s.config.keep) return [];
   const { protectedSnapshots } = await import('../undo-log.js');
   let keepIds: Set<string>;
   try {
@@ -259,7 +264,8 @@ async function retentionPlan(s: SnapshotStore, refs: { ref: string; id: string }
 }
 
 /**
- * Applies `snapshot.keep` retention (caller holds the store lock); never drops the newest.
+ * Applies `snapshot.keep` retention (caller holds the store lock); never drops the newest,
+ * and nothing with a broken config (see {@link retentionPlan}).
  * @returns the names dropped.
  */
 export async function retain(s: SnapshotStore): Promise<string[]> {

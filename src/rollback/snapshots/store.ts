@@ -64,6 +64,12 @@ export interface SnapshotStore {
   /** Object id length in bytes (20 or 32). */
   oidLen: number;
   config: KizuConfig['snapshot'];
+  /**
+   * True when the config could not be used as written (opened with `configProblem`, which was
+   * told why): `config` then holds its valid keys and the defaults for the rest, and
+   * snapshot.ts retention drops nothing (its `keep` may be what is wrong).
+   */
+  configBroken: boolean;
 }
 
 /**
@@ -80,9 +86,13 @@ export async function openStore(root: string, opts: { configProblem?: (line: str
   // dir, core.worktree, is refused there).
   const { root: top, gitDir, commonDir } = await findRepo(path.resolve(root));
   let config: KizuConfig;
+  let configBroken = false;
   if (opts.configProblem) {
     const r = await loadConfigLenient(top);
-    if (r.problem) opts.configProblem(r.problem);
+    if (r.problem) {
+      configBroken = true;
+      opts.configProblem(r.problem);
+    }
     config = r.config;
   } else config = await loadConfig(top);
   const fmt = readFormat(commonDir);
@@ -95,6 +105,7 @@ export async function openStore(root: string, opts: { configProblem?: (line: str
     hashAlgo,
     oidLen: hashAlgo === 'sha256' ? 32 : 20,
     config: config.snapshot,
+    configBroken,
   };
 }
 

@@ -7,8 +7,9 @@
  *   content, deletions applied, and untracked files that are not ignored (what `git add -A`
  *   would stage, built in a temporary index, so the real index is not touched), plus the
  *   ignored files config `snapshot.include` names (e.g. `.env`), and the ignored files the
- *   caller lists (`task land --remove`: every one within its budget). Without a worktree:
- *   the branch tip's tree. Other ignored files are not saved.
+ *   caller lists (`task land --remove` and `rollback branch`: {@link ignoredToSave}, every
+ *   one within the budget). Without a worktree: the branch tip's tree. Other ignored files
+ *   are not saved.
  * - first parent: the branch tip, so `git log <its ref>` reaches every commit of the task,
  *   merged or not.
  * - second parent (only when the index held staged changes): a commit of the index tree
@@ -219,6 +220,41 @@ export async function includedIgnored(wt: string, include: string[]): Promise<st
   if (!include.length) return [];
   const r = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--', ...include.map((g) => `:(glob)${g}`)], { cwd: wt });
   return r.stdout.toString('utf8').split('\0').filter((p) => p && !p.endsWith('/'));
+}
+
+/**
+ * The ignored files of worktree `wt` (`git ls-files -o -i --exclude-standard`), split into
+ * those to save before the worktree is removed and the rest: the ones config
+ * `snapshot.include` names (`include`, globs, see {@link includedIgnored}) whatever their
+ * size, then the others smallest first (ties: by path) while their sizes total at most
+ * `budget` bytes (config `snapshot.maxFileBytes`). What `task land --remove` and
+ * `rollback branch` save (one rule for both).
+ * @returns paths relative to `wt`, sorted: `save` (regular files and symlinks) and `unsaved`
+ *   (over the budget, and entries git lists as directories: nested repositories).
+ * @throws KizuError (exit 2) when git fails.
+ */
+export async function ignoredToSave(wt: string, budget: number, include: string[] = []): Promise<{ save: string[]; unsaved: string[] }> {
+  const r = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard'], { cwd: wt });
+  const named = new Set(await includedIgnored(wt, include));
+  const sized: { p: string; size: number }[] = [];
+  const save: string[] = [];
+  const unsaved: string[] = [];
+  for (const p of r.stdout.toString('utf8').split('\0').filter(Boolean)) {
+    const st = p.endsWith('/') ? null : await lstat(path.join(wt, p)).catch(() => null);
+    if (!st || !(st.isFile() || st.isSymbolicLink())) unsaved.push(p);
+    else if (named.has(p)) save.push(p);
+    else sized.push({ p, size: st.size });
+  }
+  sized.sort((a, b) => a.size - b.size || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
+  let total = 0;
+  for (const f of sized) {
+    if (total + f.size <= budget) {
+      save.push(f.p);
+      total += f.size;
+    } else unsaved.push(f.p);
+  }
+  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return { save: save.sort(byPath), unsaved: unsaved.sort(byPath) };
 }
 
 /** `20250102T030405Z` for a Date. */

@@ -32,7 +32,7 @@ import {
   type TaskInfo,
   type WorktreeInfo,
 } from './records.js';
-import { includedIgnored, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
+import { ignoredToSave, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
 import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
@@ -186,33 +186,6 @@ export interface LandPlan {
 }
 
 /**
- * The ignored files of worktree `wt` (`git ls-files -o -i --exclude-standard`), split into
- * those saved before it is removed (smallest first, while their sizes total at most `budget`
- * bytes) and the rest (and entries git lists as directories: nested repositories).
- */
-async function ignoredToSave(wt: string, budget: number): Promise<{ save: string[]; unsaved: string[] }> {
-  const r = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard'], { cwd: wt });
-  const sized: { p: string; size: number }[] = [];
-  const unsaved: string[] = [];
-  for (const p of r.stdout.toString('utf8').split('\0').filter(Boolean)) {
-    const st = p.endsWith('/') ? null : await lstat(path.join(wt, p)).catch(() => null);
-    if (!st || !(st.isFile() || st.isSymbolicLink())) unsaved.push(p);
-    else sized.push({ p, size: st.size });
-  }
-  sized.sort((a, b) => a.size - b.size || (a.p < b.p ? -1 : a.p > b.p ? 1 : 0));
-  const save: string[] = [];
-  let total = 0;
-  for (const f of sized) {
-    if (total + f.size <= budget) {
-      save.push(f.p);
-      total += f.size;
-    } else unsaved.push(f.p);
-  }
-  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return { save: save.sort(byPath), unsaved: unsaved.sort(byPath) };
-}
-
-/**
  * Lands a task: merges `kizu/<name>` into the branch it started from (the record's
  * kizu-from) with `git merge --ff --no-autostash --no-edit -m "Merge branch 'kizu/<name>'"`
  * (git-merge(1): fast-forward when possible, else a merge commit). It runs in the current
@@ -222,8 +195,9 @@ async function ignoredToSave(wt: string, budget: number): Promise<{ save: string
  * With `remove`, the task's linked worktree is removed (`git worktree remove`, no force: it
  * is clean; ignored files go with it and are listed in the result), and the branch and
  * record are deleted (everything is merged, so nothing is lost). Before the worktree goes,
- * its files, ignored ones included (smallest first, up to config `snapshot.maxFileBytes` in
- * total), are saved as a removed-task commit (./removed.ts) in
+ * its files, ignored ones included (those config `snapshot.include` names, then the others
+ * smallest first up to config `snapshot.maxFileBytes` in total: ./removed.ts ignoredToSave,
+ * as `rollback branch` saves them), are saved as a removed-task commit (./removed.ts) in
  * `refs/kizu/trash/<name>/<time>`; `git worktree add --detach <path> <that ref>` brings them
  * back. After every check and before anything changes, `opts.confirm` sees the plan
  * ({@link LandPlan}); when it returns false nothing is done (result null).
@@ -282,8 +256,9 @@ export async function landTask(
   // The config is read only here, so a broken one blocks no other landing.
   let budget = 0;
   if (opts.remove && task.linked && task.worktree) {
-    budget = (await loadConfig(root)).snapshot.maxFileBytes;
-    toSave = await ignoredToSave(task.worktree, budget);
+    const cfg = (await loadConfig(root)).snapshot;
+    budget = cfg.maxFileBytes;
+    toSave = await ignoredToSave(task.worktree, budget, cfg.include);
     const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: task.worktree });
     ignoredGone = ig.stdout.toString('utf8').split('\0').filter(Boolean);
   }
@@ -418,14 +393,22 @@ export interface DiscardPlan {
   switchTo: string | null;
   /** Commits on the branch not on the base (not on any other branch when there is no base). */
   commits: number;
-  /**
-   * Changed and untracked (not ignored) files in the worktree, and ignored ones config
-   * `snapshot.include` names (e.g. `.env`): all saved.
-   */
+  /** Changed and untracked (not ignored) files in the worktree: all saved. */
   files: string[];
-  /** Other ignored files and directories in a linked worktree: removed with it, not saved. */
+  /**
+   * Ignored files of a linked worktree saved with the copy (as `task land --remove` saves
+   * them, ./removed.ts ignoredToSave): those config `snapshot.include` names, then the others
+   * smallest first up to `budget` bytes in total.
+   */
+  savedIgnored: string[];
+  /**
+   * Ignored files of a linked worktree over the budget, and ignored nested repositories
+   * (`dir/`): removed with it without a copy.
+   */
   ignored: string[];
-  /** Config `snapshot.include` (what the save adds of the ignored files). */
+  /** The budget in bytes for the saved ignored files (config snapshot.maxFileBytes). */
+  budget: number;
+  /** Config `snapshot.include` (ignored files it names are saved whatever their size). */
   include: string[];
 }
 
@@ -455,8 +438,11 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
   let mode: DiscardPlan['mode'] = 'none';
   let switchTo: string | null = null;
   let files: string[] = [];
+  let savedIgnored: string[] = [];
   let ignored: string[] = [];
-  const include = (await configOf(root, opts.configProblem)).snapshot.include;
+  const config = (await configOf(root, opts.configProblem)).snapshot;
+  const include = config.include;
+  const budget = config.maxFileBytes;
   if (wt && !wt.main) {
     mode = 'linked';
     if (isInside(cwd, wt.path)) {
@@ -473,15 +459,10 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
     }
     if (!wt.prunable) {
       files = await statusPaths(wt.path);
-      const kept = await includedIgnored(wt.path, include);
-      files.push(...kept);
-      const ig = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: wt.path });
-      // An ignored directory holding files snapshot.include keeps: those are saved.
-      ignored = ig.stdout
-        .toString('utf8')
-        .split('\0')
-        .filter((p) => p && !kept.includes(p))
-        .map((p) => (p.endsWith('/') && kept.some((k) => k.startsWith(p)) ? `${p} (except what snapshot.include keeps)` : p));
+      // `git worktree remove` deletes the ignored files: saved first, as task land --remove does.
+      const ig = await ignoredToSave(wt.path, budget, include);
+      savedIgnored = ig.save;
+      ignored = ig.unsaved;
     }
   } else if (wt) {
     mode = 'main';
@@ -505,7 +486,7 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
     ? [`${rec.base}..${task.tip}`]
     : [task.tip, '--not', `--exclude=${taskBranchRef(name)}`, '--branches'];
   const commits = Number((await git(['rev-list', '--count', ...range], { cwd: root })).stdout.toString('utf8').trim());
-  return { task, root, mode, worktree: wt, switchTo, commits, files, ignored, include };
+  return { task, root, mode, worktree: wt, switchTo, commits, files, savedIgnored, ignored, budget, include };
 }
 
 /** What {@link discardTask} did. */
@@ -523,9 +504,11 @@ export interface DiscardedTask extends DiscardPlan {
  * (undo-log.ts checkUndoLog: a broken one stops it before anything changes); a safety snapshot of the
  * current worktree (`plan.root`; takeSnapshot kind 'safety', message `before git kizu
  * rollback branch <name>`; handed to `opts.onSafetySnapshot` as soon as it is taken); save
- * the copy (./removed.ts: worktree files, untracked included, and the tip as parent) in
+ * the copy (./removed.ts: worktree files, untracked included, the ignored files of
+ * `plan.savedIgnored` with their exact permission bits, and the tip as parent) in
  * refs/kizu/trash/<name>/<time>; then 'main' mode `git switch <from>`, 'linked' mode
- * `git worktree remove --force <path>` (git-worktree(1); ignored files go with it); then
+ * `git worktree remove --force <path>` (git-worktree(1); the ignored files not saved,
+ * `plan.ignored`, go with it); then
  * delete the branch (`git update-ref -d refs/heads/kizu/<name> <tip>`, compare-and-swap)
  * and the record; last, the rollback goes in the undo log (recordRollback level 'branch',
  * time the copy's, with undo {kind: 'branch', name, trashRef, worktree} and changed `[]`) so that `git kizu
@@ -557,7 +540,7 @@ export async function discardTask(
     files: plan.mode === 'none' || plan.worktree?.prunable ? null : plan.worktree!.path,
     linked: plan.mode === 'linked',
     checkout: plan.mode === 'main' ? plan.worktree!.path : null,
-    include: plan.include,
+    ignored: plan.savedIgnored,
   });
   const fail = (what: string, stderr: string) =>
     new KizuError(`saved task "${name}" in ${copy.ref}, but could not ${what}: ${gitMessage(stderr)}`, {
