@@ -314,6 +314,7 @@ test('rollback branch --json: the plan (--dry-run, or refused without a terminal
     switchTo: null,
     files: ['u.txt'],
     ignored: ['debug.log'],
+    nested: [],
     trashRef: null,
     copy: null,
     safetySnapshot: null,
