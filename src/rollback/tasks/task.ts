@@ -181,7 +181,7 @@ export interface LandPlan {
   ignored: string[];
   /** With remove: the ignored files saved in refs/kizu/trash/<name>/<time> first. */
   save: string[];
-  /** With remove: the ignored files (and nested repositories, `dir/`) over the budget: deleted without a copy. */
+  /** With remove: the ignored files over the budget: deleted without a copy (a worktree with nested repositories is refused before the plan). */
   unsaved: string[];
   /** With remove: the budget in bytes for the saved ignored files (config snapshot.maxFileBytes; 0 without a worktree). */
   budget: number;
