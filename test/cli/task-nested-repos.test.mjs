@@ -94,7 +94,7 @@ test('rollback branch refuses a task worktree holding nested repositories (commi
 });
 
 /** A repository with submodule `sm` (from a repository beside it) and task `ts` in its own worktree, `sm` initialised there. */
-function submoduleTask() {
+function submoduleTask({ init = true } = {}) {
   const sb = sandbox({ files: { 'a.txt': 'a\n' } });
   const src = path.join(sb.base, 'sub');
   nestedRepo(sb, src, { 's.txt': 's\n' });
@@ -102,7 +102,7 @@ function submoduleTask() {
   sb.git('commit', '-q', '-m', 'add sm');
   kizuOk(sb, ['task', 'start', 'ts', '--worktree']);
   const wt = sibling(sb, 'ts');
-  sb.git('-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '-q', { cwd: wt });
+  if (init) sb.git('-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '-q', { cwd: wt });
   return { sb, wt };
 }
 
@@ -165,4 +165,31 @@ test('rollback branch of a task checked out in the main worktree with nested rep
   assert.equal(sb.git('log', '--format=%s', { cwd: sb.path('full') }), 'nested work\n');
   kizuOk(sb, ['undo', '--yes']);
   assert.equal(sb.git('symbolic-ref', 'HEAD').trim(), 'refs/heads/kizu/tm');
+});
+
+test('a submodule not initialised in the task worktree (an empty directory) refuses nothing: rollback branch and undo, then task land --remove', () => {
+  const { sb, wt } = submoduleTask({ init: false });
+  const tip = commit(sb, wt, 'work', { 'b.txt': 'b\n' });
+  assert.equal(sb.git('for-each-ref', 'refs/kizu/trash/'), '');
+  const r = sb.kizu(['rollback', 'branch', 'ts', '--yes']);
+  // The warning is the safety snapshot's, of the main worktree (where `submodule add` initialised sm).
+  assert.deepEqual(
+    [r.status, r.stderr],
+    [0, 'git-kizu: warning: safety snapshot left out sm: submodule: its working tree is its own repository and is not captured, only the commit checked out in it; commit or stash inside it\n'],
+  );
+  kizuOk(sb, ['undo', '--yes']);
+  expectRun(sb, ['task', 'land', 'ts', '--remove'], {
+    status: 0,
+    stdout: `landed task ts in main: fast-forward to ${tip.slice(0, 12)}\nremoved worktree ${wt}\ndeleted branch kizu/ts and refs/kizu/tasks/ts\n`,
+  });
+});
+
+test('a repository made over tracked files (git init in a tracked directory) is refused too: its .git would go with the worktree', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', 'lib/x.txt': 'x\n' } });
+  kizuOk(sb, ['task', 'start', 'tr', '--worktree']);
+  const wt = sibling(sb, 'tr');
+  nestedRepo(sb, path.join(wt, 'lib'), { 'y.txt': 'y\n' });
+  const before = everything(sb, wt);
+  expectRun(sb, ['rollback', 'branch', 'tr', '--yes'], { status: 1, stderr: refusal('discarding task "tr"', wt, [['lib/', REPO]], 'git kizu rollback branch tr') });
+  assert.deepEqual(everything(sb, wt), before);
 });
