@@ -26,10 +26,10 @@ function nestedRepo(sb, dir, files) {
   if (files) commit(sb, dir, 'nested work', files);
 }
 
-const refusal = (what, wt, items, again) =>
+const refusal = (what, wt, items, again, alt) =>
   err(
     `not ${what}: its worktree ${wt} holds ${items.length === 1 ? 'a repository' : `${items.length} repositories`} that no copy can keep: ${items.map(([p, r]) => `${p}: ${r}`).join('; ')}`,
-    `move ${items.length === 1 ? 'it' : 'them'} out of ${wt}, or push ${items.length === 1 ? 'its' : 'their'} work elsewhere and delete ${items.length === 1 ? 'it' : 'them'}, then run ${again} again`,
+    `move ${items.length === 1 ? 'it' : 'them'} out of ${wt}, or push ${items.length === 1 ? 'its' : 'their'} work elsewhere and delete ${items.length === 1 ? 'it' : 'them'}, then run ${again} again${alt ? `; or ${alt}` : ''}`,
   );
 
 /** Everything that must not change: both worktrees' state and every ref (no safety snapshot, no trash). */
@@ -132,7 +132,7 @@ test('task land --remove refuses an ignored nested repository and an initialised
   nestedRepo(sb, path.join(wt, 'vendor/lib'), { 'w.txt': 'work\n' });
   writeFileSync(path.join(wt, 'vendor/lib/w.txt'), 'edited\n');
   const before = everything(sb, wt);
-  const stderr = refusal('landing task "tl" with --remove', wt, [['vendor/lib/', REPO]], 'git kizu task land tl --remove');
+  const stderr = refusal('landing task "tl" with --remove', wt, [['vendor/lib/', REPO]], 'git kizu task land tl --remove', 'land it and keep the worktree: git kizu task land tl');
   expectRun(sb, ['task', 'land', 'tl', '--remove', '--dry-run'], { status: 1, stderr });
   expectRun(sb, ['task', 'land', 'tl', '--remove', '--yes'], { status: 1, stderr });
   assert.deepEqual(everything(sb, wt), before);
@@ -143,7 +143,7 @@ test('task land --remove refuses an ignored nested repository and an initialised
   const sBefore = everything(s.sb, s.wt);
   expectRun(s.sb, ['task', 'land', 'ts', '--remove'], {
     status: 1,
-    stderr: refusal('landing task "ts" with --remove', s.wt, [['sm/', SUBMODULE]], 'git kizu task land ts --remove'),
+    stderr: refusal('landing task "ts" with --remove', s.wt, [['sm/', SUBMODULE]], 'git kizu task land ts --remove', 'land it and keep the worktree: git kizu task land ts'),
   });
   assert.deepEqual(everything(s.sb, s.wt), sBefore);
 });

@@ -109,12 +109,13 @@ export async function nestedRepositories(wt: string): Promise<NestedRepository[]
 
 /**
  * The refusal for nested repositories in worktree `wt` (exit 1), naming each one and why;
- * `what` is the refused action (`discarding task "x"`), `again` the command to run after.
+ * `what` is the refused action (`discarding task "x"`), `again` the command to run after,
+ * `alt` (optional) a way that keeps the worktree, added to the hint.
  */
-export function nestedRefusal(what: string, wt: string, nested: NestedRepository[], again: string): KizuError {
+export function nestedRefusal(what: string, wt: string, nested: NestedRepository[], again: string, alt?: string): KizuError {
   const list = nested.map((n) => `${quoteCStyle(n.path)}: ${n.reason}`).join('; ');
   return new KizuError(`not ${what}: its worktree ${quoteCStyle(wt)} holds ${nested.length === 1 ? 'a repository' : `${nested.length} repositories`} that no copy can keep: ${list}`, {
-    hint: `move ${nested.length === 1 ? 'it' : 'them'} out of ${shellPath(wt)}, or push ${nested.length === 1 ? 'its' : 'their'} work elsewhere and delete ${nested.length === 1 ? 'it' : 'them'}, then run ${again} again`,
+    hint: `move ${nested.length === 1 ? 'it' : 'them'} out of ${shellPath(wt)}, or push ${nested.length === 1 ? 'its' : 'their'} work elsewhere and delete ${nested.length === 1 ? 'it' : 'them'}, then run ${again} again${alt ? `; or ${alt}` : ''}`,
     exitCode: EXIT.FOUND,
   });
 }

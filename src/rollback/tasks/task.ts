@@ -283,7 +283,7 @@ export async function landTask(
   // copy can hold its history: refuse before anything changes.
   if (opts.remove && task.linked && task.worktree) {
     const nested = await nestedRepositories(task.worktree);
-    if (nested.length) throw nestedRefusal(`landing task "${name}" with --remove`, task.worktree, nested, `git kizu task land ${name} --remove`);
+    if (nested.length) throw nestedRefusal(`landing task "${name}" with --remove`, task.worktree, nested, `git kizu task land ${name} --remove`, `land it and keep the worktree: git kizu task land ${name}`);
   }
   // `git worktree remove` deletes ignored files with the worktree: they are saved first
   // (within the budget); the plan names the ones that are not.
