@@ -7,7 +7,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { quoteCStyle } from '../git/quote.js';
 import type { Reporter } from '../output.js';
 import { count, shellQuote } from '../words.js';
-import { discardTask, planDiscard, type DiscardPlan, type DiscardedTask } from '../rollback/tasks/task.js';
+import { discardRefusal, discardTask, planDiscard, type DiscardPlan, type DiscardedTask, type NestedRepository } from '../rollback/tasks/task.js';
 import { askYesNo, canAsk } from './confirm.js';
 import { configWarner } from './rollback.js';
 
@@ -53,6 +53,11 @@ export interface BranchRollbackJson {
   ignored: string[];
   /** The budget in bytes for the saved ignored files (config snapshot.maxFileBytes). */
   budget: number;
+  /**
+   * Nested repositories and initialised submodules in the linked worktree, `{path, reason}`:
+   * while there are any, it refuses (exit 1) and changes nothing.
+   */
+  nested: NestedRepository[];
   trashRef: string | null;
   copy: string | null;
   safetySnapshot: string | null;
@@ -108,6 +113,8 @@ function ignoredNote(p: DiscardPlan): string {
  *               git switch kizu/<name>                                     (main worktree)
  * ```
  * @returns 0.
+ * A linked worktree holding a nested repository or an initialised submodule is refused (exit 1,
+ * --dry-run too; with --json the plan object is printed first, its `nested` naming them).
  * @throws KizuError: planDiscard/discardTask refusals and failures; exit 2 for a broken
  *   undo log; exit 1 without --yes when nobody can be asked.
  */
@@ -131,6 +138,7 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
       savedIgnored: plan.savedIgnored,
       ignored: plan.ignored,
       budget: plan.budget,
+      nested: plan.nested,
       trashRef: done?.copy.ref ?? null,
       copy: done?.copy.commit ?? null,
       safetySnapshot: done?.safety.name ?? null,
@@ -145,6 +153,12 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
     if (plan.mode === 'main') i.reporter.log(`would switch ${wtPath} back to ${plan.switchTo}`);
     i.reporter.log(`would delete branch ${task.branch} (at ${task.tip!.slice(0, 12)})`);
   };
+  // A nested repository would be deleted with the worktree and no copy keeps its history:
+  // refused, --dry-run included (the JSON plan names them too).
+  if (plan.nested.length) {
+    if (i.json) would();
+    throw discardRefusal(task.name, wtPath, plan.nested);
+  }
   if (i.dryRun) {
     would();
     return EXIT.OK;

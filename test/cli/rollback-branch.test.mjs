@@ -340,6 +340,7 @@ test('rollback branch --json: the plan (--dry-run, or refused without a terminal
     savedIgnored: ['debug.log'],
     ignored: [],
     budget: 52428800,
+    nested: [],
     trashRef: null,
     copy: null,
     safetySnapshot: null,

@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { quoteCStyle, shellPath } from '../../git/quote.js';
-import { git } from '../../git/run.js';
+import { git, splitZ } from '../../git/run.js';
 import { KIZU_IDENT, ZERO_OID, resolve } from './records.js';
 import { TASK_TRASH_PREFIX } from '../../git/layout.js';
 import { resolveKizuRef } from '../../git/refs.js';
@@ -168,7 +168,7 @@ async function isDir(p: string): Promise<boolean> {
 
 /**
  * The tree of a worktree's current files (tracked content, deletions, untracked not
- * ignored, the ignored files `include` names ({@link includedIgnored}) and the ignored
+ * ignored except nested repositories, the ignored files `include` names ({@link includedIgnored}) and the ignored
  * files `ignored` lists by path), built with `git add -A` (and `git add -f` for those) into
  * a temporary copy of the index
  * (GIT_INDEX_FILE, git(1)); the real index is left alone.
@@ -189,7 +189,13 @@ export async function worktreeState(wt: string, include: string[] = [], ignored:
     } catch {
       /* no index yet */
     }
-    const add = async () => git(['add', '-A', '--', ':/'], { cwd: wt, env, okStatus: [0, 1, 128] });
+    // Untracked nested repositories (`dir/` in git ls-files -o) are left out: git would add a
+    // gitlink at most, or fail on one without a commit; they are not in the files a switch or
+    // a removal may delete without asking (linked worktrees holding one are refused: ./nested.ts).
+    const nested = splitZ((await git(['ls-files', '-o', '-z', '--exclude-standard'], { cwd: wt })).stdout)
+      .filter((p) => p.endsWith('/'))
+      .map((p) => `:(top,exclude,literal)${p.slice(0, -1)}`);
+    const add = async () => git(['add', '-A', '--', ':/', ...nested], { cwd: wt, env, okStatus: [0, 1, 128] });
     let r = copied ? await add() : null;
     if (!r || r.status !== 0) {
       await rm(index, { force: true });

@@ -33,6 +33,7 @@ import {
   type WorktreeInfo,
 } from './records.js';
 import { ignoredToSave, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
+import { nestedRefusal, nestedRepositories, type NestedRepository } from './nested.js';
 import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
@@ -40,6 +41,7 @@ import type { SnapshotResult } from '../snapshots/snapshot.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './records.js';
 export { readRemovedTask, type RemovedTask } from './removed.js';
+export { type NestedRepository } from './nested.js';
 
 async function exists(p: string): Promise<'none' | 'empty-dir' | 'other'> {
   try {
@@ -179,7 +181,7 @@ export interface LandPlan {
   ignored: string[];
   /** With remove: the ignored files saved in refs/kizu/trash/<name>/<time> first. */
   save: string[];
-  /** With remove: the ignored files (and nested repositories, `dir/`) over the budget: deleted without a copy. */
+  /** With remove: the ignored files over the budget: deleted without a copy (a worktree with nested repositories is refused before the plan). */
   unsaved: string[];
   /** With remove: the budget in bytes for the saved ignored files (config snapshot.maxFileBytes; 0 without a worktree). */
   budget: number;
@@ -205,7 +207,9 @@ export interface LandPlan {
  * working tree as they were.
  * @throws KizuError exit 1: no such task; no record or it started on a detached HEAD; the
  *   target branch is not checked out here; uncommitted tracked changes here; uncommitted
- *   changes (untracked included) in the task's worktree; conflicts (message lists the files);
+ *   changes (untracked included) in the task's worktree; with `remove`, a nested repository
+ *   or an initialised submodule in that worktree (./nested.ts: each named, before anything
+ *   changes); conflicts (message lists the files);
  *   git refuses the merge (its message). Exit 2: git failures.
  */
 export async function landTask(
@@ -248,6 +252,12 @@ export async function landTask(
         { hint: `commit them there (git -C ${shellPath(task.worktree)} add -A && git -C ${shellPath(task.worktree)} commit), or remove them; then land again`, exitCode: EXIT.FOUND },
       );
     }
+  }
+  // A nested repository (or an initialised submodule) would go with the worktree, and no
+  // copy can hold its history: refuse before anything changes.
+  if (opts.remove && task.linked && task.worktree) {
+    const nested = await nestedRepositories(task.worktree);
+    if (nested.length) throw nestedRefusal(`landing task "${name}" with --remove`, task.worktree, nested, `git kizu task land ${name} --remove`, `land it and keep the worktree: git kizu task land ${name}`);
   }
   // `git worktree remove` deletes ignored files with the worktree: they are saved first
   // (within the budget); the plan names the ones that are not.
@@ -410,6 +420,11 @@ export interface DiscardPlan {
   budget: number;
   /** Config `snapshot.include` (ignored files it names are saved whatever their size). */
   include: string[];
+  /**
+   * Nested repositories and initialised submodules in a linked worktree (./nested.ts): while
+   * there are any, {@link discardTask} refuses.
+   */
+  nested: NestedRepository[];
 }
 
 /**
@@ -443,6 +458,7 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
   const config = (await configOf(root, opts.configProblem)).snapshot;
   const include = config.include;
   const budget = config.maxFileBytes;
+  let nested: NestedRepository[] = [];
   if (wt && !wt.main) {
     mode = 'linked';
     if (isInside(cwd, wt.path)) {
@@ -458,6 +474,7 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
       });
     }
     if (!wt.prunable) {
+      nested = await nestedRepositories(wt.path);
       files = await statusPaths(wt.path);
       // `git worktree remove` deletes the ignored files: saved first, as task land --remove does.
       const ig = await ignoredToSave(wt.path, budget, include);
@@ -480,13 +497,22 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
         { hint: `commit them (or stash them: git stash -u), then run git kizu rollback branch ${name} again`, exitCode: EXIT.FOUND },
       );
     }
-    files = await statusPaths(wt.path);
+    // Nested repositories (`dir/`) stay where they are (a switch leaves them) and are not in the copy.
+    files = (await statusPaths(wt.path)).filter((p) => !p.endsWith('/'));
   }
   const range = rec
     ? [`${rec.base}..${task.tip}`]
     : [task.tip, '--not', `--exclude=${taskBranchRef(name)}`, '--branches'];
   const commits = Number((await git(['rev-list', '--count', ...range], { cwd: root })).stdout.toString('utf8').trim());
-  return { task, root, mode, worktree: wt, switchTo, commits, files, savedIgnored, ignored, budget, include };
+  return { task, root, mode, worktree: wt, switchTo, commits, files, savedIgnored, ignored, budget, include, nested };
+}
+
+/**
+ * The refusal (exit 1) of `rollback branch <name>` while its worktree `wt` holds the nested
+ * repositories `nested` (./nested.ts nestedRefusal).
+ */
+export function discardRefusal(name: string, wt: string, nested: NestedRepository[]): KizuError {
+  return nestedRefusal(`discarding task "${name}"`, wt, nested, `git kizu rollback branch ${name}`);
 }
 
 /** What {@link discardTask} did. */
@@ -515,7 +541,9 @@ export interface DiscardedTask extends DiscardPlan {
  * undo` brings the task back ({@link restoreTask}). A failure to record it does not undo
  * the discard: its error is returned in `undoError`.
  * `opts.configProblem`: an invalid config is that warning, not an error (takeSnapshot).
- * @throws KizuError as planDiscard; those of checkUndoLog and takeSnapshot (nothing changed then); exit 1
+ * @throws KizuError as planDiscard; exit 1 when the linked worktree holds a nested repository
+ *   or an initialised submodule ({@link discardRefusal}, looked for again here); those of
+ *   checkUndoLog and takeSnapshot (nothing changed then); exit 1
  *   when a step after the save fails (the message names the saved copy, which stays).
  */
 export async function discardTask(
@@ -528,6 +556,11 @@ export async function discardTask(
   // Loaded here only: starting, listing and landing tasks need neither.
   const { takeSnapshot } = await import('../snapshots/snapshot.js');
   const { checkUndoLog, recordRollback } = await import('../undo-log.js');
+  // Looked for again: one may have been made since the plan.
+  if (plan.mode === 'linked' && !plan.worktree!.prunable) {
+    const nested = await nestedRepositories(plan.worktree!.path);
+    if (nested.length) throw discardRefusal(name, plan.worktree!.path, nested);
+  }
   await checkUndoLog(root);
   const safety = await takeSnapshot(root, { kind: 'safety', message: `before git kizu rollback branch ${name}`, configProblem: opts.configProblem });
   opts.onSafetySnapshot?.(safety);
