@@ -66,7 +66,9 @@ test('rollback branch refuses a task worktree holding nested repositories (commi
           worktree: wt,
           switchTo: null,
           files: ['deep/fresh/', 'deep/note.txt', 'lib2/'],
-          ignored: ['vendor/'],
+          savedIgnored: [],
+          ignored: ['vendor/lib/'],
+          budget: 52428800,
           nested: [
             { path: 'deep/fresh/', reason: REPO },
             { path: 'lib2/', reason: REPO },
