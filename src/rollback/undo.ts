@@ -45,6 +45,11 @@ export interface BranchUndo {
   branchExists: boolean;
   /** True if the worktree already exists (nothing to do for it). */
   worktreeExists: boolean;
+  /**
+   * The worktree the rollback switched from the task's branch to `from` (short name), which
+   * undo switches back to the branch (`git switch`); null when there is none.
+   */
+  switchBack: { worktree: string; from: string } | null;
 }
 
 /** What an undo does (or did). */
@@ -96,6 +101,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
   }
   const copy = await readRemovedTask(root, u.trashRef);
   const commit = copy.tip;
+  let switchBack: BranchUndo['switchBack'] = null;
   // The task was checked out in a worktree that the rollback switched to another branch:
   // undo switches it back, which needs it still on that branch and without uncommitted
   // changes; otherwise the task's files would be restored onto that branch.
@@ -116,6 +122,11 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
         exitCode: EXIT.FOUND,
       });
     }
+    // git would overwrite ignored files there that the task's commits track.
+    const { ignoredInTheWay, refuseOverwrite } = await import('./tasks/overwrite.js');
+    const inTheWay = await ignoredInTheWay(copy.checkout, [commit]);
+    if (inTheWay.length) throw refuseOverwrite(copy.checkout, inTheWay, `undo (switching ${copy.checkout} back to ${branch})`, 'git kizu undo');
+    switchBack = { worktree: copy.checkout, from };
   }
   const existing = await revParse(root, taskBranchRef(u.name));
   if (existing && existing !== commit) {
@@ -132,7 +143,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
       exitCode: EXIT.FOUND,
     });
   }
-  return { name: u.name, branch, commit, trashRef: u.trashRef, worktree, branchExists: existing === commit, worktreeExists };
+  return { name: u.name, branch, commit, trashRef: u.trashRef, worktree, branchExists: existing === commit, worktreeExists, switchBack };
 }
 
 /**

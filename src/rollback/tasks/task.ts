@@ -37,6 +37,7 @@ import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
 import type { SnapshotResult } from '../snapshots/snapshot.js';
+import { ignoredInTheWay, refuseOverwrite } from './overwrite.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './records.js';
 export { readRemovedTask, type RemovedTask } from './removed.js';
@@ -129,7 +130,10 @@ export async function startTask(cwd: string, name: string, opts: { worktree?: bo
     }
     worktree = (await listWorktrees(root)).find((w) => w.branch === ref)?.path ?? worktree;
   } else {
-    const r = await git(['switch', '--quiet', '--no-track', '-c', taskBranch(name), base], { cwd: root, okStatus: [0, 1, 128] });
+    // git would overwrite ignored files the base tracks (e.g. a config file ignored since).
+    const inTheWay = await ignoredInTheWay(root, [base]);
+    if (inTheWay.length) throw refuseOverwrite(root, inTheWay, `starting task "${name}" here (git switch -c ${taskBranch(name)} ${base.slice(0, 12)})`, `git kizu task start ${name}`);
+    const r = await git(['switch', '--quiet', '--no-overwrite-ignore', '--no-track', '-c', taskBranch(name), base], { cwd: root, okStatus: [0, 1, 128] });
     if (r.status !== 0) {
       throw new KizuError(`could not switch to the new branch ${taskBranch(name)}: ${gitMessage(r.stderr)}`, {
         hint: `commit or stash your changes first (git stash -u), or start the task in its own worktree: git kizu task start ${name} --worktree`,
@@ -295,6 +299,13 @@ export async function landTask(
       exitCode: EXIT.FOUND,
     });
   }
+  // git would overwrite ignored files here that the task's commits (or, switching first, the
+  // target branch) track: refused before anything changes, so a --dry-run says it too.
+  const moves: string[] = switchFirst ? [rec.from] : [];
+  const landed = await git(['merge-base', '--is-ancestor', task.tip, switchFirst ? rec.from : 'HEAD'], { cwd: root, okStatus: [0, 1] });
+  if (landed.status !== 0) moves.push(task.tip);
+  const inTheWay = await ignoredInTheWay(root, moves);
+  if (inTheWay.length) throw refuseOverwrite(root, inTheWay, `landing task "${name}" in ${into}`, `git kizu task land ${name}${opts.remove ? ' --remove' : ''}`);
   const removing = !!opts.remove && task.linked && !!task.worktree;
   const plan: LandPlan = {
     name,
@@ -308,7 +319,7 @@ export async function landTask(
   };
   if (opts.confirm && !(await opts.confirm(plan))) return null;
   if (switchFirst) {
-    const s = await git(['switch', '--quiet', into], { cwd: root, okStatus: [0, 1, 128] });
+    const s = await git(['switch', '--quiet', '--no-overwrite-ignore', into], { cwd: root, okStatus: [0, 1, 128] });
     if (s.status !== 0) {
       throw new KizuError(`could not switch to ${into} to land task "${name}": ${gitMessage(s.stderr)}`, {
         hint: `switch yourself (git switch ${into}), then land again`,
@@ -318,13 +329,13 @@ export async function landTask(
   }
   const before = (await resolve(root, 'HEAD'))!;
   const back = async () => {
-    if (switchFirst) await git(['switch', '--quiet', taskBranch(name)], { cwd: root, okStatus: [0, 1, 128] });
+    if (switchFirst) await git(['switch', '--quiet', '--no-overwrite-ignore', taskBranch(name)], { cwd: root, okStatus: [0, 1, 128] });
   };
   let how: LandedTask['how'];
   const anc = await git(['merge-base', '--is-ancestor', task.tip, before], { cwd: root, okStatus: [0, 1] });
   if (anc.status === 0) how = 'up-to-date';
   else {
-    const m = await git(['merge', '--ff', '--no-autostash', '--no-edit', '-m', `Merge branch '${taskBranch(name)}'`, task.tip], {
+    const m = await git(['merge', '--ff', '--no-autostash', '--no-overwrite-ignore', '--no-edit', '-m', `Merge branch '${taskBranch(name)}'`, task.tip], {
       cwd: root,
       okStatus: [0, 1, 2, 128],
     });
@@ -500,6 +511,9 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
       );
     }
     files = await statusPaths(wt.path);
+    // git would overwrite ignored files there that the branch switched back to tracks.
+    const inTheWay = await ignoredInTheWay(wt.path, [rec.from]);
+    if (inTheWay.length) throw refuseOverwrite(wt.path, inTheWay, `switching ${wt.path} back to ${switchTo}`, `git kizu rollback branch ${name}`);
   }
   const range = rec
     ? [`${rec.base}..${task.tip}`]
@@ -565,7 +579,7 @@ export async function discardTask(
       exitCode: EXIT.FOUND,
     });
   if (plan.mode === 'main') {
-    const s = await git(['switch', '--quiet', plan.switchTo!], { cwd: plan.worktree!.path, okStatus: [0, 1, 128] });
+    const s = await git(['switch', '--quiet', '--no-overwrite-ignore', plan.switchTo!], { cwd: plan.worktree!.path, okStatus: [0, 1, 128] });
     if (s.status !== 0) throw fail(`switch ${plan.worktree!.path} to ${plan.switchTo}`, s.stderr);
   } else if (plan.mode === 'linked') {
     const r = await git(['worktree', 'remove', '--force', plan.worktree!.path], { cwd: root, okStatus: [0, 1, 128] });
@@ -668,7 +682,7 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
   if (t.checkout && t.from && (await exists(t.checkout)) === 'other') {
     const on = await headRef(t.checkout).catch(() => null);
     if (on === t.from && !(await statusPaths(t.checkout, { trackedOnly: true })).length) {
-      await git(['switch', '--quiet', taskBranch(name)], { cwd: t.checkout, okStatus: [0, 1, 128] });
+      await git(['switch', '--quiet', '--no-overwrite-ignore', taskBranch(name)], { cwd: t.checkout, okStatus: [0, 1, 128] });
     }
   }
   if (t.base && !(await resolve(root, taskRecordRef(name))) && (await resolve(root, `${t.base}^{commit}`))) {
