@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { err, expectRun, ok } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
+import { promptTerminal } from '../helpers/terminal.mjs';
 
 const snap = (sb, msg = 's') => /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot', '-m', msg])).stdout)[1];
 const heading = (sb, name, msg = 's') => {
@@ -93,4 +94,25 @@ test('rollback snapshot: a directory where the snapshot has a file, holding file
   const real = sb.kizu(['rollback', 'snapshot', s2, '--yes']);
   assert.equal(real.status, 0, real.stderr);
   assert.equal(sb.read('e/f'), 'f\n');
+});
+
+test('rollback snapshot on a terminal: an ignored file put in the way while the question waits is refused after the answer, nothing changed', async (t) => {
+  const sb = sandbox({ files: { '.gitignore': '*.log\n', 'a.txt': 'a\n' } });
+  writeFileSync(sb.path('d'), 'dfile\n');
+  const s1 = snap(sb);
+  rmSync(sb.path('d'));
+  mkdirSync(sb.path('d'));
+  writeFileSync(sb.path('d/u.txt'), 'untracked\n');
+  const run = promptTerminal(t, sb, ['rollback', 'snapshot', s1]);
+  await run.waitFor(`Roll back 2 paths to snapshot ${s1}? [y/N]`);
+  writeFileSync(sb.path('d/x.log'), 'ignored, written meanwhile\n');
+  const before = tree(sb.dir);
+  run.answer('y');
+  const screen = await run.done();
+  assert.deepEqual(screen.slice(-3), [
+    `git-kizu: error: cannot restore snapshot ${s1}: d: a directory with other files is in the way (d/x.log); nothing was changed`,
+    'hint: move what is in the way aside (it is not part of the snapshot, so the restore does not remove it), then run the command again',
+    'EXIT=1',
+  ]);
+  assert.deepEqual(tree(sb.dir), before);
 });
