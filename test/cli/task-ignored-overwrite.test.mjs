@@ -171,3 +171,20 @@ test('undo of a rollback branch made in this worktree: the preview says it switc
   assert.equal(readFileSync(sb.path('.env'), 'utf8'), 'K=task\n');
   assert.equal(sb.read('.env.mine'), 'K=mine\n');
 });
+
+test('task land: a path the target branch stopped tracking (now ignored) that the task left unchanged is no obstacle: the merge keeps the local file', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', 'config.json': '{"tmpl":1}\n' } });
+  kizuOk(sb, ['task', 'start', 'keep', '--worktree']);
+  const wt = sibling(sb, 'keep');
+  commit(sb, wt, 'task work', { 'b.txt': 'b\n' });
+  sb.git('rm', '-q', '--cached', 'config.json');
+  writeFileSync(sb.path('.gitignore'), 'config.json\n');
+  sb.git('add', '.gitignore');
+  sb.git('commit', '-q', '-m', 'untrack config');
+  writeFileSync(sb.path('config.json'), '{"local":1}\n');
+  const r = sb.kizu(['task', 'land', 'keep']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^landed task keep in main: merge commit [0-9a-f]{12}\n$/);
+  assert.equal(sb.read('config.json'), '{"local":1}\n');
+  assert.equal(sb.read('b.txt'), 'b\n');
+});

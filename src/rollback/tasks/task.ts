@@ -217,6 +217,20 @@ async function ignoredToSave(wt: string, budget: number): Promise<{ save: string
 }
 
 /**
+ * The tree the worktree gets from merging `tip` into `target` (both commits): `tip` itself for
+ * a fast-forward, else the tree `git merge-tree --write-tree` computes (git 2.38+; with
+ * conflicts, the tree with their markers). A path deleted on `target` and unchanged on `tip`
+ * is not in it. Falls back to `tip` (every path the task tracks) where git cannot compute it.
+ */
+async function mergeResult(root: string, target: string, tip: string): Promise<string> {
+  const ff = await git(['merge-base', '--is-ancestor', target, tip], { cwd: root, okStatus: [0, 1] });
+  if (ff.status === 0) return tip;
+  const m = await git(['merge-tree', '--write-tree', '--no-messages', target, tip], { cwd: root, okStatus: [0, 1, 128, 129] });
+  const tree = m.stdout.toString('utf8').split('\n')[0].trim();
+  return (m.status === 0 || m.status === 1) && /^[0-9a-f]{40,64}$/.test(tree) ? tree : tip;
+}
+
+/**
  * Lands a task: merges `kizu/<name>` into the branch it started from (the record's
  * kizu-from) with `git merge --ff --no-autostash --no-edit -m "Merge branch 'kizu/<name>'"`
  * (git-merge(1): fast-forward when possible, else a merge commit). It runs in the current
@@ -301,9 +315,10 @@ export async function landTask(
   }
   // git would overwrite ignored files here that the task's commits (or, switching first, the
   // target branch) track: refused before anything changes, so a --dry-run says it too.
+  const target = switchFirst ? rec.from : 'HEAD';
   const moves: string[] = switchFirst ? [rec.from] : [];
-  const landed = await git(['merge-base', '--is-ancestor', task.tip, switchFirst ? rec.from : 'HEAD'], { cwd: root, okStatus: [0, 1] });
-  if (landed.status !== 0) moves.push(task.tip);
+  const landed = await git(['merge-base', '--is-ancestor', task.tip, target], { cwd: root, okStatus: [0, 1] });
+  if (landed.status !== 0) moves.push(await mergeResult(root, target, task.tip));
   const inTheWay = await ignoredInTheWay(root, moves);
   if (inTheWay.length) throw refuseOverwrite(root, inTheWay, `landing task "${name}" in ${into}`, `git kizu task land ${name}${opts.remove ? ' --remove' : ''}`);
   const removing = !!opts.remove && task.linked && !!task.worktree;
