@@ -185,7 +185,8 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
  *   with `configProblem`, an invalid config is a warning, not an error).
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
- *   path is occupied, the worktree the rollback was made in no longer exists, or the working
+ *   path is occupied, switching a worktree back to the task's branch would overwrite ignored
+ *   files there (tasks/overwrite.ts), the plan has a write that would fail (restore.ts), the worktree the rollback was made in no longer exists, or the working
  *   tree changed during `confirm`; exit 2 when the safety snapshot or the removed task's ref is gone
  *   or points at anything but an existing commit (git/refs.ts checkRefObject), the
  *   log is unreadable, or git fails.

@@ -91,8 +91,9 @@ export interface StartedTask {
  * - otherwise: `git switch -c kizu/<name> <base>` in the current worktree (git-switch(1));
  *   uncommitted changes are carried over, and git refuses when they would be overwritten.
  * @throws KizuError exit 2: bad name (validateTaskName), no commit to start from; exit 1:
- *   the branch exists already, the worktree path exists and is not an empty directory, git
- *   refuses to switch (its message, e.g. local changes that would be overwritten).
+ *   the branch exists already, the worktree path exists and is not an empty directory, the
+ *   switch would overwrite ignored files (./overwrite.ts; checked before it), git refuses to
+ *   switch (its message, e.g. local changes that would be overwritten).
  */
 export async function startTask(cwd: string, name: string, opts: { worktree?: boolean | string } = {}): Promise<StartedTask> {
   const { root } = await repoInfo(cwd);
@@ -249,7 +250,9 @@ async function mergeResult(root: string, target: string, tip: string): Promise<s
  * working tree as they were.
  * @throws KizuError exit 1: no such task; no record or it started on a detached HEAD; the
  *   target branch is not checked out here; uncommitted tracked changes here; uncommitted
- *   changes (untracked included) in the task's worktree; conflicts (message lists the files);
+ *   changes (untracked included) in the task's worktree; ignored files here that the switch or
+ *   the merge's result tree would overwrite (./overwrite.ts; before the plan, so a dry run
+ *   refuses too); conflicts (message lists the files);
  *   git refuses the merge (its message). Exit 2: git failures.
  */
 export async function landTask(
@@ -462,8 +465,9 @@ export interface DiscardPlan {
  * broken config never keeps anyone from discarding a task.
  * @throws KizuError exit 1: no such task or branch; `cwd` is inside the task's linked
  *   worktree; that worktree is locked (`git worktree lock`); the branch is checked out in a
- *   worktree that is not linked and has uncommitted tracked changes, or no branch to switch
- *   back to. Exit 2: bad name, git failures.
+ *   worktree that is not linked and has uncommitted tracked changes, ignored files that
+ *   switching it back would overwrite (./overwrite.ts), or no branch to switch back to.
+ *   Exit 2: bad name, git failures.
  */
 export async function planDiscard(cwd: string, name: string, opts: { configProblem?: (line: string) => void } = {}): Promise<DiscardPlan> {
   const { root } = await repoInfo(cwd);
