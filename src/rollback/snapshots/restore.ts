@@ -458,8 +458,10 @@ function errText(e: unknown): string {
  * atomically per file, puts everything back if a step fails, and verifies the result (see
  * the module comment). Does not write the undo log (a rollback does: ./rollback.ts).
  * @returns the plan; check `applied` and `failures`.
- * @throws KizuError: exit 1 for an unknown snapshot or a working tree that changed while
- *   `confirm` waited; exit 2 for paths outside the repository, a locked store or git
+ * @throws KizuError: exit 1 for an unknown snapshot, a working tree that changed while
+ *   `confirm` waited, or a write that what is on disk would make fail (a directory holding
+ *   files the restore leaves, or a file or symlink where a directory must go; checked before
+ *   the dry run returns and again after `confirm`); exit 2 for paths outside the repository, a locked store or git
  *   failures.
  */
 export async function restoreSnapshot(root: string, id: string, opts: RestoreOptions = {}): Promise<RestorePlan> {
