@@ -8,7 +8,8 @@
  * tree gives the files to create, modify or delete, and the exact permission bits of both
  * sides give the mode-only changes. Left alone ("kept", with a reason): submodules, files
  * the snapshot could not save (too large, unreadable), and files too large for the safety
- * snapshot (deleting or overwriting them could not be undone).
+ * snapshot (deleting or overwriting them could not be undone), and ignored files the snapshot
+ * did not capture (its own `snapshot.include` did not name them: see keepUncapturedIgnored).
  *
  * Apply (not for a dry run): the current capture is committed as a safety snapshot (kind
  * 'safety'); deletions run first (deepest paths first; directories they empty are removed),
