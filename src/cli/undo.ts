@@ -26,6 +26,7 @@ function previewLines(u: UndoResult, q: PathQuote): string[] {
     const b = u.branch;
     out.push(b.branchExists ? `  branch  ${b.branch}  (already at ${b.commit.slice(0, 12)})` : `  branch  ${b.branch}  (recreated at ${b.commit.slice(0, 12)} from ${b.trashRef})`);
     if (b.worktree) out.push(b.worktreeExists ? `  worktree  ${b.worktree}  (already there)` : `  worktree  ${b.worktree}  (recreated with its saved files)`);
+    if (b.switchBack) out.push(`  switch  ${b.switchBack.worktree}  (from ${b.switchBack.from} back to ${b.branch}: git switch ${b.branch}; its files become the task's)`);
   }
   const where = `${u.worktree}${u.elsewhere ? ' (another worktree: the rollback was made there)' : ''}`;
   const snap = u.record.safetySnapshot.slice(0, 12);

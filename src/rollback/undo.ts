@@ -54,6 +54,11 @@ export interface BranchUndo {
   branchExists: boolean;
   /** True if the worktree already exists (nothing to do for it). */
   worktreeExists: boolean;
+  /**
+   * The worktree the rollback switched from the task's branch to `from` (short name), which
+   * undo switches back to the branch (`git switch`); null when there is none.
+   */
+  switchBack: { worktree: string; from: string } | null;
 }
 
 /** What an undo does (or did). */
@@ -113,6 +118,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
   }
   const copy = await readRemovedTask(root, u.trashRef);
   const commit = copy.tip;
+  let switchBack: BranchUndo['switchBack'] = null;
   // The task was checked out in a worktree that the rollback switched to another branch:
   // undo switches it back, which needs it still on that branch and without uncommitted
   // changes; otherwise the task's files would be restored onto that branch.
@@ -133,6 +139,11 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
         exitCode: EXIT.FOUND,
       });
     }
+    // git would overwrite ignored files there that the task's commits track.
+    const { ignoredInTheWay, refuseOverwrite } = await import('./tasks/overwrite.js');
+    const inTheWay = await ignoredInTheWay(copy.checkout, [commit]);
+    if (inTheWay.length) throw refuseOverwrite(copy.checkout, inTheWay, `undo (switching ${copy.checkout} back to ${branch})`, 'git kizu undo');
+    switchBack = { worktree: copy.checkout, from };
   }
   const existing = await revParse(root, taskBranchRef(u.name));
   if (existing && existing !== commit) {
@@ -149,7 +160,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
       exitCode: EXIT.FOUND,
     });
   }
-  return { name: u.name, branch, commit, trashRef: u.trashRef, worktree, branchExists: existing === commit, worktreeExists };
+  return { name: u.name, branch, commit, trashRef: u.trashRef, worktree, branchExists: existing === commit, worktreeExists, switchBack };
 }
 
 /**
@@ -228,7 +239,8 @@ async function recordUndoEntry(root: string, record: RollbackRecord, plan: Resto
  *   agent session the journal entry of a patch rollback's undo names (default null).
  * @returns what was done; check `plan.applied` and `plan.failures`.
  * @throws KizuError: exit 1 when the log is empty, the branch name is taken, the worktree
- *   path is occupied, the worktree the rollback was made in no longer exists, or the working
+ *   path is occupied, switching a worktree back to the task's branch would overwrite ignored
+ *   files there (tasks/overwrite.ts), the plan has a write that would fail (restore.ts), the worktree the rollback was made in no longer exists, or the working
  *   tree changed during `confirm`; exit 2 when the safety snapshot or the removed task's ref is gone
  *   or points at anything but an existing commit (git/refs.ts checkRefObject), the
  *   log is unreadable, or git fails.

@@ -8,7 +8,8 @@
  * tree gives the files to create, modify or delete, and the exact permission bits of both
  * sides give the mode-only changes. Left alone ("kept", with a reason): submodules, files
  * the snapshot could not save (too large, unreadable), and files too large for the safety
- * snapshot (deleting or overwriting them could not be undone).
+ * snapshot (deleting or overwriting them could not be undone), and ignored files the snapshot
+ * did not capture (its own `snapshot.include` did not name them: see keepUncapturedIgnored).
  *
  * Apply (not for a dry run): the current capture is committed as a safety snapshot (kind
  * 'safety'); deletions run first (deepest paths first; directories they empty are removed),
@@ -23,7 +24,7 @@
  *
  * The user's index, HEAD and stash are never touched.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
@@ -33,6 +34,7 @@ import { acquireLock } from '../../git/lock.js';
 import { replaceFileSync, replaceWithSync } from '../../files.js';
 import { openStore, realGit, type SnapshotStore } from './store.js';
 import { commitSnapshot, captureModes, headCommit, readIn, retain, LOCK_TIMEOUT_MS, type SnapshotInfo } from './snapshot.js';
+import { git } from '../../git/run.js';
 
 /** One side of a change. */
 export interface FileState {
@@ -230,7 +232,105 @@ async function planChanges(
       changes.set(p, { path: p, action: 'kept', current: null, target: null, added: null, removed: null, reason: `${reason}, so the safety snapshot cannot save it; left as it is` });
     }
   }
+  await keepUncapturedIgnored(s, target, changes);
   return [...changes.values()].filter((c) => under(c.path, paths)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * A path absent from the snapshot is deleted as "created since" — unless it is an ignored
+ * file now (`git check-ignore`: ignored and not in the user's index) that the snapshot did
+ * not look at: snapshots capture ignored files only when config `snapshot.include` names
+ * them, so its absence says nothing unless the snapshot's own include patterns (recorded in
+ * its metadata) name it. Such a path becomes 'kept' (`ignored, not captured by that
+ * snapshot`). A snapshot that did not record its patterns keeps every ignored file.
+ */
+async function keepUncapturedIgnored(s: SnapshotStore, target: SnapshotInfo, changes: Map<string, RestoreChange>): Promise<void> {
+  const deletes = [...changes.values()].filter((c) => c.action === 'delete').map((c) => c.path);
+  if (!deletes.length) return;
+  const ci = await git(['check-ignore', '-z', '--stdin'], { cwd: s.root, input: deletes.join('\0') + '\0', okStatus: [0, 1] });
+  const ignored = ci.stdout.toString('utf8').split('\0').filter(Boolean);
+  if (!ignored.length) return;
+  const include = target.meta.include ?? [];
+  const captured = new Set<string>();
+  if (include.length) {
+    const r = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--full-name', '--', ...include.map((g) => `:(glob)${g}`)], { cwd: s.root });
+    for (const p of r.stdout.toString('utf8').split('\0')) if (p) captured.add(p);
+  }
+  for (const p of ignored) {
+    if (captured.has(p)) continue;
+    const c = changes.get(p)!;
+    c.action = 'kept';
+    c.added = c.removed = null;
+    c.reason = 'ignored, not captured by that snapshot; left as it is';
+  }
+}
+
+/**
+ * The writes of `changes` that would fail on what is on disk and that the plan's deletions
+ * do not clear: a directory at the path that still holds files the restore leaves (ignored
+ * or kept ones; an empty subdirectory nothing is deleted from), or a parent path that is a
+ * file or a symlink the plan does not delete. Same order and words as the writes' own errors.
+ */
+function blockedWrites(s: SnapshotStore, changes: RestoreChange[]): { path: string; error: string }[] {
+  const deleted = new Set(changes.filter((c) => c.action === 'delete').map((c) => c.path));
+  const hasDeleted = (dir: string) => [...deleted].some((d) => d.startsWith(dir + '/'));
+  // What is left under directory `rel` once the deletions ran and their emptied parents went.
+  const left = (rel: string): string[] => {
+    let names: string[];
+    try {
+      names = readdirSync(abs(s, rel)).sort();
+    } catch {
+      return [];
+    }
+    const out: string[] = [];
+    for (const n of names) {
+      const p = `${rel}/${n}`;
+      const st = lstatOrNull(abs(s, p));
+      if (st?.isDirectory()) {
+        const sub = left(p);
+        if (sub.length) out.push(...sub);
+        else if (!hasDeleted(p)) out.push(`${p}/`);
+      } else if (!deleted.has(p)) out.push(p);
+    }
+    return out;
+  };
+  const out: { path: string; error: string }[] = [];
+  for (const c of changes) {
+    if (c.action !== 'create' && c.action !== 'modify') continue;
+    const parts = c.path.split('/');
+    let parentBad = false;
+    for (let i = 1; i < parts.length && !parentBad; i++) {
+      const a = parts.slice(0, i).join('/');
+      const st = lstatOrNull(abs(s, a));
+      if (!st) break;
+      if (!st.isDirectory() && !deleted.has(a)) {
+        out.push({ path: c.path, error: `${a} is ${st.isSymbolicLink() ? 'a symbolic link' : 'a file'}, not a directory` });
+        parentBad = true;
+      }
+      if (!st.isDirectory()) break;
+    }
+    if (parentBad) continue;
+    if (lstatOrNull(abs(s, c.path))?.isDirectory()) {
+      const rest = left(c.path);
+      if (rest.length) out.push({ path: c.path, error: `a directory with other files is in the way (${rest.slice(0, 5).map((p) => quoteCStyle(p)).join(', ')}${rest.length > 5 ? ', ...' : ''})` });
+    }
+  }
+  return out;
+}
+
+/**
+ * Throws when {@link blockedWrites} finds a write of `changes` that would fail.
+ * @throws KizuError exit 1, naming the first such path and what is in the way.
+ */
+function refuseBlocked(s: SnapshotStore, target: SnapshotInfo, changes: RestoreChange[]): void {
+  const blocked = blockedWrites(s, changes);
+  if (!blocked.length) return;
+  const b = blocked[0];
+  const more = blocked.length > 1 ? ` (and ${blocked.length - 1} more: ${blocked.slice(1, 6).map((x) => quoteCStyle(x.path)).join(', ')})` : '';
+  throw new KizuError(`cannot restore snapshot ${target.name}: ${quoteCStyle(b.path)}: ${b.error}${more}; nothing was changed`, {
+    hint: 'move what is in the way aside (it is not part of the snapshot, so the restore does not remove it), then run the command again',
+    exitCode: EXIT.FOUND,
+  });
 }
 
 /** Reads blobs with one `git cat-file --batch`. */
@@ -359,8 +459,10 @@ function errText(e: unknown): string {
  * atomically per file, puts everything back if a step fails, and verifies the result (see
  * the module comment). Does not write the undo log (a rollback does: ./rollback.ts).
  * @returns the plan; check `applied` and `failures`.
- * @throws KizuError: exit 1 for an unknown snapshot or a working tree that changed while
- *   `confirm` waited; exit 2 for paths outside the repository, a locked store or git
+ * @throws KizuError: exit 1 for an unknown snapshot, a working tree that changed while
+ *   `confirm` waited, or a write that what is on disk would make fail (a directory holding
+ *   files the restore leaves, or a file or symlink where a directory must go; checked before
+ *   the dry run returns and again after `confirm`); exit 2 for paths outside the repository, a locked store or git
  *   failures.
  */
 export async function restoreSnapshot(root: string, id: string, opts: RestoreOptions = {}): Promise<RestorePlan> {
@@ -386,6 +488,8 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
       failures: [],
     };
     const ops = plan.changes.filter((c) => c.action !== 'kept');
+    // What the writes would fail on is refused here, so that a dry run says it too.
+    refuseBlocked(s, target, plan.changes);
     if (opts.dryRun) return plan;
     if (!ops.length) {
       plan.applied = true;
@@ -404,6 +508,8 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
         });
       }
       cur = again;
+      // Ignored files are not in the capture: one put in the way meanwhile is refused here.
+      refuseBlocked(s, target, plan.changes);
     }
     const safety = await commitSnapshot(s, cur, {
       kind: 'safety',

@@ -78,6 +78,12 @@ export interface SnapshotMeta {
   /** Exact permission bits (octal strings) of files that differ from the defaults. */
   modes: Record<string, string>;
   skipped: Skipped[];
+  /**
+   * Config `snapshot.include` it was taken with (the ignored files it captured); absent in
+   * snapshots written before it was recorded. A rollback deletes an ignored file absent from
+   * the snapshot only when these patterns name it (restore.ts).
+   */
+  include?: string[];
 }
 
 /** A snapshot as listed. */
@@ -155,6 +161,7 @@ export async function commitSnapshot(
     files: c.files,
     ...metaModes(c),
     skipped: c.skipped,
+    include: s.config.include,
   };
   const msg = `kizu snapshot (${o.kind}): ${oneLine(o.message) || '(no message)'}\n\n${META_PREFIX}${JSON.stringify(meta)}\n`;
   const commit = (
@@ -284,6 +291,8 @@ async function sameAsNewest(s: SnapshotStore, refs: { ref: string; id: string; t
   const m = metaModes(c);
   const canon = (x: Pick<SnapshotMeta, 'modes' | 'defaults' | 'skipped'>) =>
     JSON.stringify([x.defaults.file, x.defaults.exec, Object.entries(x.modes).sort(), x.skipped.map((k) => [k.path, k.reason]).sort()]);
+  // Another snapshot.include captured other ignored files: the newest cannot stand for this one.
+  if (JSON.stringify(meta.include ?? null) !== JSON.stringify(s.config.include)) return null;
   return canon(meta) === canon({ ...m, skipped: c.skipped }) ? newest : null;
 }
 

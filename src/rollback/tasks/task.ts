@@ -38,6 +38,7 @@ import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
 import type { SnapshotResult } from '../snapshots/snapshot.js';
+import { ignoredInTheWay, refuseOverwrite } from './overwrite.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './records.js';
 export { readRemovedTask, type RemovedTask } from './removed.js';
@@ -92,8 +93,9 @@ export interface StartedTask {
  * - otherwise: `git switch -c kizu/<name> <base>` in the current worktree (git-switch(1));
  *   uncommitted changes are carried over, and git refuses when they would be overwritten.
  * @throws KizuError exit 2: bad name (validateTaskName), no commit to start from; exit 1:
- *   the branch exists already, the worktree path exists and is not an empty directory, git
- *   refuses to switch (its message, e.g. local changes that would be overwritten).
+ *   the branch exists already, the worktree path exists and is not an empty directory, the
+ *   switch would overwrite ignored files (./overwrite.ts; checked before it), git refuses to
+ *   switch (its message, e.g. local changes that would be overwritten).
  */
 export async function startTask(cwd: string, name: string, opts: { worktree?: boolean | string } = {}): Promise<StartedTask> {
   const { root } = await repoInfo(cwd);
@@ -131,7 +133,10 @@ export async function startTask(cwd: string, name: string, opts: { worktree?: bo
     }
     worktree = (await listWorktrees(root)).find((w) => w.branch === ref)?.path ?? worktree;
   } else {
-    const r = await git(['switch', '--quiet', '--no-track', '-c', taskBranch(name), base], { cwd: root, okStatus: [0, 1, 128] });
+    // git would overwrite ignored files the base tracks (e.g. a config file ignored since).
+    const inTheWay = await ignoredInTheWay(root, [base]);
+    if (inTheWay.length) throw refuseOverwrite(root, inTheWay, `starting task "${name}" here (git switch -c ${taskBranch(name)} ${base.slice(0, 12)})`, `git kizu task start ${name}`);
+    const r = await git(['switch', '--quiet', '--no-overwrite-ignore', '--no-track', '-c', taskBranch(name), base], { cwd: root, okStatus: [0, 1, 128] });
     if (r.status !== 0) {
       throw new KizuError(`could not switch to the new branch ${taskBranch(name)}: ${gitMessage(r.stderr)}`, {
         hint: `commit or stash your changes first (git stash -u), or start the task in its own worktree: git kizu task start ${name} --worktree`,
@@ -188,6 +193,20 @@ export interface LandPlan {
 }
 
 /**
+ * The tree the worktree gets from merging `tip` into `target` (both commits): `tip` itself for
+ * a fast-forward, else the tree `git merge-tree --write-tree` computes (git 2.38+; with
+ * conflicts, the tree with their markers). A path deleted on `target` and unchanged on `tip`
+ * is not in it. Falls back to `tip` (every path the task tracks) where git cannot compute it.
+ */
+async function mergeResult(root: string, target: string, tip: string): Promise<string> {
+  const ff = await git(['merge-base', '--is-ancestor', target, tip], { cwd: root, okStatus: [0, 1] });
+  if (ff.status === 0) return tip;
+  const m = await git(['merge-tree', '--write-tree', '--no-messages', target, tip], { cwd: root, okStatus: [0, 1, 128, 129] });
+  const tree = m.stdout.toString('utf8').split('\n')[0].trim();
+  return (m.status === 0 || m.status === 1) && /^[0-9a-f]{40,64}$/.test(tree) ? tree : tip;
+}
+
+/**
  * Lands a task: merges `kizu/<name>` into the branch it started from (the record's
  * kizu-from) with `git merge --ff --no-autostash --no-edit -m "Merge branch 'kizu/<name>'"`
  * (git-merge(1): fast-forward when possible, else a merge commit). It runs in the current
@@ -209,7 +228,8 @@ export interface LandPlan {
  *   target branch is not checked out here; uncommitted tracked changes here; uncommitted
  *   changes (untracked included) in the task's worktree; with `remove`, a nested repository
  *   or an initialised submodule in that worktree (./nested.ts: each named, before anything
- *   changes); conflicts (message lists the files);
+ *   changes); ignored files here that the switch or the merge's result tree would overwrite
+ *   (./overwrite.ts; before the plan, so a dry run refuses too); conflicts (message lists the files);
  *   git refuses the merge (its message). Exit 2: git failures.
  */
 export async function landTask(
@@ -280,6 +300,14 @@ export async function landTask(
       exitCode: EXIT.FOUND,
     });
   }
+  // git would overwrite ignored files here that the task's commits (or, switching first, the
+  // target branch) track: refused before anything changes, so a --dry-run says it too.
+  const target = switchFirst ? rec.from : 'HEAD';
+  const moves: string[] = switchFirst ? [rec.from] : [];
+  const landed = await git(['merge-base', '--is-ancestor', task.tip, target], { cwd: root, okStatus: [0, 1] });
+  if (landed.status !== 0) moves.push(await mergeResult(root, target, task.tip));
+  const inTheWay = await ignoredInTheWay(root, moves);
+  if (inTheWay.length) throw refuseOverwrite(root, inTheWay, `landing task "${name}" in ${into}`, `git kizu task land ${name}${opts.remove ? ' --remove' : ''}`);
   const removing = !!opts.remove && task.linked && !!task.worktree;
   const plan: LandPlan = {
     name,
@@ -293,7 +321,7 @@ export async function landTask(
   };
   if (opts.confirm && !(await opts.confirm(plan))) return null;
   if (switchFirst) {
-    const s = await git(['switch', '--quiet', into], { cwd: root, okStatus: [0, 1, 128] });
+    const s = await git(['switch', '--quiet', '--no-overwrite-ignore', into], { cwd: root, okStatus: [0, 1, 128] });
     if (s.status !== 0) {
       throw new KizuError(`could not switch to ${into} to land task "${name}": ${gitMessage(s.stderr)}`, {
         hint: `switch yourself (git switch ${into}), then land again`,
@@ -303,13 +331,13 @@ export async function landTask(
   }
   const before = (await resolve(root, 'HEAD'))!;
   const back = async () => {
-    if (switchFirst) await git(['switch', '--quiet', taskBranch(name)], { cwd: root, okStatus: [0, 1, 128] });
+    if (switchFirst) await git(['switch', '--quiet', '--no-overwrite-ignore', taskBranch(name)], { cwd: root, okStatus: [0, 1, 128] });
   };
   let how: LandedTask['how'];
   const anc = await git(['merge-base', '--is-ancestor', task.tip, before], { cwd: root, okStatus: [0, 1] });
   if (anc.status === 0) how = 'up-to-date';
   else {
-    const m = await git(['merge', '--ff', '--no-autostash', '--no-edit', '-m', `Merge branch '${taskBranch(name)}'`, task.tip], {
+    const m = await git(['merge', '--ff', '--no-autostash', '--no-overwrite-ignore', '--no-edit', '-m', `Merge branch '${taskBranch(name)}'`, task.tip], {
       cwd: root,
       okStatus: [0, 1, 2, 128],
     });
@@ -434,8 +462,9 @@ export interface DiscardPlan {
  * broken config never keeps anyone from discarding a task.
  * @throws KizuError exit 1: no such task or branch; `cwd` is inside the task's linked
  *   worktree; that worktree is locked (`git worktree lock`); the branch is checked out in a
- *   worktree that is not linked and has uncommitted tracked changes, or no branch to switch
- *   back to. Exit 2: bad name, git failures.
+ *   worktree that is not linked and has uncommitted tracked changes, ignored files that
+ *   switching it back would overwrite (./overwrite.ts), or no branch to switch back to.
+ *   Exit 2: bad name, git failures.
  */
 export async function planDiscard(cwd: string, name: string, opts: { configProblem?: (line: string) => void } = {}): Promise<DiscardPlan> {
   const { root } = await repoInfo(cwd);
@@ -499,6 +528,9 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
     }
     // Nested repositories (`dir/`) stay where they are (a switch leaves them) and are not in the copy.
     files = (await statusPaths(wt.path)).filter((p) => !p.endsWith('/'));
+    // git would overwrite ignored files there that the branch switched back to tracks.
+    const inTheWay = await ignoredInTheWay(wt.path, [rec.from]);
+    if (inTheWay.length) throw refuseOverwrite(wt.path, inTheWay, `switching ${wt.path} back to ${switchTo}`, `git kizu rollback branch ${name}`);
   }
   const range = rec
     ? [`${rec.base}..${task.tip}`]
@@ -581,7 +613,7 @@ export async function discardTask(
       exitCode: EXIT.FOUND,
     });
   if (plan.mode === 'main') {
-    const s = await git(['switch', '--quiet', plan.switchTo!], { cwd: plan.worktree!.path, okStatus: [0, 1, 128] });
+    const s = await git(['switch', '--quiet', '--no-overwrite-ignore', plan.switchTo!], { cwd: plan.worktree!.path, okStatus: [0, 1, 128] });
     if (s.status !== 0) throw fail(`switch ${plan.worktree!.path} to ${plan.switchTo}`, s.stderr);
   } else if (plan.mode === 'linked') {
     const r = await git(['worktree', 'remove', '--force', plan.worktree!.path], { cwd: root, okStatus: [0, 1, 128] });
@@ -684,7 +716,7 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
   if (t.checkout && t.from && (await exists(t.checkout)) === 'other') {
     const on = await headRef(t.checkout).catch(() => null);
     if (on === t.from && !(await statusPaths(t.checkout, { trackedOnly: true })).length) {
-      await git(['switch', '--quiet', taskBranch(name)], { cwd: t.checkout, okStatus: [0, 1, 128] });
+      await git(['switch', '--quiet', '--no-overwrite-ignore', taskBranch(name)], { cwd: t.checkout, okStatus: [0, 1, 128] });
     }
   }
   if (t.base && !(await resolve(root, taskRecordRef(name))) && (await resolve(root, `${t.base}^{commit}`))) {
