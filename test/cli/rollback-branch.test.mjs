@@ -3,7 +3,7 @@
 // brought back exactly by `git kizu undo` and by the printed manual commands; what it refuses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync, mkdirSync, chmodSync, unlinkSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, chmodSync, unlinkSync, symlinkSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { err, expectRun, kizuOk } from '../helpers/expect.mjs';
@@ -180,12 +180,21 @@ test('rollback branch of a task checked out in the main worktree: switches back 
   expectRun(sb, ['rollback', 'branch', 'inplace', '--yes'], {
     status: 1,
     stderr: err(
-      `task "inplace" is checked out in ${rootOf(sb)}, which has uncommitted changes (1 file); switching back to main could lose them`,
+      `task "inplace" is checked out in ${rootOf(sb)}, which has uncommitted changes to 1 tracked file (a.txt); switching back to main could lose them`,
       'commit them (or stash them: git stash -u), then run git kizu rollback branch inplace again',
     ),
   });
   assert.deepEqual(state(sb), before);
 
+  writeFileSync(sb.path('untracked.txt'), 'u\n'); // counted apart: untracked files stay with a switch
+  expectRun(sb, ['rollback', 'branch', 'inplace', '--yes'], {
+    status: 1,
+    stderr: err(
+      `task "inplace" is checked out in ${rootOf(sb)}, which has uncommitted changes to 1 tracked file (a.txt); switching back to main could lose them`,
+      'commit them (or stash them: git stash -u), then run git kizu rollback branch inplace again',
+    ),
+  });
+  rmSync(sb.path('untracked.txt'));
   sb.git('checkout', '-q', '--', 'a.txt');
   writeFileSync(sb.path('stray.txt'), 'stray\n');
   expectRun(sb, ['rollback', 'branch', 'inplace', '--dry-run'], {

@@ -522,7 +522,7 @@ export async function planDiscard(cwd: string, name: string, opts: { configProbl
     const dirty = await statusPaths(wt.path, { trackedOnly: true });
     if (dirty.length) {
       throw new KizuError(
-        `task "${name}" is checked out in ${quoteCStyle(wt.path)}, which has uncommitted changes (${count(dirty.length, 'file')}); switching back to ${switchTo} could lose them`,
+        `task "${name}" is checked out in ${quoteCStyle(wt.path)}, which has uncommitted changes to ${count(dirty.length, 'tracked file')} (${dirty.slice(0, 5).map((p) => quoteCStyle(p)).join(', ')}${dirty.length > 5 ? ', ...' : ''}); switching back to ${switchTo} could lose them`,
         { hint: `commit them (or stash them: git stash -u), then run git kizu rollback branch ${name} again`, exitCode: EXIT.FOUND },
       );
     }
