@@ -385,11 +385,10 @@ export async function loadConfigLenient(root: string): Promise<{ config: KizuCon
   try {
     found = await searchConfig(root);
   } catch (e) {
-    // A parse error's first lines say it all (the rest is a code frame).
-    const why =
-      e instanceof KizuError
-        ? `could not read config: ${e.message}`
-        : (e as Error).message.split('\n').filter((l) => l.trim()).slice(0, 2).join(' ').replace(/:\s+/, ': ');
+    // One line: a parse error's first two lines say it all (the rest is a code frame), and
+    // searchConfig's own errors already start with what they are.
+    const first = String((e as Error)?.message ?? e).split('\n').filter((l) => l.trim()).slice(0, 2).join(' ');
+    const why = first.startsWith('could not read config: ') ? first : `could not read config: ${first}`;
     return { config: defaultConfig(), problem: lenient(why, 'the defaults are used') };
   }
   if (!found) return { config: defaultConfig(), problem: null };

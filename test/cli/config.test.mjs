@@ -172,3 +172,20 @@ test('config: keys named like Object.prototype members are unknown keys, not a c
       'hint: fix the listed keys (see README "Config")\n',
   });
 });
+
+test('a config that cannot be parsed (YAML, a throwing .cjs, JSON) is one warning line where commands go on with the defaults (rollback snapshot --dry-run)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const snap = /^snapshot (\S+):/m.exec(sb.kizu(['snapshot']).stdout)[1];
+  const root = realpathSync(sb.dir);
+  const cases = [
+    ['.kizurc.yaml', 'snapshot: [\n', `could not read config: YAML Error in ${root}/.kizurc.yaml: unexpected end of the stream within a flow collection (2:1)`],
+    ['.kizurc.cjs', 'throw new Error("boom")\n', 'could not read config: boom'],
+    ['.kizurc.json', '{"snapshot":{"keep":0},}', `could not read config: ${root}/.kizurc.json is not valid JSON: expected a property name in double quotes at line 1, column 24`],
+  ];
+  for (const [file, text, why] of cases) {
+    writeFileSync(sb.path(file), text);
+    const r = sb.kizu(['rollback', 'snapshot', snap, '--dry-run']);
+    assert.equal(r.stderr, `git-kizu: warning: ${why}; the defaults are used until it is fixed (see README "Config")\n`, file);
+    sb.run('rm', [sb.path(file)]);
+  }
+});
