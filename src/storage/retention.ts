@@ -18,7 +18,9 @@
  * maxEntries would be left, is dropped; then, while the kind still holds more than maxBytes,
  * more of the oldest are dropped. Never the newest minEntries; never a snapshot the undo log
  * needs (the safety snapshots of its records and its redo points); never a task trash ref a
- * record of the undo log restores from (`undo.trashRef`). Undo records are trimmed first, so
+ * record of the undo log restores from (`undo.trashRef`); never a journal entry of a patch
+ * rollback a record still reverses (`journalEntry`: its undo is recorded as a rollback of that
+ * entry, so the chain is cut only below it). Undo records are trimmed first, so
  * that what the dropped records protected can go in the same run. Marks tombstones older than
  * `retention.marks.tombstoneDays` are removed.
  *
@@ -141,6 +143,20 @@ async function chainItems(root: string, ref: string): Promise<{ tip: string | nu
   return { tip, items: items.reverse() };
 }
 
+/**
+ * The commits of chain `c` (the journal) that hold the entries with ids `ids`: an entry's id is
+ * its commit id until gc writes it again, then the `"id"` its JSON starts with (journal.ts), so
+ * the ids not found as commits are looked up in the messages (one `git rev-list --grep`).
+ */
+async function entryCommits(root: string, c: { tip: string | null; items: Item[] }, ids: Set<string>): Promise<Set<string>> {
+  const found = new Set(c.items.filter((i) => ids.has(i.id)).map((i) => i.id));
+  const rest = [...ids].filter((id) => !found.has(id));
+  if (!rest.length || !c.tip) return found;
+  const r = await git(['rev-list', '--first-parent', '-F', ...rest.map((id) => `--grep={"id":"${id}"`), c.tip], { cwd: root });
+  for (const id of r.stdout.toString('utf8').split('\n')) if (id) found.add(id);
+  return found;
+}
+
 /** The refs under `prefix` (commits), oldest first (by commit time, then name). */
 async function refItems(root: string, prefix: string): Promise<Item[]> {
   let out: string;
@@ -255,6 +271,9 @@ export async function planRetention(root: string, config: KizuConfig, opts: { si
   detail.set('undo', { items: undoItems, drop: undoDropItems, tip: null });
   const needSnapshots = new Set([...keptRecords.map((r) => r.safetySnapshot), ...undo.redo]);
   const needTrash = new Set(keptRecords.flatMap((r) => (r.undo?.trashRef ? [r.undo.trashRef] : [])));
+  // The journal entry of a patch rollback undo can still reverse: undo records its own entry as
+  // a rollback of it, so the chain is not cut there.
+  const needEntries = new Set(keptRecords.flatMap((r) => (r.journalEntry ? [r.journalEntry] : [])));
 
   const [journal, reverts, snapshots, trash] = await Promise.all([
     chainItems(root, JOURNAL_REF),
@@ -269,7 +288,8 @@ export async function planRetention(root: string, config: KizuConfig, opts: { si
   ] as const) {
     const total = sizes && c.tip ? await diskUsage(root, [c.tip], [], user) : 0;
     const keptBytes = sizes && c.tip ? (drop: Item[]) => diskUsage(root, [c.tip!], drop.length ? [drop[drop.length - 1].id] : [], user) : null;
-    const drop = await choose(c.items, budget, now, true, () => false, keptBytes);
+    const keep = kind === 'journal' ? await entryCommits(root, c, needEntries) : new Set<string>();
+    const drop = await choose(c.items, budget, now, true, (i) => keep.has(i.id), keptBytes);
     const dropBytes = drop.length && keptBytes ? total - (await keptBytes(drop)) : 0;
     detail.set(kind, { items: c.items, drop, tip: c.tip });
     kinds.push({ kind, entries: c.items.length, bytes: total, drop: drop.length, dropBytes });

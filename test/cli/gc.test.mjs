@@ -310,3 +310,18 @@ test('the bytes budget drops the oldest entries until the kind fits, never the n
   // Within the bytes it still holds, nothing more goes: the newest four are kept.
   assert.equal(gcJson(sb, ['--dry-run']).kinds[0].drop, 0);
 });
+
+test('gc keeps the journal entry of a patch rollback that undo can still reverse, so the undo is recorded as its rollback', () => {
+  const TEN = Array.from({ length: 10 }, (_, i) => `l${i + 1}\n`).join('');
+  const sb = sandbox({ files: { 'f.txt': TEN, 'g.txt': 'g\n', '.kizurc.json': JSON.stringify({ retention: { journal: { minEntries: 1, maxEntries: 1 } } }) } });
+  const a = agentEdit(sb, 'f.txt', 'l2\n', 'two\n');
+  ok(sb.kizu(['rollback', 'patch', '--yes', a.shortId]));
+  const rb = entries(sb).find((e) => e.tool === 'rollback');
+  for (let k = 0; k < 3; k++) agentEdit(sb, 'g.txt', k ? `g${k}\n` : 'g\n', `g${k + 1}\n`);
+  assert.equal(gcJson(sb).dropped.journal, 1, 'only the entry below the rollback goes');
+  assert.equal(entries(sb)[0].id, rb.id);
+  ok(sb.kizu(['undo', '--yes']));
+  assert.equal(sb.read('f.txt'), TEN.replace('l2\n', 'two\n'));
+  const last = entries(sb).at(-1);
+  assert.deepEqual([last.tool, last.rollbackOf], ['undo', [rb.id]]);
+});
