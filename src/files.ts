@@ -11,6 +11,9 @@
  *   temp file beside the target, renamed over it (replacing a symbolic link, not following
  *   it), no fsync. No dependency to load: they run on hook hot paths, where loading
  *   write-file-atomic (with signal-exit) would cost more than the write itself.
+ *
+ * And {@link lstatInTree}: what is at a path of a working tree, never looking through a
+ * symbolic link on the way, for the checks that come before and after such writes.
  */
 import { chmodSync, rmSync, renameSync, writeFileSync, lstatSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -65,4 +68,30 @@ export function replaceFileSync(file: string, data: Uint8Array | string, opts: {
     writeFileSync(tmp, data, { flag: 'wx', mode: opts.mode === undefined ? 0o666 : 0o600 });
     if (opts.mode !== undefined) chmodSync(tmp, opts.mode);
   });
+}
+
+/**
+ * lstat of `rel` ('/'-separated, relative to `root`) with lstat semantics on every path
+ * component: each parent directory of `rel` below `root` is lstat'ed, and when one is
+ * missing, a symbolic link or anything but a directory, `rel` is not there (null), even if
+ * the link leads to a file of that name outside the tree. `root` itself may be reached
+ * through links.
+ * @returns the Stats of `rel` itself (not followed), or null when it is absent or
+ *   unreadable (any lstat error).
+ */
+export function lstatInTree(root: string, rel: string): import('node:fs').Stats | null {
+  const parts = rel.split('/').filter((x) => x !== '');
+  let p = root;
+  try {
+    for (let i = 0; i < parts.length; i++) {
+      p = path.join(p, parts[i]);
+      const st = lstatSync(p, { throwIfNoEntry: false });
+      if (!st) return null;
+      if (i === parts.length - 1) return st;
+      if (!st.isDirectory()) return null;
+    }
+  } catch {
+    return null;
+  }
+  return null;
 }

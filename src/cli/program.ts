@@ -178,9 +178,10 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .addOption(new Option('-k, --kind <kind>', 'kind of that scar or queue item (default reject)').choices(['ask', 'reject', 'free']))
     .option('--queue', 'file the reason in the review queue instead of a scar')
     .option('--restore <trash-id>', 'put back what a revert saved (the id it printed)')
-    .action(async (hunk: string | undefined, o: { message?: string; kind?: string; queue?: boolean; restore?: string }) => {
+    .option('--list', 'list the saved reverts that are kept, newest first, by the ids revert printed')
+    .action(async (hunk: string | undefined, o: { message?: string; kind?: string; queue?: boolean; restore?: string; list?: boolean }) => {
       const { revertCommand } = await import('./revert.js');
-      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, reporter }));
+      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, list: !!o.list, reporter }));
     });
 
   // --- marks (tap/reject/untap, refs/kizu/marks) ---

@@ -12,7 +12,7 @@ import { KINDS } from '../scars/format.js';
 import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState, applyIndexFix } from '../hunks/revert.js';
-import { saveRevert, readSavedRevert, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
+import { saveRevert, readSavedRevert, listSavedReverts, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
 import { pathQuoter, quoteCStyle, type PathQuote } from '../git/quote.js';
@@ -29,6 +29,8 @@ export interface RevertCommandInput {
   queue?: boolean;
   /** Saved revert (commit id, the "trash id") to restore instead of reverting. */
   restore?: string;
+  /** List the saved reverts that are kept (`--list`) instead of reverting. */
+  list?: boolean;
   reporter: Reporter;
 }
 
@@ -86,6 +88,12 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
  *   link, and the refusals of planRevert.
  */
 export async function revertCommand(i: RevertCommandInput): Promise<number> {
+  if (i.list) {
+    if (i.hunk || i.message !== undefined || i.queue || i.kind || i.restore !== undefined) {
+      throw new KizuError('--list takes no other argument', { hint: 'run git kizu revert --list alone' });
+    }
+    return listCommand(i.cwd, i.reporter);
+  }
   if (i.restore !== undefined) {
     if (i.hunk || i.message !== undefined || i.queue || i.kind) {
       throw new KizuError('--restore takes only the trash id', { hint: 'run git kizu revert --restore <id> alone' });
@@ -220,5 +228,22 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
   await commitState(abs, now, t, () => new KizuError(`${pathQuoter(ctx.root)(t.path)} changed while it was being restored; nothing was written`, { hint: 'retry' }));
   reporter.log(`restored ${pathQuoter(ctx.root)(t.path)} from ${t.commit.slice(0, 12)}`);
   for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);
+  return EXIT.OK;
+}
+
+/**
+ * `git kizu revert --list`: one line per saved revert that refs/kizu/reverts still holds,
+ * newest first: `<id>  <path>  <reason>` (the id as revert printed it, 12 hex digits, which
+ * `--restore` takes; the path git-quoted when needed; an `absent` entry's path followed by
+ * `(no file)`), or `no saved reverts`.
+ * @returns 0.
+ * @throws KizuError exit 2 if refs/kizu/reverts is damaged.
+ */
+export async function listCommand(cwd: string, reporter: Reporter): Promise<number> {
+  const ctx = await repoContext(cwd);
+  const list = await listSavedReverts(ctx.root);
+  if (!list.length) reporter.log('no saved reverts');
+  const q = pathQuoter(ctx.root);
+  for (const e of list) reporter.log(`${e.id.slice(0, 12)}  ${q(e.path)}${e.type === 'absent' ? ' (no file)' : ''}  ${e.reason}`);
   return EXIT.OK;
 }

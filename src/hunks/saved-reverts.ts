@@ -14,6 +14,7 @@ import { KizuError, EXIT } from '../errors.js';
 import { git } from '../git/run.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { resolveKizuRef } from '../git/refs.js';
+import { quoteCStyle } from '../git/quote.js';
 
 
 const IDENT = {
@@ -100,13 +101,14 @@ export async function saveRevert(root: string, f: SavedFile, reason: string): Pr
 /**
  * Reads a saved revert.
  * @param spec a commit id (or prefix) on refs/kizu/reverts, as printed by revert.
- * @throws KizuError (exit 1) if `spec` is not a commit of the chain of saved reverts; exit 2
+ * @throws KizuError (exit 1: `no saved revert <spec>: ...`) if `spec` is not a commit of the chain of
+ *   saved reverts (never saved, or dropped by retention); exit 2
  *   if refs/kizu/reverts points at anything but an existing commit (git/refs.ts checkRefObject).
  */
 export async function readSavedRevert(root: string, spec: string): Promise<SavedRevert> {
   const notFound = () =>
-    new KizuError(`${spec}: not a git kizu trash entry`, {
-      hint: `trash entries are the commits of ${REVERTS_REF}; list them with git log --oneline ${REVERTS_REF}`,
+    new KizuError(`no saved revert ${quoteCStyle(spec)}: it may have been dropped by git kizu gc (retention.reverts), or never existed`, {
+      hint: 'list the saved reverts that are kept, by the ids revert printed, with git kizu revert --list',
       exitCode: EXIT.FOUND,
     });
   if (!/^[0-9a-fA-F]{4,64}$/.test(spec)) throw notFound();
@@ -147,4 +149,42 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
   // Named by its first id where retention wrote it again, as it was printed when saved.
   const first = field('id');
   return { path, type, content, mode, commit: first && /^[0-9a-f]{40}$/.test(first) ? first : commit, blob, reason: field('reason') ?? '' };
+}
+
+/** One saved revert as {@link listSavedReverts} gives it. */
+export interface SavedRevertEntry {
+  /** The id revert printed for it (`--restore` takes it): its `kizu-id:` where retention wrote it again, else its commit id. 40 or 64 hex digits. */
+  id: string;
+  /** Repo-root-relative path, '/'-separated. */
+  path: string;
+  /** 'file', 'symlink' or 'absent' (there was no file). */
+  type: SavedRevert['type'];
+  /** Why it was saved (e.g. `revert <commit>`, `restore <id>`). */
+  reason: string;
+}
+
+/**
+ * The saved reverts that refs/kizu/reverts still holds, newest first, each by the id revert
+ * printed when it saved it (what `revert --restore` takes), also after `git kizu gc` wrote
+ * the chain again. Empty when there are none.
+ * @throws KizuError exit 2 if refs/kizu/reverts points at anything but an existing commit.
+ */
+export async function listSavedReverts(root: string): Promise<SavedRevertEntry[]> {
+  const tip = await resolveKizuRef(root, REVERTS_REF);
+  if (!tip) return [];
+  const out = (await git(['log', '-z', '--format=%H%n%B', tip], { cwd: root })).stdout.toString('utf8');
+  const list: SavedRevertEntry[] = [];
+  for (const rec of out.split('\0')) {
+    const nl = rec.indexOf('\n');
+    if (nl < 0) continue;
+    const commit = rec.slice(0, nl);
+    const msg = rec.slice(nl + 1);
+    const field = (k: string) => new RegExp(`^kizu-${k}: (.*)$`, 'm').exec(msg)?.[1];
+    const p = field('path');
+    const type = field('type') as SavedRevert['type'] | undefined;
+    if (!msg.startsWith('kizu trash: ') || p === undefined || !type) continue;
+    const first = field('id');
+    list.push({ id: first && /^[0-9a-f]{40,64}$/.test(first) ? first : commit, path: JSON.parse(p) as string, type, reason: field('reason') ?? '' });
+  }
+  return list;
 }

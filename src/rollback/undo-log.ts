@@ -14,7 +14,7 @@
  * snapshots undo tells the user to redo with), are protected from `snapshot.keep` retention
  * and from `git kizu snapshot drop` without --force.
  */
-import { lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
@@ -22,7 +22,7 @@ import { commonDir } from '../git/repo.js';
 import { acquireLock } from '../git/lock.js';
 import { undoLogFile, undoLogLockFile } from '../git/layout.js';
 import { shellPath } from '../git/quote.js';
-import { replaceFileSync } from '../files.js';
+import { lstatInTree, replaceFileSync } from '../files.js';
 
 /** What a rollback left at one path it changed (see {@link RollbackRecord}.changed). */
 export interface RollbackChange {
@@ -41,16 +41,13 @@ export function contentHash(data: Buffer): string {
  * {@link contentHash} of what is at `rel` in the worktree `root` now: of the bytes of a
  * regular file, of the target of a symbolic link (prefixed `symlink:`, so a link never equals
  * a file); null when nothing is there; `other` for anything else (a directory, a socket).
- * Never follows a symlink.
+ * Never follows a symlink, in the path's parent directories either (files.ts lstatInTree).
  */
 export function pathHash(root: string, rel: string): string | null {
   const file = path.join(root, ...rel.split('/'));
-  let st;
-  try {
-    st = lstatSync(file);
-  } catch {
-    return null;
-  }
+  // lstat semantics on every component: a file reached through a linked directory is not there.
+  const st = lstatInTree(root, rel);
+  if (!st) return null;
   if (st.isSymbolicLink()) return contentHash(Buffer.concat([Buffer.from('symlink:'), readlinkSync(file, { encoding: 'buffer' })]));
   if (!st.isFile()) return 'other';
   try {

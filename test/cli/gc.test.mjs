@@ -140,7 +140,26 @@ test('a simulated week: gc holds every budget, keeps what undo needs, every undo
   for (const id of safety) assert.ok(sb.run('git', ['cat-file', '-e', id]).status === 0, `safety snapshot ${id} kept`);
 
   // Saved reverts: the newest three still restore by the ids printed before gc; the oldest are gone.
-  exits(sb.kizu(['revert', '--restore', revertIds[0]]), 1);
+  // revert --list shows the kept ones by the ids revert printed (gc wrote their commits again).
+  const listed = ok(sb.kizu(['revert', '--list']));
+  assert.equal(listed.stderr, '');
+  assert.deepEqual(
+    listed.stdout.split('\n').map((l) => l.split('  ').slice(0, 2)),
+    [[revertIds[4], 'b.txt'], [revertIds[3], 'b.txt'], [revertIds[2], 'b.txt'], ['']],
+  );
+  assert.ok(!sb.git('log', '--format=%H', 'refs/kizu/reverts').includes(revertIds[4]), 'the chain was written again: new commit ids');
+  // A dropped id is not called a non-entry: the error says gc may have dropped it and how to list the kept ids.
+  const gone = exits(sb.kizu(['revert', '--restore', revertIds[0]]), 1);
+  assert.deepEqual(
+    [gone.stdout, gone.stderr],
+    [
+      '',
+      err(
+        `no saved revert ${revertIds[0]}: it may have been dropped by git kizu gc (retention.reverts), or never existed`,
+        'list the saved reverts that are kept, by the ids revert printed, with git kizu revert --list',
+      ),
+    ],
+  );
   const restored = ok(sb.kizu(['revert', '--restore', revertIds[4]]));
   assert.ok(restored.stdout.startsWith(`restored b.txt from ${revertIds[4]}\n`), restored.stdout);
 

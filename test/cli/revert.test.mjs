@@ -261,11 +261,11 @@ test('revert: unknown, ambiguous and missing hunk specs', () => {
   expectRun(sb, ['revert', h1.shortId, '-m', ' '], { status: 2, stderr: err('the reason is empty', 'give a reason with -m "<text>"') });
   expectRun(sb, ['revert', '--restore', 'deadbeef'], {
     status: 1,
-    stderr: err('deadbeef: not a git kizu trash entry', 'trash entries are the commits of refs/kizu/reverts; list them with git log --oneline refs/kizu/reverts'),
+    stderr: err('no saved revert deadbeef: it may have been dropped by git kizu gc (retention.reverts), or never existed', 'list the saved reverts that are kept, by the ids revert printed, with git kizu revert --list'),
   });
   expectRun(sb, ['revert', '--restore', sb.git('rev-parse', 'HEAD').trim().slice(0, 12)], {
     status: 1,
-    stderr: err(`${sb.git('rev-parse', 'HEAD').trim().slice(0, 12)}: not a git kizu trash entry`, 'trash entries are the commits of refs/kizu/reverts; list them with git log --oneline refs/kizu/reverts'),
+    stderr: err(`no saved revert ${sb.git('rev-parse', 'HEAD').trim().slice(0, 12)}: it may have been dropped by git kizu gc (retention.reverts), or never existed`, 'list the saved reverts that are kept, by the ids revert printed, with git kizu revert --list'),
   });
   assert.deepEqual(bytes(sb, 'a.txt'), Buffer.from(text(mod)));
 });
@@ -363,4 +363,28 @@ test('from a subdirectory: a path:line copied from `hunks` (root-relative) works
   const run = sb.run('sh', ['-c', m[1]], { cwd: sub });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(sb.read('src/a.txt'), text(lines30.map((l) => (l === 'l5' ? 'FIVE' : l))));
+});
+
+test('revert --list: the saved reverts kept, newest first, by the ids revert printed (a deleted file reverted: no file)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n' } });
+  expectRun(sb, ['revert', '--list'], { status: 0, stdout: 'no saved reverts\n' });
+  sb.write({ 'a.txt': 'A\n' });
+  unlinkSync(sb.path('b.txt'));
+  const [ha, hb] = hunksJson(sb);
+  const run = (args) => {
+    const r = sb.kizu(args);
+    assert.equal(r.status, 0, r.stderr);
+    return restoreId(r.stdout);
+  };
+  const id1 = run(['revert', ha.shortId]);
+  const id2 = run(['revert', hb.shortId]);
+  const reason = (id) => /^kizu-reason: (.*)$/m.exec(sb.git('log', '-1', '--format=%B', id))[1];
+  assert.match(reason(id1), /^revert [0-9a-f]{40}$/);
+  expectRun(sb, ['revert', '--list'], { status: 0, stdout: `${id2}  b.txt (no file)  ${reason(id2)}\n${id1}  a.txt  ${reason(id1)}\n` });
+  const id3 = run(['revert', '--restore', id1]);
+  expectRun(sb, ['revert', '--list'], {
+    status: 0,
+    stdout: `${id3}  a.txt  restore ${sb.git('rev-parse', id1).trim()}\n${id2}  b.txt (no file)  ${reason(id2)}\n${id1}  a.txt  ${reason(id1)}\n`,
+  });
+  expectRun(sb, ['revert', '--list', '--restore', id1], { status: 2, stderr: err('--list takes no other argument', 'run git kizu revert --list alone') });
 });

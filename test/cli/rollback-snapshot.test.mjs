@@ -3,7 +3,9 @@
 // failure midway undone, a file that became a directory, and the question on a terminal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
@@ -192,4 +194,42 @@ test('rollback snapshot and undo when a file became a directory, and back: exact
   assert.deepEqual(tree(sb.dir), tA);
   ok(sb.kizu(['rollback', 'snapshot', b, '--yes']), 'file to directory again');
   assert.deepEqual(tree(sb.dir), tB);
+});
+
+test('a directory that was a symbolic link to outside the repository: rollback snapshot and undo check the repository only (lstat on every path component), exit 0, the outside never touched', () => {
+  const sb = sandbox({ files: { a: 'a\n' } });
+  const out = mkdtempSync(path.join(tmpdir(), 'kizu-outside-'));
+  mkdirSync(path.join(out, 'o2', 'y'), { recursive: true });
+  writeFileSync(path.join(out, 'x'), 'OUT\n');
+  writeFileSync(path.join(out, 'o2', 'y', 'f'), 'OUT-f\n');
+  const outside = tree(out);
+  // A: d and e are links to directories outside the repository, which hold d/x (a file) and e/y (a directory).
+  symlinkSync(out, sb.path('d'));
+  symlinkSync(path.join(out, 'o2'), sb.path('e'));
+  const a = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout).name;
+  const tA = tree(sb.dir);
+  // B: real directories in their place, with the user's files d/x and e/y.
+  rmSync(sb.path('d'));
+  rmSync(sb.path('e'));
+  sb.write({ 'd/x': 'MINE\n', 'e/y': 'MINE-y\n' });
+  const tB = tree(sb.dir);
+
+  const r = ok(sb.kizu(['rollback', 'snapshot', a, '--yes']), 'rollback to the links');
+  assert.equal(r.stderr, '');
+  assert.deepEqual(tree(sb.dir), tA);
+  assert.deepEqual(tree(out), outside);
+  // Undo plans e/y as a file although e/y through the link is a directory, and checks d/x and e/y in the repository.
+  const u = ok(sb.kizu(['undo', '--yes']), 'undo back to the directories');
+  assert.equal(u.stderr, '');
+  assert.deepEqual(tree(sb.dir), tB);
+  assert.deepEqual(tree(out), outside);
+  // And the way back once more, from a plain rollback to a snapshot of B.
+  const b = JSON.parse(ok(sb.kizu(['snapshot', '--json'])).stdout).name;
+  ok(sb.kizu(['rollback', 'snapshot', a, '--yes']), 'rollback to the links again');
+  assert.deepEqual(tree(sb.dir), tA);
+  ok(sb.kizu(['rollback', 'snapshot', b, '--yes']), 'rollback to the directories');
+  assert.deepEqual(tree(sb.dir), tB);
+  ok(sb.kizu(['undo', '--yes']), 'undo back to the links');
+  assert.deepEqual(tree(sb.dir), tA);
+  assert.deepEqual(tree(out), outside);
 });

@@ -71,9 +71,75 @@ test('task land: directory/file clashes with ignored paths are refused too (igno
   const before = state(sb);
   expectRun(sb, ['task', 'land', 'dd', '--dry-run'], {
     status: 1,
-    stderr: refusal('landing task "dd" in main', rootOf(sb), ['build/log', 'cache/k', 'out'], 'git kizu task land dd'),
+    stderr: err(
+      `landing task "dd" in main would overwrite 3 ignored files and directories in ${rootOf(sb)}: build/, cache/k, out ` +
+        '(git replaces an ignored directory with the tracked file of its name; git replaces an ignored file with the tracked file of the same path; ' +
+        'git replaces an ignored file with the tracked directory of its name, keeping no copy); nothing was changed',
+      'move them aside first (e.g. mv build build.mine), then run git kizu task land dd again; compare and put your copy back afterwards',
+    ),
   });
   assert.deepEqual(state(sb), before);
+});
+
+/** Runs the `mv <a> <b>` of the hint in `stderr` in `cwd`: what a user who follows it does. */
+function followHint(sb, stderr, cwd) {
+  const m = /\(e\.g\. mv (\S+) (\S+)\)/.exec(stderr);
+  assert.ok(m, stderr);
+  const r = sb.run('mv', [m[1], m[2]], { cwd });
+  assert.equal(r.status, 0, r.stderr);
+  return [m[1], m[2]];
+}
+
+test('an ignored directory where the target tracks a file: the refusal names the directory and what git would do, and following its hint (mv cache cache.mine) lets task land and rollback branch go on', () => {
+  // task land: main ignores cache/ and holds cache/data.bin; the task commits a file named cache.
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  writeFileSync(sb.path('.git/info/exclude'), 'cache\n');
+  sb.write({ 'cache/data.bin': 'X\n' });
+  kizuOk(sb, ['task', 'start', 't', '--worktree']);
+  const wt = sibling(sb, 't');
+  writeFileSync(path.join(wt, 'cache'), 'f');
+  sb.git('add', '-f', 'cache', { cwd: wt });
+  sb.git('commit', '-q', '-m', 'cache file', { cwd: wt });
+  const root = rootOf(sb);
+  const before = state(sb);
+  const r = expectRun(sb, ['task', 'land', 't', '--yes'], {
+    status: 1,
+    stderr: err(
+      `landing task "t" in main would overwrite an ignored directory in ${root}: cache/ (git replaces the ignored directory cache/ with the tracked file cache, keeping no copy); nothing was changed`,
+      'move it aside first (e.g. mv cache cache.mine), then run git kizu task land t again; compare and put your copy back afterwards',
+    ),
+  });
+  assert.deepEqual(state(sb), before);
+  assert.deepEqual(followHint(sb, r.stderr, sb.dir), ['cache', 'cache.mine']);
+  const again = sb.kizu(['task', 'land', 't', '--yes']);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(sb.read('cache'), 'f');
+  assert.equal(sb.read('cache.mine/data.bin'), 'X\n');
+
+  // rollback branch: main tracks a file build; on the task (checked out here) build/ is an ignored directory.
+  const sb2 = sandbox({ files: { 'a.txt': 'a\n', build: 'tracked\n' } });
+  kizuOk(sb2, ['task', 'start', 'rb']);
+  sb2.git('rm', '-q', '--cached', 'build');
+  writeFileSync(sb2.path('.gitignore'), 'build\n');
+  sb2.git('add', '.gitignore');
+  sb2.git('commit', '-q', '-m', 'untrack build');
+  sb2.run('rm', ['build']);
+  sb2.write({ 'build/out/app.js': 'mine\n' });
+  const root2 = rootOf(sb2);
+  const before2 = state(sb2);
+  const r2 = expectRun(sb2, ['rollback', 'branch', 'rb', '--yes'], {
+    status: 1,
+    stderr: err(
+      `switching ${root2} back to main would overwrite an ignored directory in ${root2}: build/ (git replaces the ignored directory build/ with the tracked file build, keeping no copy); nothing was changed`,
+      'move it aside first (e.g. mv build build.mine), then run git kizu rollback branch rb again; compare and put your copy back afterwards',
+    ),
+  });
+  assert.deepEqual(state(sb2), before2);
+  followHint(sb2, r2.stderr, sb2.dir);
+  const again2 = sb2.kizu(['rollback', 'branch', 'rb', '--yes']);
+  assert.equal(again2.status, 0, again2.stderr);
+  assert.equal(sb2.read('build'), 'tracked\n');
+  assert.equal(sb2.read('build.mine/out/app.js'), 'mine\n');
 });
 
 test('task land from the task branch (no worktree): the switch to the target branch must not overwrite an ignored file the target tracks', () => {

@@ -31,7 +31,7 @@ import { KizuError, EXIT } from '../../errors.js';
 import { quoteCStyle } from '../../git/quote.js';
 import { capture, sameCapture, type Capture, type ModeDefaults } from './capture.js';
 import { acquireLock } from '../../git/lock.js';
-import { replaceFileSync, replaceWithSync } from '../../files.js';
+import { lstatInTree, replaceFileSync, replaceWithSync } from '../../files.js';
 import { openStore, realGit, type SnapshotStore } from './store.js';
 import { commitSnapshot, captureModes, headCommit, readIn, retain, LOCK_TIMEOUT_MS, type SnapshotInfo } from './snapshot.js';
 import { git } from '../../git/run.js';
@@ -285,7 +285,7 @@ function blockedWrites(s: SnapshotStore, changes: RestoreChange[]): { path: stri
     const out: string[] = [];
     for (const n of names) {
       const p = `${rel}/${n}`;
-      const st = lstatOrNull(abs(s, p));
+      const st = stAt(s, p);
       if (st?.isDirectory()) {
         const sub = left(p);
         if (sub.length) out.push(...sub);
@@ -301,7 +301,7 @@ function blockedWrites(s: SnapshotStore, changes: RestoreChange[]): { path: stri
     let parentBad = false;
     for (let i = 1; i < parts.length && !parentBad; i++) {
       const a = parts.slice(0, i).join('/');
-      const st = lstatOrNull(abs(s, a));
+      const st = stAt(s, a);
       if (!st) break;
       if (!st.isDirectory() && !deleted.has(a)) {
         out.push({ path: c.path, error: `${a} is ${st.isSymbolicLink() ? 'a symbolic link' : 'a file'}, not a directory` });
@@ -310,7 +310,7 @@ function blockedWrites(s: SnapshotStore, changes: RestoreChange[]): { path: stri
       if (!st.isDirectory()) break;
     }
     if (parentBad) continue;
-    if (lstatOrNull(abs(s, c.path))?.isDirectory()) {
+    if (stAt(s, c.path)?.isDirectory()) {
       const rest = left(c.path);
       if (rest.length) out.push({ path: c.path, error: `a directory with other files is in the way (${rest.slice(0, 5).map((p) => quoteCStyle(p)).join(', ')}${rest.length > 5 ? ', ...' : ''})` });
     }
@@ -355,6 +355,16 @@ function abs(s: SnapshotStore, p: string): string {
   return path.join(s.root, ...p.split('/'));
 }
 
+/**
+ * What is at `p` in the working tree, never through a symbolic link (files.ts lstatInTree):
+ * a path under a link, a file or nothing is absent. Every check of the plan, the writes
+ * and the verification looks with it, so that a link in a parent directory never makes a
+ * file outside the repository count (or be changed) as the repository's.
+ */
+function stAt(s: SnapshotStore, p: string) {
+  return lstatInTree(s.root, p);
+}
+
 function lstatOrNull(file: string) {
   try {
     return lstatSync(file);
@@ -381,7 +391,7 @@ function ensureParents(s: SnapshotStore, p: string): void {
 function writePath(s: SnapshotStore, p: string, state: FileState, content: Buffer): void {
   ensureParents(s, p);
   const file = abs(s, p);
-  const st = lstatOrNull(file);
+  const st = stAt(s, p);
   if (st?.isDirectory()) {
     try {
       rmdirSync(file);
@@ -394,6 +404,8 @@ function writePath(s: SnapshotStore, p: string, state: FileState, content: Buffe
 }
 
 function deletePath(s: SnapshotStore, p: string): void {
+  // Nothing of the repository is there when a parent is a link (or not a directory).
+  if (!stAt(s, p)) return;
   try {
     unlinkSync(abs(s, p));
   } catch (e) {
@@ -404,8 +416,8 @@ function deletePath(s: SnapshotStore, p: string): void {
 
 function setMode(s: SnapshotStore, p: string, state: FileState): void {
   const file = abs(s, p);
-  const st = lstatSync(file);
-  if (!st.isFile()) throw new Error('not a regular file any more');
+  const st = stAt(s, p);
+  if (!st?.isFile()) throw new Error(st ? 'not a regular file any more' : 'missing');
   chmodSync(file, parseInt(state.mode!, 8));
 }
 
@@ -417,6 +429,7 @@ function pruneDirs(s: SnapshotStore, paths: string[]): void {
     for (let i = parts.length - 1; i > 0; i--) dirs.add(parts.slice(0, i).join('/'));
   }
   for (const d of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1))) {
+    if (!stAt(s, d)?.isDirectory()) continue;
     try {
       rmdirSync(abs(s, d));
     } catch {
@@ -432,7 +445,7 @@ function gitOid(s: SnapshotStore, data: Buffer): string {
 /** Null if `p` is in `want` state, else what differs. */
 function verifyPath(s: SnapshotStore, p: string, want: FileState | null): string | null {
   const file = abs(s, p);
-  const st = lstatOrNull(file);
+  const st = stAt(s, p);
   // Absent as a file or link: a directory there is right when the snapshot holds files under it.
   if (!want) return st && !st.isDirectory() ? 'still present' : null;
   if (!st) return 'missing';
