@@ -5,6 +5,9 @@
  * Every write of scars (into a file, and into the record `<git-dir>/kizu/scars.json` that
  * `git kizu scar --undo` reads) holds the scars lock `<git-dir>/kizu/scars.lock`, so that
  * concurrent writers (`scar`, `unscar`, `revert -m`) never lose each other's scars or records.
+ * It is the one working-tree write lock (git/lock.ts withWorkTreeLock): `patch apply`,
+ * `rollback patch` and `revert` hold it for their writes too, so none of them can overwrite a
+ * scar written meanwhile, nor a scar overwrite theirs.
  */
 import { lstat, readFile, realpath, stat, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -18,11 +21,11 @@ import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';
 import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, lineOfGitLine, type LineFile } from './lines.js';
-import { withLock } from '../git/lock.js';
+import { withWorkTreeLock } from '../git/lock.js';
 
-/** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock` (see withLock). */
+/** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock`: the one working-tree write lock (see withWorkTreeLock). */
 function withScarsLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(gitDir, 'scars', 'the scars', fn);
+  return withWorkTreeLock(gitDir, fn);
 }
 
 /** A validated working-tree file inside the repository. */
