@@ -247,5 +247,5 @@ export async function withWorkTreeLock<T>(gitDir: string, fn: () => Promise<T>):
   const lock = stateLockFile(gitDir, 'scars');
   const held = heldHere.getStore();
   if (held?.has(lock)) return fn();
-  return withLock(gitDir, 'scars', 'writing to working-tree files', () => heldHere.run(new Set([...(held ?? []), lock]), fn));
+  return withLock(gitDir, 'scars', 'the working-tree write', () => heldHere.run(new Set([...(held ?? []), lock]), fn));
 }
