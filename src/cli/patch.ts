@@ -53,7 +53,9 @@ export interface PatchApplyInput {
  *   the file and the hunk are named), a bad `-p`, or a write failure (the files already
  *   written are restored); exit 1 when the patch does not fit the files (PatchMismatch: file,
  *   hunk, line, expected and actual text), or when refused for lack of --yes (no terminal), or
- *   when a file changed while asking; exit 2 when refs/kizu/journal points at anything but an
+ *   when a file changed while asking (or meanwhile, by another git kizu command: the check and
+ *   the write happen under the working-tree write lock, git/lock.ts withWorkTreeLock); exit 2
+ *   when that lock cannot be taken; exit 2 when refs/kizu/journal points at anything but an
  *   existing commit. Nothing is written in any of these cases. If the
  *   journal cannot be written after the files were, the files are put back and the error is
  *   thrown (exit 2).

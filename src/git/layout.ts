@@ -91,7 +91,7 @@ export function queueCacheFile(gitDir: string): string {
   return path.join(kizuDir(gitDir), 'queue-cache.json');
 }
 
-/** `<gitDir>/kizu/<name>.lock`: the lock around one read-modify-write (`queue`, `scars`); `<pid> <host> <ISO time>` (git/lock.ts withLock). */
+/** `<gitDir>/kizu/<name>.lock`: the lock around one read-modify-write (`queue`; `scars`, the working-tree write lock of git/lock.ts withWorkTreeLock); `<pid> <host> <ISO time>` (git/lock.ts withLock). */
 export function stateLockFile(gitDir: string, name: string): string {
   return path.join(kizuDir(gitDir), `${name}.lock`);
 }
