@@ -9,7 +9,7 @@ import { shellQuote } from '../words.js';
 import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';
-import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
+import { recordRewrite, scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { withWorkTreeLock } from '../git/lock.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState, applyIndexFix } from '../hunks/revert.js';
@@ -147,7 +147,14 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
           const r = await revert();
           return { result: r, scar: r.scar && { rel: r.h.path, line: r.scar.line, text: r.scar.text, time: new Date().toISOString() } };
         })
-      : await withWorkTreeLock(ctx.gitDir, revert);
+      : await withWorkTreeLock(ctx.gitDir, async () => {
+          const r = await revert();
+          // For the scar and unscar runs waiting for the lock: which lines moved (scars/insert.ts lineSince).
+          if (r.plan.before.type === 'file' && r.after.type === 'file') {
+            await recordRewrite(ctx.gitDir, r.h.path, r.h.path, r.plan.before.content!, r.after.content!).catch(() => {});
+          }
+          return r;
+        });
   let queued: string | null = null;
   if (i.queue) {
     try {

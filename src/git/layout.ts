@@ -63,7 +63,7 @@ export function kizuDir(gitDir: string): string {
   return path.join(gitDir, 'kizu');
 }
 
-/** `<gitDir>/kizu/scars.json`: the scar lines `git kizu scar` wrote (for `scar --undo`) and `unscar` / `scar --undo` removed; a JSON array of `{rel, realRel, line, text, time, removed?, undone?}`, newest last, at most 200 (scars/insert.ts ScarRecord). */
+/** `<gitDir>/kizu/scars.json`: the scar lines `git kizu scar` wrote (for `scar --undo`) and `unscar` / `scar --undo` removed; and the lines `patch apply`, `rollback patch` and `revert` added or removed (`rewrite`, kept a minute); a JSON array of `{rel, realRel, line, text, time, removed?, undone?, rewrite?}`, newest last, at most 200 (scars/insert.ts ScarRecord). */
 export function scarsRecordFile(gitDir: string): string {
   return path.join(kizuDir(gitDir), 'scars.json');
 }

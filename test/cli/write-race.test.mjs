@@ -125,3 +125,25 @@ test('rollback patch and scar on one file at once: the scar always lands, the ro
     await race(sb, file, start, k % 2 ? [scar(file), rb] : [rb, scar(file)], k);
   }
 });
+
+test('patch apply that adds lines above the line a scar names, at once: the scar still lands directly above that line', async () => {
+  const sb = sandbox({ files: files('m', 2 * ROUNDS) });
+  for (let k = 0; k < 2 * ROUNDS; k++) {
+    const file = `m${k}.py`;
+    const p = path.join(sb.base, `${file}.add.patch`);
+    writeFileSync(p, `--- a/${file}\n+++ b/${file}\n@@ -5,0 +6,3 @@\n+a\n+b\n+c\n`);
+    const cmds = [
+      ['patch', 'apply', p, '--yes'],
+      ['scar', `${file}:10`, '-k', 'free', '-m', 's'],
+    ];
+    const runs = await Promise.all((k % 2 ? [...cmds].reverse() : cmds).map((a) => sb.kizuAsync(a)));
+    const [pr, sr] = k % 2 ? [runs[1], runs[0]] : runs;
+    assert.equal(sr.status, 0, `scar, round ${k}: ${sr.stderr}`);
+    // The patch wins, or finds the scar written between its check and the lock and refuses.
+    if (pr.status !== 0) assert.deepEqual([pr.status, pr.stderr], [1, changed(file)], `patch, round ${k}`);
+    const want = [...BASE];
+    want.splice(9, 0, SCAR);
+    if (pr.status === 0) want.splice(5, 0, 'a\n', 'b\n', 'c\n');
+    assert.equal(sb.read(file), want.join(''), `round ${k}`);
+  }
+});

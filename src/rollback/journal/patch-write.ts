@@ -16,6 +16,7 @@ import { count, plural } from '../../words.js';
 import { writeFileAtomic } from '../../files.js';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { repoInfo } from '../../git/repo.js';
+import { recordRewrite } from '../../scars/insert.js';
 
 /** One planned file change. */
 export interface FileWrite {
@@ -122,7 +123,19 @@ interface Done {
  */
 export async function writeAllOrNothing(root: string, writes: FileWrite[]): Promise<void> {
   const { gitDir } = await repoInfo(root);
-  await withWorkTreeLock(gitDir, () => writeLocked(root, writes));
+  await withWorkTreeLock(gitDir, async () => {
+    await writeLocked(root, writes);
+    // For the scar and unscar runs waiting for the lock: which lines moved (scars/insert.ts lineSince).
+    for (const w of writes) {
+      if (!w.expect || !w.after) continue;
+      try {
+        const realRel = path.relative(realpathSync(root), realpathSync(path.join(root, w.path))).split(path.sep).join('/');
+        await recordRewrite(gitDir, w.path, realRel, w.expect, w.after);
+      } catch {
+        // the files are written: a record that cannot be written only leaves a concurrent scar unmoved
+      }
+    }
+  });
 }
 
 /** {@link writeAllOrNothing} once the lock is held. */
