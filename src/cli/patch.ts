@@ -13,6 +13,7 @@ import { pathArg, pathQuoter } from '../git/quote.js';
 import { repoInfo } from '../git/repo.js';
 import { parsePatch } from '../rollback/journal/patch-parse.js';
 import { planPatch, previewLines } from '../rollback/journal/patch-apply.js';
+import { withWorkTreeLock } from '../git/lock.js';
 import { fileMode, writeAllOrNothing } from '../rollback/journal/patch-write.js';
 import { checkJournalRef, readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { askYesNo, canAsk } from './confirm.js';
@@ -52,13 +53,15 @@ export interface PatchApplyInput {
  *   the file and the hunk are named), a bad `-p`, or a write failure (the files already
  *   written are restored); exit 1 when the patch does not fit the files (PatchMismatch: file,
  *   hunk, line, expected and actual text), or when refused for lack of --yes (no terminal), or
- *   when a file changed while asking; exit 2 when refs/kizu/journal points at anything but an
+ *   when a file changed while asking (or meanwhile, by another git kizu command: the check and
+ *   the write happen under the working-tree write lock, git/lock.ts withWorkTreeLock); exit 2
+ *   when that lock cannot be taken; exit 2 when refs/kizu/journal points at anything but an
  *   existing commit. Nothing is written in any of these cases. If the
  *   journal cannot be written after the files were, the files are put back and the error is
  *   thrown (exit 2).
  */
 export async function patchApply(i: PatchApplyInput): Promise<number> {
-  const { root } = await repoInfo(i.cwd);
+  const { root, gitDir } = await repoInfo(i.cwd);
   if (!Number.isInteger(i.strip) || i.strip < 0) throw new KizuError(`-p takes a whole number >= 0, got ${i.strip}`, { hint: 'use -p1 for a/ b/ prefixes (the default), -p0 for none' });
   let bytes: Buffer;
   try {
@@ -111,29 +114,35 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
       return EXIT.OK;
     }
   }
-  const modes = new Map(plan.map((p) => [p.patch.path, fileMode(root, p.patch.path)]));
-  await writeAllOrNothing(
-    root,
-    plan.map((p) => ({ path: p.patch.path, expect: p.before, after: p.after })),
-  );
-  let id: string;
-  try {
-    const e = await recordEntry(root, {
-      tool: 'patch-apply',
-      session: sessionFromEnv(i.env ?? process.env),
-      toolUseId: null,
-      files: plan.map((p) => ({ path: p.patch.path, before: p.before, after: p.after, mode: p.after === null ? modes.get(p.patch.path) : fileMode(root, p.patch.path) })),
-    });
-    id = e.id;
-  } catch (e) {
+  // Under the working-tree write lock (the one scar, unscar, revert and rollback patch take),
+  // so that nothing writes between writeAllOrNothing's check that each file still holds what
+  // was planned from and the write, and journal entries are recorded in the order written.
+  const id = await withWorkTreeLock(gitDir, async () => {
+    const modes = new Map(plan.map((p) => [p.patch.path, fileMode(root, p.patch.path)]));
     await writeAllOrNothing(
       root,
-      plan.map((p) => ({ path: p.patch.path, expect: p.after, after: p.before, mode: modes.get(p.patch.path) })),
-    ).catch(() => {});
-    throw new KizuError(`the patch was not applied: recording it in the journal failed (${(e as Error).message}); the files were put back`, {
-      hint: 'fix the repository problem and run the command again',
-    });
-  }
+      plan.map((p) => ({ path: p.patch.path, expect: p.before, after: p.after })),
+    );
+    let id: string;
+    try {
+      const e = await recordEntry(root, {
+        tool: 'patch-apply',
+        session: sessionFromEnv(i.env ?? process.env),
+        toolUseId: null,
+        files: plan.map((p) => ({ path: p.patch.path, before: p.before, after: p.after, mode: p.after === null ? modes.get(p.patch.path) : fileMode(root, p.patch.path) })),
+      });
+      id = e.id;
+    } catch (e) {
+      await writeAllOrNothing(
+        root,
+        plan.map((p) => ({ path: p.patch.path, expect: p.after, after: p.before, mode: modes.get(p.patch.path) })),
+      ).catch(() => {});
+      throw new KizuError(`the patch was not applied: recording it in the journal failed (${(e as Error).message}); the files were put back`, {
+        hint: 'fix the repository problem and run the command again',
+      });
+    }
+    return id;
+  });
   const short = shortIds(await readJournal(root)).get(id) ?? id.slice(0, 8);
   if (i.json) {
     r.log(json(true, short));
@@ -147,3 +156,4 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
   r.log(`journal entry ${short}; undo with: git kizu rollback patch ${short}`);
   return EXIT.OK;
 }
+

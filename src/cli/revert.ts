@@ -9,7 +9,8 @@ import { shellQuote } from '../words.js';
 import { repoContext } from './context.js';
 import { git } from '../git/run.js';
 import { KINDS } from '../scars/format.js';
-import { scarIntoBuffer, withScarWrite } from '../scars/insert.js';
+import { recordRewrite, scarIntoBuffer, withScarWrite } from '../scars/insert.js';
+import { withWorkTreeLock } from '../git/lock.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
 import { planRevert, commitPlan, commitState, readPathState, sameState, applyIndexFix } from '../hunks/revert.js';
 import { saveRevert, readSavedRevert, listSavedReverts, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
@@ -111,8 +112,9 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   }
   const ctx = await repoContext(i.cwd);
   const body = i.message !== undefined ? `reverted: ${i.message}` : '';
-  // Lists, plans and writes the revert (and with -m its scar) in one go: with a scar, under
-  // the scars lock (withScarWrite), so that a concurrent scar writer waits for it.
+  // Lists, plans and writes the revert (and with -m its scar) in one go, under the
+  // working-tree write lock (with a scar: withScarWrite, which takes it), so that a concurrent
+  // scar, unscar, patch apply or rollback patch waits for it and it waits for them.
   const revert = async () => {
     const { baseline, hunks } = await listHunks(ctx.root);
     const pq = pathQuoter(ctx.root);
@@ -153,7 +155,14 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
           const r = await revert();
           return { result: r, scar: r.scar && { rel: r.h.path, line: r.scar.line, text: r.scar.text, time: new Date().toISOString() } };
         })
-      : await revert();
+      : await withWorkTreeLock(ctx.gitDir, async () => {
+          const r = await revert();
+          // For the scar and unscar runs waiting for the lock: which lines moved (scars/insert.ts lineSince).
+          if (r.plan.before.type === 'file' && r.after.type === 'file') {
+            await recordRewrite(ctx.gitDir, r.h.path, r.h.path, r.plan.before.content!, r.after.content!).catch(() => {});
+          }
+          return r;
+        });
   let queued: string | null = null;
   if (i.queue) {
     try {
@@ -162,7 +171,9 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
       // Undo the revert: the path's old state, then its index entry exactly as it was
       // (after the file: an intent-to-add entry needs the file).
       try {
-        await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {}));
+        await withWorkTreeLock(ctx.gitDir, () =>
+          commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while the queue item was filed`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {})),
+        );
       } finally {
         await applyIndexFix(ctx.root, plan, true);
       }
@@ -219,13 +230,18 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
     throw new KizuError(`trash entry ${spec} names an unsafe path: ${JSON.stringify(t.path)}`, { hint: 'restore it by hand with git cat-file' });
   }
   const abs = path.join(ctx.root, ...parts);
-  const now = await readPathState(abs, t.path);
-  if (sameState(now, t)) {
+  // Read, saved and written under the working-tree write lock (git/lock.ts withWorkTreeLock).
+  const saved = await withWorkTreeLock(ctx.gitDir, async () => {
+    const now = await readPathState(abs, t.path);
+    if (sameState(now, t)) return null;
+    const s = await saveRevert(ctx.root, now, `restore ${t.commit}`);
+    await commitState(abs, now, t, () => new KizuError(`${pathQuoter(ctx.root)(t.path)} changed while it was being restored; nothing was written`, { hint: 'retry' }));
+    return s;
+  });
+  if (!saved) {
     reporter.log(`unchanged: ${pathQuoter(ctx.root)(t.path)} already holds the saved content`);
     return EXIT.OK;
   }
-  const saved = await saveRevert(ctx.root, now, `restore ${t.commit}`);
-  await commitState(abs, now, t, () => new KizuError(`${pathQuoter(ctx.root)(t.path)} changed while it was being restored; nothing was written`, { hint: 'retry' }));
   reporter.log(`restored ${pathQuoter(ctx.root)(t.path)} from ${t.commit.slice(0, 12)}`);
   for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);
   return EXIT.OK;

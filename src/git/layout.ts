@@ -63,7 +63,7 @@ export function kizuDir(gitDir: string): string {
   return path.join(gitDir, 'kizu');
 }
 
-/** `<gitDir>/kizu/scars.json`: the scar lines `git kizu scar` wrote (for `scar --undo`) and `unscar` / `scar --undo` removed; a JSON array of `{rel, realRel, line, text, time, removed?, undone?}`, newest last, at most 200 (scars/insert.ts ScarRecord). */
+/** `<gitDir>/kizu/scars.json`: the scar lines `git kizu scar` wrote (for `scar --undo`) and `unscar` / `scar --undo` removed; and the lines `patch apply`, `rollback patch` and `revert` added or removed (`rewrite`, kept a minute); a JSON array of `{rel, realRel, line, text, time, removed?, undone?, rewrite?}`, newest last, at most 200 (scars/insert.ts ScarRecord). */
 export function scarsRecordFile(gitDir: string): string {
   return path.join(kizuDir(gitDir), 'scars.json');
 }
@@ -91,7 +91,7 @@ export function queueCacheFile(gitDir: string): string {
   return path.join(kizuDir(gitDir), 'queue-cache.json');
 }
 
-/** `<gitDir>/kizu/<name>.lock`: the lock around one read-modify-write (`queue`, `scars`); `<pid> <host> <ISO time>` (git/lock.ts withLock). */
+/** `<gitDir>/kizu/<name>.lock`: the lock around one read-modify-write (`queue`; `scars`, the working-tree write lock of git/lock.ts withWorkTreeLock); `<pid> <host> <ISO time>` (git/lock.ts withLock). */
 export function stateLockFile(gitDir: string, name: string): string {
   return path.join(kizuDir(gitDir), `${name}.lock`);
 }

@@ -18,6 +18,7 @@
  */
 import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { stateLockFile } from './layout.js';
@@ -226,4 +227,25 @@ export async function withLock<T>(gitDir: string, name: string, what: string, fn
   } finally {
     release();
   }
+}
+
+/** The lock files this async call chain holds through {@link withWorkTreeLock} (so that a nested call does not wait for itself). */
+const heldHere = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/**
+ * Runs `fn` holding the working-tree write lock `<git-dir>/kizu/scars.lock` (the name it had
+ * when only scars took it; see {@link withLock}). Every git-kizu command that rewrites a file
+ * of the working tree from content it read takes it around the read and the write, and
+ * checks under it that the file still holds what it planned from: `scar`, `unscar`,
+ * `scar --undo`, `revert` (with or without -m, `--restore`), `patch apply`, `rollback patch`.
+ * So two of them never lose each other's write. Re-entrant within one async call chain (a
+ * nested call inside `fn` runs at once).
+ * @returns what `fn` returns.
+ * @throws KizuError (exit 2) as withLock when the lock cannot be taken; what `fn` throws.
+ */
+export async function withWorkTreeLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
+  const lock = stateLockFile(gitDir, 'scars');
+  const held = heldHere.getStore();
+  if (held?.has(lock)) return fn();
+  return withLock(gitDir, 'scars', 'the working-tree write', () => heldHere.run(new Set([...(held ?? []), lock]), fn));
 }

@@ -12,7 +12,7 @@ import { PACKAGE_ROOT } from '../package.js';
 import { KizuError } from '../errors.js';
 import { quoteCStyle } from '../git/quote.js';
 import { eolOf, plural } from '../words.js';
-import { withLock } from '../git/lock.js';
+import { withLock, withWorkTreeLock } from '../git/lock.js';
 import { writeFileAtomic } from '../files.js';
 import { QUEUE_KINDS, cleanItemText, newId, parseItemText, renderItem, type QueueItem } from './item.js';
 import { parseLocation, resolveFile } from '../scars/insert.js';
@@ -25,11 +25,13 @@ export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
 const TEMPLATE = path.join(PACKAGE_ROOT, 'templates', 'review-queue.md');
 
 /**
- * Runs `fn` while holding `<git-dir>/kizu/queue.lock` (see {@link withLock}).
- * @throws KizuError (exit 2) if the lock cannot be taken.
+ * Runs `fn` while holding `<git-dir>/kizu/queue.lock` (see {@link withLock}), inside the
+ * working-tree write lock (withWorkTreeLock, always taken first): the queue file is a
+ * working-tree file that `patch apply`, `rollback patch` and `revert` may write too.
+ * @throws KizuError (exit 2) if a lock cannot be taken.
  */
 export async function withQueueLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(gitDir, 'queue', 'the review queue', fn);
+  return withWorkTreeLock(gitDir, () => withLock(gitDir, 'queue', 'the review queue', fn));
 }
 
 /**

@@ -5,6 +5,9 @@
  * Every write of scars (into a file, and into the record `<git-dir>/kizu/scars.json` that
  * `git kizu scar --undo` reads) holds the scars lock `<git-dir>/kizu/scars.lock`, so that
  * concurrent writers (`scar`, `unscar`, `revert -m`) never lose each other's scars or records.
+ * It is the one working-tree write lock (git/lock.ts withWorkTreeLock): `patch apply`,
+ * `rollback patch` and `revert` hold it for their writes too, so none of them can overwrite a
+ * scar written meanwhile, nor a scar overwrite theirs.
  */
 import { lstat, readFile, realpath, stat, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
@@ -18,11 +21,11 @@ import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { scanBuffer } from './parse.js';
 import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, lineOfGitLine, type LineFile } from './lines.js';
-import { withLock } from '../git/lock.js';
+import { withWorkTreeLock } from '../git/lock.js';
 
-/** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock` (see withLock). */
+/** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock`: the one working-tree write lock (see withWorkTreeLock). */
 function withScarsLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(gitDir, 'scars', 'the scars', fn);
+  return withWorkTreeLock(gitDir, fn);
 }
 
 /** A validated working-tree file inside the repository. */
@@ -200,13 +203,24 @@ export async function addScar(gitDir: string, i: WriteScarInput): Promise<WriteS
  * Line `line` of root-relative file `realRel` as it was at `seenAt` (ms since the epoch),
  * moved past the scar lines written into and removed from that file since, in the order of
  * the record: a scar written at or above the line moves it down by one, a scar line removed
- * above it moves it up by one.
+ * above it moves it up by one, and a rewrite by another command ({@link recordRewrite}) below
+ * the line moves it by the lines it added less those it removed.
+ * @throws KizuError (exit 1) when a rewrite recorded since replaced the line itself (among
+ *   lines whose count changed): where it is now cannot be told.
  */
 export function lineSince(records: ScarRecord[], realRel: string, line: number, seenAt: number): number {
   let n = line;
   for (const r of records) {
     if ((r.realRel ?? r.rel) !== realRel || !(Date.parse(r.time) > seenAt)) continue;
-    if (r.removed) {
+    if (r.rewrite) {
+      if (n >= r.line + r.rewrite.removed) n += r.rewrite.added - r.rewrite.removed;
+      else if (n >= r.line) {
+        throw new KizuError(`${quoteCStyle(r.rel)}:${line}: another git kizu command (patch apply, rollback patch or revert) rewrote ${r.rewrite.removed === 1 ? `line ${r.line}` : `lines ${r.line}-${r.line + r.rewrite.removed - 1}`} of ${quoteCStyle(r.rel)} since this command started, and this line was among them; nothing was written`, {
+          hint: 'look at the file as it is now and run the command again with the line where it is',
+          exitCode: EXIT.FOUND,
+        });
+      }
+    } else if (r.removed) {
       if (r.line < n) n--;
     } else if (r.line <= n) n++;
   }
@@ -434,6 +448,12 @@ export interface ScarRecord {
   removed?: boolean;
   /** True: a written scar that `scar --undo` removed or gave up on (it is not undone again). */
   undone?: boolean;
+  /**
+   * Not a scar: another command (patch apply, rollback patch, revert) rewrote the file,
+   * replacing `removed` lines from `line` on with `added` lines (`text` is empty). Kept about
+   * a minute, for the `scar`/`unscar` runs started before it ({@link lineSince}).
+   */
+  rewrite?: { removed: number; added: number };
 }
 
 const RECORD_MAX = 200;
@@ -463,7 +483,7 @@ async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
 
 /** Index of the newest written scar that is not undone yet, or -1. */
 function lastUndoable(list: ScarRecord[], before = list.length): number {
-  for (let k = before - 1; k >= 0; k--) if (!list[k].removed && !list[k].undone) return k;
+  for (let k = before - 1; k >= 0; k--) if (!list[k].removed && !list[k].undone && !list[k].rewrite) return k;
   return -1;
 }
 
@@ -519,4 +539,33 @@ async function undoLast(root: string, gitDir: string): Promise<ScarRecord> {
   const realRel = path.relative(await realpath(root), t.real).split(path.sep).join('/');
   await recordScars(gitDir, [{ rel: last.rel, realRel, line: n, text: last.text, time: new Date().toISOString(), removed: true }], list);
   return { ...last, line: n };
+}
+
+/** How long (ms) a rewrite entry stays in the scar record: longer than a `scar` run waits for the lock. */
+const REWRITE_KEEP_MS = 60_000;
+
+/**
+ * Records in `<gitDir>/kizu/scars.json` that a command other than the scar writers rewrote
+ * the working-tree file `realRel` (root-relative, symlinks resolved) from `before` to
+ * `after`, as the one block of lines between their common first and last lines (lines as
+ * lines.ts toLines counts them), so that `scar` and `unscar` runs started before it move
+ * their line past it or refuse ({@link lineSince}). Nothing is recorded when no line moved
+ * (as many lines added as removed). Rewrite entries older than a minute are dropped. The
+ * caller holds the working-tree write lock (git/lock.ts withWorkTreeLock).
+ * @param rel the path as named, root-relative (for messages).
+ * @throws the fs error if the record cannot be written.
+ */
+export async function recordRewrite(gitDir: string, rel: string, realRel: string, before: Buffer, after: Buffer): Promise<void> {
+  const a = toLines(before);
+  const b = toLines(after);
+  const na = lineCount(a);
+  const nb = lineCount(b);
+  if (na === nb) return;
+  let p = 0;
+  while (p < na && p < nb && lineText(a, p + 1) === lineText(b, p + 1)) p++;
+  let q = 0;
+  while (q < na - p && q < nb - p && lineText(a, na - q) === lineText(b, nb - q)) q++;
+  const now = Date.now();
+  const list = readRecords(gitDir).filter((r) => !r.rewrite || now - Date.parse(r.time) < REWRITE_KEEP_MS);
+  await recordScars(gitDir, [{ rel, realRel, line: p + 1, text: '', time: new Date(now).toISOString(), rewrite: { removed: na - p - q, added: nb - p - q } }], list);
 }

@@ -247,7 +247,8 @@ test('a lock or queue file that cannot be created → exit 2 naming it (no inter
   const sb = repo();
   writeFileSync(sb.path('.git/kizu'), 'not a directory\n');
   const lockDir = sb.path('.git/kizu');
-  refused(sb, ['add', 'x'], 2, err(`cannot take the review queue lock ${path.join(lockDir, 'queue.lock')} (EEXIST)`, `make ${lockDir} a writable directory`));
+  // The working-tree write lock is taken first (the queue file is a working-tree file).
+  refused(sb, ['add', 'x'], 2, err(`cannot take the working-tree write lock ${path.join(lockDir, 'scars.lock')} (EEXIST)`, `make ${lockDir} a writable directory`));
   const sb2 = repo();
   symlinkSync(path.join(sb2.base, 'missing', 'dir'), sb2.path('.claude'));
   const r = sb2.kizu(['queue', 'add', 'x']);

@@ -2,7 +2,9 @@
  * All-or-nothing writes of several working-tree files: the one place `patch apply` and
  * `rollback patch` change files. Each file is checked against the content the caller
  * planned against, right before it is written (so a change made meanwhile is not lost),
- * and written atomically (src/files.ts writeFileAtomic: temp file + rename, mode kept). If any file cannot
+ * and written atomically (src/files.ts writeFileAtomic: temp file + rename, mode kept), all
+ * under the working-tree write lock (git/lock.ts withWorkTreeLock) that `scar`, `unscar` and
+ * `revert` take too, so that no write lands between the check and the write. If any file cannot
  * be written, the files already written are put back as they were, so either every file
  * changes or none does.
  */
@@ -12,6 +14,9 @@ import { KizuError, EXIT } from '../../errors.js';
 import { quoteCStyle } from '../../git/quote.js';
 import { count, plural } from '../../words.js';
 import { writeFileAtomic } from '../../files.js';
+import { withWorkTreeLock } from '../../git/lock.js';
+import { repoInfo } from '../../git/repo.js';
+import { recordRewrite } from '../../scars/insert.js';
 
 /** One planned file change. */
 export interface FileWrite {
@@ -107,7 +112,8 @@ interface Done {
 }
 
 /**
- * Writes every change in order; on the first failure restores the files already written
+ * Holding the working-tree write lock (git/lock.ts withWorkTreeLock, of `root`'s git dir),
+ * writes every change in order; on the first failure restores the files already written
  * (old bytes and mode back, created files and directories removed) and throws. A deleted
  * file's directories that it leaves empty are removed too (as `git rm` does).
  * @param root absolute working-tree root.
@@ -116,6 +122,24 @@ interface Done {
  *   file is as it was before the call, unless the message says a restore failed too.
  */
 export async function writeAllOrNothing(root: string, writes: FileWrite[]): Promise<void> {
+  const { gitDir } = await repoInfo(root);
+  await withWorkTreeLock(gitDir, async () => {
+    await writeLocked(root, writes);
+    // For the scar and unscar runs waiting for the lock: which lines moved (scars/insert.ts lineSince).
+    for (const w of writes) {
+      if (!w.expect || !w.after) continue;
+      try {
+        const realRel = path.relative(realpathSync(root), realpathSync(path.join(root, w.path))).split(path.sep).join('/');
+        await recordRewrite(gitDir, w.path, realRel, w.expect, w.after);
+      } catch {
+        // the files are written: a record that cannot be written only leaves a concurrent scar unmoved
+      }
+    }
+  });
+}
+
+/** {@link writeAllOrNothing} once the lock is held. */
+async function writeLocked(root: string, writes: FileWrite[]): Promise<void> {
   const done: Done[] = [];
   for (const w of writes) {
     const abs = path.join(root, w.path);
