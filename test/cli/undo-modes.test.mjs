@@ -3,7 +3,7 @@
 // the working tree of `rollback snapshot` and `rollback patch`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
@@ -55,4 +55,24 @@ test('undo of rollback snapshot and of rollback patch: permission bits come back
   assert.equal(tree(sb.dir)['f.txt'].mode, '600', 'rollback patch keeps the bits');
   ok(sb.kizu(['undo', '--yes']), 'undo');
   assert.deepEqual(tree(sb.dir), edited);
+});
+
+test('undo of rollback branch: directories come back with their bits too (an ignored 0700 directory, a tracked 0750 one)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'main\n', '.gitignore': 'secrets/\n' } });
+  const wt = path.join(sb.base, 'wt');
+  ok(sb.kizu(['task', 'start', 'feat', '--worktree', wt]), 'task start');
+  mkdirSync(path.join(wt, 'lib'));
+  writeFileSync(path.join(wt, 'lib', 'x.txt'), 'x\n');
+  sb.git('add', 'lib', { cwd: wt });
+  sb.git('commit', '-q', '-m', 'lib', { cwd: wt });
+  chmodSync(path.join(wt, 'lib'), 0o750);
+  mkdirSync(path.join(wt, 'secrets'));
+  writeFileSync(path.join(wt, 'secrets', 'key'), 'k\n');
+  chmodSync(path.join(wt, 'secrets', 'key'), 0o600);
+  chmodSync(path.join(wt, 'secrets'), 0o700);
+  const bits = (rel) => (statSync(path.join(wt, rel)).mode & 0o7777).toString(8);
+  assert.deepEqual([bits('lib'), bits('secrets'), bits('secrets/key')], ['750', '700', '600']);
+  ok(sb.kizu(['rollback', 'branch', 'feat', '--yes']), 'rollback branch');
+  ok(sb.kizu(['undo', '--yes']), 'undo');
+  assert.deepEqual([bits('lib'), bits('secrets'), bits('secrets/key')], ['750', '700', '600']);
 });

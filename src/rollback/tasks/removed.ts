@@ -21,8 +21,9 @@
  *   kizu-index (commit or none), kizu-time (ISO), and kizu-modes (only when files were saved
  *   from a worktree; absent in copies saved before it was recorded): the exact permission bits
  *   of the saved regular files, which git's tree modes (100644 / 100755) do not hold, as JSON
- *   `{"file": "644", "exec": "755", "modes": {"<path>": "600", ...}}` (octal strings: the bits
- *   of non-executable and of executable files without an exception, then the exceptions).
+ *   `{"file": "644", "exec": "755", "modes": {"<path>": "600", ...}, "dirs"?: {"<dir>": "700"}}`
+ *   (octal strings: the bits of non-executable and of executable files without an exception,
+ *   then the exceptions; `dirs`: the directories whose bits are not 755).
  *
  * The ref is created with `git update-ref <ref> <new> 0000...` (only if it does not exist).
  */
@@ -74,20 +75,32 @@ export interface SavedModes {
   file: string;
   exec: string;
   modes: Record<string, string>;
+  /** Directories whose bits are not 755 (git creates them with the umask's), path → octal. Absent in copies saved before it was recorded. */
+  dirs?: Record<string, string>;
 }
 
 /** The regular files of `tree` (`git ls-tree -r -z`): path and whether git has it executable. */
 async function regularFiles(root: string, tree: string): Promise<{ path: string; exec: boolean }[]> {
-  const out = (await git(['ls-tree', '-r', '-z', '--full-tree', tree], { cwd: root })).stdout.toString('utf8');
+  return (await treeEntries(root, tree)).files;
+}
+
+/** The regular files (path, executable) and the directories of `tree` (`git ls-tree -r -t -z`). */
+async function treeEntries(root: string, tree: string): Promise<{ files: { path: string; exec: boolean }[]; dirs: string[] }> {
+  const out = (await git(['ls-tree', '-r', '-t', '-z', '--full-tree', tree], { cwd: root })).stdout.toString('utf8');
   const files: { path: string; exec: boolean }[] = [];
+  const dirs: string[] = [];
   for (const rec of out.split('\0')) {
     const tab = rec.indexOf('\t');
     if (tab < 0) continue;
     const mode = rec.slice(0, rec.indexOf(' '));
     if (mode === '100644' || mode === '100755') files.push({ path: rec.slice(tab + 1), exec: mode === '100755' });
+    else if (mode === '040000') dirs.push(rec.slice(tab + 1));
   }
-  return files;
+  return { files, dirs };
 }
+
+/** Directory bits git-kizu does not record (what a directory usually has). */
+const DIR_BITS = 0o755;
 
 function mostCommon(bits: number[], fallback: number): number {
   const n = new Map<number, number>();
@@ -116,7 +129,12 @@ async function savedModes(root: string, wt: string, tree: string): Promise<Saved
   const exec = mostCommon(seen.filter((x) => x.exec).map((x) => x.bits), 0o755);
   const modes: Record<string, string> = {};
   for (const x of seen) if (x.bits !== (x.exec ? exec : file)) modes[x.path] = x.bits.toString(8);
-  return { file: file.toString(8), exec: exec.toString(8), modes };
+  const dirs: Record<string, string> = {};
+  for (const d of (await treeEntries(root, tree)).dirs) {
+    const st = await lstat(path.join(wt, ...d.split('/'))).catch(() => null);
+    if (st?.isDirectory() && (st.mode & 0o7777) !== DIR_BITS) dirs[d] = (st.mode & 0o7777).toString(8);
+  }
+  return { file: file.toString(8), exec: exec.toString(8), modes, ...(Object.keys(dirs).length ? { dirs } : {}) };
 }
 
 /**
@@ -139,6 +157,16 @@ export async function restoreModes(root: string, wt: string, t: Pick<RemovedTask
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push({ path: f.path, error: (e as Error).message });
     }
   }
+  // Directories last, deepest first: a directory made unwritable must not stop the ones in it.
+  for (const [d, bits] of Object.entries(m.dirs ?? {}).sort(([a], [b]) => b.length - a.length)) {
+    const dir = path.join(wt, ...d.split('/'));
+    try {
+      const st = await lstat(dir);
+      if (st.isDirectory() && (st.mode & 0o7777) !== parseInt(bits, 8)) await chmod(dir, parseInt(bits, 8));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push({ path: d, error: (e as Error).message });
+    }
+  }
   return failures;
 }
 
@@ -148,6 +176,7 @@ function parseModes(v: string | undefined): SavedModes | null {
     const o = JSON.parse(v) as SavedModes;
     const oct = (x: unknown) => typeof x === 'string' && /^[0-7]{1,4}$/.test(x);
     if (!o || !oct(o.file) || !oct(o.exec) || typeof o.modes !== 'object' || !o.modes || !Object.values(o.modes).every(oct)) return null;
+    if (o.dirs !== undefined && (typeof o.dirs !== 'object' || !o.dirs || !Object.values(o.dirs).every(oct))) return null;
     return o;
   } catch {
     return null;
