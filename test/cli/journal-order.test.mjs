@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, hook, sandbox, spawnAsync } from '../helpers/sandbox.mjs';
 import { expectRun } from '../helpers/expect.mjs';
-import { TEN, blob, common, entries, noMs, quiet } from '../helpers/journal.mjs';
+import { TEN, blob, common, entries, noMs, quiet, overlapRefusal } from '../helpers/journal.mjs';
 
 /**
  * Does what Claude Code's Edit does to `rel` (the file is written now) and returns the
@@ -130,11 +130,7 @@ async function checkTwoEdits(record) {
   // The first alone: the second is named as the overlapping later entry (it is in the journal).
   expectRun(sb, ['rollback', 'patch', '--yes', a.shortId], {
     status: 1,
-    stderr:
-      `git-kizu: error: cannot roll back ${a.shortId} (Edit f.txt): its change conflicts with what changed in f.txt since\n` +
-      '  overlapping later changes:\n' +
-      `    ${b.shortId}  ${noMs(b.time)}  Edit f.txt  +1 -1\n` +
-      `hint: roll the overlapping entries back first (git kizu rollback patch ${b.shortId} ${a.shortId}), or add --cascade to undo them newest first\n`,
+    stderr: overlapRefusal(a, b),
   });
   rollbackOk(sb, [a.shortId, b.shortId], both(a, b));
   assert.equal(sb.read('f.txt'), TEN);
@@ -253,11 +249,7 @@ test('rollback patch: a later entry rolled back and then re-applied (rollback of
   });
   expectRun(sb, ['rollback', 'patch', '--yes', a.shortId], {
     status: 1,
-    stderr:
-      `git-kizu: error: cannot roll back ${a.shortId} (Edit f.txt): its change conflicts with what changed in f.txt since\n` +
-      '  overlapping later changes:\n' +
-      `    ${b.shortId}  ${noMs(b.time)}  Edit f.txt  +1 -1\n` +
-      `hint: roll the overlapping entries back first (git kizu rollback patch ${b.shortId} ${a.shortId}), or add --cascade to undo them newest first\n`,
+    stderr: overlapRefusal(a, b),
   });
   const both = [`rolled back ${b.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`, `rolled back ${a.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`];
   rollbackOk(sb, ['--cascade', a.shortId], both);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { expectRun, kizuOk, ok } from '../helpers/expect.mjs';
-import { TEN, agentEdit, entries, noMs } from '../helpers/journal.mjs';
+import { TEN, agentEdit, entries, noMs, overlapRefusal } from '../helpers/journal.mjs';
 
 const log = (sb) => JSON.parse(readFileSync(sb.path('.git/kizu/rollbacks.json'), 'utf8'));
 
@@ -53,11 +53,7 @@ test('undo of rollback patch R records an entry that rolls back R: the journal s
   // b is in effect again: it is named as overlapping (not "edits not in the journal"), and --cascade takes it.
   expectRun(sb, ['rollback', 'patch', '--yes', a.shortId], {
     status: 1,
-    stderr:
-      `git-kizu: error: cannot roll back ${a.shortId} (Edit f.txt): its change conflicts with what changed in f.txt since\n` +
-      '  overlapping later changes:\n' +
-      `    ${b.shortId}  ${noMs(b.time)}  Edit f.txt  +1 -1\n` +
-      `hint: roll the overlapping entries back first (git kizu rollback patch ${b.shortId} ${a.shortId}), or add --cascade to undo them newest first\n`,
+    stderr: overlapRefusal(a, b),
   });
   const both = (x, y) => [`rolled back ${y.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`, `rolled back ${x.shortId} (Edit): restored f.txt (unchanged since, put back exactly)`];
   const lines = (r) => r.stdout.split('\n').slice(0, 2);

@@ -12,6 +12,16 @@ export const blob = (sb, s) => sb.git('hash-object', '--stdin', { input: s }).tr
 /** An ISO time without its milliseconds (as `git kizu journal` prints it). */
 export const noMs = (t) => t.replace(/\.\d{3}Z$/, 'Z');
 
+/**
+ * The stderr of `rollback patch --yes <a>` refused because the later Edit entry `b` of f.txt
+ * (+1 -1) overlaps it: the conflict, the overlapping entry, and the hint naming both.
+ */
+export const overlapRefusal = (a, b) =>
+  `git-kizu: error: cannot roll back ${a.shortId} (Edit f.txt): its change conflicts with what changed in f.txt since\n` +
+  '  overlapping later changes:\n' +
+  `    ${b.shortId}  ${noMs(b.time)}  Edit f.txt  +1 -1\n` +
+  `hint: roll the overlapping entries back first (git kizu rollback patch ${b.shortId} ${a.shortId}), or add --cascade to undo them newest first\n`;
+
 /** `git kizu journal --json <args>` parsed; asserts exit 0 and no stderr. */
 export function entries(sb, args = []) {
   const r = sb.kizu(['journal', '--json', ...args]);
