@@ -30,6 +30,15 @@ function envTask(files = {}) {
   return { sb, wt };
 }
 
+/** Commits config.json as untracked and ignored on the current branch, then gives it local settings. */
+function untrackConfig(sb) {
+  sb.git('rm', '-q', '--cached', 'config.json');
+  writeFileSync(sb.path('.gitignore'), 'config.json\n');
+  sb.git('add', '.gitignore');
+  sb.git('commit', '-q', '-m', 'untrack config');
+  writeFileSync(sb.path('config.json'), '{"local":1}\n');
+}
+
 test('task land: a task that commits an ignored file the target worktree holds is refused (dry run too), with or without --remove, fast-forward or merge, snapshot.include or not', () => {
   for (const variant of ['ff', 'merge', 'include']) {
     const { sb, wt } = envTask(variant === 'include' ? { '.kizurc.json': '{"snapshot":{"include":[".env"]}}\n' } : {});
@@ -145,12 +154,7 @@ test('an ignored directory where the target tracks a file: the refusal names the
 test('task land from the task branch (no worktree): the switch to the target branch must not overwrite an ignored file the target tracks', () => {
   const sb = sandbox({ files: { 'a.txt': 'a\n', 'config.json': '{"tmpl":1}\n' } });
   kizuOk(sb, ['task', 'start', 'cf']);
-  // On the task: config.json is untracked and ignored, holding local settings.
-  sb.git('rm', '-q', '--cached', 'config.json');
-  writeFileSync(sb.path('.gitignore'), 'config.json\n');
-  sb.git('add', '.gitignore');
-  sb.git('commit', '-q', '-m', 'untrack config');
-  writeFileSync(sb.path('config.json'), '{"local":1}\n');
+  untrackConfig(sb); // on the task: config.json untracked and ignored, holding local settings
   const before = state(sb);
   expectRun(sb, ['task', 'land', 'cf', '--dry-run'], {
     status: 1,
@@ -166,11 +170,7 @@ test('task land from the task branch (no worktree): the switch to the target bra
 
 test('task start in place: switching to a baseline that tracks a now-ignored file is refused', () => {
   const sb = sandbox({ files: { 'config.json': '{"tmpl":1}\n' } });
-  sb.git('rm', '-q', '--cached', 'config.json');
-  writeFileSync(sb.path('.gitignore'), 'config.json\n');
-  sb.git('add', '.gitignore');
-  sb.git('commit', '-q', '-m', 'untrack config');
-  writeFileSync(sb.path('config.json'), '{"local":1}\n');
+  untrackConfig(sb);
   kizuOk(sb, ['baseline', 'set', 'HEAD~1']);
   const base = rev(sb, 'HEAD~1');
   const before = state(sb);
@@ -189,11 +189,7 @@ test('task start in place: switching to a baseline that tracks a now-ignored fil
 test('rollback branch of a task checked out here: switching back must not overwrite an ignored file the branch tracks', () => {
   const sb = sandbox({ files: { 'a.txt': 'a\n', 'config.json': '{"tmpl":1}\n' } });
   kizuOk(sb, ['task', 'start', 'rb']);
-  sb.git('rm', '-q', '--cached', 'config.json');
-  writeFileSync(sb.path('.gitignore'), 'config.json\n');
-  sb.git('add', '.gitignore');
-  sb.git('commit', '-q', '-m', 'untrack config');
-  writeFileSync(sb.path('config.json'), '{"local":1}\n');
+  untrackConfig(sb);
   const before = state(sb);
   for (const args of [['--dry-run'], ['--yes']]) {
     expectRun(sb, ['rollback', 'branch', 'rb', ...args], {
@@ -243,11 +239,7 @@ test('task land: a path the target branch stopped tracking (now ignored) that th
   kizuOk(sb, ['task', 'start', 'keep', '--worktree']);
   const wt = sibling(sb, 'keep');
   commit(sb, wt, 'task work', { 'b.txt': 'b\n' });
-  sb.git('rm', '-q', '--cached', 'config.json');
-  writeFileSync(sb.path('.gitignore'), 'config.json\n');
-  sb.git('add', '.gitignore');
-  sb.git('commit', '-q', '-m', 'untrack config');
-  writeFileSync(sb.path('config.json'), '{"local":1}\n');
+  untrackConfig(sb);
   const r = sb.kizu(['task', 'land', 'keep']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^landed task keep in main: merge commit [0-9a-f]{12}\n$/);
