@@ -38,8 +38,8 @@
  *   continues (comment lines do not).
  * - `env` (dotenv): `#` comments; a value quoted with `"`, `'` or `` ` `` may span lines.
  * - `lisp` (Common Lisp, Scheme, Racket): `;`; `#| |#` nesting; `"…"` and `|…|` may span lines;
- *   `#\"` characters; Racket here strings `#<<END`.
- * - `elisp`: `;`; `"…"` may span lines; `?"` characters.
+ *   `#\"` characters and `\"` single escapes; Racket here strings `#<<END`.
+ * - `elisp`: `;`; `"…"` may span lines; `?"` characters, `\"` escapes in symbols.
  * - `clojure` (also EDN): `;`; `"…"` may span lines; `\"` characters.
  * - `ocaml`: `(* *)` nesting, strings lexed inside; `"…"` may span lines; `{id|…|id}`,
  *   `{%ext|…|}` quoted strings; `'"'` characters.
@@ -398,6 +398,8 @@ export const LEX_RULES: Record<LexRuleName, LexRule> = {
       'Common Lisp HyperSpec 2.4.4 Semicolon, 2.4.5 Double-Quote, 2.4.8.1 Sharpsign Backslash, 2.4.8.19 Sharpsign Vertical-Bar, 2.1.4.7 Multiple Escape; R7RS 2.2 (comments), 6.7 (strings); Racket Reference 1.3.7 (here strings)',
     tokens: [
       atom(/#\\./),
+      // A single escape in a symbol (a\"b, a\|b).
+      atom(/\\./),
       line(';'),
       { kind: 'token', open: '#|', close: '|#', what: 'a #| |# comment', spans: true, nests: true },
       { kind: 'token', open: /#<<(.+)$/, close: (m) => new RegExp(`^${m[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), what: 'a #<< here string', spans: true },
@@ -407,7 +409,7 @@ export const LEX_RULES: Record<LexRuleName, LexRule> = {
   },
   elisp: {
     spec: 'GNU Emacs Lisp Reference Manual, 2.3 Comments, 2.4.3.1 Basic Char Syntax, 2.4.8 String Type',
-    tokens: [atom(/(?<![^\s()'`,[\]])\?\\?./), line(';'), { kind: 'token', open: '"', close: '"', what: DQ, spans: true, escape: '\\' }],
+    tokens: [atom(/(?<![^\s()'`,[\]])\?\\?./), atom(/\\./), line(';'), { kind: 'token', open: '"', close: '"', what: DQ, spans: true, escape: '\\' }],
   },
   clojure: {
     spec: 'Clojure reference, "The Reader": Strings, Characters, Comment (;)',
@@ -432,10 +434,52 @@ function sticky(p: string | RegExp): RegExp {
 
 /** The match of `p` at offset `k` of `l`, or null (an empty match counts as none). */
 function matchAt(p: string | RegExp, l: string, k: number): RegExpExecArray | null {
+  if (typeof p === 'string') return p !== '' && l.startsWith(p, k) ? (Object.assign([p], { index: k, input: l }) as unknown as RegExpExecArray) : null;
   const re = sticky(p);
   re.lastIndex = k;
   const m = re.exec(l);
   return m && m[0] !== '' ? m : null;
+}
+
+/** Global copies of the patterns, for searching forward. */
+const globalCache = new Map<RegExp, RegExp>();
+
+/** Offset of the first match of `p` at or after `k` in `l`, or `l.length` if none. */
+function search(p: string | RegExp, l: string, k: number): number {
+  if (typeof p === 'string') {
+    const at = p === '' ? -1 : l.indexOf(p, k);
+    return at === -1 ? l.length : at;
+  }
+  let re = globalCache.get(p);
+  if (!re) globalCache.set(p, (re = new RegExp(p.source, p.flags.replace(/[gy]/g, '') + 'g')));
+  re.lastIndex = k;
+  let m = re.exec(l);
+  while (m && m[0] === '') {
+    re.lastIndex = m.index + 1;
+    m = re.exec(l);
+  }
+  return m ? m.index : l.length;
+}
+
+/**
+ * The next offset of a line where one of some patterns may match: the scanner jumps there
+ * instead of trying every pattern at every offset. A match's offset does not depend on where
+ * the search started, so each pattern's answer stands until the scan passes it.
+ */
+class Finder {
+  private readonly at: number[];
+  constructor(private readonly patterns: (string | RegExp)[]) {
+    this.at = patterns.map(() => -1);
+  }
+  /** The first offset >= `k` where some pattern matches, or `l.length`. */
+  next(l: string, k: number): number {
+    let best = l.length;
+    for (let j = 0; j < this.patterns.length; j++) {
+      if (this.at[j] < k) this.at[j] = search(this.patterns[j], l, k);
+      if (this.at[j] < best) best = this.at[j];
+    }
+    return best;
+  }
 }
 
 /** An open token on the scanner's stack. */
@@ -445,12 +489,27 @@ interface Open {
   /** 1-based line of its opener. */
   line: number;
   what: string;
+  /** What may end or change the token, and the line (0-based) it was searched on. */
+  finder?: Finder;
+  finderLine?: number;
 }
 
 function openToken(form: TokenForm, m: RegExpExecArray, lineNo: number): Open {
   const close = typeof form.close === 'function' ? form.close(m) : (form.close ?? '');
   const what = typeof form.what === 'function' ? form.what(m) : (form.what ?? 'a token');
   return { form, close, line: lineNo, what };
+}
+
+/** The finder of what may end or change `t` on line `i`. */
+function insideFinder(t: Open, i: number): Finder {
+  if (!t.finder || t.finderLine !== i) {
+    const f = t.form;
+    const pats: (string | RegExp)[] = [...(f.skips ?? []), ...(f.escape ? [f.escape] : []), t.close, ...(f.nests ? [f.open] : [])];
+    for (const g of f.inner ?? []) pats.push(g.open);
+    t.finder = new Finder(pats);
+    t.finderLine = i;
+  }
+  return t.finder;
 }
 
 /** True if `l` ends with the continuation character `c` (an odd run of it if `c.odd`). */
@@ -474,6 +533,23 @@ function endsContinued(l: string, c: Continuation): boolean {
  *   starts in code or a line comment, or for `lineIndex` <= 0.
  */
 export function tokenAround(rule: LexRuleName, lines: string[], lineIndex: number): TokenSpan | null {
+  let found: TokenSpan | null = null;
+  scanLines(rule, lines, Math.min(Math.max(lineIndex, 0), lines.length), (_, span) => (found = span));
+  return found;
+}
+
+/**
+ * tokenAround for every insertion point of the file in one pass: entry `i` (0 to
+ * `lines.length`) is `tokenAround(rule, lines, i)`.
+ */
+export function tokensAround(rule: LexRuleName, lines: string[]): (TokenSpan | null)[] {
+  const out: (TokenSpan | null)[] = [];
+  scanLines(rule, lines, lines.length, (i, span) => (out[i] = span));
+  return out;
+}
+
+/** Scans lines 0 to `end` - 1, calling `each(i, span)` with the token open at the start of line i, for i = 0 to `end`. */
+function scanLines(rule: LexRuleName, lines: string[], end: number, each: (i: number, span: TokenSpan | null) => void): void {
   const r = LEX_RULES[rule];
   const cont = r.continuation;
   const stack: Open[] = [];
@@ -485,8 +561,14 @@ export function tokenAround(rule: LexRuleName, lines: string[], lineIndex: numbe
   let commentContinued = false;
   /** First line of the current statement (for continuations). */
   let statement = 1;
-  const end = Math.min(lineIndex, lines.length);
+  const current = (): TokenSpan | null => {
+    if (bodies.length) return { startLine: bodies[0].line, what: bodies[0].what };
+    if (stack.length) return { startLine: stack[0].line, what: stack[0].what };
+    if (continued !== null && cont) return { startLine: continued, what: cont.what };
+    return null;
+  };
   for (let i = 0; i < end; i++) {
+    each(i, current());
     const l = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
     if (bodies.length) {
       if (matchAt(bodies[0].close, l, 0)) bodies.shift();
@@ -498,6 +580,7 @@ export function tokenAround(rule: LexRuleName, lines: string[], lineIndex: numbe
     let comment: boolean = commentContinued;
     let escapedEnd = false;
     let k = comment ? l.length : 0;
+    const codeFinder = new Finder(r.tokens.map((f) => f.open));
     scan: while (k < l.length) {
       const top = stack[stack.length - 1];
       if (top) {
@@ -541,7 +624,7 @@ export function tokenAround(rule: LexRuleName, lines: string[], lineIndex: numbe
           k += m[0].length;
           continue scan;
         }
-        k++;
+        k = insideFinder(top, i).next(l, k + 1);
         continue;
       }
       for (const f of r.tokens) {
@@ -557,7 +640,7 @@ export function tokenAround(rule: LexRuleName, lines: string[], lineIndex: numbe
         }
         continue scan;
       }
-      k++;
+      k = codeFinder.next(l, k + 1);
     }
     // One-line tokens end with their line, unless an escape at the very end splices the next one on.
     let cut = false;
@@ -576,10 +659,7 @@ export function tokenAround(rule: LexRuleName, lines: string[], lineIndex: numbe
     }
     if (pending.length) bodies = pending;
   }
-  if (bodies.length) return { startLine: bodies[0].line, what: bodies[0].what };
-  if (stack.length) return { startLine: stack[0].line, what: stack[0].what };
-  if (continued !== null && cont) return { startLine: continued, what: cont.what };
-  return null;
+  each(end, current());
 }
 
 /** Extensions (lower case) and base names that each rule covers. */

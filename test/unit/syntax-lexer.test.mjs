@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { src } from '../helpers/sandbox.mjs';
 
-const { tokenAround, lexRuleFor, LEX_RULES } = await import(src('syntax/lexer.ts'));
+const { tokenAround, tokensAround, lexRuleFor, LEX_RULES } = await import(src('syntax/lexer.ts'));
 
 const R = String.raw;
 /** [1-based target line, expected] pairs checked on `lines`, with LF and with CRLF lines. */
@@ -193,6 +193,8 @@ test('lisp, elisp, clojure: block comments, docstrings, |symbols|, here strings,
   check('lisp', ['#| a #| b |#', '|#', '(x)'], [[2, at(1, 'a #| |# comment')], [3, null]]);
   check('lisp', ['(defun f ()', R`  "Doc \" ;`, '  more"', '  1)'], [[3, at(2, 'a "…" string')], [4, null]]);
   check('lisp', ['(list #\\" #\\| 1)', '(x)'], [[2, null]]);
+  check('lisp', ['(list a\\"b c\\|d)', '(x)'], [[2, null]]);
+  check('elisp', ['(setq a\\"b 1)', '(x)'], [[2, null]]);
   check('lisp', ['(setq |a', 'b| 1)', '(x)'], [[2, at(1, 'a |…| symbol')], [3, null]]);
   check('lisp', ['(define s #<<END', 'x', 'END', ')'], [[2, at(1, 'a #<< here string')], [3, at(1, 'a #<< here string')], [4, null]]);
   check('lisp', ['; "#|', '(x)'], [[2, null]]);
@@ -208,6 +210,22 @@ test('ocaml: nested comments with strings inside, quoted strings, characters', (
   check('ocaml', [R`let s = "a\"`, 'b"', 'let x = 1'], [[2, at(1, 'a "…" string')], [3, null]]);
   check('ocaml', [`let c = '"'`, `let f (x : 'a) = "`, '"'], [[2, null], [3, at(2, 'a "…" string')]]);
   check('ocaml', ['let s = "(*"', 'let x = 1'], [[2, null]]);
+});
+
+test('tokensAround: every insertion point in one pass, as tokenAround gives each', () => {
+  const lines = ['AS $$', "x 'y", '$$;', "SELECT 'a", "b' /* c", '*/ -- d', 'e'];
+  assert.deepEqual(tokensAround('sql', lines), [
+    null,
+    at(1, 'a $$ string'),
+    at(1, 'a $$ string'),
+    null,
+    at(4, "a '…' string"),
+    at(5, 'a /* */ comment'),
+    null,
+    null,
+  ]);
+  for (let i = 0; i <= lines.length; i++) assert.deepEqual(tokensAround('sql', lines)[i], tokenAround('sql', lines, i), `line ${i}`);
+  assert.deepEqual(tokensAround('make', []), [null]);
 });
 
 test('lexRuleFor: by base name, then extension', () => {
