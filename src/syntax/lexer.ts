@@ -178,6 +178,11 @@ const OCAML_STRINGS: TokenForm[] = [
 const PS_DQ = '["\u201c\u201d\u201e]';
 const PS_SQ = "['\u2018\u2019\u201a\u201b]";
 
+/** A CMake bracket token for messages: `a #[==[ ]==] comment`, or `a #[=[ ]=] comment with 72 "=" signs` when the run is long. */
+function bracket(hash: string, eq: string, kind: string): string {
+  return eq.length <= 3 ? `a ${hash}[${eq}[ ]${eq}] ${kind}` : `a ${hash}[=[ ]=] ${kind} with ${eq.length} "=" signs`;
+}
+
 /** Sigil delimiters of Erlang (EEP 66): opener and closer. */
 const ERL_SIGIL_CLOSE: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>', '/': '/', '|': '|', "'": "'", '"': '"', '`': '`', '#': '#' };
 
@@ -298,9 +303,9 @@ export const LEX_RULES: Record<LexRuleName, LexRule> = {
     spec: 'cmake-language(7): Line Comment, Bracket Comment, Bracket Argument, Quoted Argument, Escape Sequences',
     tokens: [
       atom(/\\./),
-      { kind: 'token', open: /#\[(=*)\[/, close: (m) => `]${m[1]}]`, what: (m) => `a ${m[0]} ]${m[1]}] comment`, spans: true },
+      { kind: 'token', open: /#\[(=*)\[/, close: (m) => `]${m[1]}]`, what: (m) => bracket('#', m[1], 'comment'), spans: true },
       line('#'),
-      { kind: 'token', open: /(?<=^|[\s(])\[(=*)\[/, close: (m) => `]${m[1]}]`, what: (m) => `a ${m[0]} ]${m[1]}] bracket argument`, spans: true },
+      { kind: 'token', open: /(?<=^|[\s(])\[(=*)\[/, close: (m) => `]${m[1]}]`, what: (m) => bracket('', m[1], 'bracket argument'), spans: true },
       { kind: 'token', open: '"', close: '"', what: 'a "…" quoted argument', spans: true, escape: '\\' },
     ],
   },
@@ -421,28 +426,24 @@ export const LEX_RULES: Record<LexRuleName, LexRule> = {
   },
 };
 
-/** Sticky copies of the patterns (a literal becomes an escaped pattern). */
-const stickyCache = new Map<string | RegExp, RegExp>();
-function sticky(p: string | RegExp): RegExp {
-  let re = stickyCache.get(p);
-  if (!re) {
-    re = typeof p === 'string' ? new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'y') : new RegExp(p.source, p.flags.replace('g', '') + (p.sticky ? '' : 'y'));
-    if (typeof p !== 'string' || stickyCache.size < 10000) stickyCache.set(p, re);
-  }
+/** Sticky and global copies of the patterns (weakly held: closers made per token come and go). */
+const stickyCache = new WeakMap<RegExp, RegExp>();
+const globalCache = new WeakMap<RegExp, RegExp>();
+/** `p` with flag `flag` ('y' or 'g') instead of either. */
+function withFlag(cache: WeakMap<RegExp, RegExp>, p: RegExp, flag: 'y' | 'g'): RegExp {
+  let re = cache.get(p);
+  if (!re) cache.set(p, (re = new RegExp(p.source, p.flags.replace(/[gy]/g, '') + flag)));
   return re;
 }
 
 /** The match of `p` at offset `k` of `l`, or null (an empty match counts as none). */
 function matchAt(p: string | RegExp, l: string, k: number): RegExpExecArray | null {
   if (typeof p === 'string') return p !== '' && l.startsWith(p, k) ? (Object.assign([p], { index: k, input: l }) as unknown as RegExpExecArray) : null;
-  const re = sticky(p);
+  const re = withFlag(stickyCache, p, 'y');
   re.lastIndex = k;
   const m = re.exec(l);
   return m && m[0] !== '' ? m : null;
 }
-
-/** Global copies of the patterns, for searching forward. */
-const globalCache = new Map<RegExp, RegExp>();
 
 /** Offset of the first match of `p` at or after `k` in `l`, or `l.length` if none. */
 function search(p: string | RegExp, l: string, k: number): number {
@@ -450,8 +451,7 @@ function search(p: string | RegExp, l: string, k: number): number {
     const at = p === '' ? -1 : l.indexOf(p, k);
     return at === -1 ? l.length : at;
   }
-  let re = globalCache.get(p);
-  if (!re) globalCache.set(p, (re = new RegExp(p.source, p.flags.replace(/[gy]/g, '') + 'g')));
+  const re = withFlag(globalCache, p, 'g');
   re.lastIndex = k;
   let m = re.exec(l);
   while (m && m[0] === '') {

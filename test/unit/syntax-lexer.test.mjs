@@ -145,6 +145,7 @@ test('cmake: bracket comments, bracket arguments, quoted arguments spanning line
   check('cmake', ['message([=[a', ']=])', 'x'], [[2, at(1, 'a [=[ ]=] bracket argument')], [3, null]]);
   check('cmake', [R`set(A "x \" # y`, 'z")', 'x'], [[2, at(1, 'a "…" quoted argument')], [3, null]]);
   check('cmake', ['# [[ "', 'x'], [[2, null]]);
+  check('cmake', ['#[====[', 'x', ']====]', '[==[', ']==]', 'y'], [[2, at(1, 'a #[=[ ]=] comment with 4 "=" signs')], [3, at(1, 'a #[=[ ]=] comment with 4 "=" signs')], [5, at(4, 'a [==[ ]==] bracket argument')], [6, null]]);
   check('cmake', ['set(X a[[b)', R`set(Y a\"b)`, 'y'], [[2, null], [3, null]]);
 });
 
