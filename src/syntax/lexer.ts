@@ -43,6 +43,10 @@
  * - `clojure` (also EDN): `;`; `"…"` may span lines; `\"` characters.
  * - `ocaml`: `(* *)` nesting, strings lexed inside; `"…"` may span lines; `{id|…|id}`,
  *   `{%ext|…|}` quoted strings; `'"'` characters.
+ * Not recognised (a scar there is accepted): Groovy slashy strings `/…/` (telling them from
+ * division needs a parser), MySQL's backslash escapes and `#` comments in SQL, quotes inside
+ * interpolation holes (`$"{f "x"}"`, `"$(f "x")"`), C `#if 0` regions, a Dockerfile's
+ * `# escape=` directive.
  */
 
 /** Where the multi-line token holding a line starts. */
