@@ -65,7 +65,7 @@ export async function postToolUse(input: EditInput, warnLine: (line: string) => 
       continue; // deleted
     }
     if (!st.isFile() || st.size > cfg.scan.maxFileBytes) continue;
-    found.push(...scanBuffer(rel, await readFile(abs)));
+    found.push(...(await scanBuffer(rel, await readFile(abs))));
   }
   if (!found.length && !queued.length && !reviews.length) return NO_ANSWER;
   return { kind: 'context', context: editContext(found, queued, reviews) };

@@ -8,11 +8,8 @@
 export const KINDS = ['ask', 'reject', 'free'] as const;
 export type ScarKind = (typeof KINDS)[number];
 
-/** A comment syntax: `open` starts it, `close` ('' for line comments) ends it. */
-export interface CommentSyntax {
-  open: string;
-  close: string;
-}
+export type { CommentSyntax } from '../syntax/languages.js';
+import type { CommentSyntax } from '../syntax/languages.js';
 
 /** A scar found on one line. `kind` may be any word (unknown kinds are treated like free). */
 export interface ParsedScar {
@@ -23,7 +20,7 @@ export interface ParsedScar {
 }
 
 /** The closer(s) that end a comment opened by each block opener (the first is written). */
-const CLOSERS_FOR: Record<string, string[]> = { '{/*': ['*/}'], '<!--': ['-->', '--!>'], '/*': ['*/'] };
+const CLOSERS_FOR: Record<string, string[]> = { '{/*': ['*/}'], '<!--': ['-->', '--!>'], '/*': ['*/'], '(*': ['*)'] };
 
 /**
  * Line terminators and control characters folded to a space: CRLF, CR, LF, VT, FF, NEL
@@ -62,12 +59,14 @@ export function neutraliseBody(body: string): string {
  * ({@link neutraliseBody}), then per syntax:
  * - `<!-- -->`: every `--` becomes `- -` (XML 1.0 §2.5 forbids `--` inside a comment, so
  *   an XML/SVG file would stop parsing; HTML also closes on `--!>`);
+ * - `(* *)` (OCaml): `*)` and `(*` (comments nest) are broken with a space;
  * - line comments (no closer): a trailing backslash is followed by `.`, because C/C++
  *   (translation phase 2) and make splice the next line into a comment ending in `\`.
  */
 export function formatScar(kind: string, body: string, syntax: CommentSyntax): string {
   let b = neutraliseBody(body);
   if (syntax.close === '-->') while (b.includes('--')) b = b.replace(/--/g, '- -');
+  if (syntax.close === '*)') b = b.replace(/\*\)/g, '* )').replace(/\(\*/g, '( *');
   if (!syntax.close && b.endsWith('\\')) b += '.';
   return `${syntax.open} @kizu[${kind}]: ${b}${syntax.close ? ' ' + syntax.close : ''}`;
 }
@@ -75,21 +74,22 @@ export function formatScar(kind: string, body: string, syntax: CommentSyntax): s
 /**
  * True if a scar written with `syntax` is recognised by {@link parseScarLine} (so the scan
  * finds it and re-running the command is a no-op): a line opener `//`, `#`, `--`, `%` or
- * `;` (each possibly repeated, e.g. `///`, `;;`) without a closer, or exactly the pairs
- * `/* *\/`, `<!-- -->`, `{/* *\/}`.
+ * `;` (each possibly repeated, e.g. `///`, `;;`) or `REM` (batch files) without a closer,
+ * or exactly the pairs `/* *\/`, `<!-- -->`, `{/* *\/}`, `(* *)`.
  */
 export function isRecognisedSyntax(syntax: CommentSyntax): boolean {
-  if (!syntax.close) return /^(\/\/+|#+|--+|%+|;+)$/.test(syntax.open);
+  if (!syntax.close) return /^(\/\/+|#+|--+|%+|;+|REM|rem)$/.test(syntax.open);
   return Object.hasOwn(CLOSERS_FOR, syntax.open) && CLOSERS_FOR[syntax.open][0] === syntax.close;
 }
 
-const SCAR_RE = /^[ \t]*(\{\/\*|<!--|\/\/+|\/\*+|#+|--+|%+|;+)[ \t]*@kizu\[([A-Za-z0-9_-]+)\]:[ \t]?(.*)$/;
+const SCAR_RE = /^[ \t]*(\{\/\*|<!--|\/\/+|\/\*+|\(\*|#+|--+|%+|;+|REM(?=[ \t])|rem(?=[ \t]))[ \t]*@kizu\[([A-Za-z0-9_-]+)\]:[ \t]?(.*)$/;
 
 /**
  * Parses one line (without its line ending; a trailing CR is tolerated). A scar is a line
  * whose first non-blank text is a comment opener (`//`, `#`, `--`, `%`, `;`, each possibly
- * repeated; `/*`; `<!--`; `{/*`) followed by `@kizu[<kind>]:`. The closer matching the
- * opener (`*\/` for `/*`, `-->` or `--!>` for `<!--`, `*\/}` for `{/*`) is stripped from the
+ * repeated; `/*`; `<!--`; `{/*`; `(*`; `REM` or `rem` and a blank) followed by
+ * `@kizu[<kind>]:`. The closer matching the opener (`*\/` for `/*`, `-->` or `--!>` for
+ * `<!--`, `*\/}` for `{/*`, `*)` for `(*`) is stripped from the
  * end of the body; line-comment bodies are kept whole.
  * @returns the scar, or null if the line is not one.
  */

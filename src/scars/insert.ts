@@ -312,42 +312,41 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
       hint: `use a line from 1 to ${count + 1}`,
     });
   }
-  let indent = '';
+  // Indent: the target line's; for a blank target the next non-blank line's, else the previous one's.
   const from = (n: number) => (n >= 1 && n <= count && !isBlank(f, n) ? indentOf(f, n) : null);
-  if (i.line <= count && !isBlank(f, i.line)) indent = indentOf(f, i.line);
-  else {
+  const indentFor = (line: number): string => {
+    if (line <= count && !isBlank(f, line)) return indentOf(f, line);
     let found: string | null = null;
-    for (let n = i.line + 1; n <= count && found === null; n++) found = from(n);
-    for (let n = i.line - 1; n >= 1 && found === null; n--) found = from(n);
-    indent = found ?? '';
-  }
-  const eol = eolFor(f, i.line);
+    for (let n = line + 1; n <= count && found === null; n++) found = from(n);
+    for (let n = line - 1; n >= 1 && found === null; n--) found = from(n);
+    return found ?? '';
+  };
   const bomText = f.buf.subarray(0, f.bomLen).length ? 1 : 0;
-  const render = (s: CommentSyntax): [string, number] => {
-    const scar = indent + formatScar(i.kind, i.body, s);
-    const out = insertLine(f, i.line, scar, eol);
+  const render = (lineIndex: number, s: CommentSyntax) => {
+    const line = lineIndex + 1;
+    const scar = indentFor(line) + formatScar(i.kind, i.body, s);
+    const out = insertLine(f, line, scar, eolFor(f, line));
     const text = out.toString('utf8').slice(bomText);
-    const lineStart = i.line <= count ? f.starts[i.line - 1] : -1;
-    const offset =
-      lineStart >= 0
-        ? Buffer.from(out.subarray(f.bomLen, lineStart)).toString('utf8').length + scar.indexOf('@kizu')
-        : text.lastIndexOf('@kizu[');
-    return [text, offset];
+    const lineStart = line <= count ? f.starts[line - 1] : -1;
+    const at = lineStart >= 0 ? Buffer.from(out.subarray(f.bomLen, lineStart)).toString('utf8').length : text.lastIndexOf(scar);
+    const open = at + scar.length - scar.trimStart().length;
+    return { text, open, end: at + scar.length };
   };
   const choice = await chooseSyntax(t.rel, f.buf.toString('utf8').slice(bomText), i.line - 1, i.syntaxOverrides, render);
-  const text = indent + formatScar(i.kind, i.body, choice.syntax);
+  const line = choice.lineIndex + 1;
+  const text = indentFor(line) + formatScar(i.kind, i.body, choice.syntax);
   // Idempotent: the same scar directly above the target, or the target line itself being
   // that scar (the same command run twice names the line the first run inserted).
   const want = parseScarLine(text);
-  for (const n of want ? [i.line - 1, i.line] : []) {
+  for (const n of want ? [line - 1, line, ...(line !== i.line ? [i.line - 1, i.line] : [])] : []) {
     if (n < 1 || n > count) continue;
     const have = parseScarLine(lineText(f, n));
     if (have && have.kind === want!.kind && have.body === want!.body) {
       return { buf: f.buf, scarLine: n, text: lineText(f, n).replace(/\r$/, ''), noop: true, warning: choice.warning };
     }
   }
-  const scarLine = i.line <= count || count === 0 || f.finalNewline ? i.line : count + 1;
-  return { buf: insertLine(f, i.line, text, eol), scarLine, text, noop: false, warning: choice.warning };
+  const scarLine = line <= count || count === 0 || f.finalNewline ? line : count + 1;
+  return { buf: insertLine(f, line, text, eolFor(f, line)), scarLine, text, noop: false, warning: choice.warning };
 }
 
 /**
@@ -405,7 +404,7 @@ async function removeScars(
   const line = given === null ? null : lineNow(realRel, given);
   const f = await readText(t, line);
   const count = lineCount(f);
-  const scarLines = new Set(scanBuffer(t.rel, f.buf).map((s) => s.line));
+  const scarLines = new Set((await scanBuffer(t.rel, f.buf)).map((s) => s.line));
   let targets: number[] = [];
   if (line === null) {
     targets = [...scarLines].sort((a, b) => a - b);

@@ -1,8 +1,9 @@
 /**
  * Finding scars in one file's bytes. Kept free of git and child_process imports: the
- * PostToolUse hook loads only this.
+ * PostToolUse hook loads only this (and, for a file that needs parsing, syntax/tree.ts).
  */
-import { parseScarLine } from './format.js';
+import { parseScarLine, type ParsedScar } from './format.js';
+import { languageOf } from '../syntax/languages.js';
 import { isBinary } from './lines.js';
 
 /** One scar: `path` is relative to the repo root with `/` separators; `line` is 1-based. */
@@ -80,29 +81,82 @@ export function fencedLines(lines: string[]): boolean[] {
   return out;
 }
 
+/** A line that may be a scar: its 0-based index, the offset of its comment opener in the text, and the scar. */
+interface Candidate {
+  index: number;
+  open: number;
+  scar: ParsedScar;
+}
+
 /**
  * Scars in one file's bytes, decoded as UTF-8 with a leading BOM ignored; lines split at
- * `\r\n`, `\n` or a lone `\r` ({@link splitLines}, as lines.ts toLines counts them), numbered from 1. Markdown files (by extension) ignore markers
- * in fenced code blocks (see {@link openFenceAfter}).
+ * `\r\n`, `\n` or a lone `\r` ({@link splitLines}, as lines.ts toLines counts them), numbered
+ * from 1. A scar is a line whose first non-blank text is a comment opener followed by the
+ * marker (format.ts parseScarLine), and:
+ * - in a language with a grammar (syntax/languages.ts), that opener starts a comment node of
+ *   the parsed file (a marker line inside a string, template, here-document or block
+ *   comment is not a scar). The file is parsed only when it holds one of the language's
+ *   `hazards` outside its scar lines; without them every scar line whose opener is one of
+ *   the language's comment openers is a comment, and one with another opener is not;
+ * - in Markdown, outside fenced code blocks (see {@link openFenceAfter});
+ * - elsewhere, any such line (the line rule).
+ * When a grammar cannot be loaded (a broken install), the line rule is used.
  * @returns scars in line order (empty for binary content: a NUL in the first 8 KiB).
  */
-export function scanBuffer(relPath: string, buf: Buffer): Scar[] {
+export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> {
   if (!buf.includes(MARKER) || isBinary(buf)) return [];
   let text = buf.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = splitLines(text);
   const md = isMarkdownPath(relPath);
-  const out: Scar[] = [];
+  const found: Candidate[] = [];
   let fence: Fence | null = null;
+  let off = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    const start = off;
+    off += line.length + (text[off + line.length] === '\r' && text[off + line.length + 1] === '\n' ? 2 : 1);
     if (md) {
       const step = fenceStep(fence, line, i + 1);
       fence = step.fence;
       if (step.code) continue;
     }
     const s = parseScarLine(line);
-    if (s) out.push({ path: relPath, line: i + 1, kind: s.kind, body: s.body });
+    if (s) found.push({ index: i, open: start + line.length - line.trimStart().length, scar: s });
   }
-  return out;
+  const kept = found.length ? await commentsOnly(relPath, text, lines, found) : found;
+  return kept.map((c) => ({ path: relPath, line: c.index + 1, kind: c.scar.kind, body: c.scar.body }));
+}
+
+/** The candidates that are comments in the file's language (see {@link scanBuffer}). */
+async function commentsOnly(relPath: string, text: string, lines: string[], found: Candidate[]): Promise<Candidate[]> {
+  const lang = languageOf(relPath, lines[0] ?? '');
+  if (!lang?.grammar) return found;
+  // `{/*` is a comment in a block (JavaScript's `{ }`) as well as among JSX children.
+  const openers = [lang.line, lang.block?.[0], lang.jsx || lang.block?.[0] === '/*' ? '{/*' : null].filter((o): o is string => !!o);
+  if (lang.hazards && !lang.sections) {
+    // Scar lines closed on their own line are no hazard; every other line is looked at.
+    const scarLines = new Set(found.filter((c) => !blockLeftOpen(c.scar, lines[c.index])).map((c) => c.index));
+    const rest = lines.filter((_, i) => !scarLines.has(i)).join('\n');
+    if (!lang.hazards.some((h) => rest.includes(h))) return found.filter((c) => openers.some((o) => c.scar.open.startsWith(o)));
+  }
+  let tree: typeof import('../syntax/tree.js');
+  let doc;
+  try {
+    tree = await import('../syntax/tree.js');
+    doc = await tree.parseDocument(lang, text.replace(/\r(?!\n)/g, '\n'));
+  } catch {
+    return found; // a grammar that cannot be loaded: the line rule
+  }
+  try {
+    return found.filter((c) => tree.commentAt(doc, c.scar.open === '{/*' ? c.open + 1 : c.open) !== null);
+  } finally {
+    tree.disposeDocument(doc);
+  }
+}
+
+/** True when a scar line opens a block comment it does not close on the same line. */
+function blockLeftOpen(s: ParsedScar, line: string): boolean {
+  const closer = s.open.startsWith('/*') || s.open === '{/*' ? '*/' : s.open === '<!--' ? '-->' : null;
+  return closer !== null && !line.trimEnd().endsWith(closer) && !line.trimEnd().endsWith(closer + '}');
 }

@@ -87,7 +87,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
     const r = await git(['grep', '--cached', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
     const files = splitZ(r.stdout).filter((p) => !isExcluded(p));
     const blobs = await readIndexBlobs(o.root, files, o.maxFileBytes, skipped);
-    for (const [p, buf] of blobs) scars.push(...scanBuffer(p, buf));
+    for (const [p, buf] of blobs) scars.push(...(await scanBuffer(p, buf)));
   } else {
     let files: string[];
     if (o.mode === 'all') {
@@ -120,7 +120,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
         return [];
       }
     });
-    for (const r of results) scars.push(...r);
+    for (const r of results) scars.push(...(await r));
   }
   scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));

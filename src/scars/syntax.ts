@@ -1,66 +1,38 @@
 /**
- * Chooses the comment syntax for a scar from the file's type (extension or basename),
- * the config override `scar.syntax`, and for JSX/TSX/HTML-like files the syntax context
- * of the insertion point.
+ * Chooses the comment syntax of a scar and the line it goes above: from the file's language
+ * (syntax/languages.ts, the one table), the config override `scar.syntax`, and, for a
+ * language with a grammar, the parse tree of the file with the scar in it (syntax/tree.ts).
  */
-import { stringAround } from './strings.js';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { pathArg, quoteCStyle } from '../git/quote.js';
 import { formatScar, type CommentSyntax } from './format.js';
-import { isMarkdownPath, openFenceAfter, fencedLines } from './parse.js';
+import { openFenceAfter, fencedLines, isMarkdownPath } from './parse.js';
+import { languageOf, extensionOf, defaultSyntax, candidateSyntaxes, type Language } from '../syntax/languages.js';
+import { tokenAround } from '../syntax/lexer.js';
 
-const SLASH: CommentSyntax = { open: '//', close: '' };
 const HASH: CommentSyntax = { open: '#', close: '' };
 const HTML: CommentSyntax = { open: '<!--', close: '-->' };
-const BLOCK: CommentSyntax = { open: '/*', close: '*/' };
-const DASH: CommentSyntax = { open: '--', close: '' };
-const PERCENT: CommentSyntax = { open: '%', close: '' };
-const SEMI: CommentSyntax = { open: ';', close: '' };
-const JSX: CommentSyntax = { open: '{/*', close: '*/}' };
 
-const BY_EXT: Record<string, CommentSyntax | 'none'> = {};
 /** `obj[key]` if `key` is an own property (file names like `toString` or `a.constructor` must not hit Object.prototype). */
 function own<T>(obj: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
-const add = (s: CommentSyntax | 'none', exts: string) => exts.split(' ').forEach((e) => (BY_EXT[e] = s));
-add(SLASH, 'rs ts js mjs cjs mts cts jsx tsx java go c h cc cpp cxx hpp hh hxx cs swift kt kts scala sc dart php groovy gradle m mm zig proto jsonc json5 v sv');
-add(HASH, 'py pyi rb sh bash zsh fish yaml yml toml ini conf cfg r pl pm ex exs mk cmake tf tfvars hcl nix ps1 properties gitignore gitattributes dockerignore env dockerfile containerfile');
-add(HTML, 'html htm xhtml xml svg md markdown vue svelte');
-add(BLOCK, 'css scss less');
-add(DASH, 'sql lua hs lhs ada adb ads elm');
-add(PERCENT, 'tex sty cls erl hrl');
-add(SEMI, 'clj cljs cljc edn lisp el scm rkt');
-add('none', 'json ipynb csv tsv geojson webmanifest lock');
-
-const BY_NAME: Record<string, CommentSyntax> = {
-  Dockerfile: HASH,
-  Containerfile: HASH,
-  Makefile: HASH,
-  makefile: HASH,
-  GNUmakefile: HASH,
-  'CMakeLists.txt': HASH,
-  Gemfile: HASH,
-  Rakefile: HASH,
-  Procfile: HASH,
-  '.gitignore': HASH,
-  '.gitattributes': HASH,
-  '.dockerignore': HASH,
-  '.env': HASH,
-  '.editorconfig': HASH,
-};
-
-/** Extensions whose syntax depends on JSX context (checked with the TypeScript parser). */
-const JS_FAMILY = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx']);
-/** Extensions whose syntax depends on the <script>/<style> section. */
-const SECTIONED = new Set(['html', 'htm', 'xhtml', 'vue', 'svelte']);
 
 export interface SyntaxChoice {
   syntax: CommentSyntax;
-  /** Set when the choice is a guess the user should know about. */
+  /** 0-based index of the line the scar goes above: the line asked for, or a line above it (see chooseSyntax). */
+  lineIndex: number;
+  /** Set when the user should know about the choice (a guessed syntax, a moved scar). */
   warning?: string;
 }
+
+/**
+ * Builds the file text with a scar inserted above 0-based line `lineIndex` using `syntax`:
+ * the text (BOM removed), the offset of the scar's comment opener in it, and the offset where
+ * the scar's line ends (its line ending excluded). Offsets are UTF-16 code units.
+ */
+export type ScarRender = (lineIndex: number, syntax: CommentSyntax) => { text: string; open: number; end: number };
 
 /** Parses a `scar.syntax` config value (`"//"`, `"/* *\/"`, `"none"`). */
 function parseOverride(v: string): CommentSyntax | 'none' {
@@ -75,92 +47,175 @@ function noSyntaxError(rel: string, line: number): KizuError {
   });
 }
 
-/**
- * The base syntax for a file by type, before any context check.
- * Lookup order: config override by exact basename, by extension; built-in table by
- * basename (Dockerfile, Makefile, ...), by extension; `Dockerfile.*` / `*.dockerfile`.
- * @returns the syntax, or 'none' for formats without comments, or null if unknown.
- */
-export function baseSyntax(relPath: string, overrides: Record<string, string>): CommentSyntax | 'none' | null {
+/** The override for a file from `scar.syntax` (by exact base name, then extension), or undefined. */
+function overrideFor(relPath: string, overrides: Record<string, string>): CommentSyntax | 'none' | undefined {
   const name = path.basename(relPath);
-  const dot = name.lastIndexOf('.');
-  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : dot === 0 ? name.slice(1).toLowerCase() : '';
-  const byName = own(overrides, name);
-  if (byName !== undefined) return parseOverride(byName);
-  const byExt = ext ? own(overrides, ext) : undefined;
-  if (byExt !== undefined) return parseOverride(byExt);
-  if (own(BY_NAME, name)) return own(BY_NAME, name)!;
-  if (/^(Dockerfile|Containerfile)\./.test(name)) return HASH;
-  if (ext && own(BY_EXT, ext)) return own(BY_EXT, ext)!;
-  return null;
+  const ext = extensionOf(relPath);
+  const v = own(overrides, name) ?? (ext ? own(overrides, ext) : undefined);
+  return v === undefined ? undefined : parseOverride(v);
 }
 
 /**
- * Chooses the comment syntax for a scar inserted above line index `lineIndex` (0-based)
- * of `text`, the file's content (decoded UTF-8, BOM removed; lines end at `\r\n`, `\n` or a
- * lone `\r`, as lines.ts toLines counts them).
- * - JS/TS family: `//`, or `{/* *\/}` where the line is among JSX children; the choice is
- *   verified with the TypeScript parser (no new parse errors, and the scar is a comment,
- *   not JSX text or string content).
- * - HTML/Vue/Svelte: `<!-- -->`, `//` inside `<script>`, `/* *\/` inside `<style>`
- *   (refused inside a JSON `<script>`).
- * - PHP: `//` inside `<?php ... ?>`, `<!-- -->` in the markup around it.
- * - Markdown: `<!-- -->`, `#` inside YAML front matter.
- * - Unknown text formats: `#`, with a warning.
- * Refuses inserting above line 1 when line 1 must stay first (`#!` line, XML declaration,
- * PHP opening tag, Markdown front matter). Then refuses insertion points where the scar would not be a working, visible comment:
- * inside a Markdown fenced code block (the scan ignores it there); right after a line ending
- * in a backslash for `#` and `//` comments outside the JS family (shell, Python, make, C
- * macros and strings continue onto the next line); inside an open `/* *\/` or `<!-- -->`
- * block comment when the scar has that closer (it would end the comment early).
- * @param render builds the file text with the scar inserted using a candidate syntax;
- *   returns [newText, offset of the scar's `@kizu` in newText].
- * @throws KizuError (exit 2) for formats without comment syntax, and for each refused
- *   insertion point above (message names `<path>:<line>`, hint says which line to use).
+ * The comment syntax a scar in `relPath` takes by default (no parse, no context): the
+ * `scar.syntax` override, else the language's line comment, else its block comment; 'none'
+ * for formats without comments; null for a file type kizu does not know.
+ */
+export function baseSyntax(relPath: string, overrides: Record<string, string>, firstLine = ''): CommentSyntax | 'none' | null {
+  const o = overrideFor(relPath, overrides);
+  if (o !== undefined) return o;
+  const lang = languageOf(relPath, firstLine);
+  if (!lang) return null;
+  return lang.none ? 'none' : (defaultSyntax(lang) ?? 'none');
+}
+
+/** Words for a node type in messages: "a template string" for `template_string`, "a string" for `string_content`. */
+function describe(type: string): string {
+  const named: Record<string, string> = { heredoc_body: 'here-document', heredoc_redirect: 'here-document', raw_text: 'script or style element' };
+  const words = (own(named, type) ?? type.replace(/_(content|fragment|body|start|inner)$/, '').replace(/^jsx_.*$/, 'JSX element').replace(/_/g, ' ')).toLowerCase().replace('jsx', 'JSX');
+  return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words}`;
+}
+
+/**
+ * Chooses the comment syntax of a scar asked for above line index `lineIndex` (0-based) of
+ * `text`, the file's content (decoded UTF-8, BOM removed; lines end at `\r\n`, `\n` or a lone
+ * `\r`, as lines.ts toLines counts them), and the line it goes above.
+ *
+ * With a grammar (languages.ts), and no `scar.syntax` override for the file: each comment
+ * syntax of the language at that point (the section's language in HTML, Vue, Svelte, Astro
+ * and PHP files; `{/* *\/}` among JSX children) is tried; one is taken when the file with the
+ * scar re-parses with the scar as one comment node on its own line, no more syntax errors
+ * than before, and every other token unchanged (same type and text; when the file parsed
+ * without errors, also under the same nodes). When none fits (the line starts inside a
+ * string, template, raw string, here-document, comment, tag or attribute list, or continues
+ * the line before), the scar goes above the nearest line above where a node holding that
+ * point starts (the string, the statement, the element) and fits there; `warning` says so.
+ *
+ * Without a grammar, or with an override: the language's comment (override first; Markdown
+ * `<!-- -->`, `#` in its front matter; an unknown type `#` with a warning), moved above the
+ * line where it starts when the line starts inside a multi-line token of the language's
+ * lexical rule (syntax/lexer.ts), inside an open `/* *\/` or `<!-- -->` comment (when the
+ * scar has that closer), or continues a line ending with a backslash (`#` and `//` comments;
+ * not in Dockerfiles, where Docker drops comment lines inside a continued instruction).
+ *
+ * Refused: line 1 when it must stay first (`#!` line, XML declaration, PHP opening tag,
+ * Markdown front matter); a line inside a Markdown fenced code block (scan does not look
+ * there); formats without comment syntax; a line with no fitting place above it.
+ * @param render builds the file text with a scar in it (see ScarRender).
+ * @throws KizuError (exit 2) for each refusal (message names `<path>:<line>`, hint names a
+ *   line to use or `git kizu queue add --at`), and when a grammar cannot be loaded.
  */
 export async function chooseSyntax(
   relPath: string,
   text: string,
   lineIndex: number,
   overrides: Record<string, string>,
-  render: (s: CommentSyntax) => [string, number],
+  render: ScarRender,
 ): Promise<SyntaxChoice> {
-  const name = path.basename(relPath);
-  const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
-  const hasOverride = own(overrides, name) !== undefined || (ext !== '' && own(overrides, ext) !== undefined);
-  const base = baseSyntax(relPath, overrides);
-  const lineNo = lineIndex + 1;
   // A lone CR ends a line too (lines.ts toLines); as LF it keeps every offset the same.
   text = text.replace(/\r(?!\n)/g, '\n');
-  if (base === 'none') throw noSyntaxError(relPath, lineNo);
   const lines = text.split('\n');
-  if (lineIndex === 0) {
-    const role = firstLineRole(relPath, ext, lines);
-    if (role) {
-      throw new KizuError(`${quoteCStyle(relPath)}:1: line 1 is ${role}, which must stay the first line of the file`, {
-        hint: `scar line 2 instead: git kizu scar ${pathArg(relPath, `:2`)}`,
-      });
-    }
+  const lineNo = lineIndex + 1;
+  const override = overrideFor(relPath, overrides);
+  const lang = languageOf(relPath, (lines[0] ?? '').replace(/\r$/, ''));
+  if (override === 'none' || (override === undefined && lang?.none)) throw noSyntaxError(relPath, lineNo);
+  const role = firstLineRole(relPath, extensionOf(relPath), lines);
+  if (lineIndex === 0 && role) {
+    throw new KizuError(`${quoteCStyle(relPath)}:1: line 1 is ${role}, which must stay the first line of the file`, {
+      hint: `scar line 2 instead: git kizu scar ${pathArg(relPath, `:2`)}`,
+    });
   }
-  let choice: SyntaxChoice;
-  if (base === null) {
-    choice = { syntax: HASH, warning: `${quoteCStyle(relPath)}: unknown file type, using "#" comments (set scar.syntax in the config to choose)` };
-  } else if (hasOverride) choice = { syntax: base };
-  else if (SECTIONED.has(ext)) {
-    const sec = sectionSyntax(text, lineIndex);
-    if (sec === 'none') {
-      throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside a JSON <script> block, which has no comment syntax`, {
-        hint: `scar the <script> line instead, or use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>"`,
-      });
-    }
-    choice = { syntax: sec };
-  } else if (ext === 'php') choice = { syntax: phpSyntax(text, lineIndex) };
-  else if (JS_FAMILY.has(ext)) return jsSyntax(relPath, ext, text, lineNo, render);
-  else if (isMarkdownPath(relPath) && base === HTML) {
+  if (override === undefined && lang?.grammar) return placeByGrammar(relPath, lang, text, lineIndex, role !== null, render);
+  let syntax: CommentSyntax;
+  let warning: string | undefined;
+  if (override !== undefined) syntax = override;
+  else if (lang?.markdown) {
     const fm = frontMatterEnd(lines);
-    choice = { syntax: fm !== null && lineIndex >= 1 && lineIndex <= fm ? HASH : HTML };
-  } else choice = { syntax: base };
-  if (isMarkdownPath(relPath)) {
+    syntax = fm !== null && lineIndex >= 1 && lineIndex <= fm ? HASH : HTML;
+  } else if (lang && defaultSyntax(lang)) syntax = defaultSyntax(lang)!;
+  else {
+    syntax = HASH;
+    warning = `${quoteCStyle(relPath)}: unknown file type, using "#" comments (set scar.syntax in the config to choose)`;
+  }
+  return placeByLines(relPath, lang, lines, lineIndex, syntax, role !== null, warning);
+}
+
+/** Offset of the start of 0-based line `row` in `text` (the text's length past the last line). */
+function lineOffset(text: string, row: number): number {
+  let off = 0;
+  for (let r = 0; r < row; r++) {
+    const nl = text.indexOf('\n', off);
+    if (nl === -1) return text.length;
+    off = nl + 1;
+  }
+  return off;
+}
+
+/** The grammar half of {@link chooseSyntax}. */
+async function placeByGrammar(relPath: string, lang: Language, text: string, lineIndex: number, firstMustStay: boolean, render: ScarRender): Promise<SyntaxChoice> {
+  const { parseDocument, disposeDocument, meaning, enclosing, languageAt, commentAt } = await import('../syntax/tree.js');
+  let doc;
+  try {
+    doc = await parseDocument(lang, text);
+  } catch (e) {
+    throw new KizuError(`${quoteCStyle(relPath)}: cannot load the ${lang.name} grammar (${(e as Error).message})`, {
+      hint: 'reinstall git-kizu (npm install -g git-kizu), or set scar.syntax for this file type in the config to write the scar without the parser',
+    });
+  }
+  try {
+    const base = meaning(doc, true);
+    const strict = base.errors === 0;
+    const baseTokens = (strict ? base.tokens : meaning(doc, false).tokens).join('\n');
+    const at = lineOffset(text, lineIndex);
+    const around = enclosing(doc, at);
+    const rows = [lineIndex, ...new Set(around.map((n) => n.row).filter((r) => r < lineIndex))];
+    for (const row of rows) {
+      if (row === 0 && firstMustStay) continue;
+      // The language where the scar's text would start: past the line's indentation.
+      const lineAt = lineOffset(text, row);
+      const indent = /^[ \t]*/.exec(text.slice(lineAt, lineAt + 200))![0].length;
+      for (const syntax of candidateSyntaxes(languageAt(doc, lineAt + indent))) {
+        const r = render(row, syntax);
+        const next = await parseDocument(lang, r.text.replace(/\r(?!\n)/g, '\n'));
+        try {
+          const c = commentAt(next, syntax.open === '{/*' ? r.open + 1 : r.open);
+          // The comment may hold its line ending (some grammars end a line comment after it), no more.
+          const eol = r.text.startsWith('\r\n', r.end) ? 2 : r.end < r.text.length ? 1 : 0;
+          if (!c || c.end > r.end + eol) continue;
+          const m = meaning(next, strict);
+          if (m.errors > base.errors || m.tokens.join('\n') !== baseTokens) continue;
+          if (row === lineIndex) return { syntax, lineIndex: row };
+          const inner = around.find((n) => n.row === row) ?? around[0];
+          return {
+            syntax,
+            lineIndex: row,
+            warning: `${quoteCStyle(relPath)}:${lineIndex + 1} is inside ${describe(inner.type)} (from line ${inner.row + 1}), where a comment would change the ${lang.name} code; the scar went above line ${row + 1} instead`,
+          };
+        } finally {
+          disposeDocument(next);
+        }
+      }
+    }
+    throw new KizuError(`${quoteCStyle(relPath)}:${lineIndex + 1}: a comment cannot be placed above this line, nor above the lines where the code around it starts, without changing the ${lang.name} code`, {
+      hint: `use git kizu queue add --at ${pathArg(relPath, `:${lineIndex + 1}`)} "<text>" instead`,
+    });
+  } finally {
+    disposeDocument(doc);
+  }
+}
+
+/** The line-rule half of {@link chooseSyntax}, for `syntax` in a file without a grammar (or with an override). */
+function placeByLines(
+  relPath: string,
+  lang: Language | null,
+  lines: string[],
+  lineIndex: number,
+  syntax: CommentSyntax,
+  firstMustStay: boolean,
+  warning: string | undefined,
+): SyntaxChoice {
+  const name = path.basename(relPath);
+  const lineNo = lineIndex + 1;
+  if (lang?.markdown) {
     const fence = openFenceAfter(lines, lineIndex);
     if (fence !== null) {
       throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside a fenced code block (opened at line ${fence}), where git kizu scan does not look for scars`, {
@@ -168,92 +223,56 @@ export async function chooseSyntax(
       });
     }
   }
-  const str = stringAround(ext, name, lines, lineIndex);
-  if (str) {
-    throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside ${str.what} (from line ${str.startLine}); a scar line there would become part of the string`, {
-      hint: `scar the line where it starts: git kizu scar ${pathArg(relPath, `:${str.startLine}`)}, or use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>"`,
-    });
-  }
-  const { open, close } = choice.syntax;
-  // Docker drops comment lines inside a continued instruction (Dockerfile reference,
-  // "Format"), so there a scar may go between continued lines.
-  const dockerfile = /^(Dockerfile|Containerfile)(\..*)?$/.test(name) || ext === 'dockerfile';
-  if (!close && (open.startsWith('#') || open.startsWith('//')) && !dockerfile) {
+  const { open, close } = syntax;
+  const dockerfile = lang?.lex === 'dockerfile' || /^(Dockerfile|Containerfile)(\..*)?$/.test(name);
+  let idx = lineIndex;
+  let why: string | null = null;
+  for (;;) {
+    // A multi-line token of the language's lexical rule.
+    const tok = lang?.lex ? tokenAround(lang.lex, lines, idx) : null;
+    if (tok && tok.startLine - 1 < idx) {
+      why ??= `is inside ${tok.what} (from line ${tok.startLine})`;
+      idx = tok.startLine - 1;
+      continue;
+    }
     // A line ending with a backslash continues onto the next, unless it is a comment line.
-    const continues = (n: number) => n >= 1 && n <= lines.length && /\\[ \t]*\r?$/.test(lines[n - 1]) && !lines[n - 1].trimStart().startsWith(open);
-    if (continues(lineIndex)) {
-      let start = lineIndex;
-      while (continues(start - 1)) start--;
-      throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line continues line ${lineIndex} (it ends with a backslash), so a comment line cannot go between them`, {
-        hint: `scar the line where the statement starts: git kizu scar ${pathArg(relPath, `:${start}`)}`,
-      });
-    }
-  }
-  if (close === '*/' || close === '-->') {
-    // Text before the insertion point; in Markdown without fenced code and code spans,
-    // where comment openers are literal text.
-    const code = isMarkdownPath(relPath) ? fencedLines(lines) : null;
-    const before = lines
-      .slice(0, lineIndex)
-      .map((l, k) => (!code ? l : code[k] ? '' : l.replace(/`+[^`]*`+/g, '')))
-      .join('\n');
-    const opener = close === '*/' ? '/*' : '<!--';
-    const at = before.lastIndexOf(opener);
-    if (at !== -1 && before.indexOf(close, at + opener.length) === -1) {
-      const startLine = before.slice(0, at).split('\n').length;
-      throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line is inside a ${opener} ${close} comment (opened at line ${startLine}); the scar's ${close} would end it early`, {
-        hint: `scar the line where that comment starts: git kizu scar ${pathArg(relPath, `:${startLine}`)}`,
-      });
-    }
-  }
-  return choice;
-}
-
-/** `<script type>` values whose content is JSON (no comment syntax at all). */
-const JSON_SCRIPT = /(^|[/+])(json|importmap|speculationrules)$/i;
-/** `<script type>` values whose content is markup (client-side templates). */
-const MARKUP_SCRIPT = /(template|html)$/i;
-
-/**
- * For HTML-like files: the syntax of the `<script>` / `<style>` section the line is in:
- * `//` in a script (`/* *\/` for a style), `<!-- -->` in markup and in `<script>` blocks
- * whose `type` is a template/HTML type.
- * @returns the syntax, or 'none' inside a `<script>` whose `type` is JSON (json, ld+json,
- *   importmap, speculationrules), where no comment is valid.
- */
-function sectionSyntax(text: string, lineIndex: number): CommentSyntax | 'none' {
-  const lines = text.split('\n');
-  let section: 'html' | 'script' | 'style' | 'json' = 'html';
-  for (let i = 0; i < lineIndex && i < lines.length; i++) {
-    const l = lines[i];
-    // Track the last open/close tag on each line, in order.
-    const re = /<(\/?)(script|style)\b([^>]*)>/gi;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(l))) {
-      if (m[1]) section = 'html';
-      else if (m[2].toLowerCase() === 'style') section = 'style';
-      else {
-        const type = /\btype\s*=\s*["']?([^"'\s>]*)/i.exec(m[3])?.[1] ?? '';
-        section = JSON_SCRIPT.test(type) ? 'json' : MARKUP_SCRIPT.test(type) ? 'html' : 'script';
+    if (!close && (open.startsWith('#') || open.startsWith('//')) && !dockerfile) {
+      const continues = (n: number) => n >= 1 && n <= lines.length && /\\[ \t]*\r?$/.test(lines[n - 1]) && !lines[n - 1].trimStart().startsWith(open);
+      if (continues(idx)) {
+        let start = idx;
+        while (continues(start - 1)) start--;
+        why ??= `continues line ${idx} (it ends with a backslash)`;
+        idx = start - 1;
+        continue;
       }
     }
+    if (close === '*/' || close === '-->') {
+      // Text before the insertion point; in Markdown without fenced code and code spans,
+      // where comment openers are literal text.
+      const code = lang?.markdown ? fencedLines(lines) : null;
+      const before = lines
+        .slice(0, idx)
+        .map((l, k) => (!code ? l : code[k] ? '' : l.replace(/`+[^`]*`+/g, '')))
+        .join('\n');
+      const opener = close === '*/' ? '/*' : '<!--';
+      const at = before.lastIndexOf(opener);
+      if (at !== -1 && before.indexOf(close, at + opener.length) === -1) {
+        const startLine = before.slice(0, at).split('\n').length;
+        why ??= `is inside a ${opener} ${close} comment (opened at line ${startLine}), which the scar's ${close} would end early`;
+        idx = startLine - 1;
+        continue;
+      }
+    }
+    break;
   }
-  // The scar goes above the target line, so a target that closes the section
-  // (`</script>`) still puts the scar inside it.
-  if (section === 'json') return 'none';
-  return section === 'script' ? SLASH : section === 'style' ? BLOCK : HTML;
-}
-
-/**
- * For PHP files: `//` inside `<?php` / `<?=` blocks, `<!-- -->` in the markup outside them
- * (where `//` would be page text). Decided by the last `<?php`, `<?=` or `?>` before line
- * index `lineIndex`.
- */
-function phpSyntax(text: string, lineIndex: number): CommentSyntax {
-  const before = text.split('\n').slice(0, lineIndex).join('\n');
-  let inPhp = false;
-  for (const m of before.matchAll(/<\?(?:php\b|=)|\?>/gi)) inPhp = m[0] !== '?>';
-  return inPhp ? SLASH : HTML;
+  if (idx === lineIndex) return { syntax, lineIndex: idx, warning };
+  if (idx === 0 && firstMustStay) {
+    throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: this line ${why}, and line 1, where it starts, must stay the first line of the file`, {
+      hint: `use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>" instead`,
+    });
+  }
+  const moved = `${quoteCStyle(relPath)}:${lineNo} ${why}; the scar went above line ${idx + 1} instead`;
+  return { syntax, lineIndex: idx, warning: warning ? `${warning}\n${moved}` : moved };
 }
 
 /**
@@ -279,69 +298,6 @@ function firstLineRole(relPath: string, ext: string, lines: string[]): string | 
   if (ext === 'php' && /^\s*<\?(php\b|=)/i.test(first)) return 'the PHP opening tag';
   if (isMarkdownPath(relPath) && frontMatterEnd(lines) !== null) return 'the start of the front matter';
   return null;
-}
-
-type TS = typeof import('typescript');
-let tsModule: TS | null = null;
-async function loadTs(): Promise<TS> {
-  if (!tsModule) tsModule = ((await import('typescript')) as unknown as { default: TS }).default;
-  return tsModule;
-}
-
-async function jsSyntax(
-  relPath: string,
-  ext: string,
-  text: string,
-  lineNo: number,
-  render: (s: CommentSyntax) => [string, number],
-): Promise<SyntaxChoice> {
-  const maybeJsx = ext === 'jsx' || ext === 'tsx' || ext === 'js' || ext === 'mjs' || ext === 'cjs';
-  // Fast path: without JSX, template literals or backslash line continuations (strings
-  // spanning lines) there is no context to check.
-  if (!(maybeJsx && text.includes('<')) && !text.includes('`') && !/\\\r?\n/.test(text)) return { syntax: SLASH };
-  const ts = await loadTs();
-  const kind = ext === 'tsx' ? ts.ScriptKind.TSX : ext.endsWith('ts') ? ts.ScriptKind.TS : ts.ScriptKind.JSX;
-  const before = parseErrors(ts, relPath, text, kind);
-  for (const cand of [SLASH, JSX]) {
-    if (cand === JSX && !maybeJsx && ext !== 'tsx') continue;
-    const [next, at] = render(cand);
-    if (parseErrors(ts, relPath, next, kind) > before) continue;
-    if (!isCommentAt(ts, relPath, next, kind, at)) continue;
-    return { syntax: cand };
-  }
-  throw new KizuError(`${quoteCStyle(relPath)}:${lineNo}: a comment cannot be placed above this line (it is inside a string, template or tag)`, {
-    hint: `scar the line where the statement or element starts, or use git kizu queue add --at ${pathArg(relPath, `:${lineNo}`)} "<text>"`,
-  });
-}
-
-function parseErrors(ts: TS, file: string, text: string, kind: number): number {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  return (sf as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length;
-}
-
-/** True if offset `at` in `text` lies in comment trivia (not JSX text, string or template content). */
-function isCommentAt(ts: TS, file: string, text: string, kind: number, at: number): boolean {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  let node: import('typescript').Node = sf;
-  for (;;) {
-    const child: import('typescript').Node | undefined = node
-      .getChildren(sf)
-      .find((c: import('typescript').Node) => c.pos <= at && at < c.end);
-    if (!child) break;
-    node = child;
-  }
-  // A token containing the offset in its own text (not its leading trivia) means the scar
-  // became code, JSX text, or string content.
-  const start = node.getStart(sf);
-  if (at >= start && at < node.end) {
-    return false;
-  }
-  return true;
-}
-
-/** Exposed for tests: the built-in syntax for an extension (or undefined). */
-export function builtinSyntaxForExt(ext: string): CommentSyntax | 'none' | undefined {
-  return own(BY_EXT, ext);
 }
 
 export { formatScar };

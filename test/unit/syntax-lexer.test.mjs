@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { src } from '../helpers/sandbox.mjs';
 
-const { tokenAround, tokensAround, lexRuleFor, LEX_RULES } = await import(src('syntax/lexer.ts'));
+const { tokenAround, tokensAround, LEX_RULES } = await import(src('syntax/lexer.ts'));
 
 const R = String.raw;
 /** [1-based target line, expected] pairs checked on `lines`, with LF and with CRLF lines. */
@@ -229,21 +229,3 @@ test('tokensAround: every insertion point in one pass, as tokenAround gives each
   assert.deepEqual(tokensAround('make', []), [null]);
 });
 
-test('lexRuleFor: by base name, then extension', () => {
-  const cases = [
-    ['db/schema.sql', 'sql'],
-    ['Makefile', 'make'],
-    ['sub/CMakeLists.txt', 'cmake'],
-    ['Dockerfile.dev', 'dockerfile'],
-    ['a/.env', 'env'],
-    ['.env.local', 'env'],
-    ['x.PS1', 'powershell'],
-    ['build.gradle', 'groovy'],
-    ['a.mm', 'objc'],
-    ['init.el', 'elisp'],
-    ['a.edn', 'clojure'],
-    ['a.txt', null],
-    ['toString', null],
-  ];
-  for (const [p, want] of cases) assert.equal(lexRuleFor(p), want, p);
-});

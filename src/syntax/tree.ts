@@ -1,0 +1,268 @@
+/**
+ * A file parsed with tree-sitter: the tree of its own grammar and, for markup with sections
+ * (languages.ts `sections`), the trees of the sections parsed with theirs (web-tree-sitter's
+ * `includedRanges`, so every tree keeps the file's own offsets):
+ * - `html` (HTML, Vue, Svelte): each `<script>` is parsed by its `lang`/`type` (TypeScript
+ *   for `lang="ts"`, TSX for `lang="tsx"`, JavaScript otherwise; a JSON `type` has no comment
+ *   syntax at all; a template or HTML `type` is parsed as HTML) and each `<style>` as CSS
+ *   (SCSS for `lang="scss"`);
+ * - `astro`: the front matter between the first two `---` lines as TypeScript, the rest as
+ *   HTML with its sections;
+ * - `php`: the text outside `<?php ?>` as HTML with its sections.
+ *
+ * Offsets are UTF-16 code units of the JavaScript string parsed (web-tree-sitter's
+ * `startIndex`/`endIndex` for string input).
+ */
+import type { Node, Range, Tree } from 'web-tree-sitter';
+import { LANGUAGES, type Language } from './languages.js';
+import { parserFor } from './grammars.js';
+
+/** One parsed region of a document. */
+interface Region {
+  tree: Tree | null;
+  lang: Language;
+  /** The stretches of the text this tree covers; null: all of it. */
+  ranges: Range[] | null;
+}
+
+/** A parsed document: the host region first, then the sections. */
+export interface ParsedDocument {
+  text: string;
+  regions: Region[];
+}
+
+const JSON_SCRIPT = /(^|[/+])(json|importmap|speculationrules)$/i;
+const MARKUP_SCRIPT = /(template|html)$/i;
+const NO_COMMENTS: Language = LANGUAGES.json;
+
+/** True for the node types of comments in every grammar used (`comment`, `line_comment`, `Comment`, `comments`, ...), not their parts. */
+export function isCommentType(type: string): boolean {
+  return /comment/i.test(type) && !/comment_content|_marker$|^doc_comment$/.test(type);
+}
+
+/**
+ * True when node `n` is a comment as the language means it: a comment node type, except
+ * among JSX children, where the grammar reads `//` and `/* *\/` as comments but JSX makes
+ * them text (only `{/* *\/}` is a comment there).
+ */
+function isComment(n: Node): boolean {
+  return isCommentType(n.type) && !/^jsx_(element|fragment)$/.test(n.parent?.type ?? '');
+}
+
+/**
+ * Parses `text` as `lang` (which has a grammar), sections included.
+ * @throws Error when a grammar cannot be loaded (see grammars.ts parserFor).
+ */
+export async function parseDocument(lang: Language, text: string): Promise<ParsedDocument> {
+  const doc: ParsedDocument = { text, regions: [] };
+  if (lang.sections === 'astro') {
+    const fm = frontMatter(text);
+    if (fm) {
+      await addRegion(doc, LANGUAGES.typescript, [fm.inner]);
+      const rest = fm.after.startIndex < text.length ? [fm.after] : [];
+      if (rest.length) await addHtml(doc, rest);
+      return doc;
+    }
+    await addHtml(doc, null);
+    return doc;
+  }
+  if (lang.sections === 'html') {
+    await addHtml(doc, null);
+    return doc;
+  }
+  const host = await addRegion(doc, lang, null);
+  if (lang.sections === 'php' && host) {
+    const ranges: Range[] = [];
+    const walk = (n: Node) => {
+      if (n.type === 'text') ranges.push(rangeOf(n));
+      else for (const c of n.children) if (c) walk(c);
+    };
+    walk(host.rootNode);
+    if (ranges.length) await addHtml(doc, ranges);
+  }
+  return doc;
+}
+
+/** Frees the trees (WebAssembly memory) of a document. */
+export function disposeDocument(doc: ParsedDocument): void {
+  for (const r of doc.regions) r.tree?.delete();
+}
+
+async function addRegion(doc: ParsedDocument, lang: Language, ranges: Range[] | null): Promise<Tree | null> {
+  if (!lang.grammar) {
+    doc.regions.push({ tree: null, lang, ranges });
+    return null;
+  }
+  const parser = await parserFor(lang.grammar);
+  const tree = parser.parse(doc.text, null, ranges ? { includedRanges: ranges } : undefined);
+  doc.regions.push({ tree, lang, ranges });
+  return tree;
+}
+
+/** Parses `ranges` (null: the whole text) as HTML, then each of its script and style elements by its own grammar. */
+async function addHtml(doc: ParsedDocument, ranges: Range[] | null): Promise<void> {
+  const tree = await addRegion(doc, LANGUAGES.html, ranges);
+  if (!tree) return;
+  const sections: { lang: Language; range: Range }[] = [];
+  const walk = (n: Node) => {
+    if (n.type === 'script_element' || n.type === 'style_element') {
+      const start = n.children.find((c) => c?.type === 'start_tag');
+      const raw = n.children.find((c) => c?.type === 'raw_text');
+      if (raw && raw.endIndex > raw.startIndex) {
+        const attrs = attributes(start ?? null);
+        sections.push({ lang: n.type === 'style_element' ? styleLanguage(attrs) : scriptLanguage(attrs), range: rangeOf(raw) });
+      }
+      return;
+    }
+    for (const c of n.children) if (c) walk(c);
+  };
+  walk(tree.rootNode);
+  for (const s of sections) {
+    if (s.lang === LANGUAGES.html) await addHtml(doc, [s.range]);
+    else await addRegion(doc, s.lang, [s.range]);
+  }
+}
+
+function attributes(tag: Node | null): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const a of tag?.children ?? []) {
+    if (a?.type !== 'attribute') continue;
+    const name = a.children.find((c) => c?.type === 'attribute_name')?.text.toLowerCase();
+    const value = a.children.find((c) => c?.type === 'quoted_attribute_value' || c?.type === 'attribute_value');
+    const v = value?.type === 'quoted_attribute_value' ? (value.children.find((c) => c?.type === 'attribute_value')?.text ?? '') : (value?.text ?? '');
+    if (name) out.set(name, v.trim());
+  }
+  return out;
+}
+
+function scriptLanguage(attrs: Map<string, string>): Language {
+  const type = attrs.get('type') ?? '';
+  if (JSON_SCRIPT.test(type)) return NO_COMMENTS;
+  if (MARKUP_SCRIPT.test(type)) return LANGUAGES.html;
+  const l = (attrs.get('lang') ?? '').toLowerCase();
+  if (l === 'ts' || l === 'typescript') return LANGUAGES.typescript;
+  if (l === 'tsx') return LANGUAGES.tsx;
+  return LANGUAGES.javascript;
+}
+
+function styleLanguage(attrs: Map<string, string>): Language {
+  return (attrs.get('lang') ?? '').toLowerCase() === 'scss' ? LANGUAGES.scss : LANGUAGES.css;
+}
+
+function rangeOf(n: Node): Range {
+  return { startIndex: n.startIndex, endIndex: n.endIndex, startPosition: n.startPosition, endPosition: n.endPosition };
+}
+
+/** Astro front matter: the text between a first line `---` and the next `---` line. */
+function frontMatter(text: string): { inner: Range; after: Range } | null {
+  const m = /^---[ \t]*\r?\n/.exec(text);
+  if (!m) return null;
+  const close = /^---[ \t]*(\r?\n|$)/m;
+  close.lastIndex = 0;
+  const rest = text.slice(m[0].length);
+  const c = close.exec(rest);
+  if (!c) return null;
+  const innerStart = m[0].length;
+  const innerEnd = innerStart + c.index;
+  const afterStart = innerEnd + c[0].length;
+  return {
+    inner: { startIndex: innerStart, endIndex: innerEnd, startPosition: pointAt(text, innerStart), endPosition: pointAt(text, innerEnd) },
+    after: { startIndex: afterStart, endIndex: text.length, startPosition: pointAt(text, afterStart), endPosition: pointAt(text, text.length) },
+  };
+}
+
+/** The tree-sitter point (row, column in UTF-16 units) of offset `off`. */
+function pointAt(text: string, off: number): { row: number; column: number } {
+  let row = 0;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < off; i = text.indexOf('\n', i + 1)) {
+    row++;
+    lineStart = i + 1;
+  }
+  return { row, column: off - lineStart };
+}
+
+function covers(r: Region, off: number): boolean {
+  return r.ranges === null || r.ranges.some((x) => x.startIndex <= off && off <= x.endIndex);
+}
+
+/** The language in force at offset `off`: the innermost section holding it, else the host's. */
+export function languageAt(doc: ParsedDocument, off: number): Language {
+  for (let i = doc.regions.length - 1; i >= 0; i--) if (covers(doc.regions[i], off)) return doc.regions[i].lang;
+  return doc.regions[0].lang;
+}
+
+/**
+ * The comment node that starts exactly at offset `off`, in any region, or null.
+ * @returns its start and end offsets.
+ */
+export function commentAt(doc: ParsedDocument, off: number): { start: number; end: number } | null {
+  for (const r of doc.regions) {
+    if (!r.tree || !covers(r, off)) continue;
+    let n: Node | null = r.tree.rootNode.descendantForIndex(off, off + 1);
+    while (n && n.startIndex === off) {
+      if (isComment(n)) return { start: n.startIndex, end: n.endIndex };
+      n = n.parent;
+    }
+  }
+  return null;
+}
+
+/** The nodes that strictly contain offset `off` (start before it, end after it), innermost first, from every region. */
+export function enclosing(doc: ParsedDocument, off: number): { row: number; type: string; start: number }[] {
+  const out: { row: number; type: string; start: number }[] = [];
+  for (const r of doc.regions) {
+    if (!r.tree || !covers(r, off)) continue;
+    for (let n: Node | null = r.tree.rootNode.descendantForIndex(off, off + 1); n; n = n.parent) {
+      if (n.startIndex < off && off < n.endIndex && n.parent) out.push({ row: n.startPosition.row, type: n.type, start: n.startIndex });
+    }
+  }
+  return out.sort((a, b) => b.start - a.start);
+}
+
+/** A JSX `{/* *\/}`: an expression container holding nothing but comments. */
+function commentHolder(n: Node): boolean {
+  if (n.type !== 'jsx_expression') return false;
+  return n.children.every((c) => !c || c.type === '{' || c.type === '}' || isCommentType(c.type));
+}
+
+/**
+ * What a document means apart from its comments: its syntax error count (ERROR and MISSING
+ * nodes) and its tokens other than comments, each as type, text without surrounding
+ * whitespace and, when `withPath`, the types of the nodes above it. A host token inside a
+ * section parsed after it (the `raw_text` of a script) is left out: the section's tokens stand
+ * for it.
+ */
+export function meaning(doc: ParsedDocument, withPath: boolean): { errors: number; tokens: string[] } {
+  let errors = 0;
+  const tokens: string[] = [];
+  doc.regions.forEach((r, k) => {
+    if (!r.tree) return;
+    const sections = doc.regions.slice(k + 1).flatMap((x) => x.ranges ?? []);
+    const cursor = r.tree.walk();
+    const path: string[] = [];
+    const visit = (): void => {
+      const type = cursor.nodeType;
+      const node = cursor.currentNode;
+      if (node.isError || node.isMissing) errors++;
+      if ((isCommentType(type) && isComment(node)) || commentHolder(node)) return;
+      if (cursor.gotoFirstChild()) {
+        path.push(type);
+        do visit();
+        while (cursor.gotoNextSibling());
+        cursor.gotoParent();
+        path.pop();
+        return;
+      }
+      const s = cursor.startIndex;
+      const e = cursor.endIndex;
+      if (sections.some((x) => x.startIndex < e && s < x.endIndex)) return;
+      const text = doc.text.slice(s, e).trim();
+      if (text === '' && !node.isMissing) return;
+      tokens.push(`${withPath ? path.join('>') + '>' : ''}${type}|${text}`);
+    };
+    visit();
+    cursor.delete();
+  });
+  return { errors, tokens };
+}
