@@ -81,7 +81,11 @@ export function manPage(readme, { version, date }) {
   const page = unified()
     .use(remarkMan, { version, date, manual: 'git-kizu manual' })
     .stringify(tablesAsLists({ type: 'root', children }));
-  return String(page).endsWith('\n') ? String(page) : `${page}\n`;
+  // A text line that starts with `.` or `'` (a table row such as `.env`, a sentence wrapped
+  // before `...`) would be read as a roff request and vanish: `\&` (zero width) keeps it text.
+  // The requests remark-man writes are left alone.
+  const escaped = String(page).replace(/^(?=[.'](?!(?:TH|SH|SS|P|PP|LP|IP|TP|RS|RE|B|I|BR|IR|nf|fi|br|sp|in|ti)(?: |$)))/gm, '\\&');
+  return escaped.endsWith('\n') ? escaped : `${escaped}\n`;
 }
 
 /**

@@ -43,7 +43,6 @@ export type Grammar =
   | 'html'
   | 'java'
   | 'javascript'
-  | 'json'
   | 'kotlin'
   | 'latex'
   | 'lua'
@@ -162,7 +161,7 @@ export const LANGUAGES = {
   properties: L('Java properties', 'properties', '#', null),
   env: L('.env', null, '#', null, { lex: 'env' }),
   ini: L('INI / config', null, '#', null, { lex: 'ini' }),
-  hashLines: L('Hash-comment text (fish, Nim, Crystal, ignore files, .env)', null, '#', null),
+  hashLines: L('Hash-comment text (fish, Nim, Crystal, ignore files)', null, '#', null),
   slashLines: L('Slash-comment text (Verilog, JSON with comments)', null, '//', SLASHES),
   json: L('JSON', null, null, null, { none: true }),
 } satisfies Record<string, Language>;
@@ -212,7 +211,7 @@ const EXTENSIONS: Partial<Record<LanguageKey, string>> = {
   sql: 'sql',
   haskell: 'hs',
   elm: 'elm',
-  ada: 'ada adb ads lhs',
+  ada: 'ada adb ads',
   elixir: 'ex exs',
   erlang: 'erl hrl',
   latex: 'tex sty cls',
@@ -239,7 +238,13 @@ const NAMES: Partial<Record<LanguageKey, string>> = {
   cmake: 'CMakeLists.txt',
   ruby: 'Gemfile Rakefile Vagrantfile Podfile',
   groovy: 'Jenkinsfile',
-  hashLines: 'Procfile .gitignore .gitattributes .dockerignore',
+  hashLines: 'Procfile',
+};
+
+/** Base names by prefix: `Dockerfile.dev`, `.env.local`. */
+const PREFIXES: Partial<Record<LanguageKey, string>> = {
+  dockerfile: 'Dockerfile. Containerfile.',
+  env: '.env.',
 };
 
 const BY_EXT = new Map<string, LanguageKey>();
@@ -262,7 +267,8 @@ export function extensionOf(relPath: string): string {
  */
 export function languageOf(relPath: string, firstLine = ''): Language | null {
   const name = path.basename(relPath);
-  const key = BY_NAME.get(name) ?? (/^(Dockerfile|Containerfile)\./.test(name) ? 'dockerfile' : /^\.env\./.test(name) ? 'env' : BY_EXT.get(extensionOf(relPath)));
+  const prefixed = () => (Object.keys(PREFIXES) as LanguageKey[]).find((k) => PREFIXES[k]!.split(' ').some((p) => name.startsWith(p)));
+  const key = BY_NAME.get(name) ?? prefixed() ?? BY_EXT.get(extensionOf(relPath));
   if (key) return LANGUAGES[key];
   if (!name.includes('.') || name.startsWith('.')) {
     const m = /^#!.*?\b(bash|zsh|ksh|dash|sh|python[0-9.]*|ruby|perl|node)\b/.exec(firstLine);
@@ -290,12 +296,19 @@ export function candidateSyntaxes(lang: Language): CommentSyntax[] {
   return out;
 }
 
-/** Every extension and base name of the table, by language (for the README and tests). */
-export function tableRows(): { key: LanguageKey; language: Language; extensions: string[]; names: string[] }[] {
+/**
+ * Every language of the table with its files, as the README's language table shows them
+ * (test/unit/syntax-languages.test.mjs keeps the two equal): extensions with their dot, base
+ * names, and base-name prefixes as `<prefix>*`.
+ */
+export function tableRows(): { key: LanguageKey; language: Language; files: string[] }[] {
   return (Object.keys(LANGUAGES) as LanguageKey[]).map((key) => ({
     key,
     language: LANGUAGES[key],
-    extensions: EXTENSIONS[key]?.split(' ') ?? [],
-    names: NAMES[key]?.split(' ') ?? [],
+    files: [
+      ...(EXTENSIONS[key]?.split(' ').map((e) => `.${e}`) ?? []),
+      ...(NAMES[key]?.split(' ') ?? []),
+      ...(PREFIXES[key]?.split(' ').map((p) => `${p}*`) ?? []),
+    ],
   }));
 }
