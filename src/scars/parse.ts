@@ -95,9 +95,10 @@ interface Candidate {
  * marker (format.ts parseScarLine), and:
  * - in a language with a grammar (syntax/languages.ts), that opener starts a comment node of
  *   the parsed file (a marker line inside a string, template, here-document or block
- *   comment is not a scar). The file is parsed only when it holds one of the language's
- *   `hazards` outside its scar lines; without them every scar line whose opener is one of
- *   the language's comment openers is a comment, and one with another opener is not;
+ *   comment is not a scar). The file is parsed only when one of the language's `hazards`
+ *   stands above its last marker line, outside its scar lines (a token holding a line
+ *   starts above it); without them every scar line whose opener is one of the language's
+ *   comment openers is a comment, and one with another opener is not;
  * - in Markdown, outside fenced code blocks (see {@link openFenceAfter});
  * - elsewhere, any such line (the line rule).
  * When a grammar cannot be loaded (a broken install), the line rule is used.
@@ -135,9 +136,11 @@ async function commentsOnly(relPath: string, text: string, lines: string[], foun
   // `{/*` is a comment in a block (JavaScript's `{ }`) as well as among JSX children.
   const openers = [lang.line, lang.block?.[0], lang.jsx || lang.block?.[0] === '/*' ? '{/*' : null].filter((o): o is string => !!o);
   if (lang.hazards && !lang.sections) {
-    // Scar lines closed on their own line are no hazard; every other line is looked at.
+    // A token holding a marker line starts above it, so only the lines above the last one
+    // count; scar lines closed on their own line are no hazard.
     const scarLines = new Set(found.filter((c) => !blockLeftOpen(c.scar, lines[c.index])).map((c) => c.index));
-    const rest = lines.filter((_, i) => !scarLines.has(i)).join('\n');
+    const last = found[found.length - 1].index;
+    const rest = lines.slice(0, last).filter((_, i) => !scarLines.has(i)).join('\n') + '\n';
     if (!lang.hazards.some((h) => rest.includes(h))) return found.filter((c) => openers.some((o) => c.scar.open.startsWith(o)));
   }
   let tree: typeof import('../syntax/tree.js');
