@@ -282,6 +282,16 @@ try {
   const ptuSmall = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: small, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(small, 'src/app.ts') } });
   if (!run('git-kizu', ['hook', 'post-tool-use'], small, ptuSmall).stdout.includes('additionalContext')) throw new Error('post-tool-use produced no context in the small repo');
   compare('hook post-tool-use (1 file, 8 scars) vs node -e 0', () => run('git-kizu', ['hook', 'post-tool-use'], small, ptuSmall).ms, () => run('node', ['-e', '0'], small).ms, 1.5);
+  // The same file with a template literal above the scars: the marker lines must be told
+  // from template text, so the hook loads web-tree-sitter and the TypeScript grammar.
+  writeFileSync(path.join(small, 'src/parsed.ts'), 'export const t = `a\n${1}\nb`;\n' + lines.join(''));
+  const ptuParsed = ptuSmall.replace('src/app.ts', 'src/parsed.ts');
+  if (!run('git-kizu', ['hook', 'post-tool-use'], small, ptuParsed).stdout.includes('additionalContext')) throw new Error('post-tool-use produced no context for the parsed file');
+  compare('hook post-tool-use (1 file, 8 scars, parsed: a template literal above them) vs node -e 0', () => run('git-kizu', ['hook', 'post-tool-use'], small, ptuParsed).ms, () => run('node', ['-e', '0'], small).ms, 2.5);
+  // Placing a scar in that file: parsed, then parsed again with the scar in it (the second
+  // and later runs find the scar already there and write nothing).
+  if (run('git-kizu', ['scar', 'src/parsed.ts:200'], small).status !== 0) throw new Error('scar failed in the small repo');
+  compare('scar in a 400-line TS file (parsed to place it) vs node -e 0', () => run('git-kizu', ['scar', 'src/parsed.ts:200'], small).ms, () => run('node', ['-e', '0'], small).ms, 4);
   git(small, 'add', '-A');
   git(small, 'commit', '-q', '-m', 'base');
   writeFileSync(path.join(small, 'src/app.ts'), lines.join('').replace('export const v3 = 3;', 'export const v3 = 333;'));
