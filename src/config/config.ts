@@ -223,7 +223,7 @@ function validSyntaxValue(v: unknown): boolean {
 }
 
 const SYNTAX_HELP =
-  '"none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///") or one of "/* */", "<!-- -->", "{/* */}"';
+  '"none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///"; or "REM") or one of "/* */", "<!-- -->", "{/* */}", "(* *)"';
 
 /**
  * Validates a raw config object and merges it over the defaults.

@@ -85,7 +85,7 @@ test('config: several problems are reported together in one error (exit 2) by ev
     '  - "scan.maxFileBytes" must be a positive integer (bytes), got -1\n' +
     '  - "scar.bodies.ask" must be a non-empty string\n' +
     '  - unknown key "scar.bodies.nit" (known: scar.bodies.ask, scar.bodies.reject)\n' +
-    `  - "scar.syntax.txt" must be ${'"none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///") or one of "/* */", "<!-- -->", "{/* */}"'}, got "a b c"\n` +
+    `  - "scar.syntax.txt" must be ${'"none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///"; or "REM") or one of "/* */", "<!-- -->", "{/* */}", "(* *)"'}, got "a b c"\n` +
     'hint: fix the listed keys (see README "Config")\n';
   for (const args of [['scan'], ['scan', '--all'], ['scar', 'a.py:1'], ['unscar', '--all']]) {
     expectRun(sb, args, { status: 2, stderr });
@@ -105,7 +105,7 @@ test('config: several problems are reported together in one error (exit 2) by ev
 });
 
 test('config: scar.syntax must be a comment syntax the scanner recognises (else the scar would be invisible)', () => {
-  for (const bad of ['REM', "'", '/*', '<!--', '// */', '(* *)', '#!']) {
+  for (const bad of ['REMARK', "'", '/*', '<!--', '// */', '(* )', '#!']) {
     const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ scar: { syntax: { bas: bad } } }), 'a.bas': '10 PRINT 1\n' } });
     const r = sb.kizu(['scar', 'a.bas:1']);
     assert.deepEqual(
@@ -114,7 +114,7 @@ test('config: scar.syntax must be a comment syntax the scanner recognises (else 
         2,
         '',
         `git-kizu: error: invalid config in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:\n` +
-          `  - "scar.syntax.bas" must be "none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///") or one of "/* */", "<!-- -->", "{/* */}", got ${JSON.stringify(bad)}\n` +
+          `  - "scar.syntax.bas" must be "none", a line-comment opener ("//", "#", "--", "%", ";", or one of them repeated, e.g. "///"; or "REM") or one of "/* */", "<!-- -->", "{/* */}", "(* *)", got ${JSON.stringify(bad)}\n` +
           'hint: fix the listed keys (see README "Config")\n',
       ],
       bad,
@@ -122,7 +122,7 @@ test('config: scar.syntax must be a comment syntax the scanner recognises (else 
     assert.equal(sb.read('a.bas'), '10 PRINT 1\n');
   }
   // every accepted value yields a scar that scan finds
-  for (const good of ['//', '///', '#', '##', '--', '%%', ';;', '/* */', '<!-- -->', '{/* */}']) {
+  for (const good of ['//', '///', '#', '##', '--', '%%', ';;', 'REM', '/* */', '<!-- -->', '{/* */}', '(* *)']) {
     const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ scar: { syntax: { bas: good } } }), 'a.bas': '10 PRINT 1\n' } });
     const r = sb.kizu(['scar', 'a.bas:1']);
     assert.equal(r.status, 0, `${good}: ${r.stderr}`);
