@@ -70,7 +70,14 @@ export function baseSyntax(relPath: string, overrides: Record<string, string>, f
 
 /** Words for a node type in messages: "a template string" for `template_string`, "a string" for `string_content`. */
 function describe(type: string): string {
-  const named: Record<string, string> = { heredoc_body: 'here-document', heredoc_redirect: 'here-document', raw_text: 'script or style element' };
+  const named: Record<string, string> = {
+    heredoc_body: 'here-document',
+    heredoc_redirect: 'here-document',
+    raw_text: 'script or style element',
+    STag: 'start tag',
+    ETag: 'end tag',
+    EmptyElemTag: 'empty element tag',
+  };
   const words = (own(named, type) ?? type.replace(/_(content|fragment|body|start|inner)$/, '').replace(/^jsx_.*$/, 'JSX element').replace(/_/g, ' ')).toLowerCase().replace('jsx', 'JSX');
   return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words}`;
 }

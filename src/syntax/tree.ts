@@ -41,12 +41,17 @@ export function isCommentType(type: string): boolean {
 }
 
 /**
- * True when node `n` is a comment as the language means it: a comment node type, except
- * among JSX children, where the grammar reads `//` and `/* *\/` as comments but JSX makes
- * them text (only `{/* *\/}` is a comment there).
+ * Parents under which a grammar accepts a comment that the language does not: among JSX
+ * children `//` and `/* *\/` are text (only `{/* *\/}` is a comment there); inside an HTML
+ * or XML tag `<!--` starts attribute names (HTML Living Standard 13.2.5.32, "before attribute
+ * name state") or is not well-formed (XML 1.0 §3.1). The grammars take comments anywhere
+ * between tokens.
  */
+const NOT_A_COMMENT_UNDER = /^(jsx_element|jsx_fragment|start_tag|end_tag|self_closing_tag|STag|ETag|EmptyElemTag)$/;
+
+/** True when node `n` is a comment as the language means it (see NOT_A_COMMENT_UNDER). */
 function isComment(n: Node): boolean {
-  return isCommentType(n.type) && !/^jsx_(element|fragment)$/.test(n.parent?.type ?? '');
+  return isCommentType(n.type) && !NOT_A_COMMENT_UNDER.test(n.parent?.type ?? '');
 }
 
 /**
