@@ -191,7 +191,8 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
           const m = meaning(next, strict);
           if (m.errors > base.errors || m.tokens.join('\n') !== baseTokens) continue;
           if (row === lineIndex) return { syntax, lineIndex: row };
-          const inner = around.find((n) => n.row === row) ?? around[0];
+          // Named by the innermost construct starting on that line, not its parts (a string, not its content).
+          const inner = around.find((n) => n.row === row && !/_(content|fragment|start|inner|chars)$/.test(n.type)) ?? around.find((n) => n.row === row) ?? around[0];
           return {
             syntax,
             lineIndex: row,

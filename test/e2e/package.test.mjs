@@ -162,6 +162,15 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
     }) + '\n',
   );
 
+  // The installed package parses with its grammars: a line inside a template literal moves
+  // the scar above the statement.
+  sb.write({ 'src/t.ts': 'export const t = `a\nb`;\n' });
+  const moved = run('git', ['kizu', 'scar', 'src/t.ts:2']);
+  assert.deepEqual(
+    [moved.status, moved.stdout, moved.stderr],
+    [0, 'scarred src/t.ts:1  // @kizu[ask]: explain this change\n', 'git-kizu: warning: src/t.ts:2 is inside a template string (from line 1), where a comment would change the TypeScript code; the scar went above line 1 instead\n'],
+  );
+
   // git's help: `git kizu --help` (git turns it into `git help kizu`, then `man git-kizu`) and
   // `git help kizu` show the installed page; `git-kizu --help` is commander's help.
   const manEnv = { MANPAGER: 'cat', PAGER: 'cat', MANWIDTH: '80' }; // and no MANPATH: man-db derives it from PATH
