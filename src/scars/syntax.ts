@@ -159,7 +159,7 @@ function lineOffset(text: string, row: number): number {
 
 /** The grammar half of {@link chooseSyntax}. */
 async function placeByGrammar(relPath: string, lang: Language, text: string, lineIndex: number, firstMustStay: boolean, render: ScarRender): Promise<SyntaxChoice> {
-  const { parseDocument, disposeDocument, meaning, enclosing, languageAt, commentAt } = await import('../syntax/tree.js');
+  const { parseDocument, disposeDocument, sameMeaning, enclosing, languageAt, commentAt } = await import('../syntax/tree.js');
   let doc;
   try {
     doc = await parseDocument(lang, text);
@@ -169,14 +169,16 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
     });
   }
   try {
-    const base = meaning(doc, true);
-    const strict = base.errors === 0;
-    const baseTokens = (strict ? base.tokens : meaning(doc, false).tokens).join('\n');
     const at = lineOffset(text, lineIndex);
     const around = enclosing(doc, at);
     const rows = [lineIndex, ...new Set(around.map((n) => n.row).filter((r) => r < lineIndex))];
+    const lines = text.split('\n');
+    // A line ending with an odd run of backslashes continues onto the next (C, Python, shell),
+    // before comments are read: a comment line there would end the statement or break it.
+    // The grammars take a comment right after the continuation, so this is checked here.
+    const continued = (row: number) => !lang.backslashEndsNothing && row >= 1 && /(^|[^\\])(\\\\)*\\[ \t]*\r?$/.test(lines[row - 1]);
     for (const row of rows) {
-      if (row === 0 && firstMustStay) continue;
+      if ((row === 0 && firstMustStay) || continued(row)) continue;
       // The language where the scar's text would start: past the line's indentation.
       const lineAt = lineOffset(text, row);
       const indent = /^[ \t]*/.exec(text.slice(lineAt, lineAt + 200))![0].length;
@@ -188,15 +190,16 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
           // The comment may hold its line ending (some grammars end a line comment after it), no more.
           const eol = r.text.startsWith('\r\n', r.end) ? 2 : r.end < r.text.length ? 1 : 0;
           if (!c || c.end > r.end + eol) continue;
-          const m = meaning(next, strict);
-          if (m.errors > base.errors || m.tokens.join('\n') !== baseTokens) continue;
+          if (!sameMeaning(doc, next)) continue;
           if (row === lineIndex) return { syntax, lineIndex: row };
           // Named by the innermost construct starting on that line, not its parts (a string, not its content).
           const inner = around.find((n) => n.row === row && !/_(content|fragment|start|inner|chars)$/.test(n.type)) ?? around.find((n) => n.row === row) ?? around[0];
           return {
             syntax,
             lineIndex: row,
-            warning: `${quoteCStyle(relPath)}:${lineIndex + 1} is inside ${describe(inner.type)} (from line ${inner.row + 1}), where a comment would change the ${lang.name} code; the scar went above line ${row + 1} instead`,
+            warning: `${quoteCStyle(relPath)}:${lineIndex + 1} ${
+              continued(lineIndex) ? `continues line ${lineIndex} (it ends with a backslash)` : `is inside ${describe(inner.type)} (from line ${inner.row + 1})`
+            }, where a comment would change the ${lang.name} code; the scar went above line ${row + 1} instead`,
           };
         } finally {
           disposeDocument(next);

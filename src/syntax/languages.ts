@@ -86,6 +86,11 @@ export interface Language {
   lex?: LexRuleName;
   /** See the module comment; absent: always parse. */
   hazards?: readonly string[];
+  /**
+   * A line ending with a backslash does not continue onto the next (Haskell and Elm lambdas,
+   * TeX's control space); elsewhere a scar never goes right below such a line.
+   */
+  backslashEndsNothing?: boolean;
   /** Markdown: fenced code blocks and front matter rules (scars/parse.ts), no grammar. */
   markdown?: boolean;
   /** The format has no comment syntax at all (JSON, CSV, notebooks). */
@@ -146,12 +151,12 @@ export const LANGUAGES = {
   powershell: L('PowerShell', null, '#', ['<#', '#>'], { lex: 'powershell' }),
   lua: L('Lua', 'lua', '--', null, { hazards: ['[[', '[=', '\\\n', '\\\r'] }),
   sql: L('SQL', null, '--', SLASHES, { lex: 'sql' }),
-  haskell: L('Haskell', 'haskell', '--', ['{-', '-}']),
-  elm: L('Elm', 'elm', '--', ['{-', '-}']),
+  haskell: L('Haskell', 'haskell', '--', ['{-', '-}'], { backslashEndsNothing: true }),
+  elm: L('Elm', 'elm', '--', ['{-', '-}'], { backslashEndsNothing: true }),
   ada: L('Ada', null, '--', null),
   elixir: L('Elixir', 'elixir', '#', null),
   erlang: L('Erlang', null, '%', null, { lex: 'erlang' }),
-  latex: L('LaTeX', 'latex', '%', null),
+  latex: L('LaTeX', 'latex', '%', null, { backslashEndsNothing: true }),
   clojure: L('Clojure', 'clojure', ';', null),
   lisp: L('Lisp, Scheme, Racket', null, ';', null, { lex: 'lisp' }),
   elisp: L('Emacs Lisp', null, ';', null, { lex: 'elisp' }),

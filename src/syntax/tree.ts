@@ -13,7 +13,7 @@
  * Offsets are UTF-16 code units of the JavaScript string parsed (web-tree-sitter's
  * `startIndex`/`endIndex` for string input).
  */
-import type { Node, Range, Tree } from 'web-tree-sitter';
+import type { Node, Range, Tree, TreeCursor } from 'web-tree-sitter';
 import { LANGUAGES, type Language } from './languages.js';
 import { parserFor } from './grammars.js';
 
@@ -231,43 +231,95 @@ function commentHolder(n: Node): boolean {
   return n.children.every((c) => !c || c.type === '{' || c.type === '}' || isCommentType(c.type));
 }
 
+/** ERROR and MISSING nodes under `cursor`'s node, itself included. */
+function errorsUnder(cursor: TreeCursor): number {
+  let n = cursor.nodeType === 'ERROR' || cursor.nodeIsMissing ? 1 : 0;
+  if (cursor.gotoFirstChild()) {
+    do n += errorsUnder(cursor);
+    while (cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+  return n;
+}
+
 /**
- * What a document means apart from its comments: its syntax error count (ERROR and MISSING
- * nodes) and its tokens other than comments, each as type, text without surrounding
- * whitespace and, when `withPath`, the types of the nodes above it. A host token inside a
- * section parsed after it (the `raw_text` of a script) is left out: the section's tokens stand
- * for it.
+ * The tokens of `nodes` (siblings under a node of type `parentType`) other than comments,
+ * each as type and text without surrounding whitespace and, when `withPath`, the types of the
+ * nodes above it. A token inside `skip` (a section parsed by another grammar, whose tokens
+ * stand for it) is left out.
  */
-export function meaning(doc: ParsedDocument, withPath: boolean): { errors: number; tokens: string[] } {
-  let errors = 0;
+function tokensOf(nodes: Node[], parentType: string, text: string, skip: Range[], withPath: boolean): string[] {
   const tokens: string[] = [];
-  doc.regions.forEach((r, k) => {
-    if (!r.tree) return;
-    const sections = doc.regions.slice(k + 1).flatMap((x) => x.ranges ?? []);
-    const cursor = r.tree.walk();
-    const path: string[] = [];
-    const visit = (): void => {
+  for (const node of nodes) {
+    const cursor = node.walk();
+    // Read through the cursor, without a Node object per node: a tree has one node per token.
+    const visit = (parent: string, prefix: string): void => {
       const type = cursor.nodeType;
-      const node = cursor.currentNode;
-      if (node.isError || node.isMissing) errors++;
-      if ((isCommentType(type) && isComment(node)) || commentHolder(node)) return;
+      if (isCommentType(type) && !NOT_A_COMMENT_UNDER.test(parent)) return;
+      if (type === 'jsx_expression' && commentHolder(cursor.currentNode)) return;
       if (cursor.gotoFirstChild()) {
-        path.push(type);
-        do visit();
+        const inner = withPath ? `${prefix}${type}>` : '';
+        do visit(type, inner);
         while (cursor.gotoNextSibling());
         cursor.gotoParent();
-        path.pop();
         return;
       }
       const s = cursor.startIndex;
       const e = cursor.endIndex;
-      if (sections.some((x) => x.startIndex < e && s < x.endIndex)) return;
-      const text = doc.text.slice(s, e).trim();
-      if (text === '' && !node.isMissing) return;
-      tokens.push(`${withPath ? path.join('>') + '>' : ''}${type}|${text}`);
+      if (skip.some((x) => x.startIndex < e && s < x.endIndex)) return;
+      const t = text.slice(s, e).trim();
+      if (t === '' && !cursor.nodeIsMissing) return;
+      tokens.push(`${prefix}${type}|${t}`);
     };
-    visit();
+    visit(parentType, withPath ? `${parentType}>` : '');
     cursor.delete();
-  });
-  return { errors, tokens };
+  }
+  return tokens;
+}
+
+/**
+ * True when `next`, which is `base` with text inserted (the scar line), means what `base`
+ * means apart from comments: per region, no more syntax errors (ERROR and MISSING nodes; none
+ * at all when the region had none), and the same tokens other than comments, each of the
+ * same type and text and, when the region had no errors, under nodes of the same types.
+ * The top-level nodes before the insertion, and after it, that are the same (type, offsets
+ * moved by the inserted length, text) are taken as unchanged, so only the stretch around the
+ * insertion is compared token by token.
+ */
+export function sameMeaning(base: ParsedDocument, next: ParsedDocument): boolean {
+  if (base.regions.length !== next.regions.length) return false;
+  let at = 0;
+  const a = base.text;
+  const b = next.text;
+  while (at < a.length && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  const shift = b.length - a.length;
+  for (let k = 0; k < base.regions.length; k++) {
+    const ra = base.regions[k];
+    const rb = next.regions[k];
+    if (ra.lang !== rb.lang || !ra.tree !== !rb.tree) return false;
+    if (!ra.tree || !rb.tree) continue;
+    const strict = !ra.tree.rootNode.hasError;
+    const errors = (t: Tree) => {
+      const cursor = t.walk();
+      const n = errorsUnder(cursor);
+      cursor.delete();
+      return n;
+    };
+    if (strict ? rb.tree.rootNode.hasError : errors(rb.tree) > errors(ra.tree)) return false;
+    const ca = ra.tree.rootNode.children.filter((c): c is Node => c !== null);
+    const cb = rb.tree.rootNode.children.filter((c): c is Node => c !== null);
+    const same = (x: Node, y: Node, d: number) =>
+      x.type === y.type && x.startIndex + d === y.startIndex && x.endIndex + d === y.endIndex && a.slice(x.startIndex, x.endIndex) === b.slice(y.startIndex, y.endIndex);
+    let i = 0;
+    while (i < ca.length && i < cb.length && ca[i].endIndex <= at && same(ca[i], cb[i], 0)) i++;
+    let j = 0;
+    while (j < ca.length - i && j < cb.length - i && ca[ca.length - 1 - j].startIndex >= at && same(ca[ca.length - 1 - j], cb[cb.length - 1 - j], shift)) j++;
+    const skipA = base.regions.slice(k + 1).flatMap((x) => x.ranges ?? []);
+    const skipB = next.regions.slice(k + 1).flatMap((x) => x.ranges ?? []);
+    const root = ra.tree.rootNode.type;
+    const ta = tokensOf(ca.slice(i, ca.length - j), root, a, skipA, strict);
+    const tb = tokensOf(cb.slice(i, cb.length - j), root, b, skipB, strict);
+    if (ta.length !== tb.length || ta.some((t, n) => t !== tb[n])) return false;
+  }
+  return true;
 }
