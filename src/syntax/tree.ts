@@ -49,9 +49,27 @@ export function isCommentType(type: string): boolean {
  */
 const NOT_A_COMMENT_UNDER = /^(jsx_element|jsx_fragment|start_tag|end_tag|self_closing_tag|STag|ETag|EmptyElemTag)$/;
 
-/** True when node `n` is a comment as the language means it (see NOT_A_COMMENT_UNDER). */
+/**
+ * HTML elements whose content is text whatever it holds, `<!--` included (HTML Living
+ * Standard 13.1.2, raw text and escapable raw text elements, and the legacy ones the parser
+ * treats alike: xmp, iframe, noembed, noframes, plaintext); the grammar reads comments there.
+ */
+const TEXT_ONLY_ELEMENTS = new Set(['textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+
+/** True when `element` (an HTML `element` node) is one of TEXT_ONLY_ELEMENTS. */
+function textOnly(element: Node): boolean {
+  const tag = element.firstChild;
+  const name = tag?.type === 'start_tag' ? tag.children.find((c) => c?.type === 'tag_name')?.text.toLowerCase() : undefined;
+  return name !== undefined && TEXT_ONLY_ELEMENTS.has(name);
+}
+
+/** True when node `n` is a comment as the language means it (see NOT_A_COMMENT_UNDER and TEXT_ONLY_ELEMENTS). */
 function isComment(n: Node): boolean {
-  return isCommentType(n.type) && !NOT_A_COMMENT_UNDER.test(n.parent?.type ?? '');
+  if (!isCommentType(n.type)) return false;
+  const parent = n.parent;
+  if (!parent) return true;
+  if (NOT_A_COMMENT_UNDER.test(parent.type)) return false;
+  return !(parent.type === 'element' && textOnly(parent));
 }
 
 /**
@@ -248,18 +266,19 @@ function errorsUnder(cursor: TreeCursor): number {
  * nodes above it. A token inside `skip` (a section parsed by another grammar, whose tokens
  * stand for it) is left out.
  */
-function tokensOf(nodes: Node[], parentType: string, text: string, skip: Range[], withPath: boolean): string[] {
+function tokensOf(nodes: Node[], parentType: string, source: string, skip: Range[], withPath: boolean): string[] {
   const tokens: string[] = [];
   for (const node of nodes) {
     const cursor = node.walk();
     // Read through the cursor, without a Node object per node: a tree has one node per token.
-    const visit = (parent: string, prefix: string): void => {
+    const visit = (parent: string, prefix: string, inText: boolean): void => {
       const type = cursor.nodeType;
-      if (isCommentType(type) && !NOT_A_COMMENT_UNDER.test(parent)) return;
+      if (isCommentType(type) && !inText && !NOT_A_COMMENT_UNDER.test(parent)) return;
       if (type === 'jsx_expression' && commentHolder(cursor.currentNode)) return;
+      const text = type === 'element' && textOnly(cursor.currentNode);
       if (cursor.gotoFirstChild()) {
         const inner = withPath ? `${prefix}${type}>` : '';
-        do visit(type, inner);
+        do visit(type, inner, text);
         while (cursor.gotoNextSibling());
         cursor.gotoParent();
         return;
@@ -267,11 +286,11 @@ function tokensOf(nodes: Node[], parentType: string, text: string, skip: Range[]
       const s = cursor.startIndex;
       const e = cursor.endIndex;
       if (skip.some((x) => x.startIndex < e && s < x.endIndex)) return;
-      const t = text.slice(s, e).trim();
+      const t = source.slice(s, e).trim();
       if (t === '' && !cursor.nodeIsMissing) return;
       tokens.push(`${prefix}${type}|${t}`);
     };
-    visit(parentType, withPath ? `${parentType}>` : '');
+    visit(parentType, withPath ? `${parentType}>` : '', false);
     cursor.delete();
   }
   return tokens;

@@ -1,6 +1,7 @@
 // Grammars take a comment anywhere between tokens, but inside an HTML or XML tag `<!--`
-// starts attribute names, and among JSX children `//` and `/* */` are text: there a scar
-// moves above the tag, and such lines are never scars.
+// starts attribute names, inside a <textarea> or <title> it is text, and among JSX children
+// `//` and `/* */` are text: there a scar moves above the tag or element, and such lines are
+// never scars.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ASK, scarOnce } from '../helpers/scars.mjs';
@@ -28,10 +29,22 @@ test('syntax: a line among the attributes of a multi-line HTML or XML start tag 
   }
 });
 
-test('scan: a marker line inside a tag, or among JSX children without braces, is not a scar', () => {
+test('syntax: a line inside a <textarea> or <title> (text only, <!-- included) moves the scar above the element', () => {
+  const src = '<form>\n  <textarea>\n  a\n  b\n  </textarea>\n</form>\n';
+  const { r, text } = scarOnce({ 'f.html': src }, 'f.html:4');
+  assert.deepEqual(
+    [r.status, r.stdout, r.stderr],
+    [0, `scarred f.html:2  <!-- ${ASK} -->\n`, 'git-kizu: warning: f.html:4 is inside an element (from line 2), where a comment would change the HTML code; the scar went above line 2 instead\n'],
+  );
+  assert.equal(text, `<form>\n  <!-- ${ASK} -->\n  <textarea>\n  a\n  b\n  </textarea>\n</form>\n`);
+  const t = scarOnce({ 't.html': '<title>\nx\n</title>\n' }, 't.html:2');
+  assert.deepEqual([t.r.status, t.text], [0, `<!-- ${ASK} -->\n<title>\nx\n</title>\n`]);
+});
+
+test('scan: a marker line inside a tag, a <textarea>, or among JSX children without braces, is not a scar', () => {
   const sb = sandbox({
     files: {
-      'p.html': '<div\n  <!-- @kizu[ask]: attribute names, not a comment -->\n  id="a">\n  <!-- @kizu[ask]: real -->\n</div>\n',
+      'p.html': '<div\n  <!-- @kizu[ask]: attribute names, not a comment -->\n  id="a">\n  <!-- @kizu[ask]: real -->\n</div>\n<textarea>\n<!-- @kizu[ask]: text of the textarea -->\n</textarea>\n',
       'J.jsx': 'export const J = () => (\n  <div>\n    // @kizu[ask]: JSX text\n    /* @kizu[ask]: JSX text too */\n    {/* @kizu[ask]: real */}\n  </div>\n);\n',
     },
   });
