@@ -242,7 +242,8 @@ function placeByLines(
     // A multi-line token of the language's lexical rule.
     const tok = lang?.lex ? tokenAround(lang.lex, lines, idx) : null;
     if (tok && tok.startLine - 1 < idx) {
-      why ??= `is inside ${tok.what} (from line ${tok.startLine})`;
+      const cont = /^a line continued with (.*)$/.exec(tok.what);
+      why ??= cont ? `continues line ${idx} (it ends with ${cont[1]})` : `is inside ${tok.what} (from line ${tok.startLine})`;
       idx = tok.startLine - 1;
       continue;
     }
