@@ -51,6 +51,31 @@ test('syntax: Python — a line continuing the previous one (trailing backslash)
     expectMovedAbove('m.py', 'x = 1 + \\\n    2 + \\\n    3\n', asked, 1, 'is inside a binary operator (from line 1), where a comment would change the Python code');
   }
   expectMovedAbove('c.py', 'if a and \\\n   b:\n    pass\n', 2, 1, 'is inside a boolean operator (from line 1), where a comment would change the Python code');
+  // A string continued with a backslash: the scar line would be inside the string (unterminated).
+  expectMovedAbove('s.py', 's = "abc\\\ndef"\n', 2, 1, 'is inside a string (from line 1), where a comment would change the Python code');
+});
+
+test('syntax: a line inside a multi-line HTML/Vue start tag moves the scar above the tag (a <!-- --> inside a tag is attributes, not a comment)', () => {
+  // tree-sitter-html parses a comment anywhere as an extra, even between attributes.
+  for (const [name, src, asked, start, lang] of [
+    ['a.html', '<div\n  class="a\n  b"\n  id=x>\n</div>\n', 3, 1, 'HTML'],
+    ['t.vue', '<template>\n  <div\n    :a="x\n    y"></div>\n</template>\n', 4, 2, 'HTML'],
+    ['b.html', '<p>\n<img\n  src="a.png"\n  alt="x">\n</p>\n', 3, 2, 'HTML'],
+  ]) {
+    const { r, text } = scarOnce({ [name]: src }, `${name}:${asked}`);
+    const lines = src.split('\n');
+    const scar = `${/^\s*/.exec(lines[start - 1])[0]}<!-- ${ASK} -->`;
+    assert.deepEqual([r.status, r.stdout, text], [0, `scarred ${name}:${start}  <!-- ${ASK} -->\n`, [...lines.slice(0, start - 1), scar, ...lines.slice(start - 1)].join('\n')], `${name}:${asked}`);
+    assert.equal(r.stderr, `git-kizu: warning: ${name}:${asked} is inside a start tag (from line ${start}), where a comment would change the ${lang} code; the scar went above line ${start} instead\n`, `${name}:${asked}`);
+  }
+});
+
+test('syntax: a line inside a Perl here-document moves the scar above the line where it starts', () => {
+  // The Perl grammar does not parse here-documents (`print <<EOT;` reads as a shift), so its body looks like code.
+  const src = 'my $x = 1;\nprint <<EOT;\nbody\nEOT\n';
+  const { r, text } = scarOnce({ 'e.pl': src }, 'e.pl:3');
+  assert.deepEqual([r.status, r.stdout, text], [0, `scarred e.pl:2  # ${ASK}\n`, `my $x = 1;\n# ${ASK}\nprint <<EOT;\nbody\nEOT\n`]);
+  assert.match(r.stderr, /^git-kizu: warning: e\.pl:3 is inside a here-document \(from line 2\)[,;] .*the scar went above line 2 instead\n$/);
 });
 
 test('syntax: markdown line inside a fenced code block is refused (scan would not see the scar)', () => {

@@ -262,3 +262,17 @@ test('syntax: HTML <script> by type — a line in a JSON block moves the scar ab
     );
   }
 });
+
+test('syntax: JSX text over several lines — the scar does not split it (React output unchanged, comments removed)', () => {
+  // JSX joins the lines of a text with a space ("hello world"); a {/* */} between them makes two texts ("hello", "world").
+  const react = (name, text) => ts.transpileModule(text, { fileName: name, compilerOptions: { removeComments: true, jsx: ts.JsxEmit.React, target: ts.ScriptTarget.ESNext } }).outputText;
+  const src = 'export const x = (\n  <p>\n    hello\n    world\n  </p>\n);\n';
+  for (const name of ['t.jsx', 't.tsx']) {
+    for (const line of [3, 4, 5]) {
+      const { r, text, sb } = scarOnce({ [name]: src }, `${name}:${line}`);
+      assert.equal(r.status, 0, `${name}:${line}: ${r.stderr}`);
+      assert.equal(react(name, text), react(name, src), `${name}:${line}: React output changed:\n${text}`);
+      assert.match(sb.kizu(['scan']).stdout, /^t\.[jt]sx:\d+  \[ask\]  explain this change\n$/, `${name}:${line}`);
+    }
+  }
+});
