@@ -105,7 +105,7 @@ test('config: several problems are reported together in one error (exit 2) by ev
 });
 
 test('config: scar.syntax must be a comment syntax the scanner recognises (else the scar would be invisible)', () => {
-  for (const bad of ['REMARK', "'", '/*', '<!--', '// */', '(* )', '#!']) {
+  for (const bad of ['REMARK', "'", '/*', '<!--', '// */', '(* )', '(*', '#!', 'REM;']) {
     const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ scar: { syntax: { bas: bad } } }), 'a.bas': '10 PRINT 1\n' } });
     const r = sb.kizu(['scar', 'a.bas:1']);
     assert.deepEqual(
@@ -122,7 +122,7 @@ test('config: scar.syntax must be a comment syntax the scanner recognises (else 
     assert.equal(sb.read('a.bas'), '10 PRINT 1\n');
   }
   // every accepted value yields a scar that scan finds
-  for (const good of ['//', '///', '#', '##', '--', '%%', ';;', 'REM', '/* */', '<!-- -->', '{/* */}', '(* *)']) {
+  for (const good of ['//', '///', '#', '##', '--', '%%', ';;', 'REM', 'rem', '/* */', '<!-- -->', '{/* */}', '(* *)']) {
     const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ scar: { syntax: { bas: good } } }), 'a.bas': '10 PRINT 1\n' } });
     const r = sb.kizu(['scar', 'a.bas:1']);
     assert.equal(r.status, 0, `${good}: ${r.stderr}`);

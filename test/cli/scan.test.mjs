@@ -70,7 +70,7 @@ test('scan --staged reads the index blobs, not the working tree', () => {
   expectRun(sb, ['scan', '--all', '--staged'], { status: 2, stderr: 'git-kizu: error: --all and --staged cannot be combined\nhint: pick one scope\n' });
 });
 
-test('scan: what is a scar — markdown fences and string literals on code lines are not', () => {
+test('scan: what is a scar — not in markdown fences, not in strings, not a marker whose opener is no comment in the file\'s language', () => {
   const sb = sandbox();
   sb.write({
     'doc.md': [
@@ -91,13 +91,19 @@ test('scan: what is a scar — markdown fences and string literals on code lines
       "const t = '# @kizu[ask]: in a string';",
       'foo(); // @kizu[ask]: trailing comment is not a scar line',
       '   //@kizu[reject]:no space',
-      '\t# @kizu[x-1]: unknown kind word',
+      '\t// @kizu[x-1]: unknown kind word',
       '// @kizu[ask] missing colon',
       '// @kizu(ask): wrong brackets',
       '/* @kizu[ask]: block */',
-      '-- @kizu[ask]: sql',
+      '-- @kizu[ask]: sql is no TypeScript comment',
       '{/* @kizu[ask]: jsx */}',
+      '# @kizu[ask]: hash is no TypeScript comment',
+      '<!-- @kizu[ask]: nor is an HTML comment -->',
     ].join('\r\n') + '\r\n',
+    // A file with a backtick is parsed: a marker line inside a template literal or a block comment is not a scar.
+    'tpl.ts': ['const t = `', '// @kizu[ask]: in a template', '`;', '/*', '// @kizu[ask]: in a block comment', '*/', '// @kizu[ask]: after them', ''].join('\n'),
+    'q.sql': '-- @kizu[ask]: sql\nSELECT 1;\n',
+    'x.py': '\t# @kizu[x-1]: hash in Python\n',
   });
   expectRun(sb, ['scan', '--json'], {
     status: 1,
@@ -106,10 +112,12 @@ test('scan: what is a scar — markdown fences and string literals on code lines
         { path: 'code.ts', line: 4, kind: 'reject', body: 'no space' },
         { path: 'code.ts', line: 5, kind: 'x-1', body: 'unknown kind word' },
         { path: 'code.ts', line: 8, kind: 'ask', body: 'block' },
-        { path: 'code.ts', line: 9, kind: 'ask', body: 'sql' },
         { path: 'code.ts', line: 10, kind: 'ask', body: 'jsx' },
         { path: 'doc.md', line: 1, kind: 'ask', body: 'real' },
         { path: 'doc.md', line: 11, kind: 'free', body: 'after fences' },
+        { path: 'q.sql', line: 1, kind: 'ask', body: 'sql' },
+        { path: 'tpl.ts', line: 7, kind: 'ask', body: 'after them' },
+        { path: 'x.py', line: 1, kind: 'x-1', body: 'hash in Python' },
       ]) + '\n',
   });
 });
@@ -278,14 +286,15 @@ test('an unreadable review queue (not UTF-8) does not hide the scars: scan and s
 
 test('scan keeps a closer that does not match the opener (only the opener\'s own closer is stripped)', () => {
   const sb = sandbox();
-  sb.write({ 'a.ts': '// @kizu[free]: emit <!-- x -->\n/* @kizu[ask]: keep --> but strip */\n<!-- @kizu[ask]: keep */ but strip -->\n' });
+  // `<!-- -->` is no TypeScript comment: that line is in a text file, where the line rule applies.
+  sb.write({ 'a.ts': '// @kizu[free]: emit <!-- x -->\n/* @kizu[ask]: keep --> but strip */\n', 'notes.txt': 'intro\n<!-- @kizu[ask]: keep */ but strip -->\n' });
   expectRun(sb, ['scan', '--json'], {
     status: 1,
     stdout:
       JSON.stringify([
         { path: 'a.ts', line: 1, kind: 'free', body: 'emit <!-- x -->' },
         { path: 'a.ts', line: 2, kind: 'ask', body: 'keep --> but strip' },
-        { path: 'a.ts', line: 3, kind: 'ask', body: 'keep */ but strip' },
+        { path: 'notes.txt', line: 2, kind: 'ask', body: 'keep */ but strip' },
       ]) + '\n',
   });
 });

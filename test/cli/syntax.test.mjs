@@ -91,7 +91,7 @@ function diagnostics(name, text) {
   return ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, kind).parseDiagnostics.length;
 }
 
-test('syntax: TSX/JSX by context — verified with the TypeScript parser', () => {
+test('syntax: TSX/JSX by context — verified with the TypeScript parser; a line inside a template literal moves the scar above the line where it starts', () => {
   assert.equal(diagnostics('App.tsx', TSX), 0);
   const cases = [
     [10, `      {/* ${ASK} */}`, 'among JSX children'],
@@ -111,42 +111,38 @@ test('syntax: TSX/JSX by context — verified with the TypeScript parser', () =>
       assert.equal(text, lines.join('\n'), `${name} ${what}`);
       assert.ok(diagnostics(name, text) <= diagnostics(name, src), `${name} ${what}: parse errors grew`);
     }
-    for (const line of [3, 4]) {
+    // Lines 3 and 4 are inside the template literal that starts on line 2: the scar goes above line 2.
+    const lang = name === 'App.tsx' ? 'TSX' : 'JavaScript';
+    const lines = src.split('\n');
+    lines.splice(1, 0, `  // ${ASK}`);
+    for (const [line, what] of [[3, 'a string'], [4, 'a template string']]) {
       const { r, text } = scarOnce({ [name]: src }, `${name}:${line}`);
       assert.deepEqual(
         [r.status, r.stdout, r.stderr],
         [
-          2,
-          '',
-          err(
-            `${name}:${line}: a comment cannot be placed above this line (it is inside a string, template or tag)`,
-            `scar the line where the statement or element starts, or use git kizu queue add --at ${name}:${line} "<text>"`,
-          ),
+          0,
+          `scarred ${name}:2  // ${ASK}\n`,
+          `git-kizu: warning: ${name}:${line} is inside ${what} (from line 2), where a comment would change the ${lang} code; the scar went above line 2 instead\n`,
         ],
         `${name} template line ${line}`,
       );
-      assert.equal(text, src);
+      assert.equal(text, lines.join('\n'), `${name} template line ${line}`);
+      assert.equal(diagnostics(name, text), diagnostics(name, src), `${name} template line ${line}: parse errors`);
     }
   }
 });
 
-test('syntax: JS/TS string continued with a backslash is refused, not corrupted', () => {
+test('syntax: JS/TS string continued with a backslash moves the scar above the line where the string starts, not into it', () => {
   const src = "const s = 'abc\\\ndef';\nexport default s;\n";
-  for (const name of ['s.ts', 's.js']) {
+  for (const [name, lang] of [['s.ts', 'TypeScript'], ['s.js', 'JavaScript']]) {
     const { r, text } = scarOnce({ [name]: src }, `${name}:2`);
     assert.deepEqual(
       [r.status, r.stdout, r.stderr],
-      [
-        2,
-        '',
-        err(
-          `${name}:2: a comment cannot be placed above this line (it is inside a string, template or tag)`,
-          `scar the line where the statement or element starts, or use git kizu queue add --at ${name}:2 "<text>"`,
-        ),
-      ],
+      [0, `scarred ${name}:1  // ${ASK}\n`, `git-kizu: warning: ${name}:2 is inside a string (from line 1), where a comment would change the ${lang} code; the scar went above line 1 instead\n`],
       name,
     );
-    assert.equal(text, src);
+    assert.equal(text, `// ${ASK}\n${src}`);
+    assert.equal(diagnostics(name, text), 0, name);
   }
 });
 
@@ -243,19 +239,40 @@ test('syntax: PHP — // inside <?php ?> blocks, <!-- --> in the markup around t
   }
 });
 
-test('syntax: HTML <script> by type — JSON blocks refused, template blocks get <!-- -->', () => {
-  const html = '<script type="application/ld+json">\n{"a": 1}\n</script>\n<script type="text/x-template">\n<div>t</div>\n</script>\n<script type="module">\nrun();\n</script>\n';
-  const j = scarOnce({ 'i.html': html }, 'i.html:2');
-  assert.deepEqual(
-    [j.r.status, j.r.stderr],
-    [2, err('i.html:2: this line is inside a JSON <script> block, which has no comment syntax', 'scar the <script> line instead, or use git kizu queue add --at i.html:2 "<text>"')],
-  );
-  assert.equal(j.text, html);
-  for (const [line, scar] of [[5, `<!-- ${ASK} -->`], [8, `// ${ASK}`]]) {
+test('syntax: HTML <script> by type — a line in a JSON block moves the scar above the <script> tag, template blocks get <!-- -->', () => {
+  const html = '<script type="application/ld+json">\n{"a": 1,\n "b": 2}\n</script>\n<script type="text/x-template">\n<div>t</div>\n</script>\n<script type="module">\nrun();\n</script>\n';
+  for (const [line, scar] of [[5, `<!-- ${ASK} -->`], [6, `<!-- ${ASK} -->`], [9, `// ${ASK}`]]) {
     const { r, text } = scarOnce({ 'i.html': html }, `i.html:${line}`);
-    assert.equal(r.status, 0, r.stderr);
     const lines = html.split('\n');
     lines.splice(line - 1, 0, scar);
-    assert.equal(text, lines.join('\n'), `line ${line}`);
+    assert.deepEqual([r.status, r.stderr, text], [0, '', lines.join('\n')], `line ${line}`);
+  }
+  // Line 4 too: a line inserted above `</script>` would be the block's last line.
+  for (const [line, what] of [[2, 'a script or style element'], [3, 'a script or style element'], [4, 'a script element']]) {
+    const j = scarOnce({ 'i.html': html }, `i.html:${line}`);
+    assert.deepEqual(
+      [j.r.status, j.r.stdout, j.text],
+      [0, `scarred i.html:1  <!-- ${ASK} -->\n`, `<!-- ${ASK} -->\n${html}`],
+      `line ${line}`,
+    );
+    assert.equal(
+      j.r.stderr,
+      `git-kizu: warning: i.html:${line} is inside ${what} (from line 1), where a comment would change the HTML code; the scar went above line 1 instead\n`,
+      `line ${line}`,
+    );
+  }
+});
+
+test('syntax: JSX text over several lines — the scar does not split it (React output unchanged, comments removed)', () => {
+  // JSX joins the lines of a text with a space ("hello world"); a {/* */} between them makes two texts ("hello", "world").
+  const react = (name, text) => ts.transpileModule(text, { fileName: name, compilerOptions: { removeComments: true, jsx: ts.JsxEmit.React, target: ts.ScriptTarget.ESNext } }).outputText;
+  const src = 'export const x = (\n  <p>\n    hello\n    world\n  </p>\n);\n';
+  for (const name of ['t.jsx', 't.tsx']) {
+    for (const line of [3, 4, 5]) {
+      const { r, text, sb } = scarOnce({ [name]: src }, `${name}:${line}`);
+      assert.equal(r.status, 0, `${name}:${line}: ${r.stderr}`);
+      assert.equal(react(name, text), react(name, src), `${name}:${line}: React output changed:\n${text}`);
+      assert.match(sb.kizu(['scan']).stdout, /^t\.[jt]sx:\d+  \[ask\]  explain this change\n$/, `${name}:${line}`);
+    }
   }
 });
