@@ -133,6 +133,13 @@ export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> 
 async function commentsOnly(relPath: string, text: string, lines: string[], found: Candidate[]): Promise<Candidate[]> {
   const lang = languageOf(relPath, lines[0] ?? '');
   if (!lang?.grammar) return found;
+  if (lang.lex) {
+    // Beside a grammar, the lexical rule covers tokens the grammar misses (Perl here-documents).
+    const { tokensAround } = await import('../syntax/lexer.js');
+    const tokens = tokensAround(lang.lex, lines);
+    found = found.filter((c) => !(tokens[c.index] && tokens[c.index]!.startLine - 1 < c.index));
+    if (!found.length) return found;
+  }
   // `{/*` is a comment in a block (JavaScript's `{ }`) as well as among JSX children.
   const openers = [lang.line, lang.block?.[0], lang.jsx || lang.block?.[0] === '/*' ? '{/*' : null].filter((o): o is string => !!o);
   if (lang.hazards && !lang.sections) {

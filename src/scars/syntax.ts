@@ -9,7 +9,7 @@ import { pathArg, quoteCStyle } from '../git/quote.js';
 import { formatScar, type CommentSyntax } from './format.js';
 import { openFenceAfter, fencedLines, isMarkdownPath } from './parse.js';
 import { languageOf, extensionOf, defaultSyntax, candidateSyntaxes, type Language } from '../syntax/languages.js';
-import { tokenAround } from '../syntax/lexer.js';
+import { tokenAround, tokensAround } from '../syntax/lexer.js';
 
 const HASH: CommentSyntax = { open: '#', close: '' };
 const HTML: CommentSyntax = { open: '<!--', close: '-->' };
@@ -159,7 +159,7 @@ function lineOffset(text: string, row: number): number {
 
 /** The grammar half of {@link chooseSyntax}. */
 async function placeByGrammar(relPath: string, lang: Language, text: string, lineIndex: number, firstMustStay: boolean, render: ScarRender): Promise<SyntaxChoice> {
-  const { parseDocument, disposeDocument, sameMeaning, enclosing, languageAt, commentAt } = await import('../syntax/tree.js');
+  const { parseDocument, disposeDocument, sameMeaning, enclosing, languageAt, commentAt, inComment } = await import('../syntax/tree.js');
   let doc;
   try {
     doc = await parseDocument(lang, text);
@@ -176,9 +176,19 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
     // A line ending with an odd run of backslashes continues onto the next (C, Python, shell),
     // before comments are read: a comment line there would end the statement or break it.
     // The grammars take a comment right after the continuation, so this is checked here.
-    const continued = (row: number) => !lang.backslashEndsNothing && row >= 1 && /(^|[^\\])(\\\\)*\\[ \t]*\r?$/.test(lines[row - 1]);
+    const continued = (row: number) => {
+      if (lang.backslashEndsNothing || row < 1) return false;
+      const m = /(^|[^\\])(\\\\)*\\[ \t]*\r?$/.exec(lines[row - 1]);
+      // A comment line ending with a backslash continues nothing (except in C, where the
+      // comment goes on: the grammar sees that, and the scar would be part of the comment).
+      return m !== null && !inComment(doc, lineOffset(text, row - 1) + lines[row - 1].lastIndexOf('\\'));
+    };
+    // Beside a grammar, the lexical rule covers tokens the grammar misses (Perl here-documents).
+    const lexed = lang.lex ? tokensAround(lang.lex, lines) : null;
+    const lexToken = lexed?.[lineIndex] ?? null;
+    if (lexToken && lexToken.startLine - 1 < lineIndex && !rows.includes(lexToken.startLine - 1)) rows.splice(1, 0, lexToken.startLine - 1);
     for (const row of rows) {
-      if ((row === 0 && firstMustStay) || continued(row)) continue;
+      if ((row === 0 && firstMustStay) || continued(row) || (lexed?.[row] && lexed[row]!.startLine - 1 < row)) continue;
       // The language where the scar's text would start: past the line's indentation.
       const lineAt = lineOffset(text, row);
       const indent = /^[ \t]*/.exec(text.slice(lineAt, lineAt + 200))![0].length;
@@ -198,7 +208,11 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
             syntax,
             lineIndex: row,
             warning: `${quoteCStyle(relPath)}:${lineIndex + 1} ${
-              continued(lineIndex) ? `continues line ${lineIndex} (it ends with a backslash)` : `is inside ${describe(inner.type)} (from line ${inner.row + 1})`
+              lexToken && lexToken.startLine - 1 < lineIndex
+                ? `is inside ${lexToken.what} (from line ${lexToken.startLine})`
+                : continued(lineIndex) && !/string|heredoc|comment|template|scalar/.test(around[0]?.type ?? '')
+                  ? `continues line ${lineIndex} (it ends with a backslash)`
+                  : `is inside ${describe(inner.type)} (from line ${inner.row + 1})`
             }, where a comment would change the ${lang.name} code; the scar went above line ${row + 1} instead`,
           };
         } finally {

@@ -9,10 +9,12 @@
  *   when it starts a comment node (scars/parse.ts).
  * - `sections`: markup whose `<script>` and `<style>` elements (and, for Astro, the front
  *   matter; for PHP, the HTML around `<?php ?>`) are parsed with their own grammar.
- * - `lex`: a language without a grammar in that package: the rule of syntax/lexer.ts finds
- *   its multi-line strings, raw strings, here-documents and block comments; a scar whose
- *   line starts inside one goes above the line where the token starts. `scan` keeps the
- *   line rule there (a marker line whose first non-blank text is a comment opener).
+ * - `lex`: the rule of syntax/lexer.ts that finds the language's multi-line strings, raw
+ *   strings, here-documents and block comments; a scar whose line starts inside one goes
+ *   above the line where the token starts. For a language without a grammar in that
+ *   package, `scan` keeps the line rule (a marker line whose first non-blank text is a
+ *   comment opener). Beside a grammar (Perl), it covers what the grammar misses: a line
+ *   inside such a token takes no scar, and a marker there is not one.
  * - neither: a language with no multi-line tokens worth a rule (INI, .gitignore), or one
  *   kizu knows only by its comment opener: the line rule alone.
  * - `hazards`: for a language with a grammar, strings whose absence from the file proves
@@ -115,7 +117,7 @@ export const LANGUAGES = {
   tsx: L('TSX', 'tsx', '//', SLASHES, { jsx: true, hazards: ['`', '/*', '<', '\\\n', '\\\r'] }),
   python: L('Python', 'python', '#', null, { hazards: ['"""', "'''", '\\\n', '\\\r'] }),
   ruby: L('Ruby', 'ruby', '#', null),
-  perl: L('Perl', 'perl', '#', null),
+  perl: L('Perl', 'perl', '#', null, { lex: 'perl' }),
   shell: L('Shell', 'bash', '#', null),
   yaml: L('YAML', 'yaml', '#', null, { hazards: ['|', '>', '"', "'"] }),
   toml: L('TOML', null, '#', null, { lex: 'toml' }),

@@ -43,6 +43,9 @@
  * - `clojure` (also EDN): `;`; `"…"` may span lines; `\"` characters.
  * - `ocaml`: `(* *)` nesting, strings lexed inside; `"…"` may span lines; `{id|…|id}`,
  *   `{%ext|…|}` quoted strings; `'"'` characters.
+ * - `perl`, beside the Perl grammar (which reads `<<EOF` as a shift and knows no POD):
+ *   here-documents `<<EOF`, `<<"EOF"`, `<<'EOF'`, `<<~EOF`; POD from a line `=word` to `=cut`;
+ *   `#` comments; `"…"`, `'…'` may span lines.
  * Not recognised (a scar there is accepted): Groovy slashy strings `/…/` (telling them from
  * division needs a parser), MySQL's backslash escapes and `#` comments in SQL, quotes inside
  * interpolation holes (`$"{f "x"}"`, `"$(f "x")"`), C `#if 0` regions, a Dockerfile's
@@ -142,7 +145,8 @@ export type LexRuleName =
   | 'lisp'
   | 'elisp'
   | 'clojure'
-  | 'ocaml';
+  | 'ocaml'
+  | 'perl';
 
 const line = (open: string | RegExp): TokenForm => ({ kind: 'line', open });
 const atom = (open: RegExp): TokenForm => ({ kind: 'atom', open });
@@ -366,6 +370,22 @@ export const LEX_RULES: Record<LexRuleName, LexRule> = {
       },
       { kind: 'token', open: "'", close: "'", what: SQ },
       oneLine('"', DQ),
+    ],
+  },
+  perl: {
+    spec: 'perlop, "Quote and Quote-like Operators" (<<"EOF", <<~EOF here-documents, the terminator alone on its line, indented with <<~) and perlpod (a line starting with "=" and a letter starts POD, "=cut" ends it). Used beside the Perl grammar, which reads <<EOF as a shift and has no POD',
+    tokens: [
+      { kind: 'token', open: /^=[A-Za-z]/, close: /^=cut(?=\s|$)/, what: 'a POD block', spans: true },
+      line(/(?<=^|[\s;{}()])#/),
+      atom(/\\./),
+      {
+        kind: 'heredoc',
+        open: /(?<![<\w$@%&])<<(~?)[ \t]*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/,
+        close: (m) => new RegExp(`^${m[1] ? '[ \\t]*' : ''}${m[3]}$`),
+        what: 'a here-document',
+      },
+      { kind: 'token', open: "'", close: "'", what: SQ, spans: true, escape: '\\' },
+      { kind: 'token', open: '"', close: '"', what: DQ, spans: true, escape: '\\' },
     ],
   },
   make: {

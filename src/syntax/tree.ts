@@ -231,6 +231,15 @@ export function commentAt(doc: ParsedDocument, off: number): { start: number; en
   return null;
 }
 
+/** True when offset `off` is inside a comment node of any region. */
+export function inComment(doc: ParsedDocument, off: number): boolean {
+  for (const r of doc.regions) {
+    if (!r.tree || !covers(r, off)) continue;
+    for (let n: Node | null = r.tree.rootNode.descendantForIndex(off, off + 1); n; n = n.parent) if (isCommentType(n.type)) return true;
+  }
+  return false;
+}
+
 /** The nodes that strictly contain offset `off` (start before it, end after it), innermost first, from every region. */
 export function enclosing(doc: ParsedDocument, off: number): { row: number; type: string; start: number }[] {
   const out: { row: number; type: string; start: number }[] = [];
@@ -268,13 +277,20 @@ function errorsUnder(cursor: TreeCursor): number {
  */
 function tokensOf(nodes: Node[], parentType: string, source: string, skip: Range[], withPath: boolean): string[] {
   const tokens: string[] = [];
+  // A `{/* */}` between two lines of JSX text splits one text child into two (JSX joins the
+  // lines of a text with a space), which changes what the element renders.
+  let lastType = '';
+  let holderSince = false;
   for (const node of nodes) {
     const cursor = node.walk();
     // Read through the cursor, without a Node object per node: a tree has one node per token.
     const visit = (parent: string, prefix: string, inText: boolean): void => {
       const type = cursor.nodeType;
       if (isCommentType(type) && !inText && !NOT_A_COMMENT_UNDER.test(parent)) return;
-      if (type === 'jsx_expression' && commentHolder(cursor.currentNode)) return;
+      if (type === 'jsx_expression' && commentHolder(cursor.currentNode)) {
+        holderSince = true;
+        return;
+      }
       const text = type === 'element' && textOnly(cursor.currentNode);
       if (cursor.gotoFirstChild()) {
         const inner = withPath ? `${prefix}${type}>` : '';
@@ -288,6 +304,9 @@ function tokensOf(nodes: Node[], parentType: string, source: string, skip: Range
       if (skip.some((x) => x.startIndex < e && s < x.endIndex)) return;
       const t = source.slice(s, e).trim();
       if (t === '' && !cursor.nodeIsMissing) return;
+      if (holderSince && type === 'jsx_text' && lastType === 'jsx_text') tokens.push('{/* */} between two JSX text lines');
+      holderSince = false;
+      lastType = type;
       tokens.push(`${prefix}${type}|${t}`);
     };
     visit(parentType, withPath ? `${parentType}>` : '', false);

@@ -26,9 +26,9 @@ function expectMovedAbove(name, src, asked, start, why, open = '#') {
 
 test('syntax: a line continuing the previous one (trailing backslash) moves the scar above the line where the statement starts, for # and // files', () => {
   for (const asked of [2, 3]) {
-    expectMovedAbove('run.sh', 'docker run \\\n  --rm \\\n  img\necho done\n', asked, 1, 'is inside a command (from line 1), where a comment would change the Shell code');
-    expectMovedAbove('k.c', '#define TWICE(x) \\\n  ((x) + \\\n   (x))\nint y;\n', asked, 1, 'is inside a preproc function def (from line 1), where a comment would change the C code', '//');
-    expectMovedAbove('Makefile', 'all:\n\tcc -o a \\\n\t  a.c \\\n\t  b.c\n', asked + 1, 2, 'is inside a line continued with a backslash (from line 2)');
+    expectMovedAbove('run.sh', 'docker run \\\n  --rm \\\n  img\necho done\n', asked, 1, `continues line ${asked - 1} (it ends with a backslash), where a comment would change the Shell code`);
+    expectMovedAbove('k.c', '#define TWICE(x) \\\n  ((x) + \\\n   (x))\nint y;\n', asked, 1, `continues line ${asked - 1} (it ends with a backslash), where a comment would change the C code`, '//');
+    expectMovedAbove('Makefile', 'all:\n\tcc -o a \\\n\t  a.c \\\n\t  b.c\n', asked + 1, 2, `continues line ${asked} (it ends with a backslash)`);
   }
   // A comment line ending with a backslash continues nothing; Docker drops comment lines
   // inside a continued instruction.
@@ -48,9 +48,9 @@ test('syntax: Python — a line continuing the previous one (trailing backslash)
   // Python joins a line ending in a backslash with the next: a comment line there ends the
   // statement early (SyntaxError), though tree-sitter-python parses it without an error.
   for (const asked of [2, 3]) {
-    expectMovedAbove('m.py', 'x = 1 + \\\n    2 + \\\n    3\n', asked, 1, 'is inside a binary operator (from line 1), where a comment would change the Python code');
+    expectMovedAbove('m.py', 'x = 1 + \\\n    2 + \\\n    3\n', asked, 1, `continues line ${asked - 1} (it ends with a backslash), where a comment would change the Python code`);
   }
-  expectMovedAbove('c.py', 'if a and \\\n   b:\n    pass\n', 2, 1, 'is inside a boolean operator (from line 1), where a comment would change the Python code');
+  expectMovedAbove('c.py', 'if a and \\\n   b:\n    pass\n', 2, 1, 'continues line 1 (it ends with a backslash), where a comment would change the Python code');
   // A string continued with a backslash: the scar line would be inside the string (unterminated).
   expectMovedAbove('s.py', 's = "abc\\\ndef"\n', 2, 1, 'is inside a string (from line 1), where a comment would change the Python code');
 });
@@ -59,7 +59,7 @@ test('syntax: a line inside a multi-line HTML/Vue start tag moves the scar above
   // tree-sitter-html parses a comment anywhere as an extra, even between attributes.
   for (const [name, src, asked, start, lang] of [
     ['a.html', '<div\n  class="a\n  b"\n  id=x>\n</div>\n', 3, 1, 'HTML'],
-    ['t.vue', '<template>\n  <div\n    :a="x\n    y"></div>\n</template>\n', 4, 2, 'HTML'],
+    ['t.vue', '<template>\n  <div\n    :a="x\n    y"></div>\n</template>\n', 4, 2, 'Vue'],
     ['b.html', '<p>\n<img\n  src="a.png"\n  alt="x">\n</p>\n', 3, 2, 'HTML'],
   ]) {
     const { r, text } = scarOnce({ [name]: src }, `${name}:${asked}`);
@@ -229,7 +229,7 @@ test('syntax: a line inside a multi-line string (Python and TOML triple quotes, 
     ['e.sh', 'cat <<\\EOF\nbody\nEOF\n', 2, 1, 'a here-document (from line 1), where a comment would change the Shell code', 1, `# ${ASK}\ncat <<\\EOF\nbody\nEOF\n`],
     ['h.sh', 'echo "a #b" && cat <<X\nbody\nX\n', 2, 1, 'a here-document (from line 1), where a comment would change the Shell code', 1, `# ${ASK}\necho "a #b" && cat <<X\nbody\nX\n`],
     ['deploy', '#!/bin/bash\ncat <<EOF\nbody\nEOF\n', 3, 2, 'a here-document (from line 2), where a comment would change the Shell code', 2, `#!/bin/bash\n# ${ASK}\ncat <<EOF\nbody\nEOF\n`],
-    ['g.rb', 'sql = <<~SQL\n  select 1\n  SQL\nx = 1\n', 2, 1, 'a heredoc (from line 1), where a comment would change the Ruby code', 4, `sql = <<~SQL\n  select 1\n  SQL\n# ${ASK}\nx = 1\n`],
+    ['g.rb', 'sql = <<~SQL\n  select 1\n  SQL\nx = 1\n', 2, 1, 'a here-document (from line 1), where a comment would change the Ruby code', 4, `sql = <<~SQL\n  select 1\n  SQL\n# ${ASK}\nx = 1\n`],
     ['d.yaml', 'script: &setup |\n  setup line\nb: !!binary |\n  R0lG\n', 4, 3, 'a block scalar (from line 3), where a comment would change the YAML code', 3, `script: &setup |\n  setup line\n# ${ASK}\nb: !!binary |\n  R0lG\n`],
     ['f.yaml', '- run: |\n    make\n\n- run: make test\n', 2, 1, 'a block scalar (from line 1), where a comment would change the YAML code', 3, `- run: |\n    make\n# ${ASK}\n\n- run: make test\n`],
     ['g.yaml', '# - run: |\nname: build\n', null, null, null, 2, `# - run: |\n# ${ASK}\nname: build\n`],

@@ -115,7 +115,7 @@ test('syntax: TSX/JSX by context — verified with the TypeScript parser; a line
     const lang = name === 'App.tsx' ? 'TSX' : 'JavaScript';
     const lines = src.split('\n');
     lines.splice(1, 0, `  // ${ASK}`);
-    for (const [line, what] of [[3, 'a string'], [4, 'a template string']]) {
+    for (const [line, what] of [[3, 'a template string'], [4, 'a template string']]) {
       const { r, text } = scarOnce({ [name]: src }, `${name}:${line}`);
       assert.deepEqual(
         [r.status, r.stdout, r.stderr],
