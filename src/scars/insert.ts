@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../files.js';
 import { scarsRecordFile } from '../git/layout.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
+import { languageOf } from '../syntax/languages.js';
 import { scanBuffer } from './parse.js';
 import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, lineOfGitLine, type LineFile } from './lines.js';
 import { withWorkTreeLock } from '../git/lock.js';
@@ -314,7 +315,11 @@ export async function scarIntoBuffer(i: ScarIntoBufferInput): Promise<ScarEdit> 
   }
   // Indent: the target line's; for a blank target the next non-blank line's, else the previous one's.
   const from = (n: number) => (n >= 1 && n <= count && !isBlank(f, n) ? indentOf(f, n) : null);
+  const closerIndent = languageOf(i.rel)?.indentAboveCloser === true;
   const indentFor = (line: number): string => {
+    if (closerIndent && line <= count && /^[ \t]*[}\]]/.test(lineText(f, line))) {
+      for (let n = line - 1; n >= 1; n--) if (!isBlank(f, n)) return indentOf(f, n);
+    }
     if (line <= count && !isBlank(f, line)) return indentOf(f, line);
     let found: string | null = null;
     for (let n = line + 1; n <= count && found === null; n++) found = from(n);

@@ -99,6 +99,10 @@ interface Candidate {
  *   stands above its last marker line, outside its scar lines (a token holding a line
  *   starts above it); without them every scar line whose opener is one of the language's
  *   comment openers is a comment, and one with another opener is not;
+ * - in a language with a lexical rule (syntax/lexer.ts, with or without a grammar), a line
+ *   that does not start inside a multi-line token of that rule (a string, here-document or
+ *   block comment still open at the end of the line above, or a line the line above
+ *   continues);
  * - in Markdown, outside fenced code blocks (see {@link openFenceAfter});
  * - elsewhere, any such line (the line rule).
  * When a grammar cannot be loaded (a broken install), the line rule is used.
@@ -132,14 +136,16 @@ export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> 
 /** The candidates that are comments in the file's language (see {@link scanBuffer}). */
 async function commentsOnly(relPath: string, text: string, lines: string[], found: Candidate[]): Promise<Candidate[]> {
   const lang = languageOf(relPath, lines[0] ?? '');
-  if (!lang?.grammar) return found;
-  if (lang.lex) {
-    // Beside a grammar, the lexical rule covers tokens the grammar misses (Perl here-documents).
+  if (lang?.lex) {
+    // The lexical rule: a marker line that starts inside a multi-line token (a string, a
+    // here-document, a block comment, a continued line) is text of that token. Beside a
+    // grammar it covers what the grammar misses (Perl here-documents).
     const { tokensAround } = await import('../syntax/lexer.js');
     const tokens = tokensAround(lang.lex, lines);
-    found = found.filter((c) => !(tokens[c.index] && tokens[c.index]!.startLine - 1 < c.index));
+    found = found.filter((c) => !tokens[c.index]);
     if (!found.length) return found;
   }
+  if (!lang?.grammar) return found;
   // `{/*` is a comment in a block (JavaScript's `{ }`) as well as among JSX children.
   const openers = [lang.line, lang.block?.[0], lang.jsx || lang.block?.[0] === '/*' ? '{/*' : null].filter((o): o is string => !!o);
   if (lang.hazards && !lang.sections) {

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { pathArg, quoteCStyle } from '../git/quote.js';
-import { formatScar, type CommentSyntax } from './format.js';
+import { formatScar, isRecognisedSyntax, type CommentSyntax } from './format.js';
 import { openFenceAfter, fencedLines, isMarkdownPath } from './parse.js';
 import { languageOf, extensionOf, defaultSyntax, candidateSyntaxes, type Language } from '../syntax/languages.js';
 import { tokenAround, tokensAround } from '../syntax/lexer.js';
@@ -95,7 +95,9 @@ function describe(type: string): string {
  * without errors, also under the same nodes). When none fits (the line starts inside a
  * string, template, raw string, here-document, comment, tag or attribute list, or continues
  * the line before), the scar goes above the nearest line above where a node holding that
- * point starts (the string, the statement, the element) and fits there; `warning` says so.
+ * point starts (the string, the statement, the element) and fits there, else above the
+ * nearest of the 20 lines above that fits (Ruby's and Perl's data section after `__END__`,
+ * which no node holds); `warning` says so.
  *
  * Without a grammar, or with an override: the language's comment (override first; Markdown
  * `<!-- -->`, `#` in its front matter; an unknown type `#` with a warning), moved above the
@@ -157,9 +159,12 @@ function lineOffset(text: string, row: number): number {
   return off;
 }
 
+/** How many lines above a line placeByGrammar tries when no node's start fits. */
+const NEARBY_LINES = 20;
+
 /** The grammar half of {@link chooseSyntax}. */
 async function placeByGrammar(relPath: string, lang: Language, text: string, lineIndex: number, firstMustStay: boolean, render: ScarRender): Promise<SyntaxChoice> {
-  const { parseDocument, disposeDocument, sameMeaning, enclosing, languageAt, commentAt, inComment } = await import('../syntax/tree.js');
+  const { parseDocument, disposeDocument, sameMeaning, enclosing, languageAt, commentAt, inComment, jsxTextRunStart } = await import('../syntax/tree.js');
   let doc;
   try {
     doc = await parseDocument(lang, text);
@@ -171,7 +176,9 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
   try {
     const at = lineOffset(text, lineIndex);
     const around = enclosing(doc, at);
-    const rows = [lineIndex, ...new Set(around.map((n) => n.row).filter((r) => r < lineIndex))];
+    // JSX text has a node per line: the line where its run starts is a place too.
+    const run = lang.jsx || lang.sections ? jsxTextRunStart(doc, at) : null;
+    const rows = [lineIndex, ...new Set([...around.map((n) => n.row), ...(run !== null ? [run] : [])].filter((r) => r < lineIndex).sort((x, y) => y - x))];
     const lines = text.split('\n');
     // A line ending with an odd run of backslashes continues onto the next (C, Python, shell),
     // before comments are read: a comment line there would end the statement or break it.
@@ -187,12 +194,17 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
     const lexed = lang.lex ? tokensAround(lang.lex, lines) : null;
     const lexToken = lexed?.[lineIndex] ?? null;
     if (lexToken && lexToken.startLine - 1 < lineIndex && !rows.includes(lexToken.startLine - 1)) rows.splice(1, 0, lexToken.startLine - 1);
-    for (const row of rows) {
+    // When no node's start fits (a line of Ruby's or Perl's data section after __END__, which
+    // no node holds), the nearest of the lines just above that fits: tried only where the scar
+    // would be refused otherwise.
+    const nearby = Array.from({ length: Math.min(lineIndex, NEARBY_LINES) }, (_, k) => lineIndex - 1 - k).filter((r) => !rows.includes(r));
+    for (const row of [...rows, ...nearby]) {
       if ((row === 0 && firstMustStay) || continued(row) || (lexed?.[row] && lexed[row]!.startLine - 1 < row)) continue;
       // The language where the scar's text would start: past the line's indentation.
       const lineAt = lineOffset(text, row);
       const indent = /^[ \t]*/.exec(text.slice(lineAt, lineAt + 200))![0].length;
-      for (const syntax of candidateSyntaxes(languageAt(doc, lineAt + indent))) {
+      // Only what scan reads as a scar (Haskell's `{- -}` is a comment, not a scar opener).
+      for (const syntax of candidateSyntaxes(languageAt(doc, lineAt + indent)).filter(isRecognisedSyntax)) {
         const r = render(row, syntax);
         const next = await parseDocument(lang, r.text.replace(/\r(?!\n)/g, '\n'));
         try {
@@ -203,24 +215,28 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
           if (!sameMeaning(doc, next)) continue;
           if (row === lineIndex) return { syntax, lineIndex: row };
           // Named by the innermost construct starting on that line, not its parts (a string, not its content).
-          const inner = around.find((n) => n.row === row && !/_(content|fragment|start|inner|chars)$/.test(n.type)) ?? around.find((n) => n.row === row) ?? around[0];
+          const inner = rows.includes(row) ? (around.find((n) => n.row === row && !/_(content|fragment|start|inner|chars)$/.test(n.type)) ?? around.find((n) => n.row === row) ?? around[0]) : undefined;
           return {
             syntax,
             lineIndex: row,
-            warning: `${quoteCStyle(relPath)}:${lineIndex + 1} ${
+            warning: `${quoteCStyle(relPath)}:${lineIndex + 1}${
               lexToken && lexToken.startLine - 1 < lineIndex
-                ? `is inside ${lexToken.what} (from line ${lexToken.startLine})`
+                ? ` is inside ${lexToken.what} (from line ${lexToken.startLine}), where`
                 : continued(lineIndex) && !/string|heredoc|comment|template|scalar/.test(around[0]?.type ?? '')
-                  ? `continues line ${lineIndex} (it ends with a backslash)`
-                  : `is inside ${describe(inner.type)} (from line ${inner.row + 1})`
-            }, where a comment would change the ${lang.name} code; the scar went above line ${row + 1} instead`,
+                  ? ` continues line ${lineIndex} (it ends with a backslash), where`
+                  : row === run
+                    ? ` is inside JSX text (from line ${run + 1}), where`
+                    : inner
+                      ? ` is inside ${describe(inner.type)} (from line ${inner.row + 1}), where`
+                      : ': there'
+            } a comment would change the ${lang.name} code; the scar went above line ${row + 1} instead`,
           };
         } finally {
           disposeDocument(next);
         }
       }
     }
-    throw new KizuError(`${quoteCStyle(relPath)}:${lineIndex + 1}: a comment cannot be placed above this line, nor above the lines where the code around it starts, without changing the ${lang.name} code`, {
+    throw new KizuError(`${quoteCStyle(relPath)}:${lineIndex + 1}: a comment cannot be placed above this line, nor above the lines where the code around it starts or the ${NEARBY_LINES} lines above it, without changing the ${lang.name} code`, {
       hint: `use git kizu queue add --at ${pathArg(relPath, `:${lineIndex + 1}`)} "<text>" instead`,
     });
   } finally {

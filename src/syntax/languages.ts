@@ -58,7 +58,6 @@ export type Grammar =
   | 'rust'
   | 'scala'
   | 'scss'
-  | 'swift'
   | 'tsx'
   | 'typescript'
   | 'xml'
@@ -84,6 +83,11 @@ export interface Language {
   jsx?: boolean;
   /** Markup with sections parsed by other grammars (see the module comment). */
   sections?: 'html' | 'astro' | 'php';
+  /**
+   * Markup whose attribute values may be `{…}` expressions (Svelte, Astro): a `>` or `<` in
+   * one does not end or start a tag (tree.ts masks them for the HTML grammar).
+   */
+  braces?: boolean;
   /** The lexical rule for a language without a grammar. */
   lex?: LexRuleName;
   /** See the module comment; absent: always parse. */
@@ -93,6 +97,12 @@ export interface Language {
    * TeX's control space); elsewhere a scar never goes right below such a line.
    */
   backslashEndsNothing?: boolean;
+  /**
+   * A scar above a line that starts with `}` or `]` takes the indent of the line above it, not
+   * the closer's: in YAML a comment at the column of a flow collection's closer (column 0 at
+   * the top level) is refused by strict parsers (the `yaml` package).
+   */
+  indentAboveCloser?: boolean;
   /** Markdown: fenced code blocks and front matter rules (scars/parse.ts), no grammar. */
   markdown?: boolean;
   /** The format has no comment syntax at all (JSON, CSV, notebooks). */
@@ -119,12 +129,12 @@ export const LANGUAGES = {
   ruby: L('Ruby', 'ruby', '#', null),
   perl: L('Perl', 'perl', '#', null, { lex: 'perl' }),
   shell: L('Shell', 'bash', '#', null),
-  yaml: L('YAML', 'yaml', '#', null, { hazards: ['|', '>', '"', "'"] }),
+  yaml: L('YAML', 'yaml', '#', null, { hazards: ['|', '>', '"', "'"], indentAboveCloser: true }),
   toml: L('TOML', null, '#', null, { lex: 'toml' }),
   html: L('HTML', 'html', null, HTML_COMMENT, { sections: 'html' }),
   vue: L('Vue', 'html', null, HTML_COMMENT, { sections: 'html' }),
-  svelte: L('Svelte', 'html', null, HTML_COMMENT, { sections: 'html' }),
-  astro: L('Astro', 'html', null, HTML_COMMENT, { sections: 'astro' }),
+  svelte: L('Svelte', 'html', null, HTML_COMMENT, { sections: 'html', braces: true }),
+  astro: L('Astro', 'html', null, HTML_COMMENT, { sections: 'astro', braces: true }),
   xml: L('XML', 'xml', null, HTML_COMMENT),
   markdown: L('Markdown', null, null, HTML_COMMENT, { markdown: true }),
   css: L('CSS', 'css', null, SLASHES, { hazards: ['/*', '\\\n', '\\\r'] }),
@@ -135,10 +145,10 @@ export const LANGUAGES = {
   c: L('C', 'c', '//', SLASHES, { hazards: C_HAZARDS }),
   cpp: L('C++', 'cpp', '//', SLASHES, { hazards: [...C_HAZARDS, 'R"', 'R\'' ] }),
   objc: L('Objective-C', null, '//', SLASHES, { lex: 'objc' }),
-  csharp: L('C#', 'c_sharp', '//', SLASHES, { hazards: ['/*', '@"', '"""', '@$"', '$@"'] }),
+  csharp: L('C#', 'c_sharp', '//', SLASHES, { lex: 'csharp', hazards: ['/*', '@"', '"""', '@$"', '$@"'] }),
   java: L('Java', 'java', '//', SLASHES, { hazards: ['/*', '"""'] }),
   kotlin: L('Kotlin', 'kotlin', '//', SLASHES, { hazards: ['/*', '"""'] }),
-  swift: L('Swift', 'swift', '//', SLASHES, { hazards: ['/*', '"""'] }),
+  swift: L('Swift', null, '//', SLASHES, { lex: 'swift' }),
   scala: L('Scala', 'scala', '//', SLASHES, { hazards: ['/*', '"""'] }),
   dart: L('Dart', 'dart', '//', SLASHES, { hazards: ['/*', "'''", '"""'] }),
   groovy: L('Groovy', null, '//', SLASHES, { lex: 'groovy' }),

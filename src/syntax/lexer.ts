@@ -46,6 +46,10 @@
  * - `perl`, beside the Perl grammar (which reads `<<EOF` as a shift and knows no POD):
  *   here-documents `<<EOF`, `<<"EOF"`, `<<'EOF'`, `<<~EOF`; POD from a line `=word` to `=cut`;
  *   `#` comments; `"…"`, `'…'` may span lines.
+ * - `csharp`, beside the C# grammar (which has no raw strings): `//`, `/* *\/`; raw strings
+ *   of three or more quotes (also `$`-interpolated); verbatim `@"…"`; `"…"` one-line.
+ * - `swift`, instead of the Swift grammar: `//`, `/* *\/` nesting; `"…"` one-line; `"""…"""`;
+ *   raw `#"…"#` and `#"""…"""#`, closed by as many `#`.
  * Not recognised (a scar there is accepted): Groovy slashy strings `/…/` (telling them from
  * division needs a parser), MySQL's backslash escapes and `#` comments in SQL, quotes inside
  * interpolation holes (`$"{f "x"}"`, `"$(f "x")"`), C `#if 0` regions, a Dockerfile's
@@ -146,7 +150,9 @@ export type LexRuleName =
   | 'elisp'
   | 'clojure'
   | 'ocaml'
-  | 'perl';
+  | 'perl'
+  | 'csharp'
+  | 'swift';
 
 const line = (open: string | RegExp): TokenForm => ({ kind: 'line', open });
 const atom = (open: RegExp): TokenForm => ({ kind: 'atom', open });
@@ -386,6 +392,28 @@ export const LEX_RULES: Record<LexRuleName, LexRule> = {
       },
       { kind: 'token', open: "'", close: "'", what: SQ, spans: true, escape: '\\' },
       { kind: 'token', open: '"', close: '"', what: DQ, spans: true, escape: '\\' },
+    ],
+  },
+  csharp: {
+    spec: 'C# language reference, "Raw string literals" (C# 11: three or more quotes, closed by as many; $-interpolated ones too) and "Verbatim text" (@"…", "" doubling). Used beside the C# grammar, which has no raw strings',
+    tokens: [
+      line('//'),
+      BLOCK_C,
+      { kind: 'token', open: /\$*("{3,})/, close: (m) => m[1], what: (m) => `a ${m[1]} raw string`, spans: true },
+      { kind: 'token', open: /(?:\$@|@\$|@)"/, close: '"', what: 'a verbatim @"…" string', spans: true, doubled: true },
+      atom(/'(?:\\.|[^\\'])'/),
+      oneLine('"', DQ),
+    ],
+  },
+  swift: {
+    spec: 'The Swift Programming Language, "Lexical Structure" (comments nest; string literals: "…" one-line, """…""" multi-line, #"…"# and #"""…"""# raw, closed by as many #). Used instead of the Swift grammar, whose scanner reads raw strings only on the first parse of a process',
+    tokens: [
+      line('//'),
+      { kind: 'token', open: '/*', close: '*/', what: 'a /* */ comment', spans: true, nests: true },
+      { kind: 'token', open: /(#+)"""/, close: (m) => `"""${m[1]}`, what: (m) => `a ${m[1]}""" raw string`, spans: true },
+      { kind: 'token', open: /(#+)"/, close: (m) => `"${m[1]}`, what: (m) => `a ${m[1]}"…"${m[1]} raw string` },
+      { kind: 'token', open: '"""', close: '"""', what: 'a """ string', spans: true, escape: '\\' },
+      oneLine('"', DQ),
     ],
   },
   make: {

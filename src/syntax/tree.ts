@@ -41,13 +41,21 @@ export function isCommentType(type: string): boolean {
 }
 
 /**
- * Parents under which a grammar accepts a comment that the language does not: among JSX
- * children `//` and `/* *\/` are text (only `{/* *\/}` is a comment there); inside an HTML
- * or XML tag `<!--` starts attribute names (HTML Living Standard 13.2.5.32, "before attribute
- * name state") or is not well-formed (XML 1.0 §3.1). The grammars take comments anywhere
- * between tokens.
+ * Parents under which a grammar accepts a comment (one of its "extras", taken anywhere
+ * between tokens) that the language does not:
+ * - among JSX children `//` and `/* *\/` are text (only `{/* *\/}` is a comment there);
+ * - inside an HTML or XML tag `<!--` starts attribute names (HTML Living Standard
+ *   13.2.5.32, "before attribute name state") or is not well-formed (XML 1.0 §3.1);
+ * - directly inside a string, raw string or here-document (tree-sitter-php takes a `#` line
+ *   of a heredoc, tree-sitter-swift a `/* *\/` in a `"""` string, as comments); a comment
+ *   between the parts of a concatenated string (C, Python) is one.
  */
-const NOT_A_COMMENT_UNDER = /^(jsx_element|jsx_fragment|start_tag|end_tag|self_closing_tag|STag|ETag|EmptyElemTag)$/;
+const NOT_A_COMMENT_UNDER = /^(jsx_element|jsx_fragment|start_tag|end_tag|self_closing_tag|STag|ETag|EmptyElemTag)$|(^|_)(string|heredoc|nowdoc)(_literal|_body)?$/;
+
+/** True when a comment under a node of type `parent` is not one (see NOT_A_COMMENT_UNDER). */
+function notACommentUnder(parent: string): boolean {
+  return NOT_A_COMMENT_UNDER.test(parent) && !/concatenat/.test(parent);
+}
 
 /**
  * HTML elements whose content is text whatever it holds, `<!--` included (HTML Living
@@ -56,28 +64,39 @@ const NOT_A_COMMENT_UNDER = /^(jsx_element|jsx_fragment|start_tag|end_tag|self_c
  */
 const TEXT_ONLY_ELEMENTS = new Set(['textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
-/** True when `element` (an HTML `element` node) is one of TEXT_ONLY_ELEMENTS. */
-function textOnly(element: Node): boolean {
+/** HTML elements whose text keeps its white space and line breaks (HTML Living Standard 13.2.6.4.7: `pre`, `listing`): a line added there shows. */
+const PREFORMATTED = new Set(['pre', 'listing']);
+
+/** The tag name of an HTML `element` node, lower case ('' when it has none). */
+function tagName(element: Node): string {
   const tag = element.firstChild;
-  const name = tag?.type === 'start_tag' ? tag.children.find((c) => c?.type === 'tag_name')?.text.toLowerCase() : undefined;
-  return name !== undefined && TEXT_ONLY_ELEMENTS.has(name);
+  return (tag?.type === 'start_tag' ? tag.children.find((c) => c?.type === 'tag_name')?.text : undefined)?.toLowerCase() ?? '';
 }
 
-/** True when node `n` is a comment as the language means it (see NOT_A_COMMENT_UNDER and TEXT_ONLY_ELEMENTS). */
+/**
+ * True when node `n` is a comment as the language means it: see NOT_A_COMMENT_UNDER and
+ * TEXT_ONLY_ELEMENTS; and not inside a shell arithmetic expansion `$(( ))` or command
+ * `(( ))`, where bash reads `#` as an operand.
+ */
 function isComment(n: Node): boolean {
   if (!isCommentType(n.type)) return false;
   const parent = n.parent;
   if (!parent) return true;
-  if (NOT_A_COMMENT_UNDER.test(parent.type)) return false;
-  return !(parent.type === 'element' && textOnly(parent));
+  if (notACommentUnder(parent.type)) return false;
+  if (parent.type === 'element' && TEXT_ONLY_ELEMENTS.has(tagName(parent))) return false;
+  for (let a: Node | null = parent; a; a = a.parent) if (ARITHMETIC.test(a.type)) return false;
+  return true;
 }
+
+/** Shell arithmetic: `$(( ))` and `(( ))` (tree-sitter-bash node types). */
+const ARITHMETIC = /^(arithmetic_expansion|compound_statement_arithmetic|arithmetic_command)$/;
 
 /**
  * Parses `text` as `lang` (which has a grammar), sections included.
  * @throws Error when a grammar cannot be loaded (see grammars.ts parserFor).
  */
 export async function parseDocument(lang: Language, text: string): Promise<ParsedDocument> {
-  const doc: ParsedDocument = { text, regions: [] };
+  const doc: ParsedDocument = { text: lang.braces ? maskTagExpressions(text) : text, regions: [] };
   if (lang.sections === 'astro') {
     const fm = frontMatter(text);
     if (fm) {
@@ -104,6 +123,71 @@ export async function parseDocument(lang: Language, text: string): Promise<Parse
     if (ranges.length) await addHtml(doc, ranges);
   }
   return doc;
+}
+
+/**
+ * `text` with each `{…}` expression within a tag (Svelte, Astro) turned into a quoted
+ * attribute value for the HTML grammar: its braces become `"` and the double quotes in it
+ * `'` (same length, so every offset stays). The grammar would otherwise end the tag at the
+ * `>` of `on:click={() => n++}`, and a scar placed after it would land among the attributes.
+ * Quotes in the tag and strings in the expression are followed; nothing else changes.
+ */
+export function maskTagExpressions(text: string): string {
+  let out = '';
+  let inTag = false;
+  let tag = '';
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (!inTag) {
+      if (c === '<' && /[A-Za-z]/.test(text[i + 1] ?? '')) {
+        inTag = true;
+        tag = /^[A-Za-z][\w:-]*/.exec(text.slice(i + 1, i + 40))![0].toLowerCase();
+      }
+      out += c;
+      continue;
+    }
+    if (depth > 0) {
+      // Inside the expression: its strings may hold braces; its double quotes become single
+      // ones, so that the whole expression reads as one quoted attribute value.
+      if (quote) {
+        if (c === '\\') {
+          out += c + (text[i + 1] === '"' ? "'" : (text[i + 1] ?? ''));
+          i++;
+          continue;
+        }
+        if (c === quote) quote = '';
+      } else if (c === '"' || c === "'" || c === '`') quote = c;
+      else if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) {
+        out += '"';
+        continue;
+      }
+      out += c === '"' ? "'" : c;
+      continue;
+    }
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '{') {
+      depth = 1;
+      out += '"';
+      continue;
+    } else if (c === '>') {
+      inTag = false;
+      // A script or style holds code, not tags: copied as it is, up to its end tag.
+      if (tag === 'script' || tag === 'style') {
+        const end = text.slice(i + 1).search(new RegExp(`</${tag}`, 'i'));
+        const stop = end === -1 ? text.length : i + 1 + end;
+        out += c + text.slice(i + 1, stop);
+        i = stop - 1;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
 }
 
 /** Frees the trees (WebAssembly memory) of a document. */
@@ -216,13 +300,24 @@ export function languageAt(doc: ParsedDocument, off: number): Language {
 }
 
 /**
- * The comment node that starts exactly at offset `off`, in any region, or null.
+ * The comment node that starts exactly at offset `off`, in any region, or null (a line of a
+ * Haskell run of `--` lines, which the grammar joins into one node, counts as its own).
  * @returns its start and end offsets.
  */
 export function commentAt(doc: ParsedDocument, off: number): { start: number; end: number } | null {
   for (const r of doc.regions) {
     if (!r.tree || !covers(r, off)) continue;
-    let n: Node | null = r.tree.rootNode.descendantForIndex(off, off + 1);
+    const leaf: Node | null = r.tree.rootNode.descendantForIndex(off, off + 1);
+    // tree-sitter-haskell joins consecutive `--` lines into one comment node: there, a line
+    // of such a node that starts with `--` at `off` is a comment of its own (to its line end).
+    if (leaf && r.lang.grammar === 'haskell' && isComment(leaf) && leaf.startIndex <= off && off < leaf.endIndex) {
+      const joined = doc.text.slice(leaf.startIndex, leaf.endIndex);
+      if (joined.split('\n').every((l) => /^[ \t]*--/.test(l)) && /(^|\n)[ \t]*$/.test(doc.text.slice(leaf.startIndex, off)) && doc.text.startsWith('--', off)) {
+        const eol = doc.text.indexOf('\n', off);
+        return { start: off, end: eol === -1 || eol > leaf.endIndex ? leaf.endIndex : eol };
+      }
+    }
+    let n = leaf;
     while (n && n.startIndex === off) {
       if (isComment(n)) return { start: n.startIndex, end: n.endIndex };
       n = n.parent;
@@ -238,6 +333,34 @@ export function inComment(doc: ParsedDocument, off: number): boolean {
     for (let n: Node | null = r.tree.rootNode.descendantForIndex(off, off + 1); n; n = n.parent) if (isCommentType(n.type)) return true;
   }
   return false;
+}
+
+/**
+ * Among JSX children: the 0-based row where the run of JSX text holding offset `off` (or
+ * ending just before it) starts its first non-blank line, or null. The grammar gives each line
+ * of a JSX text its own node, so no node holds the run: this is where a scar goes that may not
+ * split it.
+ */
+export function jsxTextRunStart(doc: ParsedDocument, off: number): number | null {
+  for (const r of doc.regions) {
+    if (!r.tree || !r.lang.jsx || !covers(r, off)) continue;
+    const at = r.tree.rootNode.descendantForIndex(off, off + 1);
+    let run: Node | null = null;
+    if (at && /^jsx_(element|fragment)$/.test(at.type)) {
+      // Between two children: the last one that starts before `off`.
+      for (const c of at.children) if (c && c.startIndex < off) run = c;
+    } else {
+      let n: Node | null = at;
+      while (n?.parent && !/^jsx_(element|fragment)$/.test(n.parent.type)) n = n.parent;
+      if (!n?.parent) continue;
+      run = n.startIndex < off ? n : n.previousSibling;
+    }
+    if (run?.type !== 'jsx_text') continue;
+    while (run.previousSibling?.type === 'jsx_text') run = run.previousSibling;
+    const lead = /^\s*/.exec(doc.text.slice(run.startIndex, run.endIndex))![0].length;
+    return pointAt(doc.text, run.startIndex + lead).row;
+  }
+  return null;
 }
 
 /** The nodes that strictly contain offset `off` (start before it, end after it), innermost first, from every region. */
@@ -269,11 +392,41 @@ function errorsUnder(cursor: TreeCursor): number {
   return n;
 }
 
+/** The syntax errors of a document: ERROR and MISSING nodes in all its regions. */
+export function syntaxErrors(doc: ParsedDocument): number {
+  let n = 0;
+  for (const r of doc.regions) {
+    if (!r.tree) continue;
+    const cursor = r.tree.walk();
+    n += errorsUnder(cursor);
+    cursor.delete();
+  }
+  return n;
+}
+
+/** The text of `n` with its comments cut out, white space and line breaks kept. */
+function textWithoutComments(text: string, n: Node): string {
+  const cuts: [number, number][] = [];
+  const walk = (x: Node) => {
+    if (isComment(x)) cuts.push([x.startIndex, x.endIndex]);
+    else for (const c of x.children) if (c) walk(c);
+  };
+  walk(n);
+  let out = '';
+  let at = n.startIndex;
+  for (const [s, e] of cuts) {
+    out += text.slice(at, s);
+    at = e;
+  }
+  return out + text.slice(at, n.endIndex);
+}
+
 /**
  * The tokens of `nodes` (siblings under a node of type `parentType`) other than comments,
  * each as type and text without surrounding whitespace and, when `withPath`, the types of the
- * nodes above it. A token inside `skip` (a section parsed by another grammar, whose tokens
- * stand for it) is left out.
+ * nodes above it; the whole text of an HTML `<pre>` or `<listing>` without its comments is a
+ * token too, and so is a `{/* *\/}` between two lines of JSX text. A token inside `skip` (a
+ * section parsed by another grammar, whose tokens stand for it) is left out.
  */
 function tokensOf(nodes: Node[], parentType: string, source: string, skip: Range[], withPath: boolean): string[] {
   const tokens: string[] = [];
@@ -284,14 +437,21 @@ function tokensOf(nodes: Node[], parentType: string, source: string, skip: Range
   for (const node of nodes) {
     const cursor = node.walk();
     // Read through the cursor, without a Node object per node: a tree has one node per token.
-    const visit = (parent: string, prefix: string, inText: boolean): void => {
+    // `plain`: under a node whose comment children are text (a <textarea>, shell arithmetic).
+    const visit = (parent: string, prefix: string, plain: boolean): void => {
       const type = cursor.nodeType;
-      if (isCommentType(type) && !inText && !NOT_A_COMMENT_UNDER.test(parent)) return;
+      if (isCommentType(type) && !plain && !notACommentUnder(parent)) return;
       if (type === 'jsx_expression' && commentHolder(cursor.currentNode)) {
         holderSince = true;
         return;
       }
-      const text = type === 'element' && textOnly(cursor.currentNode);
+      let text = plain || ARITHMETIC.test(type);
+      if (type === 'element') {
+        const name = tagName(cursor.currentNode);
+        text ||= TEXT_ONLY_ELEMENTS.has(name);
+        // The text of a <pre> keeps its line breaks: a line added there shows.
+        if (PREFORMATTED.has(name)) tokens.push(`pre|${textWithoutComments(source, cursor.currentNode)}`);
+      }
       if (cursor.gotoFirstChild()) {
         const inner = withPath ? `${prefix}${type}>` : '';
         do visit(type, inner, text);

@@ -24,8 +24,8 @@ const at = (startLine, what) => ({ startLine, what });
 test('every rule names its spec; line 1 and past the end', () => {
   for (const [name, rule] of Object.entries(LEX_RULES)) assert.ok(rule.spec.length > 10, name);
   assert.deepEqual(Object.keys(LEX_RULES).sort(), [
-    'batch', 'clojure', 'cmake', 'dockerfile', 'elisp', 'env', 'erlang', 'fsharp', 'graphql', 'groovy', 'ini',
-    'less', 'lisp', 'make', 'objc', 'ocaml', 'powershell', 'properties', 'proto', 'sql', 'toml',
+    'batch', 'clojure', 'cmake', 'csharp', 'dockerfile', 'elisp', 'env', 'erlang', 'fsharp', 'graphql', 'groovy', 'ini',
+    'less', 'lisp', 'make', 'objc', 'ocaml', 'perl', 'powershell', 'properties', 'proto', 'sql', 'swift', 'toml',
   ]);
   assert.equal(tokenAround('toml', ['a = """', 'x'], 0), null);
   assert.deepEqual(tokenAround('toml', ['a = """', 'x'], 5), at(1, 'a """ string'));
@@ -229,3 +229,28 @@ test('tokensAround: every insertion point in one pass, as tokenAround gives each
   assert.deepEqual(tokensAround('make', []), [null]);
 });
 
+
+test('perl: here-documents (quoted, indented with <<~), POD to =cut, not a << shift, strings over lines', () => {
+  check('perl', ['print <<EOT;', 'body', 'EOT', 'x();'], [[2, at(1, 'a here-document')], [3, at(1, 'a here-document')], [4, null]]);
+  check('perl', ['my $s = <<~"END";', '    body', '    END', 'y();'], [[2, at(1, 'a here-document')], [3, at(1, 'a here-document')], [4, null]]);
+  check('perl', ["print <<'RAW' . 1;", '$not_interpolated', 'RAW', 'z();'], [[2, at(1, 'a here-document')], [4, null]]);
+  check('perl', ['my $x = 1 << 2;', 'w();'], [[2, null]]);
+  check('perl', ['=pod', '', 'docs', '', '=cut', 'v();'], [[2, at(1, 'a POD block')], [5, at(1, 'a POD block')], [6, null]]);
+  check('perl', ['my $s = "a', 'b";', 'u();'], [[2, at(1, 'a "…" string')], [3, null]]);
+  check('perl', ['# print <<EOT;', 't();'], [[2, null]]);
+});
+
+test('csharp: raw strings of three or more quotes, interpolated ones, verbatim @"…" with "" doubling', () => {
+  check('csharp', ['var a = """', '  raw "quoted"', '  """;', 'x();'], [[2, at(1, 'a """ raw string')], [3, at(1, 'a """ raw string')], [4, null]]);
+  check('csharp', ['var b = $""""', '  has """ inside', '  """";', 'y();'], [[2, at(1, 'a """" raw string')], [3, at(1, 'a """" raw string')], [4, null]]);
+  check('csharp', ['var c = @"a ""q""', 'b";', 'z();'], [[2, at(1, 'a verbatim @"…" string')], [3, null]]);
+  check('csharp', ['var d = "one line";', "var e = '\"';", 'w();'], [[2, null], [3, null]]);
+  check('csharp', ['// var f = """', 'v();'], [[2, null]]);
+});
+
+test('swift: raw strings closed by as many #, """ strings, nesting block comments', () => {
+  check('swift', ['let a = #"""', '  raw \\n """ not the end', '  """#', 'x()'], [[2, at(1, 'a #""" raw string')], [3, at(1, 'a #""" raw string')], [4, null]]);
+  check('swift', ['let b = """', '  text', '  """', 'y()'], [[2, at(1, 'a """ string')], [4, null]]);
+  check('swift', ['let c = ##"a "# b"##', 'z()'], [[2, null]]);
+  check('swift', ['/* a /* nested */', 'still */', 'w()'], [[2, at(1, 'a /* */ comment')], [3, null]]);
+});
