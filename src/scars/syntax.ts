@@ -71,7 +71,10 @@ export function baseSyntax(relPath: string, overrides: Record<string, string>, f
 /** Words for a node type in messages: "a template string" for `template_string`, "a string" for `string_content`. */
 function describe(type: string): string {
   const named: Record<string, string> = {
+    heredoc: 'here-document',
     heredoc_body: 'here-document',
+    ERROR: 'code the parser cannot read',
+    text: 'text',
     heredoc_redirect: 'here-document',
     raw_text: 'script or style element',
     STag: 'start tag',
@@ -79,6 +82,7 @@ function describe(type: string): string {
     EmptyElemTag: 'empty element tag',
   };
   const words = (own(named, type) ?? type.replace(/_(content|fragment|body|start|inner)$/, '').replace(/^jsx_.*$/, 'JSX element').replace(/_/g, ' ')).toLowerCase().replace('jsx', 'JSX');
+  if (words === 'text' || words.startsWith('code ')) return words;
   return `${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words}`;
 }
 
@@ -87,8 +91,8 @@ function describe(type: string): string {
  * `text`, the file's content (decoded UTF-8, BOM removed; lines end at `\r\n`, `\n` or a lone
  * `\r`, as lines.ts toLines counts them), and the line it goes above.
  *
- * With a grammar (languages.ts), and no `scar.syntax` override for the file: each comment
- * syntax of the language at that point (the section's language in HTML, Vue, Svelte, Astro
+ * With a grammar (languages.ts): each comment syntax of the language at that point (only
+ * the `scar.syntax` override, when the file has one) (the section's language in HTML, Vue, Svelte, Astro
  * and PHP files; `{/* *\/}` among JSX children) is tried; one is taken when the file with the
  * scar re-parses with the scar as one comment node on its own line, no more syntax errors
  * than before, and every other token unchanged (same type and text; when the file parsed
@@ -99,7 +103,7 @@ function describe(type: string): string {
  * nearest of the 20 lines above that fits (Ruby's and Perl's data section after `__END__`,
  * which no node holds); `warning` says so.
  *
- * Without a grammar, or with an override: the language's comment (override first; Markdown
+ * Without a grammar: the language's comment (the override first; Markdown
  * `<!-- -->`, `#` in its front matter; an unknown type `#` with a warning), moved above the
  * line where it starts when the line starts inside a multi-line token of the language's
  * lexical rule (syntax/lexer.ts), inside an open `/* *\/` or `<!-- -->` comment (when the
@@ -133,7 +137,7 @@ export async function chooseSyntax(
       hint: `scar line 2 instead: git kizu scar ${pathArg(relPath, `:2`)}`,
     });
   }
-  if (override === undefined && lang?.grammar) return placeByGrammar(relPath, lang, text, lineIndex, role !== null, render);
+  if (lang?.grammar) return placeByGrammar(relPath, lang, text, lineIndex, role !== null, render, override);
   let syntax: CommentSyntax;
   let warning: string | undefined;
   if (override !== undefined) syntax = override;
@@ -163,7 +167,15 @@ function lineOffset(text: string, row: number): number {
 const NEARBY_LINES = 20;
 
 /** The grammar half of {@link chooseSyntax}. */
-async function placeByGrammar(relPath: string, lang: Language, text: string, lineIndex: number, firstMustStay: boolean, render: ScarRender): Promise<SyntaxChoice> {
+async function placeByGrammar(
+  relPath: string,
+  lang: Language,
+  text: string,
+  lineIndex: number,
+  firstMustStay: boolean,
+  render: ScarRender,
+  override?: CommentSyntax,
+): Promise<SyntaxChoice> {
   const { parseDocument, disposeDocument, sameMeaning, enclosing, languageAt, commentAt, inComment, jsxTextRunStart } = await import('../syntax/tree.js');
   let doc;
   try {
@@ -204,7 +216,8 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
       const lineAt = lineOffset(text, row);
       const indent = /^[ \t]*/.exec(text.slice(lineAt, lineAt + 200))![0].length;
       // Only what scan reads as a scar (Haskell's `{- -}` is a comment, not a scar opener).
-      for (const syntax of candidateSyntaxes(languageAt(doc, lineAt + indent)).filter(isRecognisedSyntax)) {
+      const syntaxes = override ? [override] : candidateSyntaxes(languageAt(doc, lineAt + indent)).filter(isRecognisedSyntax);
+      for (const syntax of syntaxes) {
         const r = render(row, syntax);
         const next = await parseDocument(lang, r.text.replace(/\r(?!\n)/g, '\n'));
         try {
@@ -235,6 +248,12 @@ async function placeByGrammar(relPath: string, lang: Language, text: string, lin
           disposeDocument(next);
         }
       }
+    }
+    if (override) {
+      const shown = `${override.open}${override.close ? ' ' + override.close : ''}`;
+      throw new KizuError(`${quoteCStyle(relPath)}:${lineIndex + 1}: scar.syntax sets "${shown}" for this file, which is not a comment of ${lang.name} here nor on the lines above (scan would not see the scar)`, {
+        hint: `remove the scar.syntax entry for this file type, or use git kizu queue add --at ${pathArg(relPath, `:${lineIndex + 1}`)} "<text>"`,
+      });
     }
     throw new KizuError(`${quoteCStyle(relPath)}:${lineIndex + 1}: a comment cannot be placed above this line, nor above the lines where the code around it starts or the ${NEARBY_LINES} lines above it, without changing the ${lang.name} code`, {
       hint: `use git kizu queue add --at ${pathArg(relPath, `:${lineIndex + 1}`)} "<text>" instead`,
@@ -302,6 +321,20 @@ function placeByLines(
         const startLine = before.slice(0, at).split('\n').length;
         why ??= `is inside a ${opener} ${close} comment (opened at line ${startLine}), which the scar's ${close} would end early`;
         idx = startLine - 1;
+        continue;
+      }
+    }
+    if (lang?.markdown && syntax.close === '-->') {
+      // An HTML comment line interrupts a paragraph, and ends a list item or table it is not
+      // indented into (CommonMark 0.31 §4.6, HTML blocks of kind 2; GFM tables): above a line
+      // that continues a block, the scar goes above the block's first line.
+      const blank = (n: number) => (lines[n] ?? '').trim() === '';
+      const boundary = (n: number) => /^ {0,3}(#{1,6}([ \t]|\r?$)|`{3,}|~{3,}|<!--)/.test(lines[n]);
+      if (idx >= 1 && idx < lines.length && !blank(idx) && !blank(idx - 1) && !boundary(idx - 1) && !boundary(idx)) {
+        let start = idx - 1;
+        while (start >= 1 && !blank(start - 1) && !boundary(start - 1)) start--;
+        why ??= `is inside a paragraph, list or table (from line ${start + 1}), which a comment line would split`;
+        idx = start;
         continue;
       }
     }

@@ -84,8 +84,8 @@ export interface Language {
   /** Markup with sections parsed by other grammars (see the module comment). */
   sections?: 'html' | 'astro' | 'php';
   /**
-   * Markup whose attribute values may be `{…}` expressions (Svelte, Astro): a `>` or `<` in
-   * one does not end or start a tag (tree.ts masks them for the HTML grammar).
+   * Markup with `{…}` expressions (Svelte, Astro attribute values and text; Vue's `{{ }}`): a
+   * `>` or `<` in one does not end or start a tag (tree.ts masks them for the HTML grammar).
    */
   braces?: boolean;
   /** The lexical rule for a language without a grammar. */
@@ -132,7 +132,7 @@ export const LANGUAGES = {
   yaml: L('YAML', 'yaml', '#', null, { hazards: ['|', '>', '"', "'"], indentAboveCloser: true }),
   toml: L('TOML', null, '#', null, { lex: 'toml' }),
   html: L('HTML', 'html', null, HTML_COMMENT, { sections: 'html' }),
-  vue: L('Vue', 'html', null, HTML_COMMENT, { sections: 'html' }),
+  vue: L('Vue', 'html', null, HTML_COMMENT, { sections: 'html', braces: true }),
   svelte: L('Svelte', 'html', null, HTML_COMMENT, { sections: 'html', braces: true }),
   astro: L('Astro', 'html', null, HTML_COMMENT, { sections: 'astro', braces: true }),
   xml: L('XML', 'xml', null, HTML_COMMENT),

@@ -128,20 +128,31 @@ export async function parseDocument(lang: Language, text: string): Promise<Parse
 /**
  * `text` with each `{…}` expression within a tag (Svelte, Astro) turned into a quoted
  * attribute value for the HTML grammar: its braces become `"` and the double quotes in it
- * `'` (same length, so every offset stays). The grammar would otherwise end the tag at the
- * `>` of `on:click={() => n++}`, and a scar placed after it would land among the attributes.
- * Quotes in the tag and strings in the expression are followed; nothing else changes.
+ * `'`; and with `<` and `>` inside a `{…}` (or Vue `{{ }}`) expression in text turned into
+ * spaces. Same length, so every offset stays. The grammar would otherwise end the tag at the
+ * `>` of `on:click={() => n++}`, or a text at the `>` of `{n >` (a scar after it would land
+ * among the attributes or inside the expression). Quotes in the tag and strings in the
+ * expression are followed; script and style contents are left as they are.
  */
 export function maskTagExpressions(text: string): string {
   let out = '';
   let inTag = false;
+  let textDepth = 0;
   let tag = '';
   let depth = 0;
   let quote = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (!inTag) {
-      if (c === '<' && /[A-Za-z]/.test(text[i + 1] ?? '')) {
+      // Text: inside a `{…}` expression (`{{ }}` too) `<` and `>` are operators.
+      if (textDepth > 0) {
+        if (c === '{') textDepth++;
+        else if (c === '}') textDepth--;
+        out += c === '<' || c === '>' ? ' ' : c;
+        continue;
+      }
+      if (c === '{') textDepth = 1;
+      else if (c === '<' && /[A-Za-z]/.test(text[i + 1] ?? '')) {
         inTag = true;
         tag = /^[A-Za-z][\w:-]*/.exec(text.slice(i + 1, i + 40))![0].toLowerCase();
       }
