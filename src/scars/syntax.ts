@@ -182,7 +182,7 @@ async function placeByGrammar(
     doc = await parseDocument(lang, text);
   } catch (e) {
     throw new KizuError(`${quoteCStyle(relPath)}: cannot load the ${lang.name} grammar (${(e as Error).message})`, {
-      hint: 'reinstall git-kizu (npm install -g git-kizu), or set scar.syntax for this file type in the config to write the scar without the parser',
+      hint: `reinstall git-kizu (npm install -g git-kizu), or use git kizu queue add --at ${pathArg(relPath, `:${lineIndex + 1}`)} "<text>"`,
     });
   }
   try {
