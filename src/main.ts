@@ -52,7 +52,7 @@ export async function main(argv: string[]): Promise<void> {
     const hookHelp = first === 'hook' && (argv.length < 4 || argv.slice(3).some((a) => a === '--help' || a === '-h'));
     if (first === 'hook' && !hookHelp) {
       const { runHook } = await import('./hooks/run.js');
-      process.exitCode = await runHook(argv[3]);
+      process.exitCode = await runHook(argv[3], argv.slice(4));
       return;
     }
     // A closed pipe (`git kizu status | head`) ends the output quietly, never the command.

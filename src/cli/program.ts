@@ -438,9 +438,10 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .command('hook')
     .description('run a hook handler; reads the hook payload JSON on stdin (used by the generated hook scripts)')
     .argument('<event>', 'stop | post-tool-use | journal | user-prompt-submit | pre-commit')
-    .action(async (event: string) => {
+    .option('--agent <agent>', 'whose hook payload and answer: claude (default), codex, gemini, copilot, cursor')
+    .action(async (event: string, o: { agent?: string }) => {
       const { runHook } = await import('../hooks/run.js');
-      setCode(await runHook(event));
+      setCode(await runHook(event, o.agent !== undefined ? ['--agent', o.agent] : []));
     });
 
   program

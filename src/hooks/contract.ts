@@ -95,3 +95,10 @@ export type HookAnswer =
 
 /** The answer that says nothing. */
 export const NO_ANSWER: HookAnswer = { kind: 'none' };
+
+/** A parsed payload: the agent-neutral input, and the agent's own name of the event it came with. */
+export interface ParsedPayload<E extends AgentEvent> {
+  input: InputOf[E];
+  /** The agent's name of the event (Claude Code's `hook_event_name`, Copilot's `postToolUse`...), for the answer's envelope. */
+  hookEventName: string;
+}

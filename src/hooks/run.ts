@@ -1,7 +1,8 @@
 /**
- * `git kizu hook <event>`: the hook entry point, loaded by src/main.ts without the CLI
- * framework. For an agent's event it reads the payload on stdin, parses it with the agent's
- * adapter (today Claude Code's, src/agents/claude/) into the agent-neutral input of
+ * `git kizu hook <event> [--agent <agent>]`: the hook entry point, loaded by src/main.ts
+ * without the CLI framework. For an agent's event it reads the payload on stdin, parses it
+ * with the agent's adapter (src/agents/<agent>/, `claude` unless `--agent` names another;
+ * src/agents/registry.ts) into the agent-neutral input of
  * src/hooks/contract.ts, runs the event's handler (loaded only for its event), and writes
  * the answer as the adapter renders it. Contract: exactly one JSON object on stdout or
  * nothing; a bad payload or an internal error exits 0 with one line on stderr (a hook must
@@ -9,10 +10,11 @@
  * `pre-commit` is git's hook (no payload): it exits 1 to refuse the commit.
  */
 import { writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { AGENT_EVENTS, NO_ANSWER, PayloadError, type AgentEvent, type HookAnswer, type InputOf } from './contract.js';
-import { parseHookInput, readStdin } from '../agents/claude/payload.js';
-import { renderAnswer } from '../agents/claude/envelope.js';
-import { hookSkipped, preCommitSkipped, unknownHookEvent } from './text.js';
+import { AGENTS, isAgent, loadHookAdapter, type AgentName } from '../agents/registry.js';
+import { readStdin } from './stdin.js';
+import { hookSkipped, preCommitSkipped, unknownHookAgent, unknownHookEvent } from './text.js';
 
 const EVENTS = [...AGENT_EVENTS, 'pre-commit'] as const;
 
@@ -40,14 +42,26 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
 
 /**
  * Runs the handler for `event` with the hook payload on stdin.
- * @returns the exit code: 0 (always, for the agents' events and for a pre-commit check that
- *   fails internally), 1 when pre-commit refuses the commit, 2 for an unknown event.
- *   Never throws.
+ * @param args the arguments after the event: `--agent <agent>` (one of registry.ts `AGENTS`;
+ *   default `claude`), parsed by node's `util.parseArgs`.
+ * @returns the exit code: 0 (always, for the agents' events, also for an unknown agent or
+ *   argument, and for a pre-commit check that fails internally), 1 when pre-commit refuses
+ *   the commit, 2 for an unknown event. Never throws.
  */
-export async function runHook(event: string): Promise<number> {
+export async function runHook(event: string, args: string[] = []): Promise<number> {
   if (!(EVENTS as readonly string[]).includes(event)) {
     say(unknownHookEvent(event, EVENTS));
     return 2;
+  }
+  let agent: AgentName = 'claude';
+  try {
+    const a = parseArgs({ args, options: { agent: { type: 'string' } }, strict: true, allowPositionals: false }).values.agent ?? 'claude';
+    if (!isAgent(a)) throw new Error(`unknown agent "${a}"`);
+    agent = a;
+  } catch (e) {
+    // A wrong registration must not trap the agent: say it, let the action through.
+    say(unknownHookAgent(event, (e as Error).message, AGENTS));
+    return 0;
   }
   if (event === 'pre-commit') {
     try {
@@ -60,14 +74,15 @@ export async function runHook(event: string): Promise<number> {
       return 0;
     }
   }
-  await runAgentHook(event as AgentEvent);
+  await runAgentHook(event as AgentEvent, agent);
   return 0;
 }
 
 /** Parse, handle, render for one agent event; any error becomes one stderr line. */
-async function runAgentHook<E extends AgentEvent>(event: E): Promise<void> {
+async function runAgentHook<E extends AgentEvent>(event: E, agent: AgentName): Promise<void> {
   const warn: Warn = say;
   try {
+    const { parseHookInput, renderAnswer } = await loadHookAdapter(agent);
     const { input, hookEventName } = parseHookInput(event, readStdin(), process.env);
     const handler = HANDLERS[event] as (input: InputOf[E], warn: Warn) => Promise<HookAnswer>;
     const out = renderAnswer(await handler(input, warn), hookEventName);

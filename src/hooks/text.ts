@@ -329,6 +329,11 @@ export function unknownHookEvent(event: string, known: readonly string[]): strin
   return `git-kizu: unknown hook event "${event}"; expected one of: ${known.join(', ')}`;
 }
 
+/** A hook registered with an unknown `--agent` (or another argument): it did nothing. */
+export function unknownHookAgent(event: string, why: string, agents: readonly string[]): string {
+  return `git-kizu: ${event} hook skipped: ${why}; expected \`git-kizu hook ${event} --agent <agent>\` with one of: ${agents.join(', ')} (run \`git kizu init --agent <agent>\` again to repair the registration)`;
+}
+
 /**
  * Why an agent's hook did nothing: a bad payload, or an error (in the snapshot for
  * user-prompt-submit; for the journal hook, the edit was not recorded, and the error's hint

@@ -7,13 +7,13 @@
  * `last_assistant_message`; SubagentStop adds `agent_id`; UserPromptSubmit adds `prompt`.
  * Tool output shapes (`tool_response`) as in @anthropic-ai/claude-code sdk-tools.d.ts.
  */
-import { readSync } from 'node:fs';
 import {
   PayloadError,
   type AgentEvent,
   type EditInput,
   type InputOf,
   type JournalInput,
+  type ParsedPayload,
   type PromptInput,
   type ReportedChange,
   type StopInput,
@@ -87,43 +87,6 @@ export function editedPaths(p: HookPayload): string[] {
   return [...new Set(out)];
 }
 
-/** Longest wait (ms) for a non-blocking stdin to deliver the payload. */
-export const STDIN_WAIT_MS = 10_000;
-
-/**
- * Reads all of stdin as UTF-8, synchronously (cheaper to start than a stream), until end of
- * file. A non-blocking stdin that has no data yet (EAGAIN: the hook was started before its
- * payload was written) is polled every 5 ms for up to {@link STDIN_WAIT_MS}.
- * @returns '' if stdin is a TTY or closed.
- * @throws PayloadError if a non-blocking stdin stays empty for STDIN_WAIT_MS; other read errors.
- */
-export function readStdin(): string {
-  if (process.stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  const buf = Buffer.alloc(1 << 16);
-  const sleeper = new Int32Array(new SharedArrayBuffer(4));
-  let deadline = 0;
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') {
-        deadline ||= Date.now() + STDIN_WAIT_MS;
-        if (Date.now() > deadline) throw new PayloadError(`stdin stayed empty for ${STDIN_WAIT_MS / 1000} s; expected the hook payload`);
-        Atomics.wait(sleeper, 0, 0, 5);
-        continue;
-      }
-      if (code === 'EOF' || (code === 'EBADF' && !chunks.length)) break;
-      throw e;
-    }
-    if (n === 0) break;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The Claude Code events each git-kizu hook event is registered for (see settings.ts). */
 export const CLAUDE_EVENTS: Record<AgentEvent, string[]> = {
   stop: ['Stop', 'SubagentStop'],
@@ -131,13 +94,6 @@ export const CLAUDE_EVENTS: Record<AgentEvent, string[]> = {
   journal: ['PostToolUse'],
   'user-prompt-submit': ['UserPromptSubmit'],
 };
-
-/** A parsed payload: the agent-neutral input, and the Claude Code event it came with. */
-export interface ParsedPayload<E extends AgentEvent> {
-  input: InputOf[E];
-  /** `hook_event_name` (one of {@link CLAUDE_EVENTS}[event]). */
-  hookEventName: string;
-}
 
 /**
  * Parses the payload Claude Code sent for git-kizu's hook `event` into that event's
