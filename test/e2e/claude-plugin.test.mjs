@@ -1,24 +1,24 @@
-// End-to-end: the review hooks from git-kizu's Claude Code PLUGIN (this repository, loaded with
-// `claude --plugin-dir <repository root>`), run by the REAL Claude Code client
+// End-to-end: the review hooks from git-kizu's Claude Code PLUGIN (plugin/ in this repository),
+// run by the REAL Claude Code client
 // (node_modules/.bin/claude) against the scripted fake Anthropic API
 // (test/helpers/fake-anthropic.mjs). The sandbox repo has no hook settings at all (no
 // `git kizu init`, no .claude/settings.json): every hook run comes from hooks/hooks.json, whose
 // commands run hooks/kizu-plugin-hook.sh, which runs the git-kizu on PATH (the sandbox's PATH
 // entry links this worktree's bin/git-kizu.js as `git-kizu`).
 //
-// --plugin-dir, not `claude plugin marketplace add` + `claude plugin install`: with Claude Code
-// 2.1.332 an install copies the repository into ~/.claude/plugins/cache and runs npm ci there
-// (all of package.json's dependencies, devDependencies too: some 500 MB from the registry);
-// --plugin-dir loads the directory in place and installs nothing. The hooks the client runs are
-// the same: it reports the plugin as git-kizu@inline with the directory as its path.
+// Scenario (a) installs the plugin as users do, in the sandbox's HOME: `claude plugin
+// marketplace add <repository>` then `claude plugin install git-kizu@git-kizu` (the client copies
+// plugin/ into ~/.claude/plugins/cache and enables it in ~/.claude/settings.json; from a local
+// directory marketplace it then loads plugin/ in place, from a GitHub one the copy); the other
+// test loads plugin/ with --plugin-dir, as the plugin's author does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../helpers/sandbox.mjs';
-import { sandbox } from '../helpers/sandbox.mjs';
+import { ROOT, sandbox } from '../helpers/sandbox.mjs';
 import { CLAUDE_ARGS, claudeSandboxEnv, requireClaude } from '../helpers/claude.mjs';
-import { editResult, hookRuns, lastAssistantText, newMessages, runAgainstFake, stopFeedback, text, toolUse } from '../helpers/fake-anthropic.mjs';
+import { CLAUDE_BIN, editResult, hookRuns, lastAssistantText, newMessages, runAgainstFake, stopFeedback, text, toolUse } from '../helpers/fake-anthropic.mjs';
 
 const TEST_TIMEOUT = 120_000;
 const CLAUDE_TIMEOUT = 60_000;
@@ -28,11 +28,11 @@ const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n'; // the "agent" cha
 const SCAR = '// @kizu[ask]: explain this change';
 const SCARRED = `const a = 1;\n${SCAR}\nconst b = 20;\nconst c = 3;\n`;
 const SCAR_ENTRY = { path: 'src/app.js', line: 2, kind: 'ask', body: 'explain this change' };
-const PLUGIN_ARGS = ['--plugin-dir', ROOT];
+const PLUGIN = path.join(ROOT, 'plugin');
 
-/** The command of hooks/hooks.json's one hook of `event` running `<hook>` (as the client names it in hook feedback). */
+/** The command of plugin/hooks/hooks.json's one hook of `event` running `<hook>` (as the client names it in hook feedback). */
 function pluginCommand(event, hook) {
-  const cmds = JSON.parse(readFileSync(path.join(ROOT, 'hooks', 'hooks.json'), 'utf8'))
+  const cmds = JSON.parse(readFileSync(path.join(PLUGIN, 'hooks', 'hooks.json'), 'utf8'))
     .hooks[event].flatMap((g) => g.hooks.map((h) => h.command))
     .filter((c) => c.endsWith(` ${hook}`));
   assert.equal(cmds.length, 1, `${event}: ${JSON.stringify(cmds)}`);
@@ -58,19 +58,45 @@ function assertScan(sb, expected) {
   assert.deepEqual(JSON.parse(r.stdout), expected);
 }
 
-/** The client's init event names the plugin loaded from this directory and its /kizu command. */
-function assertPluginLoaded(r) {
+const VERSION = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+
+/**
+ * Installs the plugin for the sandbox's user as the README says (`claude plugin marketplace add
+ * <repository>`, `claude plugin install git-kizu@git-kizu`), asserting each command's output,
+ * the copy in the plugin cache (plugin/ only: no package.json, so the client runs no npm ci) and
+ * the user settings it wrote.
+ */
+function installPlugin(sb, env) {
+  const claude = (args) => {
+    const r = spawnSync(CLAUDE_BIN, ['plugin', ...args], { cwd: sb.base, env, encoding: 'utf8', timeout: CLAUDE_TIMEOUT });
+    assert.ifError(r.error);
+    assert.equal(r.status, 0, `claude plugin ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
+    return r.stdout;
+  };
+  assert.equal(claude(['marketplace', 'add', ROOT]), 'Adding marketplace…✔ Successfully added marketplace: git-kizu (declared in user settings)\n');
+  assert.equal(claude(['install', 'git-kizu@git-kizu']), 'Installing plugin "git-kizu@git-kizu"...✔ Successfully installed plugin: git-kizu@git-kizu (scope: user)\n');
+  const copy = path.join(sb.home, '.claude', 'plugins', 'cache', 'git-kizu', 'git-kizu', VERSION);
+  const files = spawnSync('find', ['.', '-type', 'f'], { cwd: copy, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
+  assert.deepEqual(files, ['./.claude-plugin/plugin.json', './commands/kizu.md', './hooks/hooks.json', './hooks/kizu-plugin-hook.sh']);
+  assert.equal(readFileSync(path.join(copy, 'commands', 'kizu.md'), 'utf8'), readFileSync(path.join(ROOT, '.claude', 'commands', 'kizu.md'), 'utf8'));
+  const settings = JSON.parse(readFileSync(path.join(sb.home, '.claude', 'settings.json'), 'utf8'));
+  assert.deepEqual(settings, {
+    extraKnownMarketplaces: { 'git-kizu': { source: { source: 'directory', path: ROOT } } },
+    enabledPlugins: { 'git-kizu@git-kizu': true },
+  });
+}
+
+/** The client's init event names the git-kizu plugin (from `dir`, as `source`) and its /kizu command. */
+function assertPluginLoaded(r, dir, source) {
   const init = r.events.find((e) => e.type === 'system' && e.subtype === 'init');
   assert.ok(init, 'no init event');
-  assert.deepEqual(
-    init.plugins.filter((p) => p.name === 'git-kizu'),
-    [{ name: 'git-kizu', path: ROOT, source: 'git-kizu@inline', version: JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version }],
-  );
+  assert.deepEqual(init.plugins.filter((p) => p.name === 'git-kizu'), [{ name: 'git-kizu', path: dir, source, version: VERSION }]);
   assert.ok(init.slash_commands.includes('git-kizu:kizu'), JSON.stringify(init.slash_commands));
 }
 
-test('plugin (a): a scar blocks the first stop with path:line and body; the agent deletes the scar line with Edit; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
+test('plugin installed from the marketplace (a): a scar blocks the first stop with path:line and body; the agent deletes the scar line with Edit; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = scarredRepo();
+  installPlugin(ctx.sb, ctx.env);
   const READ = toolUse('Read', { file_path: ctx.abs });
   const EDIT = toolUse('Edit', { file_path: ctx.abs, old_string: `${SCAR}\n`, new_string: '' });
   // Waits a second so the async journal hook of the Edit finishes before the run ends.
@@ -81,10 +107,11 @@ test('plugin (a): a scar blocks the first stop with path:line and body; the agen
     prompt: 'Review the scars in this repository.',
     cwd: ctx.sb.dir,
     env: ctx.env,
-    args: [...CLAUDE_ARGS, '--allowedTools', 'Bash(sleep:*)', ...PLUGIN_ARGS],
+    args: [...CLAUDE_ARGS, '--allowedTools', 'Bash(sleep:*)'],
     timeoutMs: CLAUDE_TIMEOUT,
   });
-  assertPluginLoaded(r);
+  // A directory marketplace's plugin is loaded from the directory itself.
+  assertPluginLoaded(r, PLUGIN, 'git-kizu@git-kizu');
   assert.equal(agent.length, 5, 'agent-loop requests: done, (block) read, edit, wait, final');
   assert.equal(r.json.result, FINAL);
   assert.deepEqual(r.json.permission_denials, []);
@@ -107,7 +134,7 @@ test('plugin (a): a scar blocks the first stop with path:line and body; the agen
   assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', ''], 'second stop: no scars, nothing printed');
 
   // Request 1: right after the blocked stop, exactly the hook feedback, naming the plugin's command
-  // as written in hooks/hooks.json (the client does not expand ${CLAUDE_PLUGIN_ROOT} there).
+  // as written in plugin/hooks/hooks.json (the client does not expand ${CLAUDE_PLUGIN_ROOT} there).
   assert.equal(lastAssistantText(agent[1].body), 'done');
   const stopCmd = pluginCommand('Stop', 'stop');
   assert.equal(stopCmd, 'sh "${CLAUDE_PLUGIN_ROOT}/hooks/kizu-plugin-hook.sh" stop');
@@ -143,10 +170,10 @@ test('plugin (a): a scar blocks the first stop with path:line and body; the agen
 
   assert.equal(ctx.sb.read('src/app.js'), EDITED);
   assertScan(ctx.sb, []);
-  assert.equal(existsSync(ctx.sb.path('.claude/settings.json')), false);
+  assert.equal(existsSync(ctx.sb.path('.claude')), false);
 });
 
-test('plugin without git-kizu on PATH: every hook says so in one stderr line and exits 0; the stop is not blocked', { timeout: TEST_TIMEOUT }, async (t) => {
+test('plugin loaded with --plugin-dir, without git-kizu on PATH: every hook says so in one stderr line and exits 0; the stop is not blocked', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = scarredRepo();
   const env = { ...ctx.env, PATH: ctx.env.PATH.split(path.delimiter).filter((d) => d !== ctx.sb.binDir).join(path.delimiter) };
   const { r, agent } = await runAgainstFake(t, {
@@ -154,10 +181,10 @@ test('plugin without git-kizu on PATH: every hook says so in one stderr line and
     prompt: 'Review the scars in this repository.',
     cwd: ctx.sb.dir,
     env,
-    args: [...CLAUDE_ARGS, ...PLUGIN_ARGS],
+    args: [...CLAUDE_ARGS, '--plugin-dir', PLUGIN],
     timeoutMs: CLAUDE_TIMEOUT,
   });
-  assertPluginLoaded(r);
+  assertPluginLoaded(r, PLUGIN, 'git-kizu@inline');
   assert.equal(agent.length, 1, 'one agent-loop request, no block');
   assert.equal(r.json.result, 'done');
   const line = (label) =>

@@ -1,8 +1,12 @@
 /**
- * git-kizu as a Claude Code plugin: this repository is the plugin (`.claude-plugin/plugin.json`,
- * `hooks/hooks.json`, the `/kizu` command from `.claude/commands/kizu.md`) and a one-plugin
- * marketplace (`.claude-plugin/marketplace.json`). An installed plugin is a plain copy of the
- * repository, not a build, so its hooks run `hooks/kizu-plugin-hook.sh`, which runs the
+ * git-kizu as a Claude Code plugin. The plugin is the directory plugin/ of this repository
+ * (`plugin/.claude-plugin/plugin.json`, `plugin/hooks/hooks.json`, and `plugin/commands/kizu.md`,
+ * the copy of `.claude/commands/kizu.md` that `npm run build` writes: the client loads no
+ * symlinked command and no path outside the plugin); the repository root is a one-plugin
+ * marketplace (`.claude-plugin/marketplace.json`, source `./plugin`). Not
+ * the root itself: Claude Code 2.1.332 runs `npm ci` in its copy of a plugin whose root holds
+ * package.json and a lockfile (every dependency, devDependencies too), and nothing turns that off.
+ * The plugin holds no git-kizu, so its hooks run `hooks/kizu-plugin-hook.sh`, which runs the
  * git-kizu on PATH. The hooks are the ones `git kizu init` writes into `.claude/settings.json`
  * (kizuEntries: same events, matchers, timeouts); only the command differs.
  */
@@ -14,6 +18,8 @@ import { kizuEntries, type MatcherGroup } from './settings.js';
 export const PLUGIN_NAME = 'git-kizu';
 /** The marketplace's name (marketplace.json `name`): the plugin's id is `git-kizu@git-kizu`. */
 export const MARKETPLACE_NAME = 'git-kizu';
+/** The plugin's directory, relative to the repository root (the marketplace entry's source). */
+export const PLUGIN_DIR = 'plugin';
 /** The hook runner inside the plugin, relative to the plugin root. */
 export const PLUGIN_HOOK_SCRIPT = 'hooks/kizu-plugin-hook.sh';
 

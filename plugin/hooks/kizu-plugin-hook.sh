@@ -1,8 +1,9 @@
 #!/bin/sh
 # kizu-plugin-hook.sh: the hook runner of git-kizu's Claude Code plugin (hooks/hooks.json runs
 # it as `sh "${CLAUDE_PLUGIN_ROOT}/hooks/kizu-plugin-hook.sh" <event>`, with the hook payload
-# on stdin). The plugin is a plain copy of the git-kizu repository, not a build, so it runs
-# the git-kizu on PATH: install git-kizu (npm install -g git-kizu) for the plugin to work.
+# on stdin). The plugin (plugin/ in the git-kizu repository, copied as is into Claude Code's
+# plugin cache) holds no git-kizu, so it runs the git-kizu on PATH: install git-kizu
+# (npm install -g git-kizu) for the plugin to work.
 # The events (templates/hooks/kizu-hook.sh, the runner `git kizu init` writes into a
 # repository, takes the same; the names are git-kizu's, registered as in
 # src/agents/claude/settings.ts):
