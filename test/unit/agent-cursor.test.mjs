@@ -279,7 +279,7 @@ test("cursor install: a user's hooks.json (4 spaces, CRLF, own hooks) gets ours 
   });
 });
 
-test('cursor install: an older entry of ours is replaced in place, duplicates go; a runner without the header is not deleted', () => {
+test('cursor install: an older entry of ours is replaced in place (a loop_limit set on it kept), duplicates go; a runner without the header is not deleted', () => {
   const ctx = context('project');
   const file = path.join(ctx.root, '.cursor', 'hooks.json');
   mkdirSync(path.join(ctx.root, '.cursor', 'hooks'), { recursive: true });
@@ -294,6 +294,17 @@ test('cursor install: an older entry of ours is replaced in place, duplicates go
       '"afterFileEdit": [{"command":".cursor/hooks/kizu-hook.sh journal cursor","timeout":30}], ' +
       '"beforeSubmitPrompt": [{"command":".cursor/hooks/kizu-hook.sh user-prompt-submit cursor","timeout":30}]}}\n',
   );
+  writeFileSync(file, text);
+  // The user lifted Cursor's follow-up bound on our stop hook: init keeps it.
+  const lifted = text.replace('"timeout":30}, {"command": "mine.sh"}', '"timeout":30, "loop_limit": null}, {"command": "mine.sh"}');
+  writeFileSync(file, lifted.replace('"timeout":30, "loop_limit"', '"timeout":9, "loop_limit"'));
+  assert.equal(installer.planInstall(ctx).writes[1].text, lifted.replace('"timeout":30, "loop_limit": null}', '"timeout":30,"loop_limit":null}'));
+  writeFileSync(file, lifted);
+  assert.equal(installer.planInstall(ctx).writes[1].text, lifted);
+  // Our definition laid out by hand (keys swapped, spaces): the same value, left as it is.
+  const relaid = text.replace('{"command":".cursor/hooks/kizu-hook.sh stop cursor","timeout":30}', '{ "timeout": 30, "command": ".cursor/hooks/kizu-hook.sh stop cursor" }');
+  writeFileSync(file, relaid);
+  assert.equal(installer.planInstall(ctx).writes[1].text, relaid);
   writeFileSync(file, text);
   writeFileSync(path.join(ctx.root, '.cursor', 'hooks', 'kizu-hook.sh'), '#!/bin/sh\necho mine\n');
   assert.deepEqual(installer.planRemove(ctx), { writes: [{ file, text: '{"hooks": {"stop": [{"command": "mine.sh"}]}}\n', empty: '{"hooks": {"stop": [{"command": "mine.sh"}]}}\n' }], deletes: [], notes: [] });

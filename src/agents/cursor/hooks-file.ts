@@ -60,8 +60,9 @@ function isOurs(n: Node, ours: CommandTest): boolean {
  * Registers `entries` in a hooks.json text. For each entry, the first of our definitions for
  * its hook in the event's array is replaced by the wanted one if it differs, our other
  * definitions for that hook there are removed, and if there was none the definition is
- * appended (the event's array created when missing). Other keys, events and definitions keep
- * their exact bytes. Idempotent.
+ * appended (the event's array created when missing). A `loop_limit` on our definition is
+ * kept when the wanted one sets none (the user's choice of Cursor's follow-up bound). Other
+ * keys, events and definitions keep their exact bytes. Idempotent.
  * @param file the path, for error messages.
  * @param text the file's content, or null when it does not exist: a new file is
  *   `{"version": 1, "hooks": {...}}`, 2-space indent, LF, ending with a newline.
@@ -93,8 +94,15 @@ export function mergeCursorHooks(file: string, text: string | null, entries: Cur
         t = apply(t, removeEdit(arr, mine[mine.length - 1]));
         continue;
       }
-      if (!mine.length) t = apply(t, appendEdit(t, arr, null, e.def, l));
-      else if (!isDeepStrictEqual(getNodeValue(kids[mine[0]]), e.def)) t = apply(t, replaceEdit(t, kids[mine[0]], e.def, l));
+      if (!mine.length) {
+        t = apply(t, appendEdit(t, arr, null, e.def, l));
+        break;
+      }
+      // getNodeValue builds objects without a prototype: compare plain copies.
+      const have = JSON.parse(JSON.stringify(getNodeValue(kids[mine[0]]))) as Record<string, unknown>;
+      // A loop_limit the user set on our stop hook (null: no limit) is theirs to keep.
+      const want = e.def.loop_limit === undefined && 'loop_limit' in have ? { ...e.def, loop_limit: have.loop_limit as number | null } : e.def;
+      if (!isDeepStrictEqual(have, want)) t = apply(t, replaceEdit(t, kids[mine[0]], want, l));
       break;
     }
   }
