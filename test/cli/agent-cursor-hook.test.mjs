@@ -4,9 +4,8 @@
 // are the documented payloads, not measured ones) in a sandbox repository with a scar.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { BIN, sandbox, src } from '../helpers/sandbox.mjs';
+import { existsSync } from 'node:fs';
+import { BIN, sandbox } from '../helpers/sandbox.mjs';
 import { PROTOCOL } from '../helpers/hooks.mjs';
 
 function scarredRepo() {
@@ -98,30 +97,59 @@ test('cursor afterFileEdit: the journal records the edit (content before unknown
   assert.match(snaps.stdout, /^\d{8}-\d{6}-\d{3}-[0-9a-f]{8} {2}prompt {2}1 file {2}Fix the bug\n$/);
 });
 
-test('cursor install: the registered commands, run from the project root as Cursor runs project hooks, reach the hooks through the runner', async () => {
-  const { installer } = await import(src('agents/cursor/install.ts'));
-  const { renderHookScript } = await import(src('install/scripts.ts'));
+test('git kizu init --agent cursor: a user\'s hooks.json gets the hooks, which run from the project root through the runner; teardown restores it byte for byte', () => {
   const sb = scarredRepo();
-  const initCmd = 'git kizu init --agent cursor';
-  const runner = renderHookScript('kizu-hook.sh', { bin: BIN, initCmd, teardownCmd: 'git kizu teardown --agent cursor' });
-  const plan = installer.planInstall({ scope: 'project', root: sb.dir, home: sb.home, env: sb.env, runner, initCmd, teardownCmd: '' });
-  for (const w of plan.writes) {
-    mkdirSync(path.dirname(w.file), { recursive: true });
-    writeFileSync(w.file, w.text, { mode: w.mode });
-  }
+  // The user's own hooks.json: 4-space indent, CRLF, a stop hook of their own.
+  const users = '{\r\n    "version": 1,\r\n    "hooks": {\r\n        "stop": [{ "command": ".cursor/hooks/audit.sh" }]\r\n    }\r\n}\r\n';
+  sb.write({ '.cursor/hooks.json': users });
+  const init = sb.kizu(['init', '--agent', 'cursor']);
+  assert.deepEqual(init, {
+    status: 0,
+    stdout: [
+      'created .git/hooks/pre-commit',
+      'created .cursor/hooks/kizu-hook.sh',
+      'updated .cursor/hooks.json',
+      'Cursor runs git-kizu from .cursor/hooks.json: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.',
+      'Cursor gives a hook no way to add context after an edit, so the agent learns of scars when it tries to stop.',
+      "Built from Cursor's documentation only (https://cursor.com/docs/hooks); not run against Cursor itself.",
+      'Cursor runs project hooks only in a trusted workspace: trust this folder when Cursor asks.',
+      'next: scar a change with `git kizu scar path:line`; the agent has to resolve it before it stops. Restart running Cursor sessions to load the hooks.',
+      '',
+    ].join('\n'),
+    stderr: '',
+  });
   const hooks = JSON.parse(sb.read('.cursor/hooks.json')).hooks;
-  const run = (event, payload) => sb.run('sh', ['-c', hooks[event][0].command], { input: JSON.stringify(payload), env: { CURSOR_PROJECT_DIR: sb.dir, CLAUDE_PROJECT_DIR: sb.dir } });
-  assert.deepEqual(run('stop', { ...common(sb), hook_event_name: 'stop', status: 'completed', loop_count: 0 }), {
+  assert.deepEqual(hooks, {
+    stop: [{ command: '.cursor/hooks/audit.sh' }, { command: '.cursor/hooks/kizu-hook.sh stop cursor', timeout: 30 }],
+    afterFileEdit: [{ command: '.cursor/hooks/kizu-hook.sh journal cursor', timeout: 30 }],
+    beforeSubmitPrompt: [{ command: '.cursor/hooks/kizu-hook.sh user-prompt-submit cursor', timeout: 30 }],
+  });
+  // As Cursor runs a project hook: the command in a shell, from the project root.
+  const run = (command, payload) => sb.run('sh', ['-c', command], { input: JSON.stringify(payload), env: { CURSOR_PROJECT_DIR: sb.dir, CLAUDE_PROJECT_DIR: sb.dir } });
+  assert.deepEqual(run(hooks.stop[1].command, { ...common(sb), hook_event_name: 'stop', status: 'completed', loop_count: 0 }), {
     status: 0,
     stdout: JSON.stringify({ followup_message: REASON }) + '\n',
     stderr: '',
   });
-  assert.deepEqual(run('beforeSubmitPrompt', { ...common(sb), hook_event_name: 'beforeSubmitPrompt', prompt: 'go', attachments: [] }), {
+  assert.deepEqual(run(hooks.beforeSubmitPrompt[0].command, { ...common(sb), hook_event_name: 'beforeSubmitPrompt', prompt: 'go', attachments: [] }), {
     status: 0,
     stdout: '{"continue":true}\n',
     stderr: '',
   });
   const edit = { ...common(sb), hook_event_name: 'afterFileEdit', file_path: sb.path('src/app.js'), edits: [{ old_string: 'x', new_string: 'y' }] };
-  assert.deepEqual(run('afterFileEdit', edit), { status: 0, stdout: '', stderr: '' });
+  assert.deepEqual(run(hooks.afterFileEdit[0].command, edit), { status: 0, stdout: '', stderr: '' });
   assert.equal(JSON.parse(sb.kizu(['journal', '--json']).stdout).length, 1);
+  assert.deepEqual(sb.kizu(['teardown', '--agent', 'cursor']), {
+    status: 0,
+    stdout: [
+      'updated .cursor/hooks.json (removed the git-kizu hooks)',
+      'removed .cursor/hooks/kizu-hook.sh',
+      'removed .git/hooks/pre-commit',
+      'git-kizu is uninstalled for --scope project; scars already in files stay until you remove them (git kizu unscar --all)',
+      '',
+    ].join('\n'),
+    stderr: '',
+  });
+  assert.equal(sb.read('.cursor/hooks.json'), users);
+  assert.equal(existsSync(sb.path('.cursor/hooks')), false);
 });

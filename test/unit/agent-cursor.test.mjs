@@ -179,7 +179,7 @@ test('cursor install: project scope writes the runner and a new hooks.json; a se
     { file: path.join(dir, 'hooks.json'), text: NEW_PROJECT_FILE, owned: false },
   ]);
   assert.deepEqual(plan.notes, [
-    `Cursor runs git-kizu from ${path.join(dir, 'hooks.json')}: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.`,
+    `Cursor runs git-kizu from .cursor/hooks.json: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.`,
     'Cursor gives a hook no way to add context after an edit, so the agent learns of scars when it tries to stop.',
     "Built from Cursor's documentation only (https://cursor.com/docs/hooks); not run against Cursor itself.",
     'Cursor runs project hooks only in a trusted workspace: trust this folder when Cursor asks.',
@@ -213,6 +213,7 @@ test('cursor install: user scope runs the runner by its absolute path; no trust 
     beforeSubmitPrompt: [{ command: `'${runner}' user-prompt-submit cursor`, timeout: 30 }],
   });
   assert.equal(plan.notes.length, 3);
+  assert.match(plan.notes[0], /^Cursor runs git-kizu from ~\/\.cursor\/hooks\.json: /);
   write(plan);
   assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'not-needed', file: path.join(ctx.home, '.cursor', 'hooks.json'), fix: null });
 });

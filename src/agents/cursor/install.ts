@@ -115,7 +115,7 @@ function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
   const t = cursorTargets(ctx);
   const text = mergeCursorHooks(t.hooksFile, readText(t.hooksFile), entriesFor(ctx, t));
   const notes = [
-    `Cursor runs git-kizu from ${t.hooksFile}: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.`,
+    `Cursor runs git-kizu from ${ctx.scope === 'user' ? '~/.cursor/hooks.json' : '.cursor/hooks.json'}: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.`,
     `Cursor gives a hook no way to add context after an edit, so the agent learns of scars when it tries to stop.`,
     `Built from Cursor's documentation only (${CURSOR_DOCS}); not run against Cursor itself.`,
   ];
