@@ -45,6 +45,8 @@ export async function loadHookAdapter(agent: AgentName): Promise<HookAdapter> {
   switch (agent) {
     case 'claude':
       return adapter(await Promise.all([import('./claude/payload.js'), import('./claude/envelope.js')]));
+    case 'cursor':
+      return adapter(await Promise.all([import('./cursor/payload.js'), import('./cursor/envelope.js')]));
     default:
       throw new Error(`no hook adapter for ${agent} yet`);
   }
@@ -138,6 +140,8 @@ export interface AgentInstaller {
 /** Loads the install module of `agent` (other than claude, whose install is install/install.ts with agents/claude/settings.ts). */
 export async function loadInstaller(agent: Exclude<AgentName, 'claude'>): Promise<AgentInstaller> {
   switch (agent) {
+    case 'cursor':
+      return (await import('./cursor/install.js')).installer;
     default:
       throw new Error(`no installer for ${agent} yet`);
   }
