@@ -23,9 +23,9 @@ import { describeItem } from '../queue/item.js';
 import { hunkJson, type HunkJson } from './hunks.js';
 import { itemJson } from './queue.js';
 import { hasKizuHooks } from '../agents/claude/settings.js';
-import { MARKETPLACE_NAME, PLUGIN_NAME } from '../agents/claude/plugin.js';
 import { AGENT_LABELS } from '../agents/registry.js';
 import { agentStates, type AgentScopeState } from '../install/agents.js';
+import { pluginEnabled } from '../agents/claude/plugin.js';
 import { guardStatus, type GuardStatus } from '../install/guard.js';
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
@@ -73,16 +73,6 @@ function settingsHas(file: string): boolean | null {
     return hasKizuHooks(file, text);
   } catch {
     return null;
-  }
-}
-
-/** Whether `~/.claude/settings.json` enables the git-kizu plugin (`enabledPlugins["git-kizu@git-kizu"]`). */
-function pluginEnabled(home: string): boolean {
-  try {
-    const v = JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8')) as { enabledPlugins?: Record<string, unknown> };
-    return v.enabledPlugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] === true;
-  } catch {
-    return false;
   }
 }
 
