@@ -199,6 +199,46 @@ try {
     inNode(big, 'par', ['diff', '--name-only', '-z', 'HEAD'], ['ls-files', '-o', '--exclude-standard', '-z']),
   );
 
+  // The same two hooks for each other agent, with its own payload (recorded shapes: see
+  // test/unit/agent-*.test.mjs) through its adapter (`--agent`), against the same floors and
+  // targets. Cursor has no post-edit context (its afterFileEdit answers nothing).
+  const rel = path.relative(big, edited);
+  const patch = `*** Begin Patch\n*** Update File: ${rel}\n@@\n-x\n+y\n*** End Patch\n`;
+  const agentPayloads = {
+    codex: {
+      post: { session_id: 'bench', turn_id: 't', transcript_path: transcript, cwd: big, hook_event_name: 'PostToolUse', model: 'gpt-5.5', permission_mode: 'bypassPermissions', tool_name: 'apply_patch', tool_input: { command: patch }, tool_response: `Exit code: 0\nSuccess. Updated the following files:\nM ${rel}\n`, tool_use_id: 'call_1' },
+      stop: { session_id: 'bench', turn_id: 't', transcript_path: transcript, cwd: big, hook_event_name: 'Stop', model: 'gpt-5.5', permission_mode: 'bypassPermissions', stop_hook_active: false, last_assistant_message: 'done' },
+    },
+    gemini: {
+      post: { session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'AfterTool', timestamp: '2026-12-02T00:00:00.000Z', tool_name: 'replace', tool_input: { file_path: edited, old_string: 'x', new_string: 'y' }, tool_response: { llmContent: 'ok' } },
+      stop: { session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'AfterAgent', timestamp: '2026-12-02T00:00:00.000Z', prompt: 'go', prompt_response: 'done', stop_hook_active: false },
+    },
+    copilot: {
+      post: { sessionId: 'bench', timestamp: 1764633600000, cwd: big, toolName: 'apply_patch', toolArgs: patch, toolResult: { resultType: 'success', textResultForLlm: 'ok' } },
+      stop: { sessionId: 'bench', timestamp: 1764633600000, cwd: big, transcriptPath: transcript, stopReason: 'end_turn', stop_hook_active: false },
+    },
+    cursor: {
+      stop: { conversation_id: 'bench', generation_id: 'g', hook_event_name: 'stop', status: 'completed', loop_count: 0, workspace_roots: [big] },
+    },
+  };
+  for (const [agent, pl] of Object.entries(agentPayloads)) {
+    if (pl.post) {
+      const input = JSON.stringify(pl.post);
+      const r = run('git-kizu', ['hook', 'post-tool-use', '--agent', agent], big, input);
+      if (!r.stdout.includes('additionalContext') || r.stderr) throw new Error(`${agent} post-tool-use produced no context: ${r.stdout}${r.stderr}`);
+      compare(`hook post-tool-use --agent ${agent} ${repoDesc} vs node -e 0`, () => run('git-kizu', ['hook', 'post-tool-use', '--agent', agent], big, input).ms, () => run('node', ['-e', '0'], big).ms, 1.3);
+    }
+    const input = JSON.stringify(pl.stop);
+    const r = run('git-kizu', ['hook', 'stop', '--agent', agent], big, input);
+    if (!/"decision":"block"|"followup_message"/.test(r.stdout) || r.stderr) throw new Error(`${agent} stop hook did not block: ${r.stdout}${r.stderr}`);
+    compare(
+      `hook stop --agent ${agent} ${repoDesc} vs node -e 0 + git diff --name-only HEAD + git ls-files -o`,
+      () => run('git-kizu', ['hook', 'stop', '--agent', agent], big, input).ms,
+      sh(big, `node -e 0; git diff --name-only -z HEAD >/dev/null; ${untracked}`),
+      1.3,
+    );
+  }
+
   const h = run('git', ['kizu', 'hunks'], big);
   if (h.status !== 0) throw new Error(`hunks failed: ${h.stderr}`);
   acceptance(
