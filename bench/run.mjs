@@ -206,19 +206,19 @@ try {
   const patch = `*** Begin Patch\n*** Update File: ${rel}\n@@\n-x\n+y\n*** End Patch\n`;
   const agentPayloads = {
     codex: {
-      post: { session_id: 'bench', turn_id: 't', transcript_path: transcript, cwd: big, hook_event_name: 'PostToolUse', model: 'gpt-5.5', permission_mode: 'bypassPermissions', tool_name: 'apply_patch', tool_input: { command: patch }, tool_response: `Exit code: 0\nSuccess. Updated the following files:\nM ${rel}\n`, tool_use_id: 'call_1' },
-      stop: { session_id: 'bench', turn_id: 't', transcript_path: transcript, cwd: big, hook_event_name: 'Stop', model: 'gpt-5.5', permission_mode: 'bypassPermissions', stop_hook_active: false, last_assistant_message: 'done' },
+      post: { session_id: 'bench-codex', turn_id: 't', transcript_path: transcript, cwd: big, hook_event_name: 'PostToolUse', model: 'gpt-5.5', permission_mode: 'bypassPermissions', tool_name: 'apply_patch', tool_input: { command: patch }, tool_response: `Exit code: 0\nSuccess. Updated the following files:\nM ${rel}\n`, tool_use_id: 'call_1' },
+      stop: { session_id: 'bench-codex', turn_id: 't', transcript_path: transcript, cwd: big, hook_event_name: 'Stop', model: 'gpt-5.5', permission_mode: 'bypassPermissions', stop_hook_active: false, last_assistant_message: 'done' },
     },
     gemini: {
-      post: { session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'AfterTool', timestamp: '2026-12-02T00:00:00.000Z', tool_name: 'replace', tool_input: { file_path: edited, old_string: 'x', new_string: 'y' }, tool_response: { llmContent: 'ok' } },
-      stop: { session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'AfterAgent', timestamp: '2026-12-02T00:00:00.000Z', prompt: 'go', prompt_response: 'done', stop_hook_active: false },
+      post: { session_id: 'bench-gemini', transcript_path: transcript, cwd: big, hook_event_name: 'AfterTool', timestamp: '2026-12-02T00:00:00.000Z', tool_name: 'replace', tool_input: { file_path: edited, old_string: 'x', new_string: 'y' }, tool_response: { llmContent: 'ok' } },
+      stop: { session_id: 'bench-gemini', transcript_path: transcript, cwd: big, hook_event_name: 'AfterAgent', timestamp: '2026-12-02T00:00:00.000Z', prompt: 'go', prompt_response: 'done', stop_hook_active: false },
     },
     copilot: {
-      post: { sessionId: 'bench', timestamp: 1764633600000, cwd: big, toolName: 'apply_patch', toolArgs: patch, toolResult: { resultType: 'success', textResultForLlm: 'ok' } },
-      stop: { sessionId: 'bench', timestamp: 1764633600000, cwd: big, transcriptPath: transcript, stopReason: 'end_turn', stop_hook_active: false },
+      post: { sessionId: 'bench-copilot', timestamp: 1764633600000, cwd: big, toolName: 'apply_patch', toolArgs: patch, toolResult: { resultType: 'success', textResultForLlm: 'ok' } },
+      stop: { sessionId: 'bench-copilot', timestamp: 1764633600000, cwd: big, transcriptPath: transcript, stopReason: 'end_turn', stop_hook_active: false },
     },
     cursor: {
-      stop: { conversation_id: 'bench', generation_id: 'g', hook_event_name: 'stop', status: 'completed', loop_count: 0, workspace_roots: [big] },
+      stop: { conversation_id: 'bench-cursor', generation_id: 'g', hook_event_name: 'stop', status: 'completed', loop_count: 0, workspace_roots: [big] },
     },
   };
   for (const [agent, pl] of Object.entries(agentPayloads)) {
