@@ -36,6 +36,8 @@ export async function loadHookAdapter(agent: AgentName): Promise<HookAdapter> {
   switch (agent) {
     case 'claude':
       return adapter(await Promise.all([import('./claude/payload.js'), import('./claude/envelope.js')]));
+    case 'gemini':
+      return adapter(await Promise.all([import('./gemini/payload.js'), import('./gemini/envelope.js')]));
     default:
       throw new Error(`no hook adapter for ${agent} yet`);
   }
@@ -129,6 +131,8 @@ export interface AgentInstaller {
 /** Loads the install module of `agent` (other than claude, whose install is install/install.ts with agents/claude/settings.ts). */
 export async function loadInstaller(agent: Exclude<AgentName, 'claude'>): Promise<AgentInstaller> {
   switch (agent) {
+    case 'gemini':
+      return (await import('./gemini/install.js')).installer;
     default:
       throw new Error(`no installer for ${agent} yet`);
   }
