@@ -1,0 +1,233 @@
+// End-to-end: git-kizu's hooks for Gemini CLI (src/agents/gemini/), run by the REAL Gemini CLI
+// (test/tools/node_modules/.bin/gemini, 0.61.0, pinned) against the scripted fake Gemini API in
+// test/helpers/fake-gemini.mjs. No network but 127.0.0.1. Each test builds a sandbox repo, makes
+// an uncommitted "agent" edit, scars it with `git kizu scar`, installs the hooks in the project's
+// .gemini/settings.json, runs `gemini -p` once and asserts on every request the client sent, on
+// its exit code, JSON result and warnings, and on the file left behind.
+//
+// The exact texts the model must see are computed first by running the same installed hooks
+// (`git kizu hook <event> --agent gemini`) on the same files with a payload of another session:
+// an AfterAgent block's reason R comes back as the next user turn [{text: R}]; an AfterTool
+// context C comes back appended to the tool's functionResponse output as
+// "\n\n<hook_context>" + C (with < and > escaped) + "</hook_context>"; headless mode lists
+// each block as "Agent execution blocked: R" in the JSON result's `warnings`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { sandbox, src } from '../helpers/sandbox.mjs';
+import { GEMINI_BIN, GEMINI_VERSION, call, geminiEnv, geminiHome, lastModelText, newContents, runAgainstFakeGemini, text } from '../helpers/fake-gemini.mjs';
+
+const TEST_TIMEOUT = 150_000;
+const GEMINI_TIMEOUT = 90_000;
+
+const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
+const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n'; // the "agent" change, uncommitted
+const SCAR = '// @kizu[ask]: explain this change';
+const SCARRED = `const a = 1;\n${SCAR}\nconst b = 20;\nconst c = 3;\n`;
+const SCAR_ENTRY = { path: 'src/app.js', line: 2, kind: 'ask', body: 'explain this change' };
+const HOOK_NAMES = ['kizu-post-tool-use', 'kizu-journal', 'kizu-snapshot', 'kizu-stop'];
+
+test('the pinned Gemini CLI runs here', { timeout: TEST_TIMEOUT }, () => {
+  // No skip when the client is missing: every e2e test below fails then, and this says why.
+  accessSync(GEMINI_BIN, constants.X_OK);
+  const sb = sandbox({ init: false });
+  const r = spawnSync(GEMINI_BIN, ['--version'], { env: geminiEnv(sb, 'http://127.0.0.1:9'), encoding: 'utf8', timeout: GEMINI_TIMEOUT });
+  assert.ifError(r.error);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), GEMINI_VERSION);
+});
+
+/** Installs git-kizu's Gemini hooks in the project (the installer's plan, written as init writes it). */
+async function installHooks(sb) {
+  const { installer } = await import(src('agents/gemini/install.ts'));
+  const { renderHookScript } = await import(src('install/scripts.ts'));
+  const initCmd = 'git kizu init --agent gemini';
+  const teardownCmd = 'git kizu teardown --agent gemini';
+  const runner = renderHookScript('kizu-hook.sh', { bin: '/nonexistent', initCmd, teardownCmd });
+  const plan = installer.planInstall({ scope: 'project', root: sb.dir, home: sb.home, env: sb.env, runner, initCmd, teardownCmd });
+  for (const w of plan.writes) {
+    mkdirSync(path.dirname(w.file), { recursive: true });
+    writeFileSync(w.file, w.text);
+    if (w.mode) chmodSync(w.file, w.mode);
+  }
+}
+
+/**
+ * A sandbox repo with src/app.js committed, git-kizu's Gemini hooks installed, then src/app.js
+ * edited (uncommitted) and the edited line scarred by `git kizu scar src/app.js:2`.
+ */
+async function scarredRepo({ config } = {}) {
+  accessSync(GEMINI_BIN, constants.X_OK);
+  const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
+  if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
+  await installHooks(sb);
+  geminiHome(sb);
+  sb.write({ 'src/app.js': EDITED });
+  const scar = sb.kizu(['scar', 'src/app.js:2']);
+  assert.equal(scar.status, 0, `git kizu scar failed:\n${scar.stdout}\n${scar.stderr}`);
+  assert.equal(sb.read('src/app.js'), SCARRED);
+  assertScan(sb, [SCAR_ENTRY]);
+  const settings = JSON.parse(sb.read('.gemini/settings.json'));
+  assert.deepEqual(Object.keys(settings.hooks), ['AfterAgent', 'AfterTool', 'BeforeAgent']);
+  accessSync(sb.path('.gemini/hooks/kizu-hook.sh'), constants.X_OK);
+  return { sb, settings, abs: sb.path('src/app.js') };
+}
+
+function assertScan(sb, expected) {
+  const r = sb.kizu(['scan', '--json']);
+  assert.equal(r.status, expected.length ? 1 : 0, `git kizu scan --json exit code (stderr: ${r.stderr})`);
+  assert.deepEqual(JSON.parse(r.stdout), expected);
+}
+
+/** Runs the installed hook `event` as Gemini CLI would, with `payload` (session "expected"); returns its parsed stdout. */
+function hookAnswer(ctx, event, payload) {
+  const r = ctx.sb.run('git', ['kizu', 'hook', event, '--agent', 'gemini'], {
+    input: JSON.stringify({ session_id: 'expected', transcript_path: '', cwd: ctx.sb.dir, timestamp: '2026-12-02T00:00:00.000Z', ...payload }),
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, '');
+  return JSON.parse(r.stdout);
+}
+
+/** The block reasons of the stop hook on the current files: `n` stops in a row (the first a new turn, the others retries). */
+function expectedReasons(ctx, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const a = hookAnswer(ctx, 'stop', { hook_event_name: 'AfterAgent', prompt: 'p', prompt_response: 'done', stop_hook_active: i > 0 });
+    assert.deepEqual(Object.keys(a), ['decision', 'reason']);
+    assert.equal(a.decision, 'block');
+    out.push(a.reason);
+  }
+  const first = out[0];
+  assert.ok(first.includes('src/app.js:2') && first.includes('explain this change') && first.includes('git kizu unscar'), first);
+  return out;
+}
+
+/** The user turn Gemini CLI sends after a block with `reason`. */
+const reasonTurn = (reason) => [{ role: 'user', parts: [{ text: reason }] }];
+
+/** Gemini CLI's escaping of an additionalContext (core hooks/types `getAdditionalContext`). */
+const escapeContext = (c) => c.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Asserts the project-hook warning of a first run lists exactly git-kizu's four hooks (they were loaded). */
+function assertHooksLoaded(r) {
+  const m = /The following project-level hooks have been detected in this workspace:\n((?:  - .+\n)+)/.exec(r.stderr);
+  assert.ok(m, `no project-hook warning on stderr: ${r.stderr}`);
+  assert.deepEqual(m[1].trim().split('\n').map((l) => l.replace(/^\s*- /, '')).sort(), [...HOOK_NAMES].sort());
+}
+
+/** The one functionResponse part of a request's new turn, checked to answer `name`. */
+function functionResponse(q, name) {
+  const turn = newContents(q);
+  assert.equal(turn.length, 1, JSON.stringify(turn));
+  assert.equal(turn[0].role, 'user');
+  assert.equal(turn[0].parts.length, 1, JSON.stringify(turn));
+  const fr = turn[0].parts[0].functionResponse;
+  assert.equal(fr?.name, name, JSON.stringify(turn));
+  return fr;
+}
+
+const PROMPT = 'Review the scars in this repository.';
+
+test('(a) a scar blocks the first AfterAgent; the agent deletes the scar line with replace; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
+  const ctx = await scarredRepo();
+  const [reason] = expectedReasons(ctx, 1);
+  const FINAL = 'b is 20 because the limit doubled; I removed the scar.';
+  const { r, agent } = await runAgainstFakeGemini(t, {
+    sb: ctx.sb,
+    cwd: ctx.sb.dir,
+    prompt: PROMPT,
+    timeoutMs: GEMINI_TIMEOUT,
+    agent: ['done', [text('The change raises b from 2 to 20. Removing the scar now.'), call('replace', { file_path: ctx.abs, old_string: `${SCAR}\n`, new_string: '', instruction: 'Remove the answered scar.' })], FINAL],
+  });
+  assertHooksLoaded(r);
+  assert.equal(agent.length, 3, 'agent-loop requests: done, (block) replace, final');
+  assert.equal(r.json.response, FINAL);
+  assert.deepEqual(r.json.warnings, [`Agent execution blocked: ${reason}`]);
+
+  // Request 1: right after the blocked stop, exactly the reason as a user turn.
+  assert.equal(lastModelText(agent[1]), 'done');
+  assert.deepEqual(newContents(agent[1]), reasonTurn(reason));
+  // Request 2: the replace went through; no scar left, so AfterTool adds no context.
+  const fr = functionResponse(agent[2], 'replace');
+  assert.equal(fr.response.output, `Successfully modified file: ${ctx.abs} (1 replacements). Here is the updated code:\n${EDITED}`);
+
+  assert.equal(ctx.sb.read('src/app.js'), EDITED);
+  assertScan(ctx.sb, []);
+});
+
+test('(b) editing a scarred file puts the AfterTool context (scar path:line and body) in the next request', { timeout: TEST_TIMEOUT }, async (t) => {
+  const ctx = await scarredRepo();
+  const context = hookAnswer(ctx, 'post-tool-use', { hook_event_name: 'AfterTool', tool_name: 'replace', tool_input: { file_path: ctx.abs, old_string: 'x', new_string: 'y' }, tool_response: {} })
+    .hookSpecificOutput;
+  assert.equal(context.hookEventName, 'AfterTool');
+  const C = context.additionalContext;
+  assert.ok(C.includes('src/app.js:2') && C.includes('explain this change'), C);
+  assert.deepEqual([...new Set(C.match(/[\w./-]+\.\w+:\d+/g))], ['src/app.js:2'], C);
+
+  const { r, agent } = await runAgainstFakeGemini(t, {
+    sb: ctx.sb,
+    cwd: ctx.sb.dir,
+    prompt: PROMPT,
+    timeoutMs: GEMINI_TIMEOUT,
+    agent: [
+      [call('replace', { file_path: ctx.abs, old_string: 'const c = 3;', new_string: 'const c = 30;', instruction: 'Raise c.' })],
+      [text('Noted the scar: b is 20 on purpose.'), call('replace', { file_path: ctx.abs, old_string: `${SCAR}\n`, new_string: '', instruction: 'Remove the answered scar.' })],
+      'done',
+    ],
+  });
+  assertHooksLoaded(r);
+  assert.equal(agent.length, 3, 'agent-loop requests: edit, delete scar, done');
+  assert.equal(r.json.response, 'done');
+  assert.equal(r.json.warnings, undefined, 'no block');
+
+  // Request 1 (after the edit elsewhere): the tool result, then exactly the hook's context.
+  const after = `const a = 1;\n${SCAR}\nconst b = 20;\nconst c = 30;\n`;
+  assert.equal(
+    functionResponse(agent[1], 'replace').response.output,
+    `Successfully modified file: ${ctx.abs} (1 replacements). Here is the updated code:\n${after}\n\n<hook_context>${escapeContext(C)}</hook_context>`,
+  );
+  // After the scar line is deleted the hook adds nothing.
+  assert.equal(
+    functionResponse(agent[2], 'replace').response.output,
+    `Successfully modified file: ${ctx.abs} (1 replacements). Here is the updated code:\nconst a = 1;\nconst b = 20;\nconst c = 30;\n`,
+  );
+  assert.equal(ctx.sb.read('src/app.js'), 'const a = 1;\nconst b = 20;\nconst c = 30;\n');
+  assertScan(ctx.sb, []);
+});
+
+test('(c) a scar the agent never removes: blocked stop.maxBlocks (2) times, then the stop is allowed; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
+  const ctx = await scarredRepo({ config: { stop: { maxBlocks: 2 } } });
+  const reasons = expectedReasons(ctx, 2);
+  const { r, agent } = await runAgainstFakeGemini(t, { sb: ctx.sb, cwd: ctx.sb.dir, prompt: PROMPT, timeoutMs: GEMINI_TIMEOUT, agent: () => 'done' });
+  assert.equal(agent.length, 1 + 2, 'agent-loop requests: 1 + maxBlocks (2)');
+  assert.equal(r.json.response, 'donedonedone', 'headless mode joins the texts of the continued turns');
+  assert.deepEqual(r.json.warnings, reasons.map((x) => `Agent execution blocked: ${x}`));
+  for (let i = 0; i < 2; i++) assert.deepEqual(newContents(agent[i + 1]), reasonTurn(reasons[i]), `request ${i + 1}`);
+  assert.equal(ctx.sb.read('src/app.js'), SCARRED, 'the scar stays');
+  assertScan(ctx.sb, [SCAR_ENTRY]);
+});
+
+test('(d) a garbage payload piped into the installed AfterAgent hook: no block, exit 0, one stderr line', { timeout: TEST_TIMEOUT }, async (t) => {
+  const ctx = await scarredRepo();
+  // Same installed command, but its stdin is garbage instead of the client's payload; its
+  // stderr goes to a file to be checked.
+  const errFile = path.join(ctx.sb.base, 'stop-stderr.txt');
+  const file = ctx.sb.path('.gemini/settings.json');
+  const settings = JSON.parse(readFileSync(file, 'utf8'));
+  const h = settings.hooks.AfterAgent[0].hooks[0];
+  assert.equal(h.command, '"${GEMINI_PROJECT_DIR}/.gemini/hooks/kizu-hook.sh" stop gemini');
+  h.command = `echo 'not json' | ${h.command} 2>${errFile}`;
+  writeFileSync(file, JSON.stringify(settings, null, 2));
+
+  const { r, agent } = await runAgainstFakeGemini(t, { sb: ctx.sb, cwd: ctx.sb.dir, prompt: PROMPT, timeoutMs: GEMINI_TIMEOUT, agent: ['done'] });
+  assert.equal(agent.length, 1, 'one agent-loop request, no block');
+  assert.equal(r.json.response, 'done');
+  assert.equal(r.json.warnings, undefined);
+  const err = readFileSync(errFile, 'utf8');
+  assert.match(err, /^git-kizu: [^\n]+\n$/, `exactly one stderr line expected, got ${JSON.stringify(err)}`);
+  assert.ok(err.includes('not JSON'), err);
+  assert.equal(ctx.sb.read('src/app.js'), SCARRED);
+});
