@@ -196,7 +196,26 @@ test('(b) editing a scarred file puts the AfterTool context (scar path:line and 
   );
   assert.equal(ctx.sb.read('src/app.js'), 'const a = 1;\nconst b = 20;\nconst c = 30;\n');
   assertScan(ctx.sb, []);
+
+  // The journal hook (AfterTool, beside the review hook) recorded both edits with Gemini's before/after.
+  const blob = (s) => ctx.sb.git('hash-object', '--stdin', { input: s }).trim();
+  const journal = JSON.parse(ctx.sb.kizu(['journal', '--json']).stdout);
+  assert.deepEqual(
+    journal.map((e) => [e.tool, e.session, e.toolUseId, e.files.map((f) => [f.path, f.before, f.after, f.added, f.removed])]),
+    [
+      ['replace', r.json.session_id, null, [['src/app.js', blob(SCARRED), blob(after), 1, 1]]],
+      ['replace', r.json.session_id, null, [['src/app.js', blob(after), blob('const a = 1;\nconst b = 20;\nconst c = 30;\n'), 0, 1]]],
+    ],
+  );
+  // The BeforeAgent hook took the prompt's snapshot (of the scarred tree).
+  assertSnapshots(ctx.sb, [PROMPT]);
 });
+
+/** The snapshots `git kizu snapshot list` shows: all of kind prompt, with these messages. */
+function assertSnapshots(sb, messages) {
+  const lines = sb.kizu(['snapshot', 'list']).stdout.trim().split('\n');
+  assert.deepEqual(lines.map((l) => /^\d{8}-\d{6}-\d{3}-[0-9a-f]{8}  prompt  \d+ files?  (.*)$/.exec(l)?.[1]), messages, lines.join('\n'));
+}
 
 test('(c) a scar the agent never removes: blocked stop.maxBlocks (2) times, then the stop is allowed; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = await scarredRepo({ config: { stop: { maxBlocks: 2 } } });
@@ -208,6 +227,8 @@ test('(c) a scar the agent never removes: blocked stop.maxBlocks (2) times, then
   for (let i = 0; i < 2; i++) assert.deepEqual(newContents(agent[i + 1]), reasonTurn(reasons[i]), `request ${i + 1}`);
   assert.equal(ctx.sb.read('src/app.js'), SCARRED, 'the scar stays');
   assertScan(ctx.sb, [SCAR_ENTRY]);
+  // BeforeAgent runs again before each continued turn (its prompt the reason); nothing changed, so the one snapshot is reused.
+  assertSnapshots(ctx.sb, [PROMPT]);
 });
 
 test('(d) a garbage payload piped into the installed AfterAgent hook: no block, exit 0, one stderr line', { timeout: TEST_TIMEOUT }, async (t) => {
