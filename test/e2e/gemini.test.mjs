@@ -158,7 +158,7 @@ test('(a) a scar blocks the first AfterAgent; the agent deletes the scar line wi
   assertScan(ctx.sb, []);
 });
 
-test('(b) editing a scarred file puts the AfterTool context (scar path:line and body) in the next request', { timeout: TEST_TIMEOUT }, async (t) => {
+test('(b) editing a scarred file (replace) puts the AfterTool context (scar path:line and body) in the next request; write_file removes the scar', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = await scarredRepo();
   const context = hookAnswer(ctx, 'post-tool-use', { hook_event_name: 'AfterTool', tool_name: 'replace', tool_input: { file_path: ctx.abs, old_string: 'x', new_string: 'y' }, tool_response: {} })
     .hookSpecificOutput;
@@ -174,7 +174,7 @@ test('(b) editing a scarred file puts the AfterTool context (scar path:line and 
     timeoutMs: GEMINI_TIMEOUT,
     agent: [
       [call('replace', { file_path: ctx.abs, old_string: 'const c = 3;', new_string: 'const c = 30;', instruction: 'Raise c.' })],
-      [text('Noted the scar: b is 20 on purpose.'), call('replace', { file_path: ctx.abs, old_string: `${SCAR}\n`, new_string: '', instruction: 'Remove the answered scar.' })],
+      [text('Noted the scar: b is 20 on purpose.'), call('write_file', { file_path: ctx.abs, content: 'const a = 1;\nconst b = 20;\nconst c = 30;\n' })],
       'done',
     ],
   });
@@ -189,10 +189,10 @@ test('(b) editing a scarred file puts the AfterTool context (scar path:line and 
     functionResponse(agent[1], 'replace').response.output,
     `Successfully modified file: ${ctx.abs} (1 replacements). Here is the updated code:\n${after}\n\n<hook_context>${escapeContext(C)}</hook_context>`,
   );
-  // After the scar line is deleted the hook adds nothing.
+  // After write_file rewrote the file without the scar line the hook adds nothing.
   assert.equal(
-    functionResponse(agent[2], 'replace').response.output,
-    `Successfully modified file: ${ctx.abs} (1 replacements). Here is the updated code:\nconst a = 1;\nconst b = 20;\nconst c = 30;\n`,
+    functionResponse(agent[2], 'write_file').response.output,
+    `Successfully overwrote file: ${ctx.abs}. Here is the updated code:\nconst a = 1;\nconst b = 20;\nconst c = 30;\n`,
   );
   assert.equal(ctx.sb.read('src/app.js'), 'const a = 1;\nconst b = 20;\nconst c = 30;\n');
   assertScan(ctx.sb, []);
@@ -204,7 +204,7 @@ test('(b) editing a scarred file puts the AfterTool context (scar path:line and 
     journal.map((e) => [e.tool, e.session, e.toolUseId, e.files.map((f) => [f.path, f.before, f.after, f.added, f.removed])]),
     [
       ['replace', r.json.session_id, null, [['src/app.js', blob(SCARRED), blob(after), 1, 1]]],
-      ['replace', r.json.session_id, null, [['src/app.js', blob(after), blob('const a = 1;\nconst b = 20;\nconst c = 30;\n'), 0, 1]]],
+      ['write_file', r.json.session_id, null, [['src/app.js', blob(after), blob('const a = 1;\nconst b = 20;\nconst c = 30;\n'), 0, 1]]],
     ],
   );
   // The BeforeAgent hook took the prompt's snapshot (of the scarred tree).
