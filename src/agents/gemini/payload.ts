@@ -9,9 +9,12 @@
  *   is `{fileDiff, fileName, filePath, originalContent, newContent, diffStat, isNewFile, ...}`
  *   (a string such as "Created src/x.js" for a file `replace` created, or an error text) and
  *   `error` is `{message, type}` for a failed call;
- * - `AfterAgent` adds `prompt`, `prompt_response`, `stop_hook_active` (true when the turn goes
- *   on because an AfterAgent hook blocked its end; a known upstream report says older
- *   versions always sent false, so the stop gate must bound its blocks without it);
+ * - `AfterAgent` adds `prompt` (the turn's first prompt, also on a continued turn),
+ *   `prompt_response`, `stop_hook_active`: true on the stop of a turn continued because an
+ *   AfterAgent hook blocked, but false again when that continued turn called a tool (measured:
+ *   block, tool call, stop with false, block, ... without end), and a known upstream report
+ *   says older versions always sent false; so it is no turn marker, and the stop gate must
+ *   bound its blocks without it;
  * - `BeforeAgent` adds `prompt` (also fired again, with the block's reason as the prompt, when
  *   an AfterAgent hook blocked).
  * Gemini CLI runs a hook with its working directory and `GEMINI_PROJECT_DIR`,
