@@ -225,6 +225,13 @@ test('install (project): the runner and .gemini/settings.json; a second plan wri
     writeFileSync(path.join(d.home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [d.root]: 'TRUST_FOLDER' }));
     assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'trusted', file: settings, fix: null });
     assert.equal(installer.planInstall(ctx).notes.length, 2);
+    // Hooks turned off in Gemini's own settings: the fix says where.
+    const userSettings = path.join(d.home, '.gemini', 'settings.json');
+    writeFileSync(userSettings, JSON.stringify({ hooksConfig: { disabled: ['kizu-stop', 'other'] } }));
+    assert.equal(installer.state(ctx).fix, `Gemini CLI's hooksConfig.disabled lists kizu-stop (${userSettings}): take them out of that list`);
+    writeFileSync(userSettings, JSON.stringify({ hooksConfig: { enabled: false } }));
+    assert.equal(installer.state(ctx).fix, `Gemini CLI's hooks are turned off: set "hooksConfig": {"enabled": true} in ${userSettings}`);
+    rmSync(userSettings);
     // One entry gone: partial.
     const s = JSON.parse(readFileSync(settings, 'utf8'));
     delete s.hooks.BeforeAgent;

@@ -198,8 +198,35 @@ function state(ctx: AgentInstallContext): AgentHookState {
     runnerOk = false;
   }
   const installed = present.length === ORDER.length && runnerOk ? 'installed' : present.length ? 'partial' : 'missing';
-  const fix = installed !== 'installed' ? fixInit : trust === 'untrusted' ? trustStep(ctx, ctx.root) : null;
+  const off = installed === 'installed' ? hooksTurnedOff(ctx) : null;
+  const fix = installed !== 'installed' ? fixInit : off ?? (trust === 'untrusted' ? trustStep(ctx, ctx.root) : null);
   return { installed, trust, file, fix };
+}
+
+/**
+ * Where Gemini CLI's settings turn git-kizu's hooks off: `hooksConfig.enabled: false`, or
+ * their names in `hooksConfig.disabled`, in the user's or the project's settings (both are
+ * read: `enabled` is the project's if set, `disabled` lists are joined). Null when nothing
+ * turns them off or a file cannot be read.
+ */
+function hooksTurnedOff(ctx: AgentInstallContext): string | null {
+  const names = Object.values(GEMINI_HOOKS).map((h) => h.name);
+  const files = [path.join(ctx.home, '.gemini', 'settings.json'), ...(ctx.root ? [path.join(ctx.root, '.gemini', 'settings.json')] : [])];
+  let enabled: { value: unknown; file: string } | null = null;
+  const disabled: string[] = [];
+  for (const file of [...new Set(files)]) {
+    let hc: { enabled?: unknown; disabled?: unknown } | undefined;
+    try {
+      hc = readJsonObject(file)?.hooksConfig as typeof hc;
+    } catch {
+      return null;
+    }
+    if (hc?.enabled !== undefined) enabled = { value: hc.enabled, file };
+    if (Array.isArray(hc?.disabled)) disabled.push(...names.filter((n) => (hc.disabled as unknown[]).includes(n)).map((n) => `${n} (${file})`));
+  }
+  if (enabled?.value === false) return `Gemini CLI's hooks are turned off: set "hooksConfig": {"enabled": true} in ${enabled.file}`;
+  if (disabled.length) return `Gemini CLI's hooksConfig.disabled lists ${disabled.join(', ')}: take them out of that list`;
+  return null;
 }
 
 /** Reads a JSON (or JSONC) object file; null when missing; throws when unreadable or not an object. */
