@@ -2,7 +2,7 @@
 // (test/tools/node_modules/.bin/gemini, 0.61.0, pinned) against the scripted fake Gemini API in
 // test/helpers/fake-gemini.mjs. No network but 127.0.0.1. Each test builds a sandbox repo, makes
 // an uncommitted "agent" edit, scars it with `git kizu scar`, installs the hooks in the project's
-// .gemini/settings.json, runs `gemini -p` once and asserts on every request the client sent, on
+// .gemini/settings.json with `git kizu init --agent gemini`, runs `gemini -p` once and asserts on every request the client sent, on
 // its exit code, JSON result and warnings, and on the file left behind.
 //
 // The exact texts the model must see are computed first by running the same installed hooks
@@ -14,9 +14,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox, src } from '../helpers/sandbox.mjs';
+import { sandbox } from '../helpers/sandbox.mjs';
 import { GEMINI_BIN, GEMINI_VERSION, call, geminiEnv, geminiHome, lastModelText, newContents, runAgainstFakeGemini, text } from '../helpers/fake-gemini.mjs';
 
 const TEST_TIMEOUT = 150_000;
@@ -39,30 +39,22 @@ test('the pinned Gemini CLI runs here', { timeout: TEST_TIMEOUT }, () => {
   assert.equal(r.stdout.trim(), GEMINI_VERSION);
 });
 
-/** Installs git-kizu's Gemini hooks in the project (the installer's plan, written as init writes it). */
-async function installHooks(sb) {
-  const { installer } = await import(src('agents/gemini/install.ts'));
-  const { renderHookScript } = await import(src('install/scripts.ts'));
-  const initCmd = 'git kizu init --agent gemini';
-  const teardownCmd = 'git kizu teardown --agent gemini';
-  const runner = renderHookScript('kizu-hook.sh', { bin: '/nonexistent', initCmd, teardownCmd });
-  const plan = installer.planInstall({ scope: 'project', root: sb.dir, home: sb.home, env: sb.env, runner, initCmd, teardownCmd });
-  for (const w of plan.writes) {
-    mkdirSync(path.dirname(w.file), { recursive: true });
-    writeFileSync(w.file, w.text);
-    if (w.mode) chmodSync(w.file, w.mode);
-  }
+/** `git kizu init --agent gemini` in the sandbox repo: the runner and .gemini/settings.json (and git's pre-commit guard). */
+function installHooks(sb) {
+  const init = sb.kizu(['init', '--agent', 'gemini']);
+  assert.equal(init.status, 0, `git kizu init --agent gemini failed:\n${init.stdout}\n${init.stderr}`);
+  assert.deepEqual(init.stdout.split('\n').filter((l) => /^created /.test(l)), ['created .git/hooks/pre-commit', 'created .gemini/hooks/kizu-hook.sh', 'created .gemini/settings.json']);
 }
 
 /**
  * A sandbox repo with src/app.js committed, git-kizu's Gemini hooks installed, then src/app.js
  * edited (uncommitted) and the edited line scarred by `git kizu scar src/app.js:2`.
  */
-async function scarredRepo({ config } = {}) {
+function scarredRepo({ config } = {}) {
   accessSync(GEMINI_BIN, constants.X_OK);
   const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
   if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
-  await installHooks(sb);
+  installHooks(sb);
   geminiHome(sb);
   sb.write({ 'src/app.js': EDITED });
   const scar = sb.kizu(['scar', 'src/app.js:2']);
@@ -132,7 +124,7 @@ function functionResponse(q, name) {
 const PROMPT = 'Review the scars in this repository.';
 
 test('(a) a scar blocks the first AfterAgent; the agent deletes the scar line with replace; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
-  const ctx = await scarredRepo();
+  const ctx = scarredRepo();
   const [reason] = expectedReasons(ctx, 1);
   const FINAL = 'b is 20 because the limit doubled; I removed the scar.';
   const { r, agent } = await runAgainstFakeGemini(t, {
@@ -159,7 +151,7 @@ test('(a) a scar blocks the first AfterAgent; the agent deletes the scar line wi
 });
 
 test('(b) editing a scarred file (replace) puts the AfterTool context (scar path:line and body) in the next request; write_file removes the scar', { timeout: TEST_TIMEOUT }, async (t) => {
-  const ctx = await scarredRepo();
+  const ctx = scarredRepo();
   const context = hookAnswer(ctx, 'post-tool-use', { hook_event_name: 'AfterTool', tool_name: 'replace', tool_input: { file_path: ctx.abs, old_string: 'x', new_string: 'y' }, tool_response: {} })
     .hookSpecificOutput;
   assert.equal(context.hookEventName, 'AfterTool');
@@ -218,7 +210,7 @@ function assertSnapshots(sb, messages) {
 }
 
 test('(c) a scar the agent never removes: blocked stop.maxBlocks (2) times, then the stop is allowed; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
-  const ctx = await scarredRepo({ config: { stop: { maxBlocks: 2 } } });
+  const ctx = scarredRepo({ config: { stop: { maxBlocks: 2 } } });
   const reasons = expectedReasons(ctx, 2);
   const { r, agent } = await runAgainstFakeGemini(t, { sb: ctx.sb, cwd: ctx.sb.dir, prompt: PROMPT, timeoutMs: GEMINI_TIMEOUT, agent: () => 'done' });
   assert.equal(agent.length, 1 + 2, 'agent-loop requests: 1 + maxBlocks (2)');
@@ -232,7 +224,7 @@ test('(c) a scar the agent never removes: blocked stop.maxBlocks (2) times, then
 });
 
 test('(d) a garbage payload piped into the installed AfterAgent hook: no block, exit 0, one stderr line', { timeout: TEST_TIMEOUT }, async (t) => {
-  const ctx = await scarredRepo();
+  const ctx = scarredRepo();
   // Same installed command, but its stdin is garbage instead of the client's payload; its
   // stderr goes to a file to be checked.
   const errFile = path.join(ctx.sb.base, 'stop-stderr.txt');
