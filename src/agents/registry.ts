@@ -47,6 +47,8 @@ export async function loadHookAdapter(agent: AgentName): Promise<HookAdapter> {
       return adapter(await Promise.all([import('./claude/payload.js'), import('./claude/envelope.js')]));
     case 'gemini':
       return adapter(await Promise.all([import('./gemini/payload.js'), import('./gemini/envelope.js')]));
+    case 'cursor':
+      return adapter(await Promise.all([import('./cursor/payload.js'), import('./cursor/envelope.js')]));
     default:
       throw new Error(`no hook adapter for ${agent} yet`);
   }
@@ -142,6 +144,8 @@ export async function loadInstaller(agent: Exclude<AgentName, 'claude'>): Promis
   switch (agent) {
     case 'gemini':
       return (await import('./gemini/install.js')).installer;
+    case 'cursor':
+      return (await import('./cursor/install.js')).installer;
     default:
       throw new Error(`no installer for ${agent} yet`);
   }
