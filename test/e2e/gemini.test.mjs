@@ -223,6 +223,34 @@ test('(c) a scar the agent never removes: blocked stop.maxBlocks (2) times, then
   assertSnapshots(ctx.sb, [PROMPT]);
 });
 
+test('(c) the continued turn calls a tool, so Gemini CLI sends stop_hook_active false again: still blocked only stop.maxBlocks (2) times', { timeout: TEST_TIMEOUT }, async (t) => {
+  const ctx = scarredRepo({ config: { stop: { maxBlocks: 2 } } });
+  const reasons = expectedReasons(ctx, 2);
+  // A user-level AfterAgent hook of the test's own records what Gemini CLI sends.
+  const seen = path.join(ctx.sb.base, 'after-agent.jsonl');
+  geminiHome(ctx.sb, { hooks: { AfterAgent: [{ hooks: [{ name: 'record', type: 'command', command: `cat >> ${seen}; echo >> ${seen}`, timeout: 5000 }] }] } });
+  // Each continued turn first edits elsewhere (c = 3 <-> 30), then says done; the scar stays.
+  const edit = (from, to) => [call('replace', { file_path: ctx.abs, old_string: `const c = ${from};`, new_string: `const c = ${to};`, instruction: 'Tweak c.' })];
+  const { r, agent } = await runAgainstFakeGemini(t, {
+    sb: ctx.sb,
+    cwd: ctx.sb.dir,
+    prompt: PROMPT,
+    timeoutMs: GEMINI_TIMEOUT,
+    agent: ['done', edit(3, 30), 'done', edit(30, 3), 'done'],
+  });
+  assert.equal(agent.length, 5, 'agent-loop requests: done, (block) edit, done, (block) edit, done (allowed)');
+  assert.deepEqual(r.json.warnings, reasons.map((x) => `Agent execution blocked: ${x}`));
+  assert.deepEqual(newContents(agent[1]), reasonTurn(reasons[0]));
+  assert.deepEqual(newContents(agent[3]), reasonTurn(reasons[1]));
+  const payloads = readFileSync(seen, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  assert.deepEqual(payloads.map((p) => [p.hook_event_name, p.prompt, p.stop_hook_active]), [
+    ['AfterAgent', PROMPT, false],
+    ['AfterAgent', PROMPT, false],
+    ['AfterAgent', PROMPT, false],
+  ]);
+  assert.equal(ctx.sb.read('src/app.js'), SCARRED, 'the scar stays');
+});
+
 test('(d) a garbage payload piped into the installed AfterAgent hook: no block, exit 0, one stderr line', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = scarredRepo();
   // Same installed command, but its stdin is garbage instead of the client's payload; its
