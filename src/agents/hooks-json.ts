@@ -361,7 +361,7 @@ export function mergeKizuHooks(file: string, text: string | null, entries: KizuE
         if (keep === -1) t = apply(t, appendEdit(t, a, null, e.group, l));
         else {
           const g = a.children![keep];
-          if (!isDeepStrictEqual(getNodeValue(g), e.group)) t = apply(t, replaceEdit(t, g, e.group, l));
+          if (!isDeepStrictEqual(plain(getNodeValue(g)), e.group)) t = apply(t, replaceEdit(t, g, e.group, l));
         }
         break;
       }
@@ -450,4 +450,12 @@ export function hasKizuHooks(file: string, text: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * A parsed value as plain objects: jsonc-parser's `getNodeValue` builds objects without a
+ * prototype, which `isDeepStrictEqual` never finds equal to an object literal.
+ */
+export function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
 }

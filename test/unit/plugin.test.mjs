@@ -150,8 +150,8 @@ test('plugin.json and marketplace.json: names, the /kizu command a copy of .clau
     market.plugins.map((p) => [p.name, p.source]),
     [[PLUGIN_NAME, `./${PLUGIN_DIR}`]],
   );
-  // The npm package does not ship the plugin (it is installed from the repository).
-  assert.deepEqual(pkg.files, ['bin', 'dist', 'man/git-kizu.1', 'templates', '.claude/commands']);
+  // The npm package ships the marketplace and the plugin: `git kizu init --via plugin` adds the installed package's directory as the marketplace.
+  assert.deepEqual(pkg.files, ['bin', 'dist', 'man/git-kizu.1', 'templates', '.claude/commands', '.claude-plugin', 'plugin']);
   // This repository's own settings hold no active hooks.
   const own = path.join(ROOT, '.claude', 'settings.json');
   assert.equal(existsSync(own) ? JSON.parse(readFileSync(own, 'utf8')).hooks : undefined, undefined);

@@ -15,7 +15,7 @@
  */
 import { findNodeAtLocation, getNodeValue, parseTree, applyEdits, type Edit, type JSONPath, type Node } from 'jsonc-parser';
 import { isDeepStrictEqual } from 'node:util';
-import { anyOurs, appendEdit, detectLayout, parseSettings, removeEdit, replaceEdit, runsHook, type CommandTest } from '../hooks-json.js';
+import { anyOurs, appendEdit, detectLayout, parseSettings, plain, removeEdit, replaceEdit, runsHook, type CommandTest } from '../hooks-json.js';
 import type { AgentEvent } from '../../hooks/contract.js';
 
 /** One Cursor hook definition git-kizu writes. */
@@ -98,8 +98,7 @@ export function mergeCursorHooks(file: string, text: string | null, entries: Cur
         t = apply(t, appendEdit(t, arr, null, e.def, l));
         break;
       }
-      // getNodeValue builds objects without a prototype: compare plain copies.
-      const have = JSON.parse(JSON.stringify(getNodeValue(kids[mine[0]]))) as Record<string, unknown>;
+      const have = plain(getNodeValue(kids[mine[0]])) as Record<string, unknown>;
       // A loop_limit the user set on our stop hook (null: no limit) is theirs to keep.
       const want = e.def.loop_limit === undefined && 'loop_limit' in have ? { ...e.def, loop_limit: have.loop_limit as number | null } : e.def;
       if (!isDeepStrictEqual(have, want)) t = apply(t, replaceEdit(t, kids[mine[0]], want, l));
