@@ -121,7 +121,7 @@ function isDir(dir: string): boolean {
 function trustStep(ctx: AgentInstallContext, folder: string | null): string {
   const where = folder ? shellQuote(folder) : 'each repository';
   return (
-    `Gemini CLI runs hooks only in a trusted folder: trust ${where} when Gemini CLI asks at start ` +
+    `Gemini CLI runs hooks only in ${folder ? 'a trusted folder' : 'trusted folders'}: trust ${where} when Gemini CLI asks at start ` +
     `(or add "${folder ?? '<folder>'}": "TRUST_FOLDER" to ~/.gemini/trustedFolders.json); ` +
     `headless runs (gemini -p) need GEMINI_CLI_TRUST_WORKSPACE=true` +
     (ctx.scope === 'project' ? ' (--skip-trust does not read the project settings)' : '')
@@ -136,8 +136,9 @@ function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
     { file, text: merged.text, owned: false },
   ];
   const notes: string[] = [];
-  const trust = folderTrust(ctx, ctx.root);
-  if (trust !== 'trusted') notes.push(trustStep(ctx, ctx.root));
+  // User hooks run in every trusted folder: the step names no one folder then.
+  const folder = ctx.scope === 'project' ? ctx.root : null;
+  if (folderTrust(ctx, folder) !== 'trusted') notes.push(trustStep(ctx, folder));
   if (ctx.scope === 'project') {
     notes.push(
       'Gemini CLI reads .gemini/settings.json from the folder it starts in: start it at the repository root. ' +
