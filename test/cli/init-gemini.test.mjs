@@ -116,10 +116,10 @@ test('the installed commands, run as Gemini CLI runs them (bash -c, GEMINI_PROJE
   // Gemini CLI replaces these texts in a command by the path shell-quoted (hookRunner
   // expandCommand); inside double quotes that quoting would stay literal. Ours use none of them.
   for (const groups of Object.values(hooks)) for (const g of groups) assert.doesNotMatch(g.hooks[0].command, /\$(GEMINI_PROJECT_DIR|GEMINI_CWD|CLAUDE_PROJECT_DIR)/);
-  const run = (event, i, payload) =>
+  const run = (event, i, payload, env = {}) =>
     sb.run('bash', ['-c', hooks[event][i].hooks[0].command], {
       cwd: project,
-      env: { GEMINI_PROJECT_DIR: project, GEMINI_CWD: project, CLAUDE_PROJECT_DIR: project },
+      env: { GEMINI_PROJECT_DIR: project, GEMINI_CWD: project, CLAUDE_PROJECT_DIR: project, ...env },
       input: JSON.stringify({ session_id: 'g-1', transcript_path: '', cwd: project, hook_event_name: event, timestamp: '2026-12-02T00:00:00.000Z', ...payload }),
     });
   const scar = '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n';
@@ -129,6 +129,10 @@ test('the installed commands, run as Gemini CLI runs them (bash -c, GEMINI_PROJE
       JSON.stringify({ decision: 'block', reason: `git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n${scar}${PROTOCOL}` }) + '\n',
     stderr: '',
   });
+  // Without git-kizu on PATH the runner finds this clone's launcher (written by init) from CLAUDE_PROJECT_DIR, which Gemini CLI sets too.
+  const noKizu = { PATH: [path.dirname(process.execPath), ...process.env.PATH.split(path.delimiter).filter((d) => !existsSync(path.join(d, 'git-kizu')))].join(path.delimiter) };
+  assert.equal(sb.run('sh', ['-c', 'command -v git-kizu || echo none'], { env: noKizu }).stdout, 'none\n');
+  assert.equal(run('AfterAgent', 0, { prompt: 'p', prompt_response: 'done', stop_hook_active: false }, noKizu).stdout.startsWith('{"decision":"block","reason":"git-kizu: a human reviewer left 1 scar'), true);
   const edit = { tool_name: 'replace', tool_input: { file_path: path.join(project, 'src/app.js'), old_string: 'const b = 2;', new_string: 'const b = 3;' }, tool_response: {} };
   const post = run('AfterTool', 0, edit);
   assert.equal(post.status, 0, post.stderr);
