@@ -24,7 +24,7 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { guardMissingMessage, notInRepository, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
+import { guardMissingMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
 
@@ -60,12 +60,13 @@ function writeState(file: string, s: StopState): void {
  * @param warn called with each problem met on the way (config, queue, marks), for stderr.
  * @returns `block`, `allow` with a message for the user, or no answer (allow silently). A
  *   config mistake or an unreadable queue is added to the message for the user.
- * @throws Error outside a git repository; otherwise only on internal errors (the caller
- *   turns them into exit 0 + one stderr line).
+ *   Outside a git repository: no answer (nothing to review there).
+ * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
  */
 export async function stop(input: StopInput, warn: (line: string) => void = () => {}): Promise<HookAnswer> {
   const root = findRootFast(input.cwd);
-  if (!root) throw new Error(notInRepository(input.cwd));
+  // Outside a repository there is nothing to review (user-scope hooks and the plugin run in every folder).
+  if (!root) return NO_ANSWER;
   // A config mistake must not switch the gate off: the valid keys and defaults are used, and
   // the user is told (systemMessage) at every stop until it is fixed.
   const { config, problem } = await loadConfigLenient(root);

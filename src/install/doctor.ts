@@ -15,6 +15,9 @@ import { KizuError } from '../errors.js';
 import { VERSION } from '../package.js';
 import { guardStatus } from './guard.js';
 import { HOOK_SCRIPT, SCOPES, type Scope } from './targets.js';
+import { agentStates } from './agents.js';
+import { AGENT_LABELS } from '../agents/registry.js';
+import { PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
 
 /** One check's result. */
 export interface Check {
@@ -91,7 +94,7 @@ function claudeScopes(root: string | null, home: string): { installed: Scope[]; 
  * @returns the checks, in the order they are shown. Never throws for what it checks (a
  *   failure is a check that is not ok); fs/git errors other than those propagate.
  */
-export async function checkInstall(cwd: string, home: string): Promise<Check[]> {
+export async function checkInstall(cwd: string, home: string, env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
   const checks: Check[] = [];
   let repo: RepoInfo | null = null;
   try {
@@ -118,7 +121,20 @@ export async function checkInstall(cwd: string, home: string): Promise<Check[]> 
   for (const u of unreadable) {
     checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
   }
-  if (!installed.length) {
+  // The other agents: each scope that has any of git-kizu's hooks, and whether the agent will run them.
+  const others = (await agentStates(repo?.root ?? null, home, env)).filter((a) => a.installed !== 'missing');
+  for (const a of others) {
+    const name = `${AGENT_LABELS[a.agent]} hooks`;
+    const where = `${a.scope}, ${a.file}`;
+    if (a.installed === 'partial') checks.push({ name, ok: false, detail: `only some of git-kizu's hooks are registered (${where})`, fix: a.fix ?? `git kizu init --agent ${a.agent}` });
+    else if (a.trust === 'untrusted') checks.push({ name, ok: false, detail: `installed (${where}), but ${AGENT_LABELS[a.agent]} skips them until they are trusted`, fix: a.fix ?? `git kizu init --agent ${a.agent}` });
+    else checks.push({ name, ok: true, detail: `installed (${where})${a.trust === 'unknown' && a.fix ? `; ${a.fix}` : ''}` });
+  }
+  const plugin = pluginEnabled(home);
+  if (plugin) checks.push({ name: 'Claude Code hooks', ok: true, detail: `the ${PLUGIN_NAME} plugin is enabled (~/.claude/settings.json)` });
+  if (!installed.length && (plugin || others.length)) {
+    // Claude Code by its plugin, or not used here: nothing missing.
+  } else if (!installed.length) {
     checks.push({ name: 'Claude Code hooks', ok: false, detail: 'no Claude Code settings file runs git-kizu\'s hooks', fix: repo ? 'git kizu init' : 'git kizu init --scope user' });
   } else {
     checks.push({ name: 'Claude Code hooks', ok: true, detail: `installed (${installed.join(', ')})` });

@@ -76,12 +76,12 @@ test('bad payloads (garbage, empty, array, wrong types) → exit 0, no stdout, e
   }
 });
 
-test('stop: cwd outside any git repository → exit 0, one stderr line', () => {
+test('stop and user-prompt-submit: cwd outside any git repository → exit 0, silent (user-scope hooks and the plugin run in every folder)', () => {
   const sb = sandbox({ init: false });
   const r = hook(sb, 'stop', { session_id: 's', hook_event_name: 'Stop', cwd: sb.dir, stop_hook_active: false });
-  assert.equal(r.status, 0);
-  assert.equal(r.stdout, '');
-  assert.equal(r.stderr, `git-kizu: hook skipped because of an error: not inside a git repository: ${sb.dir}\n`);
+  assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
+  const u = hook(sb, 'user-prompt-submit', { session_id: 's', hook_event_name: 'UserPromptSubmit', cwd: sb.dir, prompt: 'hi' });
+  assert.deepEqual([u.status, u.stdout, u.stderr], [0, '', '']);
 });
 
 test('stop: scar in a changed file blocks with the exact reason; no scars → nothing', () => {

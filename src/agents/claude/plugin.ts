@@ -10,6 +10,8 @@
  * git-kizu on PATH. The hooks are the ones `git kizu init` writes into `.claude/settings.json`
  * (kizuEntries: same events, matchers, timeouts); only the command differs.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AgentEvent } from '../../hooks/contract.js';
 import { shellQuote } from '../../words.js';
 import { kizuEntries, type MatcherGroup } from './settings.js';
@@ -54,4 +56,14 @@ export function pluginHooks(): Record<string, MatcherGroup[]> {
  */
 export function pluginInstallCommands(source: string): [string, string] {
   return [`claude plugin marketplace add ${shellQuote(source)}`, `claude plugin install ${PLUGIN_NAME}@${MARKETPLACE_NAME}`];
+}
+
+/** Whether `~/.claude/settings.json` enables the git-kizu plugin (`enabledPlugins["git-kizu@git-kizu"]`). */
+export function pluginEnabled(home: string): boolean {
+  try {
+    const v = JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8')) as { enabledPlugins?: Record<string, unknown> };
+    return v.enabledPlugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] === true;
+  } catch {
+    return false;
+  }
 }
