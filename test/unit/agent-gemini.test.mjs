@@ -218,7 +218,7 @@ test('install (project): the runner and .gemini/settings.json; a second plan wri
       installed: 'installed',
       trust: 'untrusted',
       file: settings,
-      fix: installer.planInstall(ctx).notes[0],
+      fix: `trust ${d.root} in Gemini CLI (its trust dialog at start, or "${d.root}": "TRUST_FOLDER" in ~/.gemini/trustedFolders.json)`,
     });
     // Trusted: the note and the fix go.
     mkdirSync(path.join(d.home, '.gemini'));

@@ -128,6 +128,11 @@ function trustStep(ctx: AgentInstallContext, folder: string | null): string {
   );
 }
 
+/** The trust step in one short line, for status and doctor. */
+function trustFix(folder: string): string {
+  return `trust ${shellQuote(folder)} in Gemini CLI (its trust dialog at start, or "${folder}": "TRUST_FOLDER" in ~/.gemini/trustedFolders.json)`;
+}
+
 function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
   const file = settingsFile(ctx);
   const merged = mergeKizuHooks(file, readText(file), geminiEntries(ctx));
@@ -200,7 +205,7 @@ function state(ctx: AgentInstallContext): AgentHookState {
   }
   const installed = present.length === ORDER.length && runnerOk ? 'installed' : present.length ? 'partial' : 'missing';
   const off = installed === 'installed' ? hooksTurnedOff(ctx) : null;
-  const fix = installed !== 'installed' ? fixInit : off ?? (trust === 'untrusted' ? trustStep(ctx, ctx.root) : null);
+  const fix = installed !== 'installed' ? fixInit : off ?? (trust === 'untrusted' && ctx.root ? trustFix(ctx.root) : null);
   return { installed, trust, file, fix };
 }
 
