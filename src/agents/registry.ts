@@ -45,6 +45,8 @@ export async function loadHookAdapter(agent: AgentName): Promise<HookAdapter> {
   switch (agent) {
     case 'claude':
       return adapter(await Promise.all([import('./claude/payload.js'), import('./claude/envelope.js')]));
+    case 'gemini':
+      return adapter(await Promise.all([import('./gemini/payload.js'), import('./gemini/envelope.js')]));
     case 'cursor':
       return adapter(await Promise.all([import('./cursor/payload.js'), import('./cursor/envelope.js')]));
     default:
@@ -140,6 +142,8 @@ export interface AgentInstaller {
 /** Loads the install module of `agent` (other than claude, whose install is install/install.ts with agents/claude/settings.ts). */
 export async function loadInstaller(agent: Exclude<AgentName, 'claude'>): Promise<AgentInstaller> {
   switch (agent) {
+    case 'gemini':
+      return (await import('./gemini/install.js')).installer;
     case 'cursor':
       return (await import('./cursor/install.js')).installer;
     default:
