@@ -133,17 +133,32 @@ function typeOf(n: Node): string {
 }
 
 /**
+ * What a settings file may hold beyond strict JSON with only event arrays under `hooks`:
+ * `comments` (// and /* *\/, as Gemini CLI's settings.json allows) and `otherHookKeys`
+ * (members of `hooks` that are not event arrays, such as Gemini CLI's `enabled`,
+ * `disabled` and `notifications`: left alone).
+ */
+export interface Dialect {
+  comments: boolean;
+  otherHookKeys: boolean;
+}
+
+/** Claude Code's and Codex's settings: strict JSON, every member of `hooks` an event array. */
+export const STRICT: Dialect = { comments: false, otherHookKeys: false };
+
+/**
  * Parses a settings file as strict JSON (no comments, no trailing commas: what Claude Code
- * reads) and checks the parts git-kizu edits: the top level and `hooks` must be objects,
- * `hooks.<event>` arrays.
+ * reads; with `dialect.comments`, comments allowed) and checks the parts git-kizu edits: the
+ * top level and `hooks` must be objects, `hooks.<event>` arrays (with
+ * `dialect.otherHookKeys`, members that are not arrays are skipped).
  * @param file the path, for messages.
  * @returns the parse tree (root object node).
  * @throws KizuError (exit 2) naming the file and, for syntax errors, the 1-based line and
  *   column of the first error.
  */
-export function parseSettings(file: string, text: string): Node {
+export function parseSettings(file: string, text: string, dialect: Dialect = STRICT): Node {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const root = parseTree(text, errors, { disallowComments: !dialect.comments, allowTrailingComma: false, allowEmptyContent: false });
   const hint = `fix or remove ${file}, then run the command again (nothing was changed)`;
   if (text.startsWith('\uFEFF')) {
     throw new KizuError(`${file} is not valid JSON: it starts with a byte order mark (BOM), which JSON does not allow`, {
@@ -159,7 +174,7 @@ export function parseSettings(file: string, text: string): Node {
     throw new KizuError(`${file} is not valid JSON: ${printParseErrorCode(e.error)} at line ${line}, column ${column}`, { hint });
   }
   try {
-    JSON.parse(text);
+    if (!dialect.comments) JSON.parse(text);
   } catch (e) {
     throw new KizuError(`${file} is not valid JSON: ${(e as Error).message}`, { hint });
   }
@@ -171,7 +186,7 @@ export function parseSettings(file: string, text: string): Node {
     if (hooks.type !== 'object') throw new KizuError(`${file}: "hooks" is ${typeOf(hooks)}, expected an object of hook events`, { hint });
     for (const prop of hooks.children ?? []) {
       const v = prop.children?.[1];
-      if (v && v.type !== 'array') {
+      if (v && v.type !== 'array' && !dialect.otherHookKeys) {
         throw new KizuError(`${file}: "hooks.${prop.children![0].value}" is ${typeOf(v)}, expected an array of matcher groups`, { hint });
       }
     }
@@ -320,10 +335,10 @@ export interface MergeResult {
  * @throws KizuError (exit 2) if `text` is not valid JSON or has the wrong shape (see
  *   {@link parseSettings}).
  */
-export function mergeKizuHooks(file: string, text: string | null, entries: KizuEntry[]): MergeResult {
+export function mergeKizuHooks(file: string, text: string | null, entries: KizuEntry[], dialect: Dialect = STRICT): MergeResult {
   const createdFile = text === null;
   let t = text ?? '{}\n';
-  const root = parseSettings(file, t);
+  const root = parseSettings(file, t, dialect);
   const l = detectLayout(t);
   const createdHooksKey = !findNodeAtLocation(root, ['hooks']);
   const createdEvents: string[] = [];
@@ -400,12 +415,13 @@ export interface RemoveResult {
  * exact bytes; a container emptied by the removal collapses to `{}` / `[]`.
  * @throws KizuError (exit 2) if `text` is not valid JSON or has the wrong shape.
  */
-export function removeKizuHooks(file: string, text: string, opts: RemoveOptions): RemoveResult {
-  const root = parseSettings(file, text);
+export function removeKizuHooks(file: string, text: string, opts: RemoveOptions, dialect: Dialect = STRICT): RemoveResult {
+  const root = parseSettings(file, text, dialect);
   let t = text;
   const removedFrom: string[] = [];
   const hooks = findNodeAtLocation(root, ['hooks']);
-  const events = (hooks?.children ?? []).map((p) => String(p.children![0].value));
+  // Event arrays only (a dialect's other members of `hooks` are left alone).
+  const events = (hooks?.children ?? []).filter((p) => p.children?.[1]?.type === 'array').map((p) => String(p.children![0].value));
   for (const ev of events) {
     if (opts.events && !opts.events.includes(ev)) continue;
     let removed = false;
@@ -440,8 +456,8 @@ export function removeKizuHooks(file: string, text: string, opts: RemoveOptions)
  * True if the settings text holds any handler naming one of our scripts (any event).
  * @throws KizuError (exit 2) if `text` is not valid JSON or has the wrong shape.
  */
-export function hasKizuHooks(file: string, text: string): boolean {
-  const root = parseSettings(file, text);
+export function hasKizuHooks(file: string, text: string, dialect: Dialect = STRICT): boolean {
+  const root = parseSettings(file, text, dialect);
   const v = getNodeValue(root) as { hooks?: Record<string, unknown> };
   for (const groups of Object.values(v.hooks ?? {})) {
     for (const g of Array.isArray(groups) ? groups : []) {

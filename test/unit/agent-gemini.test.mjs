@@ -347,3 +347,23 @@ test('folder trust from ~/.gemini/trustedFolders.json (longest rule wins, TRUST_
     d.cleanup();
   }
 });
+
+test('install: a settings.json with comments and hooks.enabled/disabled (which Gemini CLI allows) is merged and restored byte for byte', () => {
+  const d = dirs();
+  try {
+    const ctx = ctxOf(d);
+    const file = path.join(d.root, '.gemini', 'settings.json');
+    const own = ['{', '  // my model', '  "model": {"name": "gemini-2.5-pro"},', '  "hooks": {', '    "enabled": true, /* on */', '    "disabled": ["audit"]', '  }', '}', ''].join('\n');
+    mkdirSync(path.dirname(file));
+    writeFileSync(file, own);
+    const plan = installer.planInstall(ctx);
+    const merged = plan.writes[1].text;
+    assert.ok(merged.startsWith('{\n  // my model\n  "model": {"name": "gemini-2.5-pro"},\n  "hooks": {\n    "enabled": true, /* on */\n    "disabled": ["audit"],\n'), merged);
+    apply(plan);
+    assert.equal(installer.state(ctx).installed, 'installed');
+    assert.deepEqual(installer.planInstall(ctx).writes[1].text, merged, 'idempotent');
+    assert.deepEqual(installer.planRemove(ctx), { writes: [{ file, text: own, empty: '{}\n' }], deletes: [path.join(d.root, '.gemini', 'hooks', 'kizu-hook.sh')], notes: [] });
+  } finally {
+    d.cleanup();
+  }
+});

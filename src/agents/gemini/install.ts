@@ -37,7 +37,15 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { KizuError } from '../../errors.js';
 import { shellQuote } from '../../words.js';
 import type { AgentEvent } from '../../hooks/contract.js';
-import { hasKizuHooks, mergeKizuHooks, parseSettings, removeKizuHooks, type KizuEntry } from '../hooks-json.js';
+import { getNodeValue } from 'jsonc-parser';
+import { hasKizuHooks, mergeKizuHooks, parseSettings, removeKizuHooks, type Dialect, type KizuEntry } from '../hooks-json.js';
+
+/**
+ * Gemini CLI's settings.json: comments allowed (it strips them before parsing), and `hooks`
+ * may hold `enabled`, `disabled` and `notifications` beside the event arrays (its
+ * `hooksConfig` keys of earlier versions), which git-kizu leaves alone.
+ */
+const GEMINI_SETTINGS: Dialect = { comments: true, otherHookKeys: true };
 import type { AgentFileWrite, AgentHookState, AgentInstallContext, AgentInstallPlan, AgentInstaller, AgentRemovePlan } from '../registry.js';
 import { EDIT_TOOLS, GEMINI_EVENTS } from './payload.js';
 
@@ -135,7 +143,7 @@ function trustFix(folder: string): string {
 
 function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
   const file = settingsFile(ctx);
-  const merged = mergeKizuHooks(file, readText(file), geminiEntries(ctx));
+  const merged = mergeKizuHooks(file, readText(file), geminiEntries(ctx), GEMINI_SETTINGS);
   const writes: AgentFileWrite[] = [
     { file: runnerFile(ctx), text: ctx.runner, mode: 0o755, owned: true },
     { file, text: merged.text, owned: false },
@@ -158,8 +166,8 @@ function planRemove(ctx: AgentInstallContext): AgentRemovePlan {
   const file = settingsFile(ctx);
   const text = readText(file);
   const writes: AgentRemovePlan['writes'] = [];
-  if (text !== null && hasKizuHooks(file, text)) {
-    const r = removeKizuHooks(file, text, { events: null, dropEvents: 'emptied', dropHooksKey: 'emptied' });
+  if (text !== null && hasKizuHooks(file, text, GEMINI_SETTINGS)) {
+    const r = removeKizuHooks(file, text, { events: null, dropEvents: 'emptied', dropHooksKey: 'emptied' }, GEMINI_SETTINGS);
     writes.push({ file, text: r.empty ? null : r.text, empty: r.empty ? r.text : '{}\n' });
   }
   const runner = runnerFile(ctx);
@@ -184,8 +192,8 @@ function state(ctx: AgentInstallContext): AgentHookState {
   try {
     const text = readText(file);
     if (text === null) return { installed: 'missing', trust, file, fix: fixInit };
-    parseSettings(file, text); // throws for invalid JSON or a wrong shape
-    hooks = (JSON.parse(text) as { hooks?: Record<string, unknown> }).hooks ?? {};
+    // Throws for invalid JSON or a wrong shape; the value without the comments Gemini allows.
+    hooks = (getNodeValue(parseSettings(file, text, GEMINI_SETTINGS)) as { hooks?: Record<string, unknown> }).hooks ?? {};
   } catch (e) {
     return { installed: 'missing', trust, file, fix: `${(e as Error).message}; then ${fixInit}` };
   }
