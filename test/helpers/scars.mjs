@@ -1,7 +1,7 @@
 // Scars: the canned bodies, and scarring one line of a fresh repo (through the bin, or with
 // the command the bin runs called in this process).
 import assert from 'node:assert/strict';
-import { sandbox, src } from './sandbox.mjs';
+import { sandbox, src, withEnv } from './sandbox.mjs';
 import { expectRun } from './expect.mjs';
 import { bytes } from './files.mjs';
 
@@ -20,7 +20,7 @@ export function scarOnce(files, target, extra = []) {
 
 /**
  * `git kizu scar <target> [extra]` run in this process: scarCommand (src/cli/scar.ts, what the
- * bin's `scar` runs) in the repo directory with the sandbox's environment, no node process and
+ * bin's `scar` runs) in the repo directory with exactly the sandbox's environment (withEnv), no node process and
  * grammar load per scar. `extra`: `-m|--message <body>`, `-k|--kind <kind>`. Resolves
  * {status, stdout, stderr} as the bin prints them without colour: the log lines, warnings as
  * `git-kizu: warning: <line>`, a KizuError as `git-kizu: error: <message>` and `hint: <hint>`
@@ -40,19 +40,12 @@ export async function kizuScar(sb, target, extra = []) {
   let stdout = '';
   let stderr = '';
   const reporter = { log: (l) => (stdout += `${l}\n`), warn: (l) => (stderr += `git-kizu: warning: ${l}\n`) };
-  const saved = Object.fromEntries(Object.keys(sb.env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, sb.env);
   try {
-    const status = await scarCommand({ cwd: sb.dir, target, kind: o.kind, message: o.message, undo: false, reporter });
+    const status = await withEnv(sb.env, () => scarCommand({ cwd: sb.dir, target, kind: o.kind, message: o.message, undo: false, reporter }));
     return { status, stdout, stderr };
   } catch (e) {
     if (!(e instanceof KizuError)) throw e;
     return { status: e.exitCode, stdout, stderr: stderr + `git-kizu: error: ${e.message}\n` + (e.hint ? `hint: ${e.hint}\n` : '') };
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
   }
 }
 
