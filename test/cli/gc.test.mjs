@@ -6,27 +6,38 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, statSync, utimesSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from '../helpers/sandbox.mjs';
+import { createHash } from 'node:crypto';
+import { sandbox, EMAIL } from '../helpers/sandbox.mjs';
 import { ok, exits, err } from '../helpers/expect.mjs';
 import { agentEdit, entries } from '../helpers/journal.mjs';
 import { hunksJson } from '../helpers/hunks.mjs';
 
 const DAY = 86_400_000;
 
-/** Writes `n` journal entries at `time` (ms) directly on top of refs/kizu/journal, as the journal hook stores them. */
+/** The id git gives a blob holding `s` (SHA-1 of `blob <size>\0<bytes>`, as `git hash-object`). */
+const blobId = (s) => createHash('sha1').update(`blob ${Buffer.byteLength(s)}\0`).update(s).digest('hex');
+
+/**
+ * Writes `n` journal entries at `time` (ms) directly on top of refs/kizu/journal, as the journal
+ * hook stores them: each a commit (author and committer the sandbox user, dated its entry's
+ * time) of a tree holding only `0.after`. One `git fast-import` writes them all (loose objects,
+ * as hash-object, mktree and commit-tree would: fastimport.unpackLimit), not five git
+ * processes per entry.
+ */
 function oldEntries(sb, time, n, tag) {
+  const parent = sb.git('rev-parse', '-q', '--verify', 'refs/kizu/journal', { allowFail: true }).trim();
+  const data = (s) => `data ${Buffer.byteLength(s)}\n${s}\n`;
+  let stream = '';
   for (let k = 0; k < n; k++) {
-    const after = sb.git('hash-object', '-w', '--stdin', { input: `${tag} ${k}\n` }).trim();
-    const tree = sb.git('mktree', { input: `100644 blob ${after}\t0.after\n` }).trim();
+    const content = `${tag} ${k}\n`;
     const iso = new Date(time + k * 1000).toISOString();
-    const body = { version: 1, time: iso, tool: 'Write', session: 's', toolUseId: `old-${tag}-${k}`, files: [{ path: `old/${tag}-${k}.txt`, before: null, after, added: 1, removed: 0, mode: 420 }], worktree: sb.dir };
-    const parent = sb.git('rev-parse', '-q', '--verify', 'refs/kizu/journal', { allowFail: true }).trim();
-    const date = `@${Math.floor((time + k * 1000) / 1000)} +0000`;
-    const commit = sb
-      .git('commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-', { input: `kizu journal: Write old/${tag}-${k}.txt\n\n${JSON.stringify(body)}\n`, env: { GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date } })
-      .trim();
-    sb.git('update-ref', 'refs/kizu/journal', commit, parent);
+    const body = { version: 1, time: iso, tool: 'Write', session: 's', toolUseId: `old-${tag}-${k}`, files: [{ path: `old/${tag}-${k}.txt`, before: null, after: blobId(content), added: 1, removed: 0, mode: 420 }], worktree: sb.dir };
+    const who = `Kizu Test <${EMAIL}> ${Math.floor((time + k * 1000) / 1000)} +0000`;
+    stream += `commit refs/kizu/journal\nauthor ${who}\ncommitter ${who}\n${data(`kizu journal: Write old/${tag}-${k}.txt\n\n${JSON.stringify(body)}\n`)}`;
+    if (k === 0 && parent) stream += `from ${parent}\n`;
+    stream += `deleteall\nM 100644 inline 0.after\n${data(content)}\n`;
   }
+  sb.git('-c', 'fastimport.unpackLimit=1000000', 'fast-import', '--quiet', { input: stream });
 }
 
 /** Sets every object file's modification time back `ms` (so git's prune grace has passed for them). */

@@ -7,7 +7,7 @@ import ts from 'typescript';
 import { writeFileSync } from 'node:fs';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { err } from '../helpers/expect.mjs';
-import { ASK, scarOnce } from '../helpers/scars.mjs';
+import { ASK, scarOnce, scarOnceHere } from '../helpers/scars.mjs';
 
 const CASES = [
   ['//', 'rs ts js mjs cjs mts cts java go c h cc cpp hpp cs swift kt kts scala dart php jsx tsx', ''],
@@ -19,26 +19,28 @@ const CASES = [
   [';', 'clj lisp el', ''],
 ];
 
-test('syntax by extension: every listed type gets its comment syntax, no warning', () => {
+// In the loops below the first case (per comment syntax, per context) runs through the bin and
+// the others in this process (kizuScar: the same command, no node process and grammar load each).
+test('syntax by extension: every listed type gets its comment syntax, no warning', async () => {
   for (const [open, exts, close] of CASES) {
     for (const ext of exts.split(' ')) {
       // PHP code lives inside <?php ... ?> (outside it is page markup: see the PHP test)
       const head = ext === 'php' ? '<?php\n' : '';
       const n = ext === 'php' ? 2 : 1;
-      const { r, text } = scarOnce({ [`dir/f.${ext}`]: `${head}x\n` }, `dir/f.${ext}:${n}`);
+      const { r, text } = await (ext === exts.split(' ')[0] ? scarOnce : scarOnceHere)({ [`dir/f.${ext}`]: `${head}x\n` }, `dir/f.${ext}:${n}`);
       const line = `${open} ${ASK}${close}`;
       assert.deepEqual([r.status, r.stdout, r.stderr], [0, `scarred dir/f.${ext}:${n}  ${line}\n`, ''], ext);
       assert.equal(text, `${head}${line}\nx\n`, ext);
     }
   }
   for (const name of ['Dockerfile', 'Makefile', 'sub/Dockerfile', 'GNUmakefile', 'app.dockerfile', 'Dockerfile.dev', 'UPPER.PY']) {
-    const { r, text } = scarOnce({ [name]: 'FROM x\n' }, `${name}:1`);
+    const { r, text } = await (name === 'Dockerfile' ? scarOnce : scarOnceHere)({ [name]: 'FROM x\n' }, `${name}:1`);
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, `scarred ${name}:1  # ${ASK}\n`, ''], name);
     assert.equal(text, `# ${ASK}\nFROM x\n`, name);
   }
 });
 
-test('syntax: HTML and Vue sections — template/markup <!-- -->, <script> //, <style> /* */', () => {
+test('syntax: HTML and Vue sections — template/markup <!-- -->, <script> //, <style> /* */', async () => {
   const vue = '<template>\n  <div>{{ msg }}</div>\n</template>\n<script setup lang="ts">\nconst msg = \'hi\';\n</script>\n<style scoped>\ndiv { color: red; }\n</style>\n';
   const expect = {
     2: `  <!-- ${ASK} -->`,
@@ -51,7 +53,7 @@ test('syntax: HTML and Vue sections — template/markup <!-- -->, <script> //, <
     10: `<!-- ${ASK} -->`,
   };
   for (const [line, scar] of Object.entries(expect)) {
-    const { r, text } = scarOnce({ 'C.vue': vue }, `C.vue:${line}`);
+    const { r, text } = await (line === '2' ? scarOnce : scarOnceHere)({ 'C.vue': vue }, `C.vue:${line}`);
     assert.equal(r.status, 0, r.stderr);
     const lines = vue.split('\n');
     lines.splice(Number(line) - 1, 0, scar);
@@ -60,7 +62,7 @@ test('syntax: HTML and Vue sections — template/markup <!-- -->, <script> //, <
   const html = '<html>\n<head>\n<style>\n  p { margin: 0 }\n</style>\n<script src="a.js"></script>\n<script>\n  run();\n</script>\n</head>\n<body><p>x</p></body>\n</html>\n';
   const h = { 2: `<!-- ${ASK} -->`, 4: `  /* ${ASK} */`, 7: `<!-- ${ASK} -->`, 8: `  // ${ASK}`, 11: `<!-- ${ASK} -->` };
   for (const [line, scar] of Object.entries(h)) {
-    const { r, text } = scarOnce({ 'i.html': html }, `i.html:${line}`);
+    const { r, text } = await scarOnceHere({ 'i.html': html }, `i.html:${line}`);
     assert.equal(r.status, 0, r.stderr);
     const lines = html.split('\n');
     lines.splice(Number(line) - 1, 0, scar);
@@ -91,7 +93,7 @@ function diagnostics(name, text) {
   return ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, kind).parseDiagnostics.length;
 }
 
-test('syntax: TSX/JSX by context — verified with the TypeScript parser; a line inside a template literal moves the scar above the line where it starts', () => {
+test('syntax: TSX/JSX by context — verified with the TypeScript parser; a line inside a template literal moves the scar above the line where it starts', async () => {
   assert.equal(diagnostics('App.tsx', TSX), 0);
   const cases = [
     [10, `      {/* ${ASK} */}`, 'among JSX children'],
@@ -104,7 +106,7 @@ test('syntax: TSX/JSX by context — verified with the TypeScript parser; a line
   for (const name of ['App.tsx', 'App.jsx', 'App.js']) {
     const src = name === 'App.tsx' ? TSX : TSX.replace(': { items: string[] }', '');
     for (const [line, scar, what] of cases) {
-      const { r, text } = scarOnce({ [name]: src }, `${name}:${line}`);
+      const { r, text } = await (name === 'App.tsx' && line === 10 ? scarOnce : scarOnceHere)({ [name]: src }, `${name}:${line}`);
       assert.deepEqual([r.status, r.stdout, r.stderr], [0, `scarred ${name}:${line}  ${scar.trim()}\n`, ''], `${name} ${what}`);
       const lines = src.split('\n');
       lines.splice(line - 1, 0, scar);
@@ -116,7 +118,7 @@ test('syntax: TSX/JSX by context — verified with the TypeScript parser; a line
     const lines = src.split('\n');
     lines.splice(1, 0, `  // ${ASK}`);
     for (const [line, what] of [[3, 'a template string'], [4, 'a template string']]) {
-      const { r, text } = scarOnce({ [name]: src }, `${name}:${line}`);
+      const { r, text } = await scarOnceHere({ [name]: src }, `${name}:${line}`);
       assert.deepEqual(
         [r.status, r.stdout, r.stderr],
         [
@@ -132,10 +134,10 @@ test('syntax: TSX/JSX by context — verified with the TypeScript parser; a line
   }
 });
 
-test('syntax: JS/TS string continued with a backslash moves the scar above the line where the string starts, not into it', () => {
+test('syntax: JS/TS string continued with a backslash moves the scar above the line where the string starts, not into it', async () => {
   const src = "const s = 'abc\\\ndef';\nexport default s;\n";
   for (const [name, lang] of [['s.ts', 'TypeScript'], ['s.js', 'JavaScript']]) {
-    const { r, text } = scarOnce({ [name]: src }, `${name}:2`);
+    const { r, text } = await (name === 's.ts' ? scarOnce : scarOnceHere)({ [name]: src }, `${name}:2`);
     assert.deepEqual(
       [r.status, r.stdout, r.stderr],
       [0, `scarred ${name}:1  // ${ASK}\n`, `git-kizu: warning: ${name}:2 is inside a string (from line 1), where a comment would change the ${lang} code; the scar went above line 1 instead\n`],
@@ -146,16 +148,16 @@ test('syntax: JS/TS string continued with a backslash moves the scar above the l
   }
 });
 
-test('syntax: line terminators other than CR/LF in the body are folded (U+2028 ends a JS // comment)', () => {
-  const { r, text } = scarOnce({ 'a.js': 'run();\n' }, 'a.js:1', ['-m', 'one\u2028two\u2029three\u0085four\vfive\fsix\u001bseven']);
+test('syntax: line terminators other than CR/LF in the body are folded (U+2028 ends a JS // comment)', async () => {
+  const { r, text } = await scarOnceHere({ 'a.js': 'run();\n' }, 'a.js:1', ['-m', 'one\u2028two\u2029three\u0085four\vfive\fsix\u001bseven']);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(text, '// @kizu[ask]: one two three four five six seven\nrun();\n');
   assert.equal(diagnostics('a.js', text), 0);
 });
 
-test('syntax: formats without comments are refused, suggesting git kizu queue add', () => {
+test('syntax: formats without comments are refused, suggesting git kizu queue add', async () => {
   for (const name of ['data.json', 'nb.ipynb']) {
-    const { r, text } = scarOnce({ [name]: '{\n  "a": 1\n}\n' }, `${name}:2`);
+    const { r, text } = await (name === 'data.json' ? scarOnce : scarOnceHere)({ [name]: '{\n  "a": 1\n}\n' }, `${name}:2`);
     assert.deepEqual(
       [r.status, r.stdout, r.stderr],
       [
@@ -171,7 +173,7 @@ test('syntax: formats without comments are refused, suggesting git kizu queue ad
   }
 });
 
-test('syntax: unknown text format gets # with a warning; config scar.syntax overrides', () => {
+test('syntax: unknown text format gets # with a warning; config scar.syntax overrides', async () => {
   const u = scarOnce({ 'notes.txt': 'hello\n' }, 'notes.txt:1');
   assert.deepEqual(
     [u.r.status, u.r.stdout, u.r.stderr],
@@ -185,11 +187,11 @@ test('syntax: unknown text format gets # with a warning; config scar.syntax over
     ['Jenkinsfile', `// ${ASK}`],
     ['c.json', `// ${ASK}`],
   ]) {
-    const { r, text } = scarOnce({ '.kizurc.json': cfg, [name]: 'x\n' }, `${name}:1`);
+    const { r, text } = await scarOnceHere({ '.kizurc.json': cfg, [name]: 'x\n' }, `${name}:1`);
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, `scarred ${name}:1  ${line}\n`, ''], name);
     assert.equal(text, `${line}\nx\n`, name);
   }
-  const none = scarOnce({ '.kizurc.json': cfg, 'r.md': '# x\n' }, 'r.md:1');
+  const none = await scarOnceHere({ '.kizurc.json': cfg, 'r.md': '# x\n' }, 'r.md:1');
   assert.deepEqual(
     [none.r.status, none.r.stderr],
     [2, err('r.md: this file type has no comment syntax, so a scar cannot be written into it', 'queue the remark instead: git kizu queue add --at r.md:1 "<text>" (or set scar.syntax for this extension in the config)')],
@@ -197,7 +199,7 @@ test('syntax: unknown text format gets # with a warning; config scar.syntax over
   assert.equal(none.text, '# x\n');
 });
 
-test('syntax: file names that are Object.prototype keys (toString, a.constructor, __proto__) are just unknown types', () => {
+test('syntax: file names that are Object.prototype keys (toString, a.constructor, __proto__) are just unknown types', async () => {
   const sb = sandbox();
   for (const name of ['toString', 'a.constructor', '__proto__', 'x.hasOwnProperty']) {
     writeFileSync(sb.path(name), 'x\n');
@@ -215,10 +217,10 @@ test('syntax: file names that are Object.prototype keys (toString, a.constructor
   assert.deepEqual([r.status, r.stdout, r.stderr], [0, `scarred b.constructor:1  // ${ASK}\n`, '']);
 });
 
-test('syntax: Markdown front matter gets # comments (YAML), the body <!-- -->; scan finds both', () => {
+test('syntax: Markdown front matter gets # comments (YAML), the body <!-- -->; scan finds both', async () => {
   const md = '---\ntitle: x\ntags: [a]\n---\n# Heading\n';
   for (const [line, scar] of [[2, `# ${ASK}`], [3, `# ${ASK}`], [4, `# ${ASK}`], [5, `<!-- ${ASK} -->`]]) {
-    const { r, text, sb } = scarOnce({ 'p.md': md }, `p.md:${line}`);
+    const { r, text, sb } = await scarOnceHere({ 'p.md': md }, `p.md:${line}`);
     assert.equal(r.status, 0, r.stderr);
     const lines = md.split('\n');
     lines.splice(line - 1, 0, scar);
@@ -227,11 +229,11 @@ test('syntax: Markdown front matter gets # comments (YAML), the body <!-- -->; s
   }
 });
 
-test('syntax: PHP — // inside <?php ?> blocks, <!-- --> in the markup around them', () => {
+test('syntax: PHP — // inside <?php ?> blocks, <!-- --> in the markup around them', async () => {
   const php = '<html>\n<body>\n<?php\n  $a = 1;\n?>\n<p><?= $a ?></p>\n<?php if ($a): ?>\n  <b>yes</b>\n<?php endif; ?>\n</body>\n';
   const expect = { 2: `<!-- ${ASK} -->`, 4: `  // ${ASK}`, 5: `// ${ASK}`, 6: `<!-- ${ASK} -->`, 8: `  <!-- ${ASK} -->`, 10: `<!-- ${ASK} -->` };
   for (const [line, scar] of Object.entries(expect)) {
-    const { r, text } = scarOnce({ 'v.php': php }, `v.php:${line}`);
+    const { r, text } = await (line === '2' ? scarOnce : scarOnceHere)({ 'v.php': php }, `v.php:${line}`);
     assert.equal(r.status, 0, r.stderr);
     const lines = php.split('\n');
     lines.splice(Number(line) - 1, 0, scar);
@@ -239,17 +241,17 @@ test('syntax: PHP — // inside <?php ?> blocks, <!-- --> in the markup around t
   }
 });
 
-test('syntax: HTML <script> by type — a line in a JSON block moves the scar above the <script> tag, template blocks get <!-- -->', () => {
+test('syntax: HTML <script> by type — a line in a JSON block moves the scar above the <script> tag, template blocks get <!-- -->', async () => {
   const html = '<script type="application/ld+json">\n{"a": 1,\n "b": 2}\n</script>\n<script type="text/x-template">\n<div>t</div>\n</script>\n<script type="module">\nrun();\n</script>\n';
   for (const [line, scar] of [[5, `<!-- ${ASK} -->`], [6, `<!-- ${ASK} -->`], [9, `// ${ASK}`]]) {
-    const { r, text } = scarOnce({ 'i.html': html }, `i.html:${line}`);
+    const { r, text } = await scarOnceHere({ 'i.html': html }, `i.html:${line}`);
     const lines = html.split('\n');
     lines.splice(line - 1, 0, scar);
     assert.deepEqual([r.status, r.stderr, text], [0, '', lines.join('\n')], `line ${line}`);
   }
   // Line 4 too: a line inserted above `</script>` would be the block's last line.
   for (const [line, what] of [[2, 'a script or style element'], [3, 'a script or style element'], [4, 'a script element']]) {
-    const j = scarOnce({ 'i.html': html }, `i.html:${line}`);
+    const j = await scarOnceHere({ 'i.html': html }, `i.html:${line}`);
     assert.deepEqual(
       [j.r.status, j.r.stdout, j.text],
       [0, `scarred i.html:1  <!-- ${ASK} -->\n`, `<!-- ${ASK} -->\n${html}`],
@@ -263,13 +265,13 @@ test('syntax: HTML <script> by type — a line in a JSON block moves the scar ab
   }
 });
 
-test('syntax: JSX text over several lines — the scar does not split it (React output unchanged, comments removed)', () => {
+test('syntax: JSX text over several lines — the scar does not split it (React output unchanged, comments removed)', async () => {
   // JSX joins the lines of a text with a space ("hello world"); a {/* */} between them makes two texts ("hello", "world").
   const react = (name, text) => ts.transpileModule(text, { fileName: name, compilerOptions: { removeComments: true, jsx: ts.JsxEmit.React, target: ts.ScriptTarget.ESNext } }).outputText;
   const src = 'export const x = (\n  <p>\n    hello\n    world\n  </p>\n);\n';
   for (const name of ['t.jsx', 't.tsx']) {
     for (const line of [3, 4, 5]) {
-      const { r, text, sb } = scarOnce({ [name]: src }, `${name}:${line}`);
+      const { r, text, sb } = await scarOnceHere({ [name]: src }, `${name}:${line}`);
       assert.equal(r.status, 0, `${name}:${line}: ${r.stderr}`);
       assert.equal(react(name, text), react(name, src), `${name}:${line}: React output changed:\n${text}`);
       assert.match(sb.kizu(['scan']).stdout, /^t\.[jt]sx:\d+  \[ask\]  explain this change\n$/, `${name}:${line}`);

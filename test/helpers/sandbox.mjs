@@ -42,6 +42,26 @@ export function spawnAsync(cmd, args, opts = {}) {
   });
 }
 
+/**
+ * Runs `fn` (sync or async) in this process with process.env replaced by exactly `env` (as a
+ * child spawned with `env` would see it: nothing of the test runner's own environment), put
+ * back afterwards; resolves what `fn` returns. For calling src/ code in-process the way the
+ * bin would run it in a sandbox (tests in a file run one at a time, so nothing else sees it).
+ */
+export async function withEnv(env, fn) {
+  const saved = { ...process.env };
+  const reset = (to) => {
+    for (const k of Object.keys(process.env)) delete process.env[k];
+    Object.assign(process.env, to);
+  };
+  reset(env);
+  try {
+    return await fn();
+  } finally {
+    reset(saved);
+  }
+}
+
 const cleanups = [];
 process.on('exit', () => {
   if (process.env.KIZU_KEEP_TMP) return;
