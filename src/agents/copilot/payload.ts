@@ -10,7 +10,7 @@
  *   stopReason, stop_hook_active}`; userPromptSubmitted `{sessionId, timestamp, cwd, prompt}`;
  * - PascalCase events (`PostToolUse`, `Stop`, `UserPromptSubmit`: the VS Code compatible
  *   format): snake_case fields with `hook_event_name`, the patch tool reported as `Edit` with
- *   `tool_input` = the patch text.
+ *   `tool_input` = the patch text and `tool_result: {result_type, text_result_for_llm}`.
  * The edited paths are only in the patch text (src/agents/apply-patch.ts), relative to `cwd`.
  */
 import {
@@ -83,7 +83,7 @@ function fields(text: string, event: AgentEvent): Fields {
       event: o.hook_event_name as string,
       tool: (o.tool_name as string | undefined) ?? null,
       args: o.tool_input,
-      result: o.tool_response,
+      result: o.tool_result ?? o.tool_response,
       stopHookActive: o.stop_hook_active === true,
       prompt: o.prompt as string | undefined,
     };
@@ -121,10 +121,10 @@ function patchOf(f: Fields): PatchFile[] | null {
   }
 }
 
-/** True when the tool result says the call failed (`toolResult.resultType` other than "success"). */
+/** True when the tool result says the call failed (`toolResult.resultType`, `tool_result.result_type` other than "success"). */
 function failed(result: unknown): boolean {
   if (!result || typeof result !== 'object') return false;
-  const t = (result as Obj).resultType;
+  const t = (result as Obj).resultType ?? (result as Obj).result_type;
   return typeof t === 'string' && t !== 'success';
 }
 
