@@ -14,6 +14,15 @@ import type { AgentEvent, HookAnswer, ParsedPayload } from '../hooks/contract.js
 export const AGENTS = ['claude', 'codex', 'gemini', 'copilot', 'cursor'] as const;
 export type AgentName = (typeof AGENTS)[number];
 
+/** Each agent's name for people (messages, status). */
+export const AGENT_LABELS: Readonly<Record<AgentName, string>> = {
+  claude: 'Claude Code',
+  codex: 'Codex CLI',
+  gemini: 'Gemini CLI',
+  copilot: 'Copilot CLI',
+  cursor: 'Cursor',
+};
+
 /** True if `s` names an agent of {@link AGENTS}. */
 export function isAgent(s: string): s is AgentName {
   return (AGENTS as readonly string[]).includes(s);

@@ -416,22 +416,25 @@ export function buildProgram(setCode: (code: number) => void): Command {
 
   program
     .command('init')
-    .description('install the Claude Code hooks, the /kizu slash command and the pre-commit guard')
-    .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
+    .description("install the agents' review hooks (Claude Code, Codex, Gemini, Copilot, Cursor), the /kizu slash command and the pre-commit guard")
+    .option('--agent <agents>', 'claude, codex, gemini, copilot, cursor, comma-separated (default: those whose config folders exist, else claude)')
+    .addOption(new Option('--via <how>', 'how Claude Code gets its hooks: its settings file, or the plugin (init prints the commands)').choices(['settings', 'plugin']))
+    .addOption(new Option('--scope <scope>', 'project files, local (Claude Code settings.local.json) or user (home directory)').choices(['project', 'local', 'user']).default('project'))
     .option('--pre-commit', 'install the pre-commit guard in this repository (the default, except for --scope user)')
     .option('--no-pre-commit', 'do not install the pre-commit guard')
-    .action(async (o: { scope: 'project' | 'local' | 'user'; preCommit?: boolean }) => {
+    .action(async (o: { scope: 'project' | 'local' | 'user'; preCommit?: boolean; agent?: string; via?: 'settings' | 'plugin' }) => {
       const { initCommand } = await import('./init.js');
-      setCode(await initCommand({ cwd, scope: o.scope, preCommit: o.preCommit, reporter }));
+      setCode(await initCommand({ cwd, scope: o.scope, preCommit: o.preCommit, agent: o.agent, via: o.via, reporter }));
     });
 
   program
     .command('teardown')
     .description('remove exactly what init added (hooks, slash command, pre-commit hook)')
-    .addOption(new Option('--scope <scope>', 'which Claude Code settings file').choices(['project', 'local', 'user']).default('project'))
-    .action(async (o: { scope: 'project' | 'local' | 'user' }) => {
+    .option('--agent <agents>', 'only these agents\' hooks (comma-separated); the guard stays while any agent\'s hooks do')
+    .addOption(new Option('--scope <scope>', 'project files, local (Claude Code settings.local.json) or user (home directory)').choices(['project', 'local', 'user']).default('project'))
+    .action(async (o: { scope: 'project' | 'local' | 'user'; agent?: string }) => {
       const { teardownCommand } = await import('./teardown.js');
-      setCode(await teardownCommand({ cwd, scope: o.scope, reporter }));
+      setCode(await teardownCommand({ cwd, scope: o.scope, agent: o.agent, reporter }));
     });
 
   program

@@ -57,6 +57,9 @@ import { applyGuard, guardContext, planGuard, removeGuard, type GuardContext, ty
 import { chooseManager, managerById, readConfig } from './managers/index.js';
 import { findInsertion } from './managers/find-insertion.js';
 import type { GuardInsertionRecord } from './state.js';
+import { AGENT_LABELS, type AgentName } from '../agents/registry.js';
+import { applyAgent, checkScope, defaultAgents, installedAgents, planAgentRemovals, planAgents, removeAgent, type ClaudeVia, type OtherAgent } from './agents.js';
+import { pluginSteps } from './plugin.js';
 
 /** Options of {@link runInit}. */
 export interface InitOptions {
@@ -72,6 +75,12 @@ export interface InitOptions {
   reporter: Reporter;
   /** Home directory for user scope (default: the HOME environment variable). */
   home?: string;
+  /** The agents to install for (`--agent`); undefined: install/agents.ts `defaultAgents`. */
+  agents?: AgentName[];
+  /** How Claude Code gets its hooks (`--via`): its settings file (default) or the plugin. */
+  via?: ClaudeVia;
+  /** The environment (CODEX_HOME, ...; default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** How long (ms) init and teardown wait for another init or teardown of the same repository or user. */
@@ -124,6 +133,10 @@ export interface TeardownOptions {
   reporter: Reporter;
   /** Home directory for user scope (default: the HOME environment variable). */
   home?: string;
+  /** Only these agents' hooks (`--agent`); undefined: everything init installed for the scope. */
+  agents?: AgentName[];
+  /** The environment (CODEX_HOME, ...; default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -272,27 +285,42 @@ export async function runInit(o: InitOptions): Promise<number> {
 /** {@link runInit} once the install lock is held (`lock.created`: directories taking it created, which init records as its own). */
 async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock): Promise<number> {
   const r = o.reporter;
+  const env = o.env ?? process.env;
+  const agents = o.agents ?? (await defaultAgents(t, env));
+  checkScope(agents, t.scope);
+  if (o.via === 'plugin' && !agents.includes('claude')) {
+    throw new KizuError('--via plugin is how Claude Code gets its hooks, but claude is not among the agents', { hint: 'add claude to --agent (e.g. --agent claude --via plugin), or leave out --via' });
+  }
+  if (o.via === 'plugin' && t.scope === 'local') {
+    throw new KizuError('--via plugin installs no Claude Code settings, so --scope local has nothing to do', { hint: 'use --scope project (the guard in this repository) with --via plugin' });
+  }
+  // Claude Code by its settings file (the runner, settings entries, /kizu), unless by the plugin or not at all.
+  const claude = agents.includes('claude') && o.via !== 'plugin';
+  const others = agents.filter((a): a is OtherAgent => a !== 'claude');
   const bin = recordedBinPath();
   const vars = { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd };
   // Local scope runs the launcher; project and user scope the runner, which holds no path.
-  const script = t.hookScript ? { file: t.hookScript, text: renderHookScript('kizu-hook.sh', vars) } : null;
+  const script = claude && t.hookScript ? { file: t.hookScript, text: renderHookScript('kizu-hook.sh', vars) } : null;
   const command = renderSlashCommand();
   const old = readRecord(t.recordFile);
 
   // Phase 1: read and check everything.
   if (script) assertWritable(script.file, 'hook script', (text) => text === script.text || text.includes(SCRIPT_MARKER));
-  assertWritable(t.settingsFile, 'settings file');
-  assertWritable(t.commandFile, 'slash command');
+  if (claude) assertWritable(t.settingsFile, 'settings file');
+  if (claude) assertWritable(t.commandFile, 'slash command');
   assertWritable(t.recordFile, 'install record');
-  const settingsBefore = readText(t.settingsFile);
-  const merge = mergeKizuHooks(
-    t.settingsFile,
-    settingsBefore,
-    kizuEntries((hook) => hookCommand(t, hook)),
-  );
+  const settingsBefore = claude ? readText(t.settingsFile) : null;
+  const merge = claude
+    ? mergeKizuHooks(
+        t.settingsFile,
+        settingsBefore,
+        kizuEntries((hook) => hookCommand(t, hook)),
+      )
+    : null;
+  const planned = await planAgents(t, others, env);
   const siblings = siblingRecords(t);
   // A local install of an earlier version ran the project runner: upgrade it like the per-event scripts.
-  const legacyFiles = [...t.legacyScripts, ...(t.scope === 'local' && t.projectRunner && old?.files[t.projectRunner] ? [t.projectRunner] : [])];
+  const legacyFiles = claude ? [...t.legacyScripts, ...(t.scope === 'local' && t.projectRunner && old?.files[t.projectRunner] ? [t.projectRunner] : [])] : [];
   const legacy = planLegacyScripts(legacyFiles, old, siblings);
   const wantGuard = o.preCommit ?? t.scope !== 'user';
   let pre: PreCommitState | null = null;
@@ -313,18 +341,18 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
       assertWritable(d.file, d.id === 'simple-git-hooks' ? 'hook configuration' : 'git pre-commit hook');
     }
   }
-  const commandBefore = readText(t.commandFile);
+  const commandBefore = claude ? readText(t.commandFile) : null;
   const oldCommand = old?.files[t.commandFile];
   const keepUserCommand =
-    commandBefore !== null && commandBefore !== command && !(oldCommand?.created && oldCommand.sha256 === sha256(commandBefore));
+    claude && commandBefore !== null && commandBefore !== command && !(oldCommand?.created && oldCommand.sha256 === sha256(commandBefore));
   // A local-only manager file init creates (lefthook-local.yml) must not show in git status either.
   const gd = gp?.kind === 'manager' && gp.chosen.detected.local ? gp.chosen.detected : null;
   const guardFile = gd && ((gp!.kind === 'manager' && gp!.plan.kind === 'insert' && !existsSync(gd.file)) || old?.guard?.some((g) => g.file === gd.file && g.createdFile)) ? gd.file : null;
   const exclude = await planExclude(t, siblings, {
     guardFile,
-    settings: settingsBefore === null || (old?.settings?.file === t.settingsFile && old.settings.createdFile),
+    settings: claude && (settingsBefore === null || (old?.settings?.file === t.settingsFile && old.settings.createdFile)),
     // Project scope: the command is shared (committed) whoever created it.
-    command: !keepUserCommand && (t.scope === 'project' || commandBefore === null || !!oldCommand?.created),
+    command: claude && !keepUserCommand && (t.scope === 'project' || commandBefore === null || !!oldCommand?.created),
   });
 
   // Phase 2: write.
@@ -338,6 +366,8 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     ...(old?.guard ? { guard: [...old.guard] } : {}),
     links: { ...(old?.links ?? {}) },
     exclude: [...(old?.exclude ?? [])],
+    ...(old?.agents ? { agents: structuredClone(old.agents) } : {}),
+    claude: claude ? 'settings' : agents.includes('claude') ? 'plugin' : (old?.claude ?? (old?.settings ? 'settings' : 'none')),
   };
   const addDirs = (ds: string[]) => {
     for (const d of ds) if (!rec.dirs.includes(d)) rec.dirs.push(d);
@@ -357,7 +387,9 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     r.log(`${a} ${displayPath(t, script.file)}${a === 'unchanged' ? '' : linkNote(rec, script.file)}`);
   }
 
-  if (keepUserCommand) {
+  if (!claude) {
+    // No Claude Code settings install this time: its files stay as an earlier init left them.
+  } else if (keepUserCommand) {
     r.warn(`kept ${displayPath(t, t.commandFile)}: it differs from git-kizu's /kizu command (edited by you?); delete it and run \`${t.initCmd}\` again to get ours`);
   } else {
     addDirs(mkdirs(t.commandsDir));
@@ -417,26 +449,30 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     r.log(`skipped the git pre-commit hook: ${o.cwd} is not in a git repository (run \`${t.initCmd}\` inside one to add it there)`);
   }
 
-  if (merge.changed) {
-    addDirs(mkdirs(path.dirname(t.settingsFile)));
-    noteLink(rec, t.settingsFile);
-    await writeNotThroughLink(t.settingsFile, merge.text);
+  if (merge) {
+    if (merge.changed) {
+      addDirs(mkdirs(path.dirname(t.settingsFile)));
+      noteLink(rec, t.settingsFile);
+      await writeNotThroughLink(t.settingsFile, merge.text);
+    }
+    const s = rec.settings && rec.settings.file === t.settingsFile ? rec.settings : null;
+    const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
+    rec.settings = {
+      file: t.settingsFile,
+      createdFile: (s?.createdFile ?? false) || merge.createdFile,
+      createdHooksKey: (s?.createdHooksKey ?? false) || merge.createdHooksKey,
+      createdEvents: union(s?.createdEvents ?? [], merge.createdEvents),
+      addedEvents: union(s?.addedEvents ?? [], merge.addedEvents),
+    };
+    const shownSettings = displayPath(t, t.settingsFile);
+    if (!merge.changed) r.log(`unchanged ${shownSettings}`);
+    else {
+      const what = merge.addedEvents.length ? `added hooks: ${merge.addedEvents.join(', ')}` : 'updated the git-kizu hooks';
+      r.log(`${merge.createdFile ? 'created' : 'updated'} ${shownSettings} (${what})${linkNote(rec, t.settingsFile)}`);
+    }
   }
-  const s = rec.settings && rec.settings.file === t.settingsFile ? rec.settings : null;
-  const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
-  rec.settings = {
-    file: t.settingsFile,
-    createdFile: (s?.createdFile ?? false) || merge.createdFile,
-    createdHooksKey: (s?.createdHooksKey ?? false) || merge.createdHooksKey,
-    createdEvents: union(s?.createdEvents ?? [], merge.createdEvents),
-    addedEvents: union(s?.addedEvents ?? [], merge.addedEvents),
-  };
-  const shownSettings = displayPath(t, t.settingsFile);
-  if (!merge.changed) r.log(`unchanged ${shownSettings}`);
-  else {
-    const what = merge.addedEvents.length ? `added hooks: ${merge.addedEvents.join(', ')}` : 'updated the git-kizu hooks';
-    r.log(`${merge.createdFile ? 'created' : 'updated'} ${shownSettings} (${what})${linkNote(rec, t.settingsFile)}`);
-  }
+  for (const p of planned) await applyAgent(p, rec, r, (f) => displayPath(t, f), mkdirs, addDirs);
+  if (agents.includes('claude') && !claude) for (const l of pluginSteps()) r.log(l);
 
   // The settings no longer run the per-event scripts of an earlier version.
   for (const l of legacy) {
@@ -461,10 +497,19 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
   addDirs(mkdirs(path.dirname(t.recordFile)));
   if (!Object.keys(rec.links ?? {}).length) delete rec.links;
   if (!rec.exclude?.length) delete rec.exclude;
+  if (rec.agents && !Object.keys(rec.agents).length) delete rec.agents;
+  if (rec.claude === 'settings') delete rec.claude; // the meaning of no value (records of earlier versions)
   await writeRecord(t.recordFile, rec);
   for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
-  r.log(`next: scar a change with \`git kizu scar path:line\`; the agent has to resolve it before it stops (or run /kizu in Claude Code). Restart running Claude Code sessions to load the hooks.`);
+  r.log(nextStep(agents));
   return EXIT.OK;
+}
+
+/** The closing line of init: what to do next, and which running agents must be restarted. */
+function nextStep(agents: AgentName[]): string {
+  const names = joinAnd(agents.map((a) => AGENT_LABELS[a]));
+  const kizu = agents.includes('claude') ? ' (or run /kizu in Claude Code)' : '';
+  return `next: scar a change with \`git kizu scar path:line\`; the agent has to resolve it before it stops${kizu}. Restart running ${names} sessions to load the hooks.`;
 }
 
 /**
@@ -690,12 +735,22 @@ export async function runTeardown(o: TeardownOptions): Promise<number> {
 /** {@link runTeardown} once the install lock is held (directories still holding the lock go in `lock.retry`). */
 async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: InstallLock): Promise<number> {
   const r = o.reporter;
+  const env = o.env ?? process.env;
   const rec = readRecord(t.recordFile);
   const siblings = siblingRecords(t);
   const show = (p: string) => displayPath(t, p);
+  if (o.agents) checkScope(o.agents, t.scope);
+  // Which agents go: the named ones, or all. The guard, the launcher and the record go only
+  // when no agent's hooks are left for this scope.
+  const claudeToo = !o.agents || o.agents.includes('claude');
+  const installed = await installedAgents(t, rec, env);
+  const others = o.agents ? o.agents.filter((a): a is OtherAgent => a !== 'claude') : installed;
+  const claudeLeft = !claudeToo && (rec ? (rec.claude ?? 'settings') !== 'none' : true);
+  const everything = !claudeLeft && installed.every((a) => others.includes(a));
 
   // Phase 1: read and check.
-  const settingsText = readText(t.settingsFile);
+  const removals = await planAgentRemovals(t, others, env);
+  const settingsText = claudeToo ? readText(t.settingsFile) : null;
   let settingsPlan: ReturnType<typeof removeKizuHooks> | null = null;
   let deleteSettings = false;
   if (settingsText !== null) {
@@ -712,21 +767,23 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
   // in a teammate's clone of a shared .claude/): the runner stays.
   const stillRun = settingsPlan !== null && !deleteSettings && hasKizuHooks(t.settingsFile, settingsPlan.text);
   const excludeFiles = new Map<string, string | null>();
-  for (const e of rec?.exclude ?? []) if (!excludeFiles.has(e.file)) excludeFiles.set(e.file, readExcludeFile(e.file));
-  const hookPath = rec
-    ? (rec.preCommit?.hook ?? null)
-    : t.repo
-      ? path.join(await effectiveHooksDir(o.cwd), 'pre-commit')
-      : null;
-  const lost = !rec && t.repo ? await findLostGuard(t, siblings) : null;
+  if (everything) for (const e of rec?.exclude ?? []) if (!excludeFiles.has(e.file)) excludeFiles.set(e.file, readExcludeFile(e.file));
+  const hookPath = !everything
+    ? null
+    : rec
+      ? (rec.preCommit?.hook ?? null)
+      : t.repo
+        ? path.join(await effectiveHooksDir(o.cwd), 'pre-commit')
+        : null;
+  const lost = everything && !rec && t.repo ? await findLostGuard(t, siblings) : null;
 
   // Phase 2: remove.
   let did = 0;
   const ownedBySibling = (pred: (s: InstallRecord) => boolean): Sibling | undefined => siblings.find((s) => pred(s.rec));
 
   // Local scope ran the project runner only in earlier versions, and only its record says so.
-  const runner = t.hookScript ?? (t.projectRunner && rec?.files[t.projectRunner] ? t.projectRunner : null);
-  for (const file of [...(runner ? [runner] : []), ...t.legacyScripts]) {
+  const runner = !claudeToo ? null : (t.hookScript ?? (t.projectRunner && rec?.files[t.projectRunner] ? t.projectRunner : null));
+  for (const file of claudeToo ? [...(runner ? [runner] : []), ...t.legacyScripts] : []) {
     if (!existsSync(file) && !rec?.links?.[file]) continue;
     if (existsSync(file) && !statSync(file).isFile()) {
       r.warn(`left ${show(file)} alone: it is not a file, so git-kizu did not write it`);
@@ -771,7 +828,7 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
   }
 
   const command = renderSlashCommand();
-  const cur = readText(t.commandFile);
+  const cur = claudeToo ? readText(t.commandFile) : null;
   if (cur !== null) {
     const fr = rec?.files[t.commandFile];
     // Without a record, only an install that left other traces counts as ours.
@@ -792,6 +849,8 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
       did++;
     } else if (rec && fr) r.log(`kept ${show(t.commandFile)} (it existed before init)`);
   }
+
+  for (const p of removals) did += await removeAgent(p, rec, r, show);
 
   if (hookPath) {
     const chained = path.join(path.dirname(hookPath), CHAINED_NAME);
@@ -823,7 +882,7 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
     r.warn(`left ${show(lost.file)} alone: it runs the git-kizu guard, but ${lost.why}, and the install record is gone; remove the git-kizu guard lines yourself`);
     did++;
   }
-  for (const g of rec?.guard ?? (lost?.kind === 'remove' ? [lost.record] : [])) {
+  for (const g of !everything ? [] : (rec?.guard ?? (lost?.kind === 'remove' ? [lost.record] : []))) {
     const { removal, syncedHook } = removeGuard(g);
     const shown = show(g.file);
     if (removal.kind === 'removed') {
@@ -858,6 +917,23 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
     did++;
   }
 
+  if (!everything) {
+    // Other agents' hooks stay: so do the guard, the launcher and the record of what is left.
+    if (rec) {
+      if (claudeToo) {
+        rec.settings = null;
+        rec.claude = 'none';
+        for (const f of [t.commandFile, ...(runner ? [runner] : []), ...t.legacyScripts]) delete rec.files[f];
+      }
+      if (rec.agents && !Object.keys(rec.agents).length) delete rec.agents;
+      await writeRecord(t.recordFile, rec);
+    }
+    for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
+    const gone = [...(claudeToo ? ['claude'] : []), ...others].map((a) => AGENT_LABELS[a as AgentName]);
+    const left = [...(claudeLeft ? ['claude'] : []), ...installed.filter((a) => !others.includes(a))].map((a) => AGENT_LABELS[a as AgentName]);
+    r.log(`removed git-kizu's hooks for ${joinAnd(gone)} (--scope ${t.scope}); the hooks for ${joinAnd(left)} and the pre-commit guard stay (\`${t.teardownCmd}\` removes everything)`);
+    return EXIT.OK;
+  }
   // Also an unreadable record: teardown went by the files' contents instead.
   deleteRecord(t.recordFile);
   // The launcher goes with the last install record that runs it (also when this scope's record was lost).

@@ -14,7 +14,9 @@
  *  "preCommit": {"hook": "<abs>", "chained": "<abs>" | null, "created": true} | null,
  *  "guard": [{"manager": "husky", "file": "<abs>", "offset": 120, "text": "<inserted>", "createdFile": false}],
  *  "links": {"<abs path>": {"target": "<the link's text>", "sha256": "<hex of what it led to>" | null}},
- *  "exclude": [{"file": "<abs exclude file>", "offset": 42, "text": "/.claude/settings.local.json\n", "createdFile": false}]}
+ *  "exclude": [{"file": "<abs exclude file>", "offset": 42, "text": "/.claude/settings.local.json\n", "createdFile": false}],
+ *  "agents": {"codex": {"files": {"<abs path>": {"created": true, "owned": false, "sha256": "<hex>"}}}},
+ *  "claude": "settings" | "plugin" | "none"}
  * ```
  * `guard` (absent in records of earlier versions: read as []) lists each insertion init made
  * in a hook manager's configuration (install/managers/), so teardown takes out exactly those
@@ -98,6 +100,16 @@ export interface InstallRecord {
   links?: Record<string, LinkRecord>;
   /** Lines init added to git's exclude file, in the order added (absent in earlier versions' records). */
   exclude?: ExcludeRecord[];
+  /** The files init wrote for agents other than Claude Code, by agent (install/agents.ts; absent in earlier versions' records). */
+  agents?: Partial<Record<string, AgentRecord>>;
+  /** How Claude Code's hooks were installed: absent or 'settings' (this record's `settings`), 'plugin' (init only printed the plugin commands), 'none' (Claude Code was not among the agents). */
+  claude?: 'settings' | 'plugin' | 'none';
+}
+
+/** What init wrote for one agent other than Claude Code. */
+export interface AgentRecord {
+  /** Each file: `created` as in {@link FileRecord}; `owned` true when the whole file is git-kizu's (else only its entries in it are). */
+  files: Record<string, FileRecord & { owned: boolean }>;
 }
 
 /** sha256 hex of a string or bytes. */

@@ -69,3 +69,40 @@ test('the launcher of a user-scope install runs the hook where the clone has non
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).decision, 'block');
 });
+
+test('the runner passes an agent on as --agent, and refuses an unknown one with one stderr line and exit 0', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--no-pre-commit']));
+  writeFileSync(sb.path('a.js'), 'const a = 1;\n// @kizu[ask]: why 1?\n');
+  const PATH = pathWithoutNode(sb);
+  const run = (args) =>
+    sb.run('/bin/sh', ['-c', `"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh ${args}`], {
+      input: JSON.stringify(stopPayload(sb, false)),
+      env: { PATH, CLAUDE_PROJECT_DIR: sb.dir },
+    });
+  // `claude` named explicitly is the default's answer: the Claude Code Stop block.
+  const c = run('stop claude');
+  assert.equal(c.status, 0, c.stderr);
+  assert.equal(c.stderr, '');
+  assert.equal(JSON.parse(c.stdout).decision, 'block');
+  const bad = run('stop vim');
+  assert.deepEqual(
+    [bad.status, bad.stdout, bad.stderr],
+    [0, '', `git-kizu: hook skipped: ${sb.path('.claude/hooks/kizu-hook.sh')} was run for agent "vim", expected claude, codex, gemini, copilot or cursor; run \`git kizu init\` again to repair the hook settings\n`],
+  );
+});
+
+test('git-kizu hook with an unknown --agent or a stray argument lets the action through: exit 0, one stderr line, nothing on stdout', () => {
+  const sb = sandbox();
+  writeFileSync(sb.path('a.js'), 'const a = 1;\n// @kizu[ask]: why 1?\n');
+  const input = JSON.stringify(stopPayload(sb, false));
+  const unknown = sb.kizu(['hook', 'stop', '--agent', 'vim'], { input });
+  assert.deepEqual(
+    [unknown.status, unknown.stdout, unknown.stderr],
+    [0, '', 'git-kizu: stop hook skipped: unknown agent "vim"; expected `git-kizu hook stop --agent <agent>` with one of: claude, codex, gemini, copilot, cursor (run `git kizu init --agent <agent>` again to repair the registration)\n'],
+  );
+  const stray = sb.kizu(['hook', 'stop', 'extra'], { input });
+  assert.equal(stray.status, 0);
+  assert.equal(stray.stdout, '');
+  assert.match(stray.stderr, /^git-kizu: stop hook skipped: Unexpected argument 'extra'[^\n]*\n$/);
+});

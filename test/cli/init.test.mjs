@@ -34,9 +34,9 @@ test('init writes the hook runner script (0755, header), the exact settings JSON
     assert.ok(text.includes('# Regenerate it with `git kizu init`; remove it with `git kizu teardown`.\n'), name);
     // No path of this machine: the file is committed and the same for every teammate.
     assert.ok(!text.includes(REAL_BIN) && !text.includes(sb.base) && !text.includes(process.execPath), name);
-    assert.ok(text.includes(`\n  exec git-kizu hook "$1"\n`), name);
-    assert.ok(text.includes(`\n  exec "$kizu_dir/kizu/git-kizu" hook "$1"\n`), name);
-    assert.ok(text.includes(`\n  exec "$HOME/.claude/kizu/git-kizu" hook "$1"\n`), name);
+    assert.ok(text.includes(`\n  exec git-kizu hook "$@"\n`), name);
+    assert.ok(text.includes(`\n  exec "$kizu_dir/kizu/git-kizu" hook "$@"\n`), name);
+    assert.ok(text.includes(`\n  exec "$HOME/.claude/kizu/git-kizu" hook "$@"\n`), name);
   }
 
   const settingsText = sb.read('.claude/settings.json');

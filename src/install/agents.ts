@@ -1,0 +1,240 @@
+/**
+ * Which agents `git kizu init` / `teardown` / `status` work on, and the part of init and
+ * teardown that is the same for every agent other than Claude Code (whose settings install
+ * is install.ts itself): each agent's install module (src/agents/<agent>/install.ts, an
+ * `AgentInstaller` of src/agents/registry.ts) says what to write; this module checks it
+ * (phase 1: nothing written yet), writes it (atomically, never through a symbolic link,
+ * mode kept) and records it in the scope's install record (state.ts `agents`), and on
+ * teardown takes out exactly that.
+ */
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { KizuError } from '../errors.js';
+import { AGENTS, isAgent, loadInstaller, type AgentInstallContext, type AgentInstaller, type AgentInstallPlan, type AgentName, type AgentRemovePlan } from '../agents/registry.js';
+import type { Reporter } from '../output.js';
+import { sha256, type InstallRecord } from './state.js';
+import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
+import { recordedBinPath, renderHookScript } from './scripts.js';
+import type { InstallTargets, Scope } from './targets.js';
+
+/** An agent other than Claude Code (installed by its own module). */
+export type OtherAgent = Exclude<AgentName, 'claude'>;
+
+/** How Claude Code gets git-kizu's hooks: its settings file (init writes them) or the plugin (init prints the commands). */
+export type ClaudeVia = 'settings' | 'plugin';
+
+/**
+ * Parses `--agent` (a comma-separated list of {@link AGENTS}, each once).
+ * @throws KizuError (exit 2) for an empty or unknown name.
+ */
+export function parseAgentList(text: string): AgentName[] {
+  const names = text.split(',').map((s) => s.trim().toLowerCase());
+  const out: AgentName[] = [];
+  for (const n of names) {
+    if (!isAgent(n)) {
+      throw new KizuError(`unknown agent "${n}" in --agent ${text}`, { hint: `name one or more of ${AGENTS.join(', ')}, separated by commas (e.g. --agent claude,codex)` });
+    }
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** The context an agent's install module gets for `t` (scope local is refused before). */
+export function agentContext(t: InstallTargets, agent: OtherAgent, env: NodeJS.ProcessEnv): AgentInstallContext {
+  const suffix = t.scope === 'user' ? ' --scope user' : '';
+  const initCmd = `git kizu init --agent ${agent}${suffix}`;
+  const teardownCmd = `git kizu teardown --agent ${agent}${suffix}`;
+  return {
+    scope: t.scope === 'user' ? 'user' : 'project',
+    root: t.repo?.root ?? null,
+    home: t.home,
+    env,
+    runner: renderHookScript('kizu-hook.sh', { bin: recordedBinPath(), initCmd, teardownCmd }),
+    initCmd,
+    teardownCmd,
+  };
+}
+
+/**
+ * The agents init installs when `--agent` is not given: Claude Code if `<root>/.claude` or
+ * `~/.claude` exists, and each other agent whose configuration folder exists (its
+ * installer's `detect`); Claude Code alone when none does. With `--scope local` (a Claude
+ * Code settings scope only) it is Claude Code alone.
+ */
+export async function defaultAgents(t: InstallTargets, env: NodeJS.ProcessEnv): Promise<AgentName[]> {
+  if (t.scope === 'local') return ['claude'];
+  const out: AgentName[] = [];
+  if ((t.repo && existsSync(path.join(t.repo.root, '.claude'))) || existsSync(path.join(t.home, '.claude'))) out.push('claude');
+  for (const a of AGENTS) {
+    if (a === 'claude') continue;
+    const inst = await loadInstaller(a).catch(() => null); // MERGE: drop the catch once every agent has its installer
+    if (inst?.detect(agentContext(t, a, env))) out.push(a);
+  }
+  return out.length ? out : ['claude'];
+}
+
+/**
+ * Refuses agents that have no such scope.
+ * @throws KizuError (exit 2) for an agent other than claude with `--scope local`.
+ */
+export function checkScope(agents: AgentName[], scope: Scope): void {
+  const others = agents.filter((a) => a !== 'claude');
+  if (scope === 'local' && others.length) {
+    throw new KizuError(`--scope local is Claude Code's settings.local.json; ${others.join(', ')} ${others.length > 1 ? 'have' : 'has'} no local scope`, {
+      hint: `use --scope project (the repository's files) or --scope user (your home directory's) for ${others.join(', ')}`,
+    });
+  }
+}
+
+/** One agent's checked plan. */
+export interface PlannedAgent {
+  agent: OtherAgent;
+  installer: AgentInstaller;
+  ctx: AgentInstallContext;
+  plan: AgentInstallPlan;
+}
+
+/**
+ * Phase 1 of init for the agents: loads each installer and plans its writes, checking that
+ * each target can be written (no directory or non-file there, no parent that is a file).
+ * @throws KizuError (exit 2) from an installer (unreadable or invalid configuration) or for
+ *   a target that is not a regular file; nothing has been written then.
+ */
+export async function planAgents(t: InstallTargets, agents: OtherAgent[], env: NodeJS.ProcessEnv): Promise<PlannedAgent[]> {
+  const out: PlannedAgent[] = [];
+  for (const agent of agents) {
+    const installer = await loadInstaller(agent);
+    const ctx = agentContext(t, agent, env);
+    const plan = installer.planInstall(ctx);
+    for (const w of plan.writes) assertRegularOrAbsent(w.file);
+    out.push({ agent, installer, ctx, plan });
+  }
+  return out;
+}
+
+/** @throws KizuError (exit 2) when something other than a regular file or a symbolic link is at `file`, or a parent is not a directory. */
+function assertRegularOrAbsent(file: string): void {
+  for (let d = path.dirname(file); d !== path.dirname(d); d = path.dirname(d)) {
+    try {
+      if (!lstatSync(d).isDirectory() && !lstatSync(d).isSymbolicLink()) {
+        throw new KizuError(`cannot write ${file}: ${d} is not a directory`, { hint: `move ${d} away, then run the command again` });
+      }
+      break;
+    } catch (e) {
+      if (e instanceof KizuError) throw e;
+    }
+  }
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() && !st.isSymbolicLink()) throw new KizuError(`cannot write ${file}: it is not a regular file`, { hint: `move it away, then run the command again` });
+  } catch (e) {
+    if (e instanceof KizuError) throw e;
+  }
+}
+
+/** Creates `dir` and its missing parents; @returns the directories created, outermost first. */
+type Mkdirs = (dir: string) => string[];
+
+/**
+ * Phase 2 of init for one agent: writes the planned files (unchanged ones are left alone),
+ * records each in `rec.agents[agent]`, and reports each file and the agent's notes.
+ */
+export async function applyAgent(p: PlannedAgent, rec: InstallRecord, r: Reporter, show: (file: string) => string, mkdirs: Mkdirs, addDirs: (ds: string[]) => void): Promise<void> {
+  const agents = (rec.agents ??= {});
+  const mine = (agents[p.agent] ??= { files: {} });
+  for (const w of p.plan.writes) {
+    let before: string | null = null;
+    try {
+      before = readFileSync(w.file, 'utf8');
+    } catch {
+      before = null;
+    }
+    const prev = mine.files[w.file];
+    mine.files[w.file] = { created: (prev?.created ?? false) || before === null, owned: w.owned, sha256: sha256(w.text) };
+    if (before === w.text) {
+      r.log(`unchanged ${show(w.file)}`);
+      continue;
+    }
+    addDirs(mkdirs(path.dirname(w.file)));
+    noteLink(rec, w.file);
+    await writeNotThroughLink(w.file, w.text, w.mode);
+    r.log(`${before === null ? 'created' : 'updated'} ${show(w.file)}`);
+  }
+  for (const n of p.plan.notes) r.log(n);
+}
+
+/** One agent's checked removal. */
+export interface PlannedRemoval {
+  agent: OtherAgent;
+  plan: AgentRemovePlan;
+}
+
+/**
+ * Phase 1 of teardown for the agents: what each removes.
+ * @throws KizuError (exit 2) from an installer (an unreadable or invalid configuration).
+ */
+export async function planAgentRemovals(t: InstallTargets, agents: OtherAgent[], env: NodeJS.ProcessEnv): Promise<PlannedRemoval[]> {
+  const out: PlannedRemoval[] = [];
+  for (const agent of agents) out.push({ agent, plan: (await loadInstaller(agent)).planRemove(agentContext(t, agent, env)) });
+  return out;
+}
+
+/**
+ * The agents teardown removes when `--agent` is not given: those the install record lists,
+ * and those whose hooks are registered for this scope without a record.
+ */
+export async function installedAgents(t: InstallTargets, rec: InstallRecord | null, env: NodeJS.ProcessEnv): Promise<OtherAgent[]> {
+  const out: OtherAgent[] = [];
+  for (const a of AGENTS) {
+    if (a === 'claude') continue;
+    const inst = await loadInstaller(a).catch(() => null); // MERGE: drop the catch once every agent has its installer
+    if (rec?.agents?.[a] || (t.scope !== 'local' && inst && inst.state(agentContext(t, a, env)).installed !== 'missing')) out.push(a);
+  }
+  return out;
+}
+
+/**
+ * Phase 2 of teardown for one agent: takes git-kizu's entries out of shared files (deleting
+ * a file init created once nothing else is left in it), deletes git-kizu's own files init
+ * created and nobody changed since (a changed one is kept, with a warning), and drops the
+ * agent from `rec`. @returns how many files it touched.
+ */
+export async function removeAgent(p: PlannedRemoval, rec: InstallRecord | null, r: Reporter, show: (file: string) => string): Promise<number> {
+  const files = rec?.agents?.[p.agent]?.files ?? {};
+  let did = 0;
+  for (const w of p.plan.writes) {
+    const created = files[w.file]?.created ?? false;
+    if (w.text === null && created) {
+      const a = removeOrRestoreLink(rec, w.file);
+      r.log(`${a} ${show(w.file)}`);
+    } else {
+      const a = await writeOrRestoreLink(rec, w.file, w.text ?? w.empty);
+      r.log(a === 'restored' ? `restored ${show(w.file)}` : `updated ${show(w.file)} (removed the git-kizu hooks)`);
+    }
+    did++;
+  }
+  for (const file of p.plan.deletes) {
+    if (!existsSync(file)) continue;
+    const fr = files[file];
+    let cur: string | null = null;
+    try {
+      cur = readFileSync(file, 'utf8');
+    } catch {
+      cur = null;
+    }
+    if (fr && !fr.created) {
+      r.log(`kept ${show(file)} (it existed before init)`);
+      continue;
+    }
+    if (fr && cur !== null && sha256(cur) !== fr.sha256) {
+      r.warn(`kept ${show(file)}: it was modified after \`git kizu init\`; delete it yourself if you no longer want it`);
+      continue;
+    }
+    const a = removeOrRestoreLink(rec, file);
+    r.log(`${a} ${show(file)}`);
+    did++;
+  }
+  for (const n of p.plan.notes) r.log(n);
+  if (rec?.agents) delete rec.agents[p.agent];
+  return did;
+}

@@ -1,0 +1,65 @@
+// `git kizu init --agent` / `--via` / `teardown --agent`: which agents, the errors that name
+// the fix and write nothing, and the plugin route for Claude Code. Each agent's own files are
+// tested with its adapter (test/unit/agent-*.test.mjs) and on its real CLI (test/e2e/).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { sandbox, ROOT } from '../helpers/sandbox.mjs';
+import { expectRun, err, ok } from '../helpers/expect.mjs';
+
+/** Every path under the repository (but .git/objects, .git/logs and hooks samples), sorted. */
+function tree(sb) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      const rel = path.relative(sb.dir, p);
+      if (/^\.git\/(objects|logs|hooks\/.*\.sample)/.test(rel)) continue;
+      out.push(rel);
+      if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(sb.dir);
+  return out.sort();
+}
+
+test('init refuses an unknown agent, an agent without --scope local, and --via plugin without claude: exit 2, the fix named, nothing written', () => {
+  const sb = sandbox();
+  const before = tree(sb);
+  expectRun(sb, ['init', '--agent', 'claude,vim'], {
+    status: 2,
+    stderr: err('unknown agent "vim" in --agent claude,vim', 'name one or more of claude, codex, gemini, copilot, cursor, separated by commas (e.g. --agent claude,codex)'),
+  });
+  expectRun(sb, ['init', '--agent', 'codex,gemini', '--scope', 'local'], {
+    status: 2,
+    stderr: err("--scope local is Claude Code's settings.local.json; codex, gemini have no local scope", 'use --scope project (the repository\'s files) or --scope user (your home directory\'s) for codex, gemini'),
+  });
+  expectRun(sb, ['init', '--agent', 'codex', '--via', 'plugin'], {
+    status: 2,
+    stderr: err('--via plugin is how Claude Code gets its hooks, but claude is not among the agents', 'add claude to --agent (e.g. --agent claude --via plugin), or leave out --via'),
+  });
+  expectRun(sb, ['teardown', '--agent', 'nano'], {
+    status: 2,
+    stderr: err('unknown agent "nano" in --agent nano', 'name one or more of claude, codex, gemini, copilot, cursor, separated by commas (e.g. --agent claude,codex)'),
+  });
+  assert.deepEqual(tree(sb), before);
+});
+
+test('init --agent claude --via plugin writes no Claude Code settings, installs the guard and prints the two plugin commands', () => {
+  const sb = sandbox();
+  const r = ok(sb.kizu(['init', '--agent', 'claude', '--via', 'plugin']));
+  assert.equal(r.stderr, '');
+  assert.deepEqual(r.stdout.split('\n'), [
+    'created .git/hooks/pre-commit',
+    'Claude Code gets the hooks and /kizu from the git-kizu plugin; install it with:',
+    `  claude plugin marketplace add ${ROOT}`,
+    '  claude plugin install git-kizu@git-kizu',
+    "The plugin's hooks run git-kizu from PATH (keep `npm install -g git-kizu` installed); restart Claude Code afterwards.",
+    'next: scar a change with `git kizu scar path:line`; the agent has to resolve it before it stops (or run /kizu in Claude Code). Restart running Claude Code sessions to load the hooks.',
+    '',
+  ]);
+  assert.equal(existsSync(sb.path('.claude')), false);
+  ok(sb.kizu(['teardown']));
+  assert.equal(existsSync(sb.path('.git/hooks/pre-commit')), false);
+});
