@@ -12,7 +12,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
 
@@ -267,10 +268,24 @@ export function codexEnv(sb, url, root = sb.dir) {
   return { ...sb.env, CODEX_HOME: codexHome, FAKE_OPENAI_API_KEY: API_KEY };
 }
 
-/** The env copilot runs with against the fake at `url` (bring-your-own-key, offline, no update). */
+let copilotCache = null;
+/**
+ * COPILOT_CACHE_HOME for every copilot run of this test process: Copilot unpacks its package
+ * (~6 s) into its cache directory on the first run, so the runs share one (removed at exit).
+ */
+export function copilotCacheEnv() {
+  if (!copilotCache) {
+    copilotCache = mkdtempSync(path.join(tmpdir(), 'kizu-copilot-cache-'));
+    process.on('exit', () => rmSync(copilotCache, { recursive: true, force: true }));
+  }
+  return { COPILOT_CACHE_HOME: copilotCache, COPILOT_AUTO_UPDATE: 'false' };
+}
+
+/** The env copilot runs with against the fake at `url` (bring-your-own-key, offline, no update, the shared cache). */
 export function copilotEnv(sb, url) {
   return {
     ...sb.env,
+    ...copilotCacheEnv(),
     COPILOT_OFFLINE: 'true',
     COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
     COPILOT_PROVIDER_WIRE_API: 'responses',
