@@ -77,8 +77,8 @@ const patchOutput = (q, callId) => {
 };
 const PATCHED = 'Exit code: 0\nWall time: N seconds\nOutput:\nSuccess. Updated the following files:\nM src/app.js\n';
 
-function run(t, sb, agent) {
-  return runAgainstFake(t, { agent, bin: CODEX_BIN, args: ['exec', '-m', MODEL, PROMPT], envFor: (url) => codexEnv(sb, url), cwd: sb.dir, timeoutMs: RUN_TIMEOUT });
+function run(t, sb, agent, cwd = sb.dir) {
+  return runAgainstFake(t, { agent, bin: CODEX_BIN, args: ['exec', '-m', MODEL, PROMPT], envFor: (url) => codexEnv(sb, url), cwd, timeoutMs: RUN_TIMEOUT });
 }
 
 function assertScan(sb, expected) {
@@ -124,10 +124,11 @@ test('(b) editing a scarred file puts the post-edit context in the next request,
   assert.equal(sb.read('src/app.js'), 'const a = 1;\nconst b = 20;\nconst c = 30;\n');
 });
 
-test('(c) a scar never removed: stop.maxBlocks (2) blocks, then Codex may stop (it has no limit of its own)', { timeout: TEST_TIMEOUT }, async (t) => {
+test('(c) a scar never removed: stop.maxBlocks (2) blocks, then Codex may stop (it has no limit of its own); started in src/', { timeout: TEST_TIMEOUT }, async (t) => {
   const { sb, hooksFile } = scarredRepo({ config: { stop: { maxBlocks: 2 } } });
   const reason = stopReason(sb);
-  const { agent } = await run(t, sb, () => 'done');
+  // Started in a subdirectory: the hook commands find the runner from the repository's top level.
+  const { agent } = await run(t, sb, () => 'done', sb.path('src'));
   assert.equal(agent.length, 1 + 2, 'requests: the first, then one per block');
   assert.deepEqual(newInput(agent[1]), [hookPrompt(hooksFile, reason)]);
   const [second] = newInput(agent[2]);

@@ -2,8 +2,10 @@
 // Copilot CLI (test/tools: @github/copilot 1.0.102, `copilot -p`, bring-your-own-key against
 // the scripted fake Responses API of test/helpers/fake-responses.mjs). No network but 127.0.0.1.
 //
-// What Copilot 1.0.102 does here (measured): it loads .github/hooks/*.json only in a trusted
-// folder (`--trust-folder` for one run; without it the hooks never run); a hook runs after
+// What Copilot 1.0.102 does here (measured): it loads the repository's .github/hooks/*.json
+// only in a trusted folder (`--trust-folder` for one run trusts the working directory, so
+// it works from the top level only; COPILOT_ALLOW_ALL=true; without trust the hooks never
+// run); it runs a hook in the session's working directory; a hook runs after
 // every tool (no matcher) with a camelCase payload; an agentStop block's reason R reaches the
 // model as a user message `<current_datetime>...</current_datetime>\n\nR`; a postToolUse
 // top-level additionalContext C is appended to the tool's output as
@@ -77,13 +79,13 @@ function toolOutput(q, callId) {
   return added[0].output;
 }
 
-function run(t, sb, agent) {
+function run(t, sb, agent, cwd = sb.dir, env = {}) {
   return runAgainstFake(t, {
     agent,
     bin: COPILOT_BIN,
-    args: ['-p', PROMPT, '--allow-all-tools', '--trust-folder'],
-    envFor: (url) => copilotEnv(sb, url),
-    cwd: sb.dir,
+    args: ['-p', PROMPT, '--allow-all-tools', ...(env.COPILOT_ALLOW_ALL ? [] : ['--trust-folder'])],
+    envFor: (url) => ({ ...copilotEnv(sb, url), ...env }),
+    cwd,
     timeoutMs: RUN_TIMEOUT,
   });
 }
@@ -119,10 +121,13 @@ test('(b) editing a scarred file appends the post-edit context to the tool outpu
   assert.equal(sb.read('src/app.js'), 'const a = 1;\nconst b = 20;\nconst c = 30;\n');
 });
 
-test('(c) a scar never removed: stop.maxBlocks (2) blocks, then the turn ends (before Copilot\'s own 8)', { timeout: TEST_TIMEOUT }, async (t) => {
+test('(c) a scar never removed: stop.maxBlocks (2) blocks, then the turn ends (before Copilot\'s own 8); started in src/', { timeout: TEST_TIMEOUT }, async (t) => {
   const { sb } = scarredRepo({ config: { stop: { maxBlocks: 2 } } });
   const reason = stopReason(sb);
-  const { agent } = await run(t, sb, () => 'done');
+  // Started in a subdirectory: the hook commands find the runner from the repository's top
+  // level. (--trust-folder trusts src/ only, and then the top level's hooks do not load, even
+  // with COPILOT_ALLOW_ALL=true; COPILOT_ALLOW_ALL=true alone loads them.)
+  const { agent } = await run(t, sb, () => 'done', sb.path('src'), { COPILOT_ALLOW_ALL: 'true' });
   assert.equal(agent.length, 1 + 2, 'requests: the first, then one per block');
   assert.equal(userText(agent[1]), reason);
   assert.equal(userText(agent[2]), `${reason}\n(Block 2 of 2 without progress; after that the stop is allowed and the user is told.)`);

@@ -103,7 +103,7 @@ test('install (project): .github/hooks/kizu.json and the runner, the folder trus
   const plan = installer.planInstall(ctx);
   const step = [
     `Copilot CLI loads ${sb.path('.github/hooks')}/*.json only in a trusted folder: start \`copilot\` in ${sb.dir} once and`,
-    'choose to trust the folder and remember it (for one `copilot -p` run: --trust-folder, or COPILOT_ALLOW_ALL=true).',
+    `choose to trust the folder and remember it (for one \`copilot -p\` run in ${sb.dir} itself: --trust-folder; anywhere: COPILOT_ALLOW_ALL=true).`,
   ];
   assert.deepEqual(plan, {
     writes: [

@@ -13,7 +13,8 @@
  *   in a subdirectory: `"$(git rev-parse --show-toplevel)"/.github/hooks/kizu-hook.sh <event> copilot`;
  * - trust: repository hooks load only in a folder the user trusts (Copilot asks when it first
  *   starts there and can remember the answer; `copilot -p` takes `--trust-folder` for one
- *   session, and `COPILOT_ALLOW_ALL=true` trusts the working directory). Where Copilot keeps
+ *   session, which trusts the working directory only: started in a subdirectory, the top
+ *   level's hooks do not load then; `COPILOT_ALLOW_ALL=true` loads them). Where Copilot keeps
  *   the remembered folders is not a documented file, so `state()` cannot tell (`unknown`).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -69,7 +70,7 @@ export function copilotHookFile(w: Pick<Where, 'command'>): string {
 function trustStep(root: string): string[] {
   return [
     `Copilot CLI loads ${path.join(root, '.github', 'hooks')}/*.json only in a trusted folder: start \`copilot\` in ${root} once and`,
-    `choose to trust the folder and remember it (for one \`copilot -p\` run: --trust-folder, or COPILOT_ALLOW_ALL=true).`,
+    `choose to trust the folder and remember it (for one \`copilot -p\` run in ${root} itself: --trust-folder; anywhere: COPILOT_ALLOW_ALL=true).`,
   ];
 }
 
