@@ -122,6 +122,28 @@ test('journal: an apply_patch edit recorded with the before content reversed fro
       ],
     },
   );
+  // So the entry rolls back: the file as it was, the added file gone.
+  const rb = sb.kizu(['rollback', 'patch', '--yes', e.id]);
+  assert.equal(rb.status, 0, rb.stderr);
+  assert.equal(sb.read('app.js'), 'const a = 1;\nconst c = 3;\n');
+  assert.equal(existsSync(sb.path('new.txt')), false);
+});
+
+test('journal: a moved file is a deletion of the old path (its content reversed from the new one) and a new file; a deleted file is not recorded', async () => {
+  const sb = sandbox({ files: { 'old.txt': 'x\nkeep\n', 'gone.txt': 'bye\n' } });
+  sb.git('mv', 'old.txt', 'moved.txt');
+  sb.write({ 'moved.txt': 'y\nkeep\n' });
+  sb.git('rm', '-q', 'gone.txt');
+  const patch = '*** Begin Patch\n*** Update File: old.txt\n*** Move to: moved.txt\n@@\n-x\n+y\n*** Delete File: gone.txt\n*** End Patch\n';
+  const { journalHook } = await import(src('hooks/edit-journal.ts'));
+  const { readJournal } = await import(src('rollback/journal/journal.ts'));
+  await journalHook(parse('journal', { ...POST, cwd: sb.dir, tool_input: { command: patch } }).input);
+  const blob = (s) => sb.git('hash-object', '--stdin', { input: s }).trim();
+  const [e] = await readJournal(sb.dir);
+  assert.deepEqual(e.files.map(({ path: p, before, after }) => ({ p, before, after })), [
+    { p: 'old.txt', before: blob('x\nkeep\n'), after: null },
+    { p: 'moved.txt', before: null, after: blob('y\nkeep\n') },
+  ]);
 });
 
 test('trust hash: the values codex app-server hooks/list reported for these handlers', () => {
