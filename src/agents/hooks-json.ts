@@ -85,17 +85,17 @@ export const KIZU_SCRIPTS = [HOOK_SCRIPT, ...Object.values(LEGACY_HOOK_SCRIPTS)]
 const LAUNCHER_HOOK = /\/kizu\/git-kizu['"]?\s+hook\s+([\w-]+)/;
 
 /** A test on a handler's `command`: true if it is one of ours (of a given kind). */
-type CommandTest = (command: string) => boolean;
+export type CommandTest = (command: string) => boolean;
 
 /** Any command naming one of {@link KIZU_SCRIPTS} or running a launcher's `hook`. */
-const anyOurs: CommandTest = (cmd) => KIZU_SCRIPTS.some((s) => cmd.includes(s)) || LAUNCHER_HOOK.test(cmd);
+export const anyOurs: CommandTest = (cmd) => KIZU_SCRIPTS.some((s) => cmd.includes(s)) || LAUNCHER_HOOK.test(cmd);
 
 /**
  * The commands that run git-kizu's `hook`: the runner script with `hook` as its argument
  * (after the script's path, which may be quoted), a launcher run with `hook <hook>`, or the
  * script an earlier version generated for that hook.
  */
-function runsHook(hook: AgentEvent): CommandTest {
+export function runsHook(hook: AgentEvent): CommandTest {
   const runner = new RegExp(`${HOOK_SCRIPT.replace('.', '\\.')}['"]?\\s+${hook}(?![\\w-])`);
   return (cmd) => runner.test(cmd) || LAUNCHER_HOOK.exec(cmd)?.[1] === hook || cmd.includes(LEGACY_HOOK_SCRIPTS[hook]);
 }
@@ -103,7 +103,8 @@ function runsHook(hook: AgentEvent): CommandTest {
 // ---------------------------------------------------------------------------------------
 // Parsing and validation
 
-interface Layout {
+/** How a JSON file is laid out, so that inserted text looks like the rest. */
+export interface Layout {
   /** One indentation level: '\t' or N spaces. */
   unit: string;
   /** Line ending: '\r\n' or '\n'. */
@@ -111,7 +112,7 @@ interface Layout {
 }
 
 /** Detects the indentation unit (first indented line; default 2 spaces) and EOL (CRLF if any). */
-function detectLayout(text: string): Layout {
+export function detectLayout(text: string): Layout {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const m = /\n([ \t]+)\S/.exec(text);
   let unit = '  ';
@@ -202,7 +203,7 @@ function memberText(key: string | null, value: unknown, indent: string, l: Layou
 }
 
 /** Edit adding a member (`key` for objects, null for arrays) at the end of container `c`. */
-function appendEdit(text: string, c: Node, key: string | null, value: unknown, l: Layout): Edit {
+export function appendEdit(text: string, c: Node, key: string | null, value: unknown, l: Layout): Edit {
   const kids = c.children ?? [];
   const base = lineIndentAt(text, c.offset);
   if (!kids.length) {
@@ -218,7 +219,7 @@ function appendEdit(text: string, c: Node, key: string | null, value: unknown, l
 }
 
 /** Edit removing member `i` of container `c` (exact inverse of {@link appendEdit}). */
-function removeEdit(c: Node, i: number): Edit {
+export function removeEdit(c: Node, i: number): Edit {
   const kids = c.children!;
   if (kids.length === 1) return { offset: c.offset, length: c.length, content: c.type === 'object' ? '{}' : '[]' };
   if (i === kids.length - 1) {
@@ -230,7 +231,7 @@ function removeEdit(c: Node, i: number): Edit {
 }
 
 /** Edit replacing the value node `n` by `value`, laid out like its surroundings. */
-function replaceEdit(text: string, n: Node, value: unknown, l: Layout): Edit {
+export function replaceEdit(text: string, n: Node, value: unknown, l: Layout): Edit {
   const parent = n.parent?.type === 'property' ? n.parent.parent : n.parent;
   const multiline = !parent || /[\r\n]/.test(text.slice(parent.offset, parent.offset + parent.length));
   return { offset: n.offset, length: n.length, content: multiline ? pretty(value, lineIndentAt(text, n.offset), l) : JSON.stringify(value) };
@@ -360,7 +361,7 @@ export function mergeKizuHooks(file: string, text: string | null, entries: KizuE
         if (keep === -1) t = apply(t, appendEdit(t, a, null, e.group, l));
         else {
           const g = a.children![keep];
-          if (!isDeepStrictEqual(getNodeValue(g), e.group)) t = apply(t, replaceEdit(t, g, e.group, l));
+          if (!isDeepStrictEqual(plain(getNodeValue(g)), e.group)) t = apply(t, replaceEdit(t, g, e.group, l));
         }
         break;
       }
@@ -449,4 +450,12 @@ export function hasKizuHooks(file: string, text: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * A parsed value as plain objects: jsonc-parser's `getNodeValue` builds objects without a
+ * prototype, which `isDeepStrictEqual` never finds equal to an object literal.
+ */
+export function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
 }

@@ -49,6 +49,8 @@ export async function loadHookAdapter(agent: AgentName): Promise<HookAdapter> {
       return adapter(await Promise.all([import('./codex/payload.js'), import('./codex/envelope.js')]));
     case 'copilot':
       return adapter(await Promise.all([import('./copilot/payload.js'), import('./copilot/envelope.js')]));
+    case 'cursor':
+      return adapter(await Promise.all([import('./cursor/payload.js'), import('./cursor/envelope.js')]));
     default:
       throw new Error(`no hook adapter for ${agent} yet`);
   }
@@ -146,6 +148,8 @@ export async function loadInstaller(agent: Exclude<AgentName, 'claude'>): Promis
       return (await import('./codex/install.js')).installer;
     case 'copilot':
       return (await import('./copilot/install.js')).installer;
+    case 'cursor':
+      return (await import('./cursor/install.js')).installer;
     default:
       throw new Error(`no installer for ${agent} yet`);
   }

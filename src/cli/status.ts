@@ -23,6 +23,9 @@ import { describeItem } from '../queue/item.js';
 import { hunkJson, type HunkJson } from './hunks.js';
 import { itemJson } from './queue.js';
 import { hasKizuHooks } from '../agents/claude/settings.js';
+import { MARKETPLACE_NAME, PLUGIN_NAME } from '../agents/claude/plugin.js';
+import { AGENT_LABELS } from '../agents/registry.js';
+import { agentStates, type AgentScopeState } from '../install/agents.js';
 import { guardStatus, type GuardStatus } from '../install/guard.js';
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
@@ -40,7 +43,17 @@ export interface StatusJson {
    * `preCommit`: whether the pre-commit guard runs on `git commit` (= `guard.state === 'installed'`);
    * `guard`: where it runs from, or why not and the command that restores it (install/guard.ts).
    */
-  hooks: { project: boolean | null; local: boolean | null; user: boolean | null; preCommit: boolean; guard: GuardStatus };
+  hooks: {
+    project: boolean | null;
+    local: boolean | null;
+    user: boolean | null;
+    /** The git-kizu plugin is enabled in `~/.claude/settings.json` (`enabledPlugins`). */
+    plugin: boolean;
+    /** The other agents, each scope: installed (all / some / none of git-kizu's hooks), trusted, the file, the fix (install/agents.ts). */
+    agents: AgentScopeState[];
+    preCommit: boolean;
+    guard: GuardStatus;
+  };
   /**
    * What git-kizu stores (refs/kizu/* and the undo log), per kind: entries, bytes on disk held
    * only by that kind, and what `git kizu gc` would drop (storage/retention.ts KindPlan);
@@ -63,14 +76,24 @@ function settingsHas(file: string): boolean | null {
   }
 }
 
+/** Whether `~/.claude/settings.json` enables the git-kizu plugin (`enabledPlugins["git-kizu@git-kizu"]`). */
+function pluginEnabled(home: string): boolean {
+  try {
+    const v = JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8')) as { enabledPlugins?: Record<string, unknown> };
+    return v.enabledPlugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Gathers the review state of the repository containing `cwd`.
  * @throws KizuError (exit 2) outside a repository, without a baseline commit, for a corrupt
  *   marks ref, or when git fails (an unreadable queue file is reported in `queue.error`).
  */
-export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir()): Promise<StatusJson> {
+export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks }, marks, scan, queue, guard, storage] = await Promise.all([
+  const [{ baseline, hunks }, marks, scan, queue, guard, storage, agents] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
@@ -93,6 +116,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
         return { kinds: [], error: e.message };
       },
     ),
+    agentStates(ctx.root, home, env),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
   const by = (m: string) => list.filter((h) => h.mark === m).length;
@@ -109,6 +133,8 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       project: settingsHas(path.join(ctx.root, '.claude', 'settings.json')),
       local: settingsHas(path.join(ctx.root, '.claude', 'settings.local.json')),
       user: settingsHas(path.join(home, '.claude', 'settings.json')),
+      plugin: pluginEnabled(home),
+      agents,
       preCommit: guard.state === 'installed',
       guard,
     },
@@ -122,6 +148,21 @@ function storageText(st: StatusJson['storage']): string {
   const parts = st.kinds.map((k) => `${count(k.entries, ...KIND_NOUN[k.kind])}${k.kind !== 'undo' && k.entries ? ` (${formatBytes(k.bytes)})` : ''}`);
   const drop = st.kinds.reduce((n, k) => n + k.drop, 0);
   return `${parts.join(', ')}${drop ? `; git kizu gc would drop ${drop}` : ''}`;
+}
+
+/**
+ * The other agents in status text, those with any of git-kizu's hooks in a scope:
+ * `; Codex CLI: installed (project), not trusted: <fix>`; '' when none has any.
+ */
+function agentsText(states: AgentScopeState[]): string {
+  let out = '';
+  for (const st of states) {
+    if (st.installed === 'missing') continue;
+    const what = st.installed === 'partial' ? `${pc.yellow('partly installed')} (${st.scope})` : `installed (${st.scope})`;
+    const trust = st.trust === 'untrusted' ? `, ${pc.red('not trusted')}${st.fix ? `: ${st.fix}` : ''}` : st.installed === 'partial' && st.fix ? `: ${st.fix}` : st.trust === 'unknown' && st.fix ? ` (${st.fix})` : '';
+    out += `; ${AGENT_LABELS[st.agent]}: ${what}${trust}`;
+  }
+  return out;
 }
 
 /** The guard in status text: `installed (husky, .husky/pre-commit)` or `missing: <why>; run \`<fix>\``. */
@@ -164,11 +205,11 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   for (const o of s.queue.open) {
     log(`  ${describeItem({ id: o.id, kind: o.kind, anchor: o.path ? { path: q(o.path), line: o.line ?? 0 } : null, text: o.text } as Parameters<typeof describeItem>[0])}`);
   }
-  const scopes = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k]);
+  const scopes = [...(['project', 'local', 'user'] as const).filter((k) => s.hooks[k]), ...(s.hooks.plugin ? ['plugin'] : [])];
   const bad = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k] === null);
   log(
     `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : 'not installed (git kizu init)'}` +
-      `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
+      `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));

@@ -15,7 +15,6 @@ import { commonDirFast, findRootFast } from '../git/repo.js';
 import { autoGcMayBeDue, startAutoGc } from '../storage/auto.js';
 import { abandonBegunSnapshot, beginSnapshot } from '../rollback/snapshots/begin.js';
 import type { PromptInput } from './contract.js';
-import { notInRepository } from './text.js';
 
 /** Longest wait (ms) for another snapshot or restore to finish before giving up. */
 export const LOCK_WAIT_MS = 5000;
@@ -24,13 +23,14 @@ export const LOCK_WAIT_MS = 5000;
  * Takes the prompt snapshot. The snapshot message is the prompt's first non-blank line
  * (at most 200 characters).
  * @param warn called with a config problem, for stderr.
- * @returns the snapshot name.
- * @throws Error outside a git repository; KizuError from takeSnapshot (busy store, git
+ * @returns the snapshot name; null outside a git repository (nothing to snapshot).
+ * @throws KizuError from takeSnapshot (busy store, git
  *   failure).
  */
-export async function userPromptSubmit(input: PromptInput, warn: (line: string) => void = () => {}): Promise<string> {
+export async function userPromptSubmit(input: PromptInput, warn: (line: string) => void = () => {}): Promise<string | null> {
   const root = findRootFast(input.cwd);
-  if (!root) throw new Error(notInRepository(input.cwd));
+  // Outside a repository there is nothing to snapshot (user-scope hooks and the plugin run in every folder).
+  if (!root) return null;
   const first = input.prompt.split('\n').find((l) => l.trim()) ?? '';
   // Lock the store and start git (rollback/snapshots/begin.ts, a small module loaded with
   // this one) while the snapshot code loads.

@@ -7,8 +7,13 @@
  *
  * Bounded retries: the handler keeps blocking while the unresolved set changes (progress).
  * After `stop.maxBlocks` consecutive blocks with the same unresolved set in one session it
- * allows the stop. A stop that is not a retry starts a new count (a new turn).
- * State: `<git-dir>/kizu/stop/<session_id>.json` = `{"key": <sha1 of the set>, "streak": n}`.
+ * allows the stop. The bound is git-kizu's own and never relies on the client: Codex and
+ * Gemini CLI have no limit on stop-hook blocks, and a client's retry flag
+ * (`stop_hook_active`) has been seen always false (Gemini CLI, older versions). So a stop
+ * continues the count when it has the same unresolved set as the last block of the session
+ * and either the client says it is a retry or that block was less than
+ * {@link RETRY_WINDOW_MS} ago; otherwise it starts a new count (a new turn).
+ * State: `<git-dir>/kizu/stop/<session_id>.json` = `{"key": <sha1 of the set>, "streak": n, "at": <ms since epoch>}`.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,19 +24,28 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { guardMissingMessage, notInRepository, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
+import { guardMissingMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
+
+/**
+ * How long (ms) after a block a stop with the same unresolved set counts as a retry of it even
+ * when the client does not flag it as one: an agent that was blocked works on and stops again
+ * within this time; a stop later than this is taken as a new turn.
+ */
+export const RETRY_WINDOW_MS = 15 * 60_000;
 
 interface StopState {
   key: string;
   streak: number;
+  /** When the block was written (ms since the epoch); 0 in states of earlier versions. */
+  at: number;
 }
 
 function readState(file: string): StopState | null {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as StopState;
-    return typeof v.key === 'string' && Number.isInteger(v.streak) ? v : null;
+    return typeof v.key === 'string' && Number.isInteger(v.streak) ? { ...v, at: typeof v.at === 'number' ? v.at : 0 } : null;
   } catch {
     return null;
   }
@@ -46,12 +60,13 @@ function writeState(file: string, s: StopState): void {
  * @param warn called with each problem met on the way (config, queue, marks), for stderr.
  * @returns `block`, `allow` with a message for the user, or no answer (allow silently). A
  *   config mistake or an unreadable queue is added to the message for the user.
- * @throws Error outside a git repository; otherwise only on internal errors (the caller
- *   turns them into exit 0 + one stderr line).
+ *   Outside a git repository: no answer (nothing to review there).
+ * @throws only on internal errors (the caller turns them into exit 0 + one stderr line).
  */
 export async function stop(input: StopInput, warn: (line: string) => void = () => {}): Promise<HookAnswer> {
   const root = findRootFast(input.cwd);
-  if (!root) throw new Error(notInRepository(input.cwd));
+  // Outside a repository there is nothing to review (user-scope hooks and the plugin run in every folder).
+  if (!root) return NO_ANSWER;
   // A config mistake must not switch the gate off: the valid keys and defaults are used, and
   // the user is told (systemMessage) at every stop until it is fixed.
   const { config, problem } = await loadConfigLenient(root);
@@ -93,15 +108,17 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         .join('\n'),
     )
     .digest('hex');
-  const prev = input.retry ? readState(file) : null;
-  const streak = prev && prev.key === key ? prev.streak + 1 : 1;
+  const prev = readState(file);
+  const now = Date.now();
+  const continues = prev !== null && prev.key === key && (input.retry || (now - prev.at >= 0 && now - prev.at < RETRY_WINDOW_MS));
+  const streak = continues ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
   const findings: StopFindings = { scars, items, review };
   if (streak > max) {
     rmSync(file, { force: true });
     return note({ kind: 'allow', userMessage: stopGivenUpMessage(findings, max) });
   }
-  writeState(file, { key, streak });
+  writeState(file, { key, streak, at: now });
   return note({ kind: 'block', reason: stopBlockReason(findings, streak, max) });
 }
 

@@ -319,11 +319,6 @@ export function marksNotRead(e: unknown): string {
   return `git-kizu: review marks not read: ${firstLine(e)}`;
 }
 
-/** The message of the error a hook stops with when `dir` is in no git repository. */
-export function notInRepository(dir: string): string {
-  return `not inside a git repository: ${dir}`;
-}
-
 /** `git kizu hook` was given an event it does not know. */
 export function unknownHookEvent(event: string, known: readonly string[]): string {
   return `git-kizu: unknown hook event "${event}"; expected one of: ${known.join(', ')}`;

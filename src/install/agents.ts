@@ -10,7 +10,7 @@
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
-import { AGENTS, isAgent, loadInstaller, type AgentInstallContext, type AgentInstaller, type AgentInstallPlan, type AgentName, type AgentRemovePlan } from '../agents/registry.js';
+import { AGENTS, isAgent, loadInstaller, type AgentHookState, type AgentInstallContext, type AgentInstaller, type AgentInstallPlan, type AgentName, type AgentRemovePlan } from '../agents/registry.js';
 import type { Reporter } from '../output.js';
 import { sha256, type InstallRecord } from './state.js';
 import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
@@ -237,4 +237,31 @@ export async function removeAgent(p: PlannedRemoval, rec: InstallRecord | null, 
   for (const n of p.plan.notes) r.log(n);
   if (rec?.agents) delete rec.agents[p.agent];
   return did;
+}
+
+/** One agent's hooks in one scope, for status and doctor. */
+export interface AgentScopeState extends AgentHookState {
+  agent: OtherAgent;
+  scope: 'project' | 'user';
+}
+
+/**
+ * Whether each agent other than Claude Code has git-kizu's hooks, in the repository at
+ * `root` (project scope) and in `home` (user scope), and whether it will run them. From
+ * files only; never throws for one agent's unreadable file (its state says so).
+ * @returns every agent × scope, in {@link AGENTS} order, project first.
+ */
+export async function agentStates(root: string | null, home: string, env: NodeJS.ProcessEnv): Promise<AgentScopeState[]> {
+  const out: AgentScopeState[] = [];
+  for (const agent of AGENTS) {
+    if (agent === 'claude') continue;
+    const installer = await loadInstaller(agent).catch(() => null); // MERGE: drop the catch once every agent has its installer
+    if (!installer) continue;
+    for (const scope of root ? (['project', 'user'] as const) : (['user'] as const)) {
+      const initCmd = `git kizu init --agent ${agent}${scope === 'user' ? ' --scope user' : ''}`;
+      const ctx: AgentInstallContext = { scope, root, home, env, runner: '', initCmd, teardownCmd: initCmd.replace('init', 'teardown') };
+      out.push({ agent, scope, ...installer.state(ctx) });
+    }
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { BIN, hook, sandbox } from '../helpers/sandbox.mjs';
 import { PROTOCOL, contextOutput, stopPayload } from '../helpers/hooks.mjs';
@@ -76,12 +76,12 @@ test('bad payloads (garbage, empty, array, wrong types) → exit 0, no stdout, e
   }
 });
 
-test('stop: cwd outside any git repository → exit 0, one stderr line', () => {
+test('stop and user-prompt-submit: cwd outside any git repository → exit 0, silent (user-scope hooks and the plugin run in every folder)', () => {
   const sb = sandbox({ init: false });
   const r = hook(sb, 'stop', { session_id: 's', hook_event_name: 'Stop', cwd: sb.dir, stop_hook_active: false });
-  assert.equal(r.status, 0);
-  assert.equal(r.stdout, '');
-  assert.equal(r.stderr, `git-kizu: hook skipped because of an error: not inside a git repository: ${sb.dir}\n`);
+  assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
+  const u = hook(sb, 'user-prompt-submit', { session_id: 's', hook_event_name: 'UserPromptSubmit', cwd: sb.dir, prompt: 'hi' });
+  assert.deepEqual([u.status, u.stdout, u.stderr], [0, '', '']);
 });
 
 test('stop: scar in a changed file blocks with the exact reason; no scars → nothing', () => {
@@ -134,6 +134,33 @@ test('stop: bounded retries — maxBlocks blocks without progress, then allowed 
   });
   // The next turn (stop_hook_active false) starts counting again.
   assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout).decision, 'block');
+});
+
+test('stop: the bound holds for a client that never flags a retry (stop_hook_active always false): maxBlocks blocks, then allowed', () => {
+  const sb = scarredRepo();
+  const blocks = [];
+  for (let i = 0; i < 3; i++) blocks.push(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout));
+  assert.deepEqual(blocks.map((b) => b.decision), ['block', 'block', 'block']);
+  assert.ok(blocks[2].reason.endsWith('\n(Block 3 of 3 without progress; after that the stop is allowed and the user is told.)'));
+  const fourth = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
+  assert.equal(fourth.decision, undefined);
+  assert.match(fourth.systemMessage, /^git-kizu: allowing the stop after 3 blocks without progress; 1 scar still unresolved:/);
+});
+
+test('stop: an unflagged stop long after the last block is a new turn; a flagged retry continues the count however late', () => {
+  const sb = scarredRepo();
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout).decision, 'block');
+  const file = sb.path('.git/kizu/stop/sess-1.json');
+  const state = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(Object.keys(state), ['key', 'streak', 'at']);
+  assert.equal(state.streak, 1);
+  // 16 minutes ago: beyond the 15-minute window.
+  writeFileSync(file, JSON.stringify({ ...state, at: Date.now() - 16 * 60_000 }) + '\n');
+  const fresh = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
+  assert.ok(!fresh.reason.includes('(Block'), fresh.reason);
+  writeFileSync(file, JSON.stringify({ ...state, at: Date.now() - 16 * 60_000 }) + '\n');
+  const retry = JSON.parse(hook(sb, 'stop', stopPayload(sb, true)).stdout);
+  assert.ok(retry.reason.endsWith('\n(Block 2 of 3 without progress; after that the stop is allowed and the user is told.)'), retry.reason);
 });
 
 test('stop: progress (the unresolved set changes) keeps blocking past maxBlocks; sessions are counted apart', () => {

@@ -54,10 +54,17 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
   );
   assert.deepEqual(s.scars, [{ path: 'b.js', line: 1, kind: 'ask', body: 'explain this change' }]);
   assert.deepEqual(s.queue, { open: [{ id, checked: false, kind: 'ask', path: 'a.js', line: 2, text: 'why B?', queueLine: s.queue.open[0].queueLine }], done: 1 });
-  assert.deepEqual(s.hooks, {
+  const { agents, ...claudeAndGuard } = s.hooks;
+  // No other agent's hooks are installed, in either scope (each agent's states: test/unit/agent-*.test.mjs).
+  assert.deepEqual(
+    agents.map((a) => [a.agent, a.scope, a.installed]),
+    ['codex', 'gemini', 'copilot', 'cursor'].flatMap((a) => [[a, 'project', 'missing'], [a, 'user', 'missing']]),
+  );
+  assert.deepEqual(claudeAndGuard, {
     project: true,
     local: false,
     user: false,
+    plugin: false,
     preCommit: true,
     guard: { state: 'installed', via: 'hooks-dir', file: path.join(sb.dir, '.git', 'hooks', 'pre-commit') },
   });

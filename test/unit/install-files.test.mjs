@@ -41,3 +41,18 @@ test('settings: a local install\'s launcher commands are ours; init replaces the
   // Another program's git-kizu command is not one of our launchers.
   assert.equal(hasKizuHooks('s.json', '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"git-kizu hook stop"}]}]}}'), false);
 });
+
+test('settings: our groups laid out by hand (one line each, keys in another order) are equal, so a re-merge leaves the bytes alone', () => {
+  const runner = (h) => `"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh ${h}`;
+  const events = {};
+  for (const e of kizuEntries(runner)) {
+    const g = e.group;
+    // Keys in reverse order, the whole group on one line.
+    const hooks = g.hooks.map((h) => Object.fromEntries(Object.entries(h).reverse()));
+    (events[e.event] ??= []).push(JSON.stringify(g.matcher !== undefined ? { hooks, matcher: g.matcher } : { hooks }));
+  }
+  const text = '{\n  "hooks": {\n' + Object.entries(events).map(([ev, gs]) => `    "${ev}": [\n      ${gs.join(',\n      ')}\n    ]`).join(',\n') + '\n  }\n}\n';
+  const merged = mergeKizuHooks('s.json', text, kizuEntries(runner));
+  assert.equal(merged.changed, false);
+  assert.equal(merged.text, text);
+});
