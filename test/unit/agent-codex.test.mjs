@@ -212,7 +212,7 @@ test('install (project): runner, hooks.json, trust entries, the project trust st
     installed: 'installed',
     trust: 'untrusted',
     file: hooksFile,
-    fix: `Codex runs project hooks only in a trusted project: add to ${configFile}:   [projects."${sb.dir}"]   trust_level = "trusted" (or start codex in ${sb.dir} once and choose to trust it, or run \`codex exec --trust\` there).`,
+    fix: `add [projects."${sb.dir}"] trust_level = "trusted" to ${configFile} (or run \`codex exec --trust\` in ${sb.dir} once)`,
   });
   writeFileSync(configFile, `[projects."${sb.dir}"]\ntrust_level = "trusted"\n` + readFileSync(configFile, 'utf8'));
   assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'trusted', file: hooksFile, fix: null });

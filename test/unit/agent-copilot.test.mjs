@@ -116,7 +116,7 @@ test('install (project): .github/hooks/kizu.json and the runner, the folder trus
   assert.equal(statSync(runner).mode & 0o777, 0o755);
   assert.equal(installer.detect(ctx), true);
   assert.deepEqual(installer.planInstall(ctx), plan, 'a second plan is the same');
-  assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'unknown', file, fix: step.join(' ') });
+  assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'unknown', file, fix: `trust ${sb.dir} in Copilot CLI if you have not (start \`copilot\` there and choose to remember the folder)` });
   assert.deepEqual(installer.planRemove(ctx), { writes: [], deletes: [file, runner], notes: [] });
   (await import('node:fs')).rmSync(runner);
   assert.deepEqual(installer.state(ctx), { installed: 'partial', trust: 'unknown', file, fix: 'git kizu init --agent copilot' });

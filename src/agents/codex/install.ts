@@ -302,7 +302,7 @@ export const installer: AgentInstaller = {
     const projectOk = ctx.scope === 'user' || projectTrusted(config ?? '', ctx.root!);
     let fix: string | null = null;
     if (installed === 'partial' || !hooksTrusted) fix = ctx.initCmd;
-    else if (!projectOk) fix = projectTrustStep(ctx.root!, w.configFile).join(' ');
+    else if (!projectOk) fix = `add [projects.${JSON.stringify(ctx.root)}] trust_level = "trusted" to ${w.configFile} (or run \`codex exec --trust\` in ${ctx.root} once)`;
     return { installed, trust: hooksTrusted && projectOk ? 'trusted' : 'untrusted', file: w.hooksFile, fix };
   },
 };

@@ -119,7 +119,7 @@ export const installer: AgentInstaller = {
     const runner = existsSync(w.runnerFile);
     const installed = present === HOOKS.length && runner ? 'installed' : present || runner ? 'partial' : 'missing';
     const trust = ctx.scope === 'user' ? 'not-needed' : 'unknown';
-    const fix = installed !== 'installed' ? ctx.initCmd : trust === 'unknown' ? trustStep(ctx.root!).join(' ') : null;
+    const fix = installed !== 'installed' ? ctx.initCmd : trust === 'unknown' ? `trust ${ctx.root} in Copilot CLI if you have not (start \`copilot\` there and choose to remember the folder)` : null;
     return { installed, trust, file: w.file, fix };
   },
 };
