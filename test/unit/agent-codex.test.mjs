@@ -257,6 +257,10 @@ test('install then remove keeps the user\'s hooks.json and config.toml byte for 
     { file: configFile, text: userConfig, empty: '' },
   ]);
   assert.deepEqual(rm.notes, []);
+  // The block at the very start of the file (its blank line taken away) is still found: replaced, not doubled.
+  writeFileSync(configFile, config.slice(userConfig.length + 1));
+  assert.equal(installer.planInstall(ctx).writes[2].text, config.slice(userConfig.length));
+  writeFileSync(configFile, config);
   // Lines git-kizu did not write inside its block: install refuses, remove leaves it.
   writeFileSync(configFile, config.replace('\n# end of', '\nfoo = 1\n# end of'));
   assert.throws(() => installer.planInstall(ctx), /holds lines it did not write/);

@@ -163,12 +163,15 @@ const stateHeader = (key: string) => `[hooks.state.${JSON.stringify(key)}]`;
  *   did not write (then it is left alone).
  */
 export function withoutTrustBlock(text: string, hooksFile: string): string | null {
-  const start = text.indexOf('\n' + BLOCK_START(hooksFile) + '\n');
-  if (start === -1) return text;
+  const head = BLOCK_START(hooksFile) + '\n';
+  let at = text.indexOf(head);
+  while (at > 0 && text[at - 1] !== '\n') at = text.indexOf(head, at + 1);
+  if (at === -1) return text;
+  const start = at > 0 ? at - 1 : 0; // the newline written before the block
   const endLine = BLOCK_END(hooksFile) + '\n';
-  const end = text.indexOf(endLine, start);
+  const end = text.indexOf(endLine, at);
   if (end === -1) return null;
-  const inner = text.slice(start + BLOCK_START(hooksFile).length + 2, end).split('\n').filter((l) => l !== '');
+  const inner = text.slice(at + head.length, end).split('\n').filter((l) => l !== '');
   if (!inner.every((l) => /^\[hooks\.state\."(?:[^"\\]|\\.)*"\]$/.test(l) || /^trusted_hash = "sha256:[0-9a-f]{64}"$/.test(l))) return null;
   return text.slice(0, start) + text.slice(end + endLine.length);
 }
