@@ -106,6 +106,9 @@ test('(a) a scar blocks the first stop; the agent deletes the scar line with app
   // The journal hook recorded the patch, its before content reversed from the file.
   const j = JSON.parse(sb.kizu(['journal', '--json']).stdout);
   assert.deepEqual(j.map((e) => [e.tool, e.files.map((f) => f.path)]), [['apply_patch', ['src/app.js']]]);
+  // The prompt hook took its snapshot of the working tree before the turn.
+  const snaps = JSON.parse(sb.kizu(['snapshot', 'list', '--json']).stdout);
+  assert.deepEqual(snaps.map((s) => [s.kind, s.message]), [['prompt', PROMPT]]);
 });
 
 test('(b) editing a scarred file puts the post-edit context in the next request, before the tool output', { timeout: TEST_TIMEOUT }, async (t) => {

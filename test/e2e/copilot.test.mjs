@@ -105,6 +105,9 @@ test('(a) a scar blocks the first stop; the agent deletes the scar line with app
   assert.deepEqual(JSON.parse(sb.kizu(['scan', '--json']).stdout), []);
   const j = JSON.parse(sb.kizu(['journal', '--json']).stdout);
   assert.deepEqual(j.map((e) => [e.tool, e.files.map((f) => f.path)]), [['apply_patch', ['src/app.js']]]);
+  // The prompt hook took its snapshot of the working tree before the turn.
+  const snaps = JSON.parse(sb.kizu(['snapshot', 'list', '--json']).stdout);
+  assert.deepEqual(snaps.map((s) => [s.kind, s.message]), [['prompt', PROMPT]]);
 });
 
 test('(b) editing a scarred file appends the post-edit context to the tool output the model sees', { timeout: TEST_TIMEOUT }, async (t) => {
