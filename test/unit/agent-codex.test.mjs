@@ -152,6 +152,7 @@ test('trust hash: the values codex app-server hooks/list reported for these hand
   assert.equal(codexHookHash('stop', undefined, 'x stop codex', 30), 'sha256:0f4768fc74b0550a3e7a60f59b12c59d3fba01f984c6b95e0cfc81ef31260b4c');
   assert.equal(codexHookHash('post_tool_use', 'apply_patch', 'y journal codex', 30, true), 'sha256:0919bfaa73cc7f0dbab18d9071b675b49286a4866ecad98170658c5f859e7964');
   assert.equal(codexHookHash('user_prompt_submit', undefined, 'z user-prompt-submit codex', 30), 'sha256:97ac5b14393d5b41fca82bb43786395795aa78893e9c7203dcbaf3a46cb47c66');
+  assert.equal(codexHookHash('subagent_stop', undefined, 'x stop codex', 30), 'sha256:ad2e2085540201a90448e839a033dc5c865eefb2a6bfab4d5edc34d0ecdeec9f');
 });
 
 const cmd = (hook) => `"$(git rev-parse --show-toplevel)"/.codex/hooks/kizu-hook.sh ${hook} codex`;
@@ -162,6 +163,7 @@ const EXPECTED_HOOKS = {
       { matcher: 'apply_patch', hooks: [{ type: 'command', command: cmd('journal'), timeout: 30 }] },
     ],
     Stop: [{ hooks: [{ type: 'command', command: cmd('stop'), timeout: 30 }] }],
+    SubagentStop: [{ hooks: [{ type: 'command', command: cmd('stop'), timeout: 30 }] }],
     UserPromptSubmit: [{ hooks: [{ type: 'command', command: cmd('user-prompt-submit'), timeout: 30 }] }],
   },
 };
@@ -177,6 +179,7 @@ const PROJECT_KEYS = [
   ['post_tool_use:0:0', 'post_tool_use', 'apply_patch', cmd('post-tool-use')],
   ['post_tool_use:1:0', 'post_tool_use', 'apply_patch', cmd('journal')],
   ['stop:0:0', 'stop', undefined, cmd('stop')],
+  ['subagent_stop:0:0', 'subagent_stop', undefined, cmd('stop')],
   ['user_prompt_submit:0:0', 'user_prompt_submit', undefined, cmd('user-prompt-submit')],
 ];
 
@@ -247,8 +250,14 @@ test('install then remove keeps the user\'s hooks.json and config.toml byte for 
   assert.deepEqual(hooks.hooks.Stop[1], EXPECTED_HOOKS.hooks.Stop[0]);
   const config = readFileSync(configFile, 'utf8');
   // Our Stop handler is the Stop event's second group: its trust key says so.
-  assert.equal(config, userConfig + trustBlock(hooksFile, [PROJECT_KEYS[0], PROJECT_KEYS[1], ['stop:1:0', 'stop', undefined, cmd('stop')], PROJECT_KEYS[3]]));
-  assert.deepEqual([...trustedHashes(config).keys()], [`${hooksFile}:post_tool_use:0:0`, `${hooksFile}:post_tool_use:1:0`, `${hooksFile}:stop:1:0`, `${hooksFile}:user_prompt_submit:0:0`]);
+  assert.equal(config, userConfig + trustBlock(hooksFile, [PROJECT_KEYS[0], PROJECT_KEYS[1], ['stop:1:0', 'stop', undefined, cmd('stop')], PROJECT_KEYS[3], PROJECT_KEYS[4]]));
+  assert.deepEqual([...trustedHashes(config).keys()], [
+    `${hooksFile}:post_tool_use:0:0`,
+    `${hooksFile}:post_tool_use:1:0`,
+    `${hooksFile}:stop:1:0`,
+    `${hooksFile}:subagent_stop:0:0`,
+    `${hooksFile}:user_prompt_submit:0:0`,
+  ]);
   assert.equal(projectTrusted(config, '/elsewhere'), true);
   assert.equal(projectTrusted(config, sb.dir), false);
   const rm = installer.planRemove(ctx);

@@ -33,11 +33,12 @@ const HOOKS: { event: string; hook: AgentEvent; matcher?: string }[] = [
   { event: 'PostToolUse', hook: 'post-tool-use', matcher: 'apply_patch' },
   { event: 'PostToolUse', hook: 'journal', matcher: 'apply_patch' },
   { event: 'Stop', hook: 'stop' },
+  { event: 'SubagentStop', hook: 'stop' },
   { event: 'UserPromptSubmit', hook: 'user-prompt-submit' },
 ];
 
 /** Codex's snake_case name of each event (the trust key's second part). */
-const SNAKE: Record<string, string> = { PostToolUse: 'post_tool_use', Stop: 'stop', UserPromptSubmit: 'user_prompt_submit' };
+const SNAKE: Record<string, string> = { PostToolUse: 'post_tool_use', Stop: 'stop', SubagentStop: 'subagent_stop', UserPromptSubmit: 'user_prompt_submit' };
 
 /** Seconds Codex gives each hook. */
 const TIMEOUT = 30;
