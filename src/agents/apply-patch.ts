@@ -214,7 +214,8 @@ export function unapplyChunks(after: string, chunks: PatchChunk[]): string | und
  * What a patch says it did to each file, for the edit journal (src/hooks/contract.ts
  * `ReportedChange`, by the path as the patch names it):
  * - added: no before content, the after content from its `+` lines;
- * - updated: the before content derived from the file at hook time by {@link unapplyChunks};
+ * - updated: the before content derived from the file at hook time by {@link unapplyChunks}
+ *   (a file with CRLF line ends throughout is reversed as LF text, and its before content gets CRLF);
  *   for a move, the old path's before content is derived from the new path's file (the old
  *   path is then gone), and the new path counts as created;
  * - deleted: the before content is unknown (the patch does not hold it);
@@ -232,8 +233,10 @@ export function patchReports(files: PatchFile[]): Record<string, ReportedChange>
       const derive = (bytes: Buffer): Buffer | undefined => {
         const text = bytes.toString('utf8');
         if (!Buffer.from(text, 'utf8').equals(bytes)) return undefined; // not UTF-8: Codex edits text only
-        const before = unapplyChunks(text, f.hunks);
-        return before === undefined ? undefined : Buffer.from(before, 'utf8');
+        // A file whose every line ends in CRLF (Codex keeps a file's line ends): reversed as LF text.
+        const crlf = /\r\n/.test(text) && !/(^|[^\r])\n/.test(text);
+        const before = unapplyChunks(crlf ? text.replace(/\r\n/g, '\n') : text, f.hunks);
+        return before === undefined ? undefined : Buffer.from(crlf ? before.replace(/\n/g, '\r\n') : before, 'utf8');
       };
       out[f.path] = { ...unknown, beforeFrom: { path: f.moveTo ?? f.path, derive } };
       if (f.moveTo) out[f.moveTo] = { before: null, beforeUnknown: false, after: undefined };

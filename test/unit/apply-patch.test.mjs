@@ -109,6 +109,9 @@ test('patchReports: per path, what the journal can know', () => {
   assert.deepEqual(r['u.txt'].beforeFrom.derive(Buffer.from('0\n2\n')), Buffer.from('0\n1\n'));
   assert.equal(r['u.txt'].beforeFrom.derive(Buffer.from('0\n3\n')), undefined);
   assert.equal(r['u.txt'].beforeFrom.derive(Buffer.from([0x32, 0x0a, 0xff])), undefined, 'not UTF-8');
+  assert.deepEqual(r['u.txt'].beforeFrom.derive(Buffer.from('0\r\n2\r\n')), Buffer.from('0\r\n1\r\n'), 'CRLF throughout');
+  assert.deepEqual(r['u.txt'].beforeFrom.derive(Buffer.from('0\r\n2\n')), Buffer.from('0\r\n1\n'), 'mixed line ends: lines as they are');
+  assert.equal(r['u.txt'].beforeFrom.derive(Buffer.from('0\n2\r\n')), undefined, 'a CR on a patched line that the patch does not have: no fit');
   // A move: the old path's before content comes from the new path's file; the new path is created.
   assert.equal(r['m.txt'].beforeFrom.path, 'moved.txt');
   assert.deepEqual(r['m.txt'].beforeFrom.derive(Buffer.from('y\n')), Buffer.from('x\n'));
