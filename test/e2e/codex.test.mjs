@@ -154,3 +154,26 @@ test('(d) a garbage payload piped into the installed stop hook: no block, exit 0
   assert.match(err, /^git-kizu: [^\n]+\n$/, `exactly one stderr line expected, got ${JSON.stringify(err)}`);
   assert.equal(sb.read('src/app.js'), SCARRED);
 });
+
+test('(e) user scope: `init --agent codex --scope user` hooks run in a project Codex does not trust', { timeout: TEST_TIMEOUT }, async (t) => {
+  accessSync(CODEX_BIN, constants.X_OK);
+  const sb = sandbox({ files: { 'src/app.js': ORIGINAL, '.kizurc.json': JSON.stringify({ stop: { maxBlocks: 1 } }) } });
+  const codexHome = path.join(sb.home, '.codex');
+  const init = sb.kizu(['init', '--agent', 'codex', '--scope', 'user'], { env: { CODEX_HOME: codexHome } });
+  assert.equal(init.status, 0, init.stderr);
+  const hooksFile = path.join(codexHome, 'hooks.json');
+  assert.equal(JSON.parse(readFileSync(hooksFile, 'utf8')).hooks.Stop[0].hooks[0].command, `${path.join(codexHome, 'hooks', 'kizu-hook.sh')} stop codex`);
+  sb.write({ 'src/app.js': EDITED });
+  assert.equal(sb.kizu(['scar', 'src/app.js:2']).status, 0);
+  const reason = stopReason(sb);
+  const { agent } = await runAgainstFake(t, {
+    agent: () => 'done',
+    bin: CODEX_BIN,
+    args: ['exec', '-m', MODEL, PROMPT],
+    envFor: (url) => codexEnv(sb, url, path.join(sb.base, 'elsewhere')), // the sandbox repo is not a trusted project
+    cwd: sb.dir,
+    timeoutMs: RUN_TIMEOUT,
+  });
+  assert.equal(agent.length, 2, 'requests: the first, then one block (maxBlocks 1)');
+  assert.deepEqual(newInput(agent[1]), [hookPrompt(hooksFile, reason)]);
+});
