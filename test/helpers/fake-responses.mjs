@@ -1,7 +1,7 @@
 // A scripted fake of the OpenAI Responses API on 127.0.0.1, for driving the REAL Codex CLI
 // and GitHub Copilot CLI (bring-your-own-key mode) in end-to-end tests, plus helpers to run
-// them against it in a sandbox repository. Facts about both clients: /work/shared/agents.md
-// style notes at the top of test/e2e/codex.test.mjs and test/e2e/copilot.test.mjs.
+// them against it in a sandbox repository. What each client does with hooks: the notes at the
+// top of test/e2e/codex.test.mjs and test/e2e/copilot.test.mjs.
 //
 // Wire protocol (what both clients accept): `POST /v1/responses` with `stream: true`, answered
 // as SSE: `response.created`, then per output item `response.output_item.added` and

@@ -1,7 +1,7 @@
 /**
  * Codex CLI hook payloads (JSON on stdin), parsed into the agent-neutral hook inputs of
- * src/hooks/contract.ts. Shapes as measured with Codex CLI 0.171.0 (docs/agents facts in the
- * project's notes; openai/codex codex-rs/hooks/src/schema.rs): common fields `session_id`,
+ * src/hooks/contract.ts. Shapes as recorded from Codex CLI 0.171.0 (test/unit/agent-codex.test.mjs
+ * holds them; openai/codex codex-rs/hooks/src/schema.rs): common fields `session_id`,
  * `turn_id`, `transcript_path`, `cwd`, `hook_event_name`, `model`, `permission_mode`;
  * PostToolUse adds `tool_name` (`apply_patch` for file edits), `tool_input` (`{"command":
  * <the patch text>}`), `tool_response` (a string: "Exit code: 0 ... Success. Updated the
