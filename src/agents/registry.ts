@@ -45,12 +45,14 @@ export async function loadHookAdapter(agent: AgentName): Promise<HookAdapter> {
   switch (agent) {
     case 'claude':
       return adapter(await Promise.all([import('./claude/payload.js'), import('./claude/envelope.js')]));
+    case 'codex':
+      return adapter(await Promise.all([import('./codex/payload.js'), import('./codex/envelope.js')]));
+    case 'copilot':
+      return adapter(await Promise.all([import('./copilot/payload.js'), import('./copilot/envelope.js')]));
     case 'gemini':
       return adapter(await Promise.all([import('./gemini/payload.js'), import('./gemini/envelope.js')]));
     case 'cursor':
       return adapter(await Promise.all([import('./cursor/payload.js'), import('./cursor/envelope.js')]));
-    default:
-      throw new Error(`no hook adapter for ${agent} yet`);
   }
 }
 
@@ -142,11 +144,13 @@ export interface AgentInstaller {
 /** Loads the install module of `agent` (other than claude, whose install is install/install.ts with agents/claude/settings.ts). */
 export async function loadInstaller(agent: Exclude<AgentName, 'claude'>): Promise<AgentInstaller> {
   switch (agent) {
+    case 'codex':
+      return (await import('./codex/install.js')).installer;
+    case 'copilot':
+      return (await import('./copilot/install.js')).installer;
     case 'gemini':
       return (await import('./gemini/install.js')).installer;
     case 'cursor':
       return (await import('./cursor/install.js')).installer;
-    default:
-      throw new Error(`no installer for ${agent} yet`);
   }
 }

@@ -45,6 +45,14 @@ export interface ReportedChange {
   beforeUnknown: boolean;
   /** The content the agent says it wrote; undefined when it does not say. */
   after: Buffer | undefined;
+  /**
+   * When the before content follows from the working tree at hook time (an agent that sends
+   * a patch, not the contents): the file to read (a path as in {@link RecordableEdit.paths};
+   * another one for a moved file) and the pure function giving the before content from its
+   * bytes, or undefined when they do not fit (then the before content is unknown). Takes
+   * precedence over `before`/`beforeUnknown` when the file can be read.
+   */
+  beforeFrom?: { path: string; derive: (bytes: Buffer) => Buffer | undefined };
 }
 
 /** An edit to record in the journal. */
@@ -57,6 +65,8 @@ export interface RecordableEdit {
   paths: string[];
   /** What the agent says it changed, when it edited exactly one file; null otherwise. */
   reported: ReportedChange | null;
+  /** What the agent says it changed in each file, by path as in `paths` (an agent whose one edit can change several files); takes precedence over `reported`. */
+  reportedByPath?: Record<string, ReportedChange>;
 }
 
 /** `journal`: record an edit. */

@@ -15,7 +15,9 @@
  * Code keeps a file's CRLF line ends but reports LF text: when every line end of the file at
  * hook time is CRLF and the reported text has no CR, both the before and the after text get
  * CRLF (also when the next edit has changed the file since, so that entry still matches the
- * entries around it).
+ * entries around it). An agent that sends a patch instead of contents (Codex's apply_patch)
+ * says per file how the before content follows from the file's bytes at hook time
+ * (`ReportedChange.beforeFrom`: the patch reversed), read here.
  */
 import path from 'node:path';
 import { findRootFast } from '../git/repo.js';
@@ -38,6 +40,24 @@ function crlfOnly(b: Buffer): boolean {
 const UNREPORTED: ReportedChange = { before: null, beforeUnknown: true, after: undefined };
 
 /**
+ * `pay` with its before content derived from the working tree (`beforeFrom`, read now);
+ * unknown when that file cannot be read or does not fit. `pay` itself when it has no `beforeFrom`.
+ */
+function withDerivedBefore(cwd: string, pay: ReportedChange): ReportedChange {
+  if (!pay.beforeFrom) return pay;
+  const abs = path.resolve(cwd, pay.beforeFrom.path);
+  const root = findRootFast(path.dirname(abs));
+  let bytes: Buffer | null = null;
+  try {
+    if (root) bytes = readWorkFile(root, path.relative(root, abs).split(path.sep).join('/'));
+  } catch {
+    bytes = null;
+  }
+  const before = bytes === null ? undefined : pay.beforeFrom.derive(bytes);
+  return before === undefined ? { ...pay, before: null, beforeUnknown: true } : { ...pay, before, beforeUnknown: false };
+}
+
+/**
  * Records the file change(s) of one edit in the journal of the repository holding each file
  * (one entry per repository; paths outside a repository or inside `.git` are skipped).
  * Nothing is recorded for no edit (`input.edit` null), for changes that changed nothing, and
@@ -51,7 +71,7 @@ export async function journalHook(input: JournalInput, now = new Date()): Promis
   const edit = input.edit;
   if (!edit) return;
   const paths = edit.paths;
-  const byRoot = new Map<string, { rel: string; abs: string }[]>();
+  const byRoot = new Map<string, { rel: string; abs: string; as: string }[]>();
   for (const f of paths) {
     const abs = path.resolve(input.cwd, f);
     const root = findRootFast(path.dirname(abs));
@@ -59,20 +79,20 @@ export async function journalHook(input: JournalInput, now = new Date()): Promis
     const rel = path.relative(root, abs).split(path.sep).join('/');
     if (!rel || rel.startsWith('../') || rel === '..' || /^\.git(\/|$)/.test(rel)) continue;
     if (!byRoot.has(root)) byRoot.set(root, []);
-    byRoot.get(root)!.push({ rel, abs });
+    byRoot.get(root)!.push({ rel, abs, as: f });
   }
   if (!byRoot.size) return;
   const { recordEntry } = await import('../rollback/journal/journal.js');
   for (const [root, files] of byRoot) {
     const changes = [];
-    for (const { rel } of files) {
+    for (const { rel, as } of files) {
       let disk: Buffer | null;
       try {
         disk = readWorkFile(root, rel);
       } catch {
         continue; // a directory or unreadable: nothing to record
       }
-      const pay = edit.reported ?? UNREPORTED;
+      const pay = withDerivedBefore(input.cwd, edit.reportedByPath?.[as] ?? edit.reported ?? UNREPORTED);
       let { before } = pay;
       let after: Buffer | null;
       if (pay.after === undefined || (disk !== null && disk.equals(pay.after))) after = disk;

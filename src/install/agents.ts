@@ -67,8 +67,7 @@ export async function defaultAgents(t: InstallTargets, env: NodeJS.ProcessEnv): 
   if ((t.repo && existsSync(path.join(t.repo.root, '.claude'))) || existsSync(path.join(t.home, '.claude'))) out.push('claude');
   for (const a of AGENTS) {
     if (a === 'claude') continue;
-    const inst = await loadInstaller(a).catch(() => null); // MERGE: drop the catch once every agent has its installer
-    if (inst?.detect(agentContext(t, a, env))) out.push(a);
+    if ((await loadInstaller(a)).detect(agentContext(t, a, env))) out.push(a);
   }
   return out.length ? out : ['claude'];
 }
@@ -187,8 +186,7 @@ export async function installedAgents(t: InstallTargets, rec: InstallRecord | nu
   const out: OtherAgent[] = [];
   for (const a of AGENTS) {
     if (a === 'claude') continue;
-    const inst = await loadInstaller(a).catch(() => null); // MERGE: drop the catch once every agent has its installer
-    if (rec?.agents?.[a] || (t.scope !== 'local' && inst && inst.state(agentContext(t, a, env)).installed !== 'missing')) out.push(a);
+    if (rec?.agents?.[a] || (t.scope !== 'local' && (await loadInstaller(a)).state(agentContext(t, a, env)).installed !== 'missing')) out.push(a);
   }
   return out;
 }
@@ -255,8 +253,7 @@ export async function agentStates(root: string | null, home: string, env: NodeJS
   const out: AgentScopeState[] = [];
   for (const agent of AGENTS) {
     if (agent === 'claude') continue;
-    const installer = await loadInstaller(agent).catch(() => null); // MERGE: drop the catch once every agent has its installer
-    if (!installer) continue;
+    const installer = await loadInstaller(agent);
     for (const scope of root ? (['project', 'user'] as const) : (['user'] as const)) {
       const initCmd = `git kizu init --agent ${agent}${scope === 'user' ? ' --scope user' : ''}`;
       const ctx: AgentInstallContext = { scope, root, home, env, runner: '', initCmd, teardownCmd: initCmd.replace('init', 'teardown') };
