@@ -926,6 +926,15 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
         for (const f of [t.commandFile, ...(runner ? [runner] : []), ...t.legacyScripts]) delete rec.files[f];
       }
       if (rec.agents && !Object.keys(rec.agents).length) delete rec.agents;
+      // Directories init created that the removal emptied (`.codex/hooks`, `.codex`) go too.
+      for (const d of [...rec.dirs].sort((a, b) => b.length - a.length)) {
+        try {
+          rmdirSync(d);
+          rec.dirs = rec.dirs.filter((x) => x !== d);
+        } catch {
+          /* not empty (other files are in it), or gone */
+        }
+      }
       await writeRecord(t.recordFile, rec);
     }
     for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);

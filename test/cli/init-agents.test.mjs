@@ -63,3 +63,24 @@ test('init --agent claude --via plugin writes no Claude Code settings, installs 
   ok(sb.kizu(['teardown']));
   assert.equal(existsSync(sb.path('.git/hooks/pre-commit')), false);
 });
+
+test('teardown --agent codex takes out only Codex: its files, its folders and the trust block in ~/.codex/config.toml; Claude Code and the guard stay until the last teardown', () => {
+  const sb = sandbox();
+  const before = tree(sb);
+  ok(sb.kizu(['init', '--agent', 'claude,codex']));
+  assert.equal(existsSync(sb.path('.codex/hooks.json')), true);
+  assert.equal(existsSync(path.join(sb.home, '.codex', 'config.toml')), true);
+  const r = ok(sb.kizu(['teardown', '--agent', 'codex']));
+  assert.deepEqual(r.stdout.split('\n'), [
+    'removed .codex/hooks.json',
+    'removed ~/.codex/config.toml',
+    'removed .codex/hooks/kizu-hook.sh',
+    "removed git-kizu's hooks for Codex CLI (--scope project); the hooks for Claude Code and the pre-commit guard stay (`git kizu teardown` removes everything)",
+    '',
+  ]);
+  assert.equal(existsSync(sb.path('.codex')), false);
+  assert.equal(existsSync(path.join(sb.home, '.codex')), false);
+  for (const f of ['.claude/settings.json', '.claude/hooks/kizu-hook.sh', '.claude/commands/kizu.md', '.git/hooks/pre-commit']) assert.equal(existsSync(sb.path(f)), true, f);
+  ok(sb.kizu(['teardown']));
+  assert.deepEqual(tree(sb), before);
+});
