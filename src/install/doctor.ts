@@ -17,7 +17,7 @@ import { guardStatus } from './guard.js';
 import { HOOK_SCRIPT, SCOPES, type Scope } from './targets.js';
 import { agentStates } from './agents.js';
 import { AGENT_LABELS } from '../agents/registry.js';
-import { PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
+import { MARKETPLACE_NAME, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
 
 /** One check's result. */
 export interface Check {
@@ -131,7 +131,16 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
     else checks.push({ name, ok: true, detail: `installed (${where})${a.trust === 'unknown' && a.fix ? `; ${a.fix}` : ''}` });
   }
   const plugin = pluginEnabled(home);
-  if (plugin) checks.push({ name: 'Claude Code hooks', ok: true, detail: `the ${PLUGIN_NAME} plugin is enabled (~/.claude/settings.json)` });
+  if (plugin && installed.length) {
+    // Both run on every event: each stop is counted twice, each edit journaled twice.
+    const scopes = installed.map((s) => `--scope ${s}`).join(', ');
+    checks.push({
+      name: 'Claude Code hooks',
+      ok: false,
+      detail: `the ${PLUGIN_NAME} plugin is enabled and the settings (${installed.join(', ')}) register git-kizu's hooks too, so every hook runs twice`,
+      fix: `git kizu teardown --agent claude (for ${scopes}), or claude plugin uninstall ${PLUGIN_NAME}@${MARKETPLACE_NAME}`,
+    });
+  } else if (plugin) checks.push({ name: 'Claude Code hooks', ok: true, detail: `the ${PLUGIN_NAME} plugin is enabled (~/.claude/settings.json)` });
   if (!installed.length && (plugin || others.length)) {
     // Claude Code by its plugin, or not used here: nothing missing.
   } else if (!installed.length) {

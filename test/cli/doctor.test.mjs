@@ -121,3 +121,21 @@ test('doctor outside a repository: only the user-scope install; its fix is the u
   ok(sb.kizu(['init', '--scope', 'user']));
   assert.equal(ok(sb.kizu(['doctor'])).stdout.split('\n').filter((l) => l.startsWith('fix')).length, 0);
 });
+
+test('doctor: the plugin alone is enough for Claude Code; the plugin and settings hooks together run every hook twice, which it names with the fix', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--agent', 'claude', '--via', 'plugin']));
+  const settings = path.join(sb.home, '.claude', 'settings.json');
+  execFileSync('mkdir', ['-p', path.dirname(settings)]);
+  writeFileSync(settings, JSON.stringify({ enabledPlugins: { 'git-kizu@git-kizu': true } }) + '\n');
+  const alone = ok(sb.kizu(['doctor']));
+  assert.match(alone.stdout, /^ok {3}Claude Code hooks: the git-kizu plugin is enabled \(~\/\.claude\/settings\.json\)$/m);
+  assert.doesNotMatch(alone.stdout, /^fix/m);
+  assert.match(ok(sb.kizu(['status'])).stdout, /^hooks {5}Claude Code: installed \(plugin\); pre-commit: installed/m);
+  ok(sb.kizu(['init', '--agent', 'claude']));
+  const both = exits(sb.kizu(['doctor']), 1);
+  assert.match(
+    both.stdout,
+    /^fix  Claude Code hooks: the git-kizu plugin is enabled and the settings \(project\) register git-kizu's hooks too, so every hook runs twice; fix: git kizu teardown --agent claude \(for --scope project\), or claude plugin uninstall git-kizu@git-kizu$/m,
+  );
+});
