@@ -1,7 +1,7 @@
 // The review queue (.claude/review-queue.md) through `git kizu queue ...` and the Stop hook.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, hook, sandbox } from './sandbox.mjs';
 import { stopPayload } from './hooks.mjs';
@@ -68,8 +68,14 @@ export const J = (id, checked, kind, p, line, text, queueLine) => ({ id, checked
 /** The line the hooks print for an open item. */
 export const line = (id, desc, verb = 'do what it says') => `- [${id}] ${desc} → ${verb}, then run \`git kizu queue done ${id}\``;
 
-/** Runs the Stop hook; asserts exit 0 and exactly `stderr`; returns the parsed stdout (null if empty). */
+/**
+ * Runs the Stop hook; asserts exit 0 and exactly `stderr`; returns the parsed stdout (null if
+ * empty). `active` false is the first stop of a new turn: the session's block count from an
+ * earlier stop is dropped first, as it is once the retry window has passed (the count itself
+ * is tested in test/cli/hooks.test.mjs).
+ */
 export function stop(sb, active, stderr = '') {
+  if (!active) rmSync(path.join(sb.dir, '.git', 'kizu', 'stop', 'sess-1.json'), { force: true });
   const r = hook(sb, 'stop', stopPayload(sb, active));
   assert.equal(r.status, 0);
   assert.equal(r.stderr, stderr);

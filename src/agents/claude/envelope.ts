@@ -9,32 +9,6 @@
  *   name) and `additionalContext`, added to Claude's context.
  * Exactly one JSON object on one line, or nothing.
  */
-import type { HookAnswer } from '../../hooks/contract.js';
 
-/**
- * @param hookEventName the Claude Code event the hook runs for (the payload's
- *   `hook_event_name`), named in `hookSpecificOutput`.
- * @returns the stdout text:
- *   - block: `{"decision":"block","reason":...}`, with `"systemMessage"` last when there is
- *     a message for the user;
- *   - allow: `{"systemMessage":...}`;
- *   - context: `{"hookSpecificOutput":{"hookEventName":...,"additionalContext":...}}`;
- *   each followed by '\n'; none: '' (print nothing).
- */
-export function renderAnswer(a: HookAnswer, hookEventName: string): string {
-  let out: object;
-  switch (a.kind) {
-    case 'none':
-      return '';
-    case 'block':
-      out = { decision: 'block', reason: a.reason, ...(a.userMessage !== undefined ? { systemMessage: a.userMessage } : {}) };
-      break;
-    case 'allow':
-      out = { systemMessage: a.userMessage };
-      break;
-    case 'context':
-      out = { hookSpecificOutput: { hookEventName, additionalContext: a.context } };
-      break;
-  }
-  return JSON.stringify(out) + '\n';
-}
+/** The answer as the agent reads it: agents/answer-json.ts `renderDecisionJson` (block, allow, context, nothing). */
+export { renderDecisionJson as renderAnswer } from '../answer-json.js';

@@ -18,6 +18,7 @@ import {
   type ReportedChange,
   type StopInput,
 } from '../../hooks/contract.js';
+import { parseJsonObject } from '../payload-json.js';
 
 /** The payload error class (defined with the agent-neutral contract). */
 export { PayloadError };
@@ -39,15 +40,7 @@ export interface HookPayload {
  *   has a known field of the wrong type, or is for another event.
  */
 export function parsePayload(text: string, expectEvents?: string[]): HookPayload {
-  if (text.trim() === '') throw new PayloadError('empty hook payload on stdin');
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new PayloadError(`hook payload is not JSON (${(e as Error).message})`);
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new PayloadError('hook payload is not a JSON object');
-  const o = v as Record<string, unknown>;
+  const o = parseJsonObject(text);
   const types: [string, string][] = [
     ['session_id', 'string'],
     ['cwd', 'string'],

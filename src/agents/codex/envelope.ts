@@ -10,29 +10,6 @@
  *   shows to the user (not to the model).
  * Exactly one JSON object on one line, or nothing.
  */
-import type { HookAnswer } from '../../hooks/contract.js';
 
-/**
- * @param hookEventName the Codex event the hook runs for (the payload's `hook_event_name`).
- * @returns the stdout text: block `{"decision":"block","reason":...}` (then `"systemMessage"`
- *   when there is a message for the user); allow `{"systemMessage":...}`; context
- *   `{"hookSpecificOutput":{"hookEventName":...,"additionalContext":...}}`; each followed by
- *   '\n'; none: ''.
- */
-export function renderAnswer(a: HookAnswer, hookEventName: string): string {
-  let out: object;
-  switch (a.kind) {
-    case 'none':
-      return '';
-    case 'block':
-      out = { decision: 'block', reason: a.reason, ...(a.userMessage !== undefined ? { systemMessage: a.userMessage } : {}) };
-      break;
-    case 'allow':
-      out = { systemMessage: a.userMessage };
-      break;
-    case 'context':
-      out = { hookSpecificOutput: { hookEventName, additionalContext: a.context } };
-      break;
-  }
-  return JSON.stringify(out) + '\n';
-}
+/** The answer as the agent reads it: agents/answer-json.ts `renderDecisionJson` (block, allow, context, nothing). */
+export { renderDecisionJson as renderAnswer } from '../answer-json.js';

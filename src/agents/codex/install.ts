@@ -19,7 +19,8 @@
  * - the journal hook runs synchronously (`async` false): Codex waits for it, so it reads the
  *   file exactly as the patch left it, which the journal needs to reverse the patch.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readConfigText } from '../config-text.js';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError } from '../../errors.js';
@@ -81,19 +82,6 @@ function entries(w: Where): KizuEntry[] {
     hook,
     group: { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command' as const, command: w.command(hook), timeout: TIMEOUT }] },
   }));
-}
-
-/**
- * Reads a file's text, null when it does not exist.
- * @throws KizuError (exit 2) when it exists but cannot be read.
- */
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new KizuError(`cannot read ${file}: ${(e as Error).message}`, { hint: 'fix its permissions, then run the command again (nothing was changed)' });
-  }
 }
 
 /** JSON with object keys sorted, no blanks (what Codex hashes). */
@@ -248,9 +236,9 @@ export const installer: AgentInstaller = {
 
   planInstall(ctx): AgentInstallPlan {
     const w = where(ctx);
-    const merged = mergeKizuHooks(w.hooksFile, readText(w.hooksFile), entries(w));
+    const merged = mergeKizuHooks(w.hooksFile, readConfigText(w.hooksFile), entries(w));
     const trust = kizuTrustEntries(w.hooksFile, merged.text, w);
-    const config = readText(w.configFile);
+    const config = readConfigText(w.configFile);
     const newConfig = withTrustBlock(w.configFile, config ?? '', w.hooksFile, trust);
     const notes = [`Codex will run git-kizu's hooks from ${w.hooksFile}; their trust entries (hash of each command) are in ${w.configFile}.`];
     if (ctx.scope === 'project' && !projectTrusted(newConfig, ctx.root!)) notes.push(...projectTrustStep(ctx.root!, w.configFile));
@@ -268,12 +256,12 @@ export const installer: AgentInstaller = {
     const w = where(ctx);
     const writes: AgentRemovePlan['writes'] = [];
     const notes: string[] = [];
-    const hooks = readText(w.hooksFile);
+    const hooks = readConfigText(w.hooksFile);
     if (hooks !== null) {
       const r = removeKizuHooks(w.hooksFile, hooks, { events: null, dropEvents: 'emptied', dropHooksKey: 'emptied' });
       if (r.changed) writes.push({ file: w.hooksFile, text: r.empty ? null : r.text, empty: '{}\n' });
     }
-    const config = readText(w.configFile);
+    const config = readConfigText(w.configFile);
     if (config !== null) {
       const t = withoutTrustBlock(config, w.hooksFile);
       if (t === null) notes.push(`${w.configFile}: git-kizu's block of Codex hook trust for ${w.hooksFile} holds lines it did not write; it was left as is.`);
@@ -292,8 +280,8 @@ export const installer: AgentInstaller = {
     let hooks: string | null;
     let config: string | null;
     try {
-      hooks = readText(w.hooksFile);
-      config = readText(w.configFile);
+      hooks = readConfigText(w.hooksFile);
+      config = readConfigText(w.configFile);
     } catch {
       return { installed: 'missing', trust: 'unknown', file: w.hooksFile, fix: `make ${w.hooksFile} and ${w.configFile} readable, then run ${ctx.initCmd}` };
     }

@@ -19,6 +19,7 @@ import {
   type PromptInput,
   type StopInput,
 } from '../../hooks/contract.js';
+import { parseJsonObject } from '../payload-json.js';
 import { PatchSyntaxError, parseApplyPatch, patchReports, patchedPaths, type PatchFile } from '../apply-patch.js';
 
 /** The Codex events each git-kizu hook event is registered for (see install.ts). */
@@ -41,15 +42,7 @@ type Obj = Record<string, unknown>;
  *   field of the wrong type, or is for an event other than `expect`.
  */
 function parseCodexPayload(text: string, expect: string[]): Obj {
-  if (text.trim() === '') throw new PayloadError('empty hook payload on stdin');
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new PayloadError(`hook payload is not JSON (${(e as Error).message})`);
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new PayloadError('hook payload is not a JSON object');
-  const o = v as Obj;
+  const o = parseJsonObject(text) as Obj;
   const types: [string, string][] = [
     ['session_id', 'string'],
     ['turn_id', 'string'],

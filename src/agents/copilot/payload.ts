@@ -22,6 +22,7 @@ import {
   type PromptInput,
   type StopInput,
 } from '../../hooks/contract.js';
+import { parseJsonObject } from '../payload-json.js';
 import { PatchSyntaxError, parseApplyPatch, patchReports, patchedPaths, type PatchFile } from '../apply-patch.js';
 
 /** The Copilot events of each git-kizu hook event: the camelCase name (registered) first, then the PascalCase one. */
@@ -56,15 +57,7 @@ interface Fields {
  *   other than those of `event`.
  */
 function fields(text: string, event: AgentEvent): Fields {
-  if (text.trim() === '') throw new PayloadError('empty hook payload on stdin');
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new PayloadError(`hook payload is not JSON (${(e as Error).message})`);
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new PayloadError('hook payload is not a JSON object');
-  const o = v as Obj;
+  const o = parseJsonObject(text) as Obj;
   const snake = o.hook_event_name !== undefined;
   const types: [string, string][] = snake
     ? [['session_id', 'string'], ['cwd', 'string'], ['hook_event_name', 'string'], ['tool_name', 'string'], ['stop_hook_active', 'boolean'], ['prompt', 'string']]

@@ -21,6 +21,7 @@
  * follow-up message, at most Cursor's default `loop_limit` of 5 per conversation);
  * `beforeSubmitPrompt` → `user-prompt-submit` (the prompt snapshot).
  */
+import { readConfigText } from '../config-text.js';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../../errors.js';
@@ -86,19 +87,6 @@ function entriesFor(ctx: AgentInstallContext, t: CursorTargets): CursorEntry[] {
   return cursorEntries((hook) => cursorHookCommand(ctx, t, hook));
 }
 
-/**
- * The file's text, or null when it does not exist.
- * @throws KizuError (exit 2) when it exists but cannot be read.
- */
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new KizuError(`cannot read ${file}: ${(e as Error).message}`, { hint: 'fix its permissions, then run the command again (nothing was changed)' });
-  }
-}
-
 /** True if the `.cursor` folder of `ctx`'s scope exists. */
 function detect(ctx: AgentInstallContext): boolean {
   if (ctx.scope === 'project' && !ctx.root) return false;
@@ -113,7 +101,7 @@ function detect(ctx: AgentInstallContext): boolean {
  */
 function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
   const t = cursorTargets(ctx);
-  const text = mergeCursorHooks(t.hooksFile, readText(t.hooksFile), entriesFor(ctx, t));
+  const text = mergeCursorHooks(t.hooksFile, readConfigText(t.hooksFile), entriesFor(ctx, t));
   const notes = [
     `Cursor runs git-kizu from ${ctx.scope === 'user' ? '~/.cursor/hooks.json' : '.cursor/hooks.json'}: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.`,
     `Cursor gives a hook no way to add context after an edit, so the agent learns of scars when it tries to stop.`,
@@ -137,7 +125,7 @@ function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
 function planRemove(ctx: AgentInstallContext): AgentRemovePlan {
   const t = cursorTargets(ctx);
   const writes: AgentRemovePlan['writes'] = [];
-  const text = readText(t.hooksFile);
+  const text = readConfigText(t.hooksFile);
   if (text !== null) {
     const r = removeCursorHooks(t.hooksFile, text);
     if (r.changed) writes.push({ file: t.hooksFile, text: r.empty ? null : r.text, empty: r.text });
@@ -166,7 +154,7 @@ function state(ctx: AgentInstallContext): AgentHookState {
   const trust = ctx.scope === 'user' ? 'not-needed' : 'unknown';
   let registered: boolean[];
   try {
-    const text = readText(t.hooksFile);
+    const text = readConfigText(t.hooksFile);
     registered = text === null ? [false] : registeredCursorHooks(t.hooksFile, text, entriesFor(ctx, t));
   } catch (e) {
     return { installed: 'missing', trust, file: t.hooksFile, fix: `${(e as Error).message}; fix it, then run \`${ctx.initCmd}\`` };

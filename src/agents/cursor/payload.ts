@@ -25,6 +25,7 @@ import {
   type ReportedChange,
   type StopInput,
 } from '../../hooks/contract.js';
+import { parseJsonObject } from '../payload-json.js';
 
 /** The payload error class (defined with the agent-neutral contract). */
 export { PayloadError };
@@ -69,15 +70,7 @@ function show(v: unknown): string {
  *   whole number >= 0.
  */
 export function parsePayload(text: string, expectEvents: string[]): CursorPayload {
-  if (text.trim() === '') throw new PayloadError('empty hook payload on stdin');
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new PayloadError(`hook payload is not JSON (${(e as Error).message})`);
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new PayloadError('hook payload is not a JSON object');
-  const o = v as Record<string, unknown>;
+  const o = parseJsonObject(text);
   for (const k of ['hook_event_name', 'conversation_id', 'file_path', 'status', 'prompt']) {
     if (o[k] !== undefined && typeof o[k] !== 'string') throw new PayloadError(`hook payload field "${k}" should be a string, got ${show(o[k])}`);
   }

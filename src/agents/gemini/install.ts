@@ -31,7 +31,8 @@
  *   (`{"<project root>": ["<name>:<command>", ...]}`) run anyway, after a warning that lists
  *   them, and are recorded there.
  */
-import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readConfigText } from '../config-text.js';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { KizuError } from '../../errors.js';
@@ -106,16 +107,6 @@ export function geminiEntries(ctx: AgentInstallContext): KizuEntry[] {
   });
 }
 
-/** A file's text, or null when it does not exist. @throws KizuError (exit 2) when it cannot be read. */
-function readText(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new KizuError(`cannot read ${file}: ${(e as Error).message}`, { hint: 'fix its permissions, then run the command again (nothing was changed)' });
-  }
-}
-
 /** True if `dir` is a directory. */
 function isDir(dir: string): boolean {
   try {
@@ -143,7 +134,7 @@ function trustFix(folder: string): string {
 
 function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
   const file = settingsFile(ctx);
-  const merged = mergeKizuHooks(file, readText(file), geminiEntries(ctx), GEMINI_SETTINGS);
+  const merged = mergeKizuHooks(file, readConfigText(file), geminiEntries(ctx), GEMINI_SETTINGS);
   const writes: AgentFileWrite[] = [
     { file: runnerFile(ctx), text: ctx.runner, mode: 0o755, owned: true },
     { file, text: merged.text, owned: false },
@@ -164,7 +155,7 @@ function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
 
 function planRemove(ctx: AgentInstallContext): AgentRemovePlan {
   const file = settingsFile(ctx);
-  const text = readText(file);
+  const text = readConfigText(file);
   const writes: AgentRemovePlan['writes'] = [];
   if (text !== null && hasKizuHooks(file, text, GEMINI_SETTINGS)) {
     const r = removeKizuHooks(file, text, { events: null, dropEvents: 'emptied', dropHooksKey: 'emptied' }, GEMINI_SETTINGS);
@@ -190,7 +181,7 @@ function state(ctx: AgentInstallContext): AgentHookState {
   const fixInit = `run \`${ctx.initCmd}\``;
   let hooks: Record<string, unknown> = {};
   try {
-    const text = readText(file);
+    const text = readConfigText(file);
     if (text === null) return { installed: 'missing', trust, file, fix: fixInit };
     // Throws for invalid JSON or a wrong shape; the value without the comments Gemini allows.
     hooks = (getNodeValue(parseSettings(file, text, GEMINI_SETTINGS)) as { hooks?: Record<string, unknown> }).hooks ?? {};
@@ -245,7 +236,7 @@ function hooksTurnedOff(ctx: AgentInstallContext): string | null {
 
 /** Reads a JSON (or JSONC) object file; null when missing; throws when unreadable or not an object. */
 function readJsonObject(file: string): Record<string, unknown> | null {
-  const text = readText(file);
+  const text = readConfigText(file);
   if (text === null) return null;
   const errors: ParseError[] = [];
   const v = parseJsonc(text, errors, { allowTrailingComma: true });

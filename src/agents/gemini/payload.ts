@@ -31,6 +31,7 @@ import {
   type ReportedChange,
   type StopInput,
 } from '../../hooks/contract.js';
+import { parseJsonObject } from '../payload-json.js';
 
 /** The Gemini CLI events each git-kizu hook event is registered for (see install.ts). */
 export const GEMINI_EVENTS: Record<AgentEvent, string> = {
@@ -64,15 +65,7 @@ const FIELD_TYPES: [string, string][] = [
  *   has a known field of the wrong type (an array is no object), or is for another event.
  */
 export function parseGeminiPayload(text: string, expectEvent: string): Obj {
-  if (text.trim() === '') throw new PayloadError('empty hook payload on stdin');
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new PayloadError(`hook payload is not JSON (${(e as Error).message})`);
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new PayloadError('hook payload is not a JSON object');
-  const o = v as Obj;
+  const o = parseJsonObject(text) as Obj;
   for (const [k, t] of FIELD_TYPES) {
     const x = o[k];
     if (x !== undefined && (typeof x !== t || x === null || Array.isArray(x))) {
