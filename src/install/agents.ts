@@ -14,8 +14,8 @@ import { AGENTS, isAgent, loadInstaller, type AgentHookState, type AgentInstallC
 import type { Reporter } from '../output.js';
 import { sha256, type InstallRecord } from './state.js';
 import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
-import { recordedBinPath, renderHookScript } from './scripts.js';
-import type { InstallTargets, Scope } from './targets.js';
+import { recordedBinPath, renderHookScript, SCRIPT_MARKER } from './scripts.js';
+import { HOOK_SCRIPT, type InstallTargets, type Scope } from './targets.js';
 
 /** An agent other than Claude Code (installed by its own module). */
 export type OtherAgent = Exclude<AgentName, 'claude'>;
@@ -99,16 +99,59 @@ export interface PlannedAgent {
  * @throws KizuError (exit 2) from an installer (unreadable or invalid configuration) or for
  *   a target that is not a regular file; nothing has been written then.
  */
-export async function planAgents(t: InstallTargets, agents: OtherAgent[], env: NodeJS.ProcessEnv): Promise<PlannedAgent[]> {
+export async function planAgents(t: InstallTargets, agents: OtherAgent[], env: NodeJS.ProcessEnv, rec: InstallRecord | null): Promise<PlannedAgent[]> {
   const out: PlannedAgent[] = [];
   for (const agent of agents) {
     const installer = await loadInstaller(agent);
     const ctx = agentContext(t, agent, env);
     const plan = installer.planInstall(ctx);
-    for (const w of plan.writes) assertRegularOrAbsent(w.file);
+    for (const w of plan.writes) {
+      assertRegularOrAbsent(w.file);
+      if (w.owned) assertOursOrAbsent(w.file, w.text, rec?.agents?.[agent]?.files[w.file], ctx.initCmd);
+    }
     out.push({ agent, installer, ctx, plan });
   }
   return out;
+}
+
+/**
+ * A file git-kizu owns whole (a runner, `.github/hooks/kizu.json`) may be written only where
+ * there is none, or where the one there is git-kizu's: the same text, the generated header
+ * of a runner, a file this scope's init created and nobody changed since, or hook settings
+ * that run only git-kizu's runner.
+ * @throws KizuError (exit 2) for a file of the user's at that path; nothing has been written.
+ */
+function assertOursOrAbsent(file: string, text: string, fr: { created: boolean; sha256: string } | undefined, initCmd: string): void {
+  let cur: string;
+  try {
+    cur = readFileSync(file, 'utf8');
+  } catch {
+    return; // absent (a link to nothing is replaced, never written through)
+  }
+  if (cur === text || cur.includes(SCRIPT_MARKER) || (fr?.created && fr.sha256 === sha256(cur)) || runsOnlyOurRunner(cur)) return;
+  throw new KizuError(`${file} exists and is not git-kizu's: ${initCmd.replace(/^git kizu init/, 'init')} would overwrite it`, {
+    hint: `move it away (or merge what it does into another file), then run \`${initCmd}\` again (nothing was written)`,
+  });
+}
+
+/** True for JSON hook settings whose every command runs git-kizu's runner (`kizu-hook.sh`): an earlier git-kizu's file. */
+function runsOnlyOurRunner(text: string): boolean {
+  const commands: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if ((k === 'command' || k === 'bash') && typeof x === 'string') commands.push(x);
+        else walk(x);
+      }
+    }
+  };
+  try {
+    walk(JSON.parse(text));
+  } catch {
+    return false;
+  }
+  return commands.length > 0 && commands.every((c) => c.includes(HOOK_SCRIPT));
 }
 
 /** @throws KizuError (exit 2) when something other than a regular file or a symbolic link is at `file`, or a parent is not a directory. */

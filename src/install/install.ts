@@ -317,7 +317,7 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
         kizuEntries((hook) => hookCommand(t, hook)),
       )
     : null;
-  const planned = await planAgents(t, others, env);
+  const planned = await planAgents(t, others, env, old);
   const siblings = siblingRecords(t);
   // A local install of an earlier version ran the project runner: upgrade it like the per-event scripts.
   const legacyFiles = claude ? [...t.legacyScripts, ...(t.scope === 'local' && t.projectRunner && old?.files[t.projectRunner] ? [t.projectRunner] : [])] : [];

@@ -84,3 +84,19 @@ test('teardown --agent codex takes out only Codex: its files, its folders and th
   ok(sb.kizu(['teardown']));
   assert.deepEqual(tree(sb), before);
 });
+
+test("init refuses to overwrite a user's file at a path git-kizu owns whole (a runner, Copilot's kizu.json): exit 2, nothing written", () => {
+  const sb = sandbox();
+  const mine = '{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"echo mine"}]}}\n';
+  sb.write({ '.github/hooks/kizu.json': mine, '.codex/hooks/kizu-hook.sh': 'echo mine\n', '.gemini/hooks/kizu-hook.sh': 'echo mine\n', '.cursor/hooks/kizu-hook.sh': 'echo mine\n' });
+  const before = tree(sb);
+  const file = (rel) => sb.path(rel);
+  for (const [agent, rel] of [['copilot', '.github/hooks/kizu.json'], ['codex', '.codex/hooks/kizu-hook.sh'], ['gemini', '.gemini/hooks/kizu-hook.sh'], ['cursor', '.cursor/hooks/kizu-hook.sh']]) {
+    expectRun(sb, ['init', '--agent', agent], {
+      status: 2,
+      stderr: err(`${file(rel)} exists and is not git-kizu's: init --agent ${agent} would overwrite it`, `move it away (or merge what it does into another file), then run \`git kizu init --agent ${agent}\` again (nothing was written)`),
+    });
+  }
+  assert.deepEqual(tree(sb), before);
+  assert.equal(sb.read('.github/hooks/kizu.json'), mine);
+});
