@@ -4,7 +4,7 @@
 // removal and state().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox, src } from '../helpers/sandbox.mjs';
 import { installContext, installerOf, runnerText, writePlan } from '../helpers/agents.mjs';
@@ -270,9 +270,19 @@ test('install then remove keeps the user\'s hooks.json and config.toml byte for 
   writeFileSync(configFile, config.slice(userConfig.length + 1));
   assert.equal(installer.planInstall(ctx).writes[2].text, config.slice(userConfig.length));
   writeFileSync(configFile, config);
-  // Lines git-kizu did not write inside its block: install refuses, remove leaves it.
-  writeFileSync(configFile, config.replace('\n# end of', '\nfoo = 1\n# end of'));
-  assert.throws(() => installer.planInstall(ctx), /holds lines it did not write/);
+  // A table Codex put inside the block (`codex exec --trust` appends [projects."<repo>"]
+  // after the last table): install and remove keep it in its place and take out only
+  // git-kizu's tables.
+  const trusted = `[projects.${JSON.stringify(sb.dir)}]\ntrust_level = "trusted"\n`;
+  writeFileSync(configFile, config.replace('\n# end of', `\n${trusted}# end of`));
+  const again = installer.planInstall(ctx).writes[2].text;
+  assert.equal(again, `${userConfig}\n${trusted}${config.slice(userConfig.length)}`);
+  assert.equal(projectTrusted(again, sb.dir), true);
+  assert.deepEqual(installer.planInstall(ctx).notes.length, 1, 'no project trust step once trusted');
+  assert.deepEqual(installer.planRemove(ctx).writes[1], { file: configFile, text: `${userConfig}\n${trusted}`, empty: '' });
+  // The block's end line gone: its extent is unknown; install refuses, remove leaves it.
+  writeFileSync(configFile, config.replace(/# end of[^\n]*\n/, ''));
+  assert.throws(() => installer.planInstall(ctx), /has lost its end line/);
   assert.deepEqual(installer.planRemove(ctx).writes.map((w) => w.file), [hooksFile]);
 });
 
@@ -295,4 +305,28 @@ test('install (user): $CODEX_HOME, absolute runner path, no project trust step; 
   ]);
   assert.deepEqual(rm.deletes, [runner]);
   assert.equal(existsSync(runner), true);
+});
+
+test('install (user) through a linked $CODEX_HOME: the trust keys name the real path, as Codex canonicalises it; status sees them as trusted', async () => {
+  const sb = sandbox({ init: false });
+  const installer = await installerOf('codex');
+  const real = path.join(sb.base, 'dotfiles', 'codex');
+  mkdirSync(real, { recursive: true });
+  const link = path.join(sb.base, 'linked-codex');
+  symlinkSync(real, link);
+  const ctx = { ...installContext(sb, 'codex', { scope: 'user', env: { CODEX_HOME: link } }), root: null };
+  const plan = installer.planInstall(ctx);
+  const config = plan.writes[2].text;
+  const keys = [...trustedHashes(config).keys()];
+  assert.deepEqual(keys, [
+    `${real}/hooks.json:post_tool_use:0:0`,
+    `${real}/hooks.json:post_tool_use:1:0`,
+    `${real}/hooks.json:stop:0:0`,
+    `${real}/hooks.json:subagent_stop:0:0`,
+    `${real}/hooks.json:user_prompt_submit:0:0`,
+  ]);
+  writePlan(plan);
+  assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'trusted', file: path.join(link, 'hooks.json'), fix: null });
+  // Removal finds the block and its tables again.
+  assert.equal(installer.planRemove(ctx).writes.find((w) => w.file === path.join(link, 'config.toml')).text, null);
 });

@@ -20,7 +20,7 @@
  *   file exactly as the patch left it, which the journal needs to reverse the patch.
  */
 import { readConfigText } from '../config-text.js';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError } from '../../errors.js';
@@ -112,6 +112,27 @@ export function codexHookHash(event: string, matcher: string | undefined, comman
  * The trust key and hash of each of git-kizu's handlers in hooks.json text `text` (by the
  * group and handler index where each is now), in {@link HOOKS} order; a handler not found is left out.
  */
+/**
+ * `p` with every symbolic link in it resolved, as Codex names a hooks file in its trust keys
+ * (it canonicalises the path: a `~/.codex` that links into a dotfiles repository gives keys
+ * under the link's target). Parts that do not exist yet are appended to the nearest
+ * existing ancestor's real path.
+ */
+export function physicalPath(p: string): string {
+  let dir = path.resolve(p);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync(dir), ...rest);
+    } catch {
+      const up = path.dirname(dir);
+      if (up === dir) return path.resolve(p);
+      rest.unshift(path.basename(dir));
+      dir = up;
+    }
+  }
+}
+
 export function kizuTrustEntries(hooksFile: string, text: string, w: Pick<Where, 'command'>): { key: string; hash: string }[] {
   let doc: { hooks?: Record<string, unknown> };
   try {
@@ -132,7 +153,7 @@ export function kizuTrustEntries(hooksFile: string, text: string, w: Pick<Where,
         if (h?.command !== cmd) continue;
         const matcher = typeof g.matcher === 'string' ? g.matcher : undefined;
         const timeout = typeof h.timeout === 'number' ? h.timeout : 600;
-        out.push({ key: `${hooksFile}:${SNAKE[event]}:${gi}:${hi}`, hash: codexHookHash(SNAKE[event], matcher, cmd, timeout, h.async === true) });
+        out.push({ key: `${physicalPath(hooksFile)}:${SNAKE[event]}:${gi}:${hi}`, hash: codexHookHash(SNAKE[event], matcher, cmd, timeout, h.async === true) });
         break found;
       }
     }
@@ -147,9 +168,11 @@ const BLOCK_END = (hooksFile: string) => `# end of git-kizu's Codex hook trust f
 const stateHeader = (key: string) => `[hooks.state.${JSON.stringify(key)}]`;
 
 /**
- * config.toml text without git-kizu's trust block for `hooksFile` (and the newline before it).
- * @returns the text, unchanged when there is no block; null when the block holds lines git-kizu
- *   did not write (then it is left alone).
+ * config.toml text without git-kizu's trust block for `hooksFile` (and the newline before it):
+ * its marker comments and its `[hooks.state."<hooksFile>:..."]` tables; any other line inside
+ * the block (a table Codex or the user added there) stays, in its place.
+ * @returns the text, unchanged when there is no block; null when the block's end marker is
+ *   gone (its extent is unknown, so it is left alone).
  */
 export function withoutTrustBlock(text: string, hooksFile: string): string | null {
   const head = BLOCK_START(hooksFile) + '\n';
@@ -160,21 +183,36 @@ export function withoutTrustBlock(text: string, hooksFile: string): string | nul
   const endLine = BLOCK_END(hooksFile) + '\n';
   const end = text.indexOf(endLine, at);
   if (end === -1) return null;
-  const inner = text.slice(at + head.length, end).split('\n').filter((l) => l !== '');
-  if (!inner.every((l) => /^\[hooks\.state\."(?:[^"\\]|\\.)*"\]$/.test(l) || /^trusted_hash = "sha256:[0-9a-f]{64}"$/.test(l))) return null;
-  return text.slice(0, start) + text.slice(end + endLine.length);
+  // Only git-kizu's own lines go: its trust tables for this hooks file (header and hash).
+  // Lines others put inside the block stay where they are: Codex itself appends a table
+  // there (`codex exec --trust` writes [projects."<repo>"] after the last table).
+  const kept: string[] = [];
+  let ours = false;
+  for (const l of text.slice(at + head.length, end).split(/(?<=\n)/)) {
+    const h = /^\[hooks\.state\.("(?:[^"\\]|\\.)*")\]\n$/.exec(l);
+    if (h) {
+      const key = JSON.parse(h[1]) as string;
+      ours = key.startsWith(`${hooksFile}:`) || key.startsWith(`${physicalPath(hooksFile)}:`);
+      if (ours) continue;
+    } else if (/^\s*\[/.test(l)) ours = false;
+    else if (ours && /^trusted_hash = "sha256:[0-9a-f]{64}"\n$/.test(l)) continue;
+    else ours = false;
+    kept.push(l);
+  }
+  const keep = kept.join('');
+  return text.slice(0, start) + (keep.trim() ? `\n${keep}` : '') + text.slice(end + endLine.length);
 }
 
 /**
  * config.toml text with git-kizu's trust block for `hooksFile` holding `trust` (replacing an
  * earlier block; entries whose table the user's own text already has are left out, as a
  * second table of one name is not TOML).
- * @throws KizuError (exit 2) when an earlier block holds lines git-kizu did not write.
+ * @throws KizuError (exit 2) when an earlier block's end marker is gone.
  */
 export function withTrustBlock(file: string, text: string, hooksFile: string, trust: { key: string; hash: string }[]): string {
   const base = withoutTrustBlock(text, hooksFile);
   if (base === null) {
-    throw new KizuError(`${file}: git-kizu's block of Codex hook trust for ${hooksFile} holds lines it did not write`, {
+    throw new KizuError(`${file}: git-kizu's block of Codex hook trust for ${hooksFile} has lost its end line "${BLOCK_END(hooksFile)}"`, {
       hint: `remove the lines from "${BLOCK_START(hooksFile)}" to "${BLOCK_END(hooksFile)}", then run the command again (nothing was changed)`,
     });
   }
@@ -264,7 +302,7 @@ export const installer: AgentInstaller = {
     const config = readConfigText(w.configFile);
     if (config !== null) {
       const t = withoutTrustBlock(config, w.hooksFile);
-      if (t === null) notes.push(`${w.configFile}: git-kizu's block of Codex hook trust for ${w.hooksFile} holds lines it did not write; it was left as is.`);
+      if (t === null) notes.push(`${w.configFile}: git-kizu's block of Codex hook trust for ${w.hooksFile} has lost its end line; it was left as is (remove its [hooks.state] tables yourself).`);
       else if (t !== config) writes.push({ file: w.configFile, text: t === '' ? null : t, empty: '' });
     }
     return { writes, deletes: existsSync(w.runnerFile) ? [w.runnerFile] : [], notes };
