@@ -146,7 +146,16 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   } else if (!installed.length) {
     checks.push({ name: 'Claude Code hooks', ok: false, detail: 'no Claude Code settings file runs git-kizu\'s hooks', fix: repo ? 'git kizu init' : 'git kizu init --scope user' });
   } else {
-    checks.push({ name: 'Claude Code hooks', ok: true, detail: `installed (${installed.join(', ')})` });
+    if (installed.length > 1) {
+      // Claude Code runs the hooks of every settings file: each stop is counted, each edit journaled, that many times.
+      const keep = installed[0];
+      checks.push({
+        name: 'Claude Code hooks',
+        ok: false,
+        detail: `installed in ${installed.length} settings files (${installed.join(', ')}), so Claude Code runs every hook ${installed.length} times`,
+        fix: installed.filter((sc) => sc !== keep).map((sc) => `git kizu teardown --agent claude --scope ${sc}`).join(' && '),
+      });
+    } else checks.push({ name: 'Claude Code hooks', ok: true, detail: `installed (${installed.join(', ')})` });
     if (repo && installed.includes('project')) {
       const runner = path.join(repo.root, '.claude', 'hooks', HOOK_SCRIPT);
       let ok = false;

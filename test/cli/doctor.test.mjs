@@ -139,3 +139,13 @@ test('doctor: the plugin alone is enough for Claude Code; the plugin and setting
     /^fix  Claude Code hooks: the git-kizu plugin is enabled and the settings \(project\) register git-kizu's hooks too, so every hook runs twice; fix: git kizu teardown --agent claude \(for --scope project\), or claude plugin uninstall git-kizu@git-kizu$/m,
   );
 });
+
+test('doctor: Claude Code hooks in two settings scopes run twice: a fix that keeps one', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init']));
+  ok(sb.kizu(['init', '--scope', 'user', '--no-pre-commit']));
+  const r = exits(sb.kizu(['doctor']), 1);
+  assert.match(r.stdout, /^fix  Claude Code hooks: installed in 2 settings files \(project, user\), so Claude Code runs every hook 2 times; fix: git kizu teardown --agent claude --scope user$/m);
+  ok(sb.kizu(['teardown', '--agent', 'claude', '--scope', 'user']));
+  assert.match(ok(sb.kizu(['doctor'])).stdout, /^ok {3}Claude Code hooks: installed \(project\)$/m);
+});
