@@ -182,7 +182,7 @@ test('hook journal: a file already edited again when the async hook runs keeps t
   expectRun(sb, ['rollback', 'patch', '--yes', u.shortId], {
     status: 1,
     stderr:
-      `git-kizu: error: cannot roll back ${u.shortId} (Write a.txt): its old content was not recorded (Claude Code did not send it, e.g. for a very large file), so it cannot be put back\n` +
+      `git-kizu: error: cannot roll back ${u.shortId} (Write a.txt): its old content was not recorded (the agent did not report it, e.g. for a very large file or a Cursor edit), so it cannot be put back\n` +
       'hint: nothing was changed; put the old content back by hand, or from a snapshot (git kizu snapshot list, then git kizu rollback snapshot <id> --dry-run)\n',
   });
 });

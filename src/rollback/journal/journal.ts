@@ -16,7 +16,7 @@
  *     "rollbackOf":["<entry id>",...]?,"worktree":"<top level>","worktreeId":"<id>"?}`
  *   `path` is repo-root-relative with '/'; `before`/`after` are blob ids of the file's bytes
  *   before and after the change, null where the file did not exist; `beforeUnknown` marks a
- *   change whose old content Claude Code did not send (then `before` is null and the entry
+ *   change whose old content the agent did not report (then `before` is null and the entry
  *   cannot be rolled back); `added`/`removed` are line counts (`git diff --numstat`), null
  *   for binary content; `mode` is the file's permission bits after the change (absent when
  *   it did not exist). `rollbackOf` lists the entries a rollback entry undid. `worktree` and

@@ -297,7 +297,7 @@ async function blob(root: string, oid: string | null): Promise<Buffer | null> {
 /** Rolls back one file of one entry against `cur`. @returns the step, or the refusal reason. */
 async function stepFor(root: string, e: JournalEntry, f: JournalFile, cur: Buffer | null, label: string): Promise<Step | string> {
   const mk = (how: StepHow, to: Buffer | null, hunks = 0): Step => ({ entry: e, file: f, how, hunks, from: cur, to });
-  if (f.beforeUnknown) return 'its old content was not recorded (Claude Code did not send it, e.g. for a very large file), so it cannot be put back';
+  if (f.beforeUnknown) return 'its old content was not recorded (the agent did not report it, e.g. for a very large file or a Cursor edit), so it cannot be put back';
   const before = await blob(root, f.before);
   const after = await blob(root, f.after);
   if (same(cur, after)) return mk(before === null ? 'deleted' : after === null ? 'recreated' : 'restored', before);
