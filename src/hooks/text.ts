@@ -303,10 +303,14 @@ function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0];
 }
 
-/** An error's message on one line (line breaks and the blanks around them become one space), at most 500 characters. */
+/** An error's message on one line (line breaks and the blanks around them become one space, other control characters `\xNN`), at most 500 characters. */
 export function oneLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  return msg.replace(/\s*\n\s*/g, ' ').slice(0, 500);
+  // Line breaks folded; other control characters (a CR, a terminal escape from a payload quoted in a parser's message) shown as \xNN.
+  return msg
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .slice(0, 500);
 }
 
 /** The review queue could not be read (the hook goes on as if it were empty). */

@@ -67,7 +67,10 @@ export async function defaultAgents(t: InstallTargets, env: NodeJS.ProcessEnv): 
   if ((t.repo && existsSync(path.join(t.repo.root, '.claude'))) || existsSync(path.join(t.home, '.claude'))) out.push('claude');
   for (const a of AGENTS) {
     if (a === 'claude') continue;
-    if ((await loadInstaller(a)).detect(agentContext(t, a, env))) out.push(a);
+    const inst = await loadInstaller(a);
+    const ctx = agentContext(t, a, env);
+    // The repository's folder or the home directory's: an agent used on this machine is reviewed here too.
+    if (inst.detect(ctx) || (ctx.scope === 'project' && inst.detect({ ...ctx, scope: 'user' }))) out.push(a);
   }
   return out.length ? out : ['claude'];
 }

@@ -342,3 +342,10 @@ test('a scar left by revert -m tells the agent the change is already undone', ()
     /\n- a\.js:2 \[reject\] reverted: keep the old name → the reviewer already reverted this change: do not redo it; take the reason into account, then delete the scar line\n/,
   );
 });
+
+test('a bad payload with a CR and a terminal escape: the one stderr line shows them as \\xNN, never raw', () => {
+  const sb = sandbox();
+  const r = hook(sb, 'stop', 'x\rbar\x1b[31m');
+  assert.deepEqual([r.status, r.stdout], [0, '']);
+  assert.equal(r.stderr, `git-kizu: ignored a bad hook payload: hook payload is not JSON (Unexpected token 'x', "x\\x0dbar\\x1b[31m" is not valid JSON)\n`);
+});

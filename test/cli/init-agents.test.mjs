@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { sandbox, ROOT } from '../helpers/sandbox.mjs';
 import { expectRun, err, ok } from '../helpers/expect.mjs';
@@ -99,4 +100,18 @@ test("init refuses to overwrite a user's file at a path git-kizu owns whole (a r
   }
   assert.deepEqual(tree(sb), before);
   assert.equal(sb.read('.github/hooks/kizu.json'), mine);
+});
+
+test('init without --agent: the agents whose folder exists in the repository or the home directory (~/.codex, .gemini), else Claude Code alone', () => {
+  const sb = sandbox();
+  const r = ok(sb.kizu(['init', '--no-pre-commit']));
+  assert.match(r.stdout, /^created \.claude\/settings\.json/m);
+  ok(sb.kizu(['teardown']));
+  execFileSync('mkdir', ['-p', path.join(sb.home, '.codex'), sb.path('.gemini')]);
+  const both = ok(sb.kizu(['init', '--no-pre-commit']));
+  assert.deepEqual(
+    both.stdout.split('\n').filter((l) => /^created /.test(l)),
+    ['created .codex/hooks/kizu-hook.sh', 'created .codex/hooks.json', 'created ~/.codex/config.toml', 'created .gemini/hooks/kizu-hook.sh', 'created .gemini/settings.json'],
+  );
+  assert.equal(existsSync(sb.path('.claude')), false);
 });
