@@ -177,6 +177,12 @@ function assertRegularOrAbsent(file: string): void {
   }
 }
 
+/** True if `file` is inside directory `dir`. */
+function isInside(dir: string, file: string): boolean {
+  const rel = path.relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
 /** Creates `dir` and its missing parents; @returns the directories created, outermost first. */
 type Mkdirs = (dir: string) => string[];
 
@@ -195,7 +201,11 @@ export async function applyAgent(p: PlannedAgent, rec: InstallRecord, r: Reporte
       before = null;
     }
     const prev = mine.files[w.file];
-    mine.files[w.file] = { created: (prev?.created ?? false) || before === null, owned: w.owned, sha256: sha256(w.text) };
+    // A shared file in the working tree as it was before the first init: teardown puts these
+    // exact bytes back while the file is as init left it (removing entries alone would drop an
+    // empty "hooks" or event array that was there, and the layout around them).
+    const keepBefore = prev ? prev.before : !w.owned && before !== null && p.ctx.root !== null && isInside(p.ctx.root, w.file) ? before : undefined;
+    mine.files[w.file] = { created: (prev?.created ?? false) || before === null, owned: w.owned, sha256: sha256(w.text), ...(keepBefore !== undefined ? { before: keepBefore } : {}) };
     if (before === w.text) {
       r.log(`unchanged ${show(w.file)}`);
       continue;
@@ -247,7 +257,21 @@ export async function removeAgent(p: PlannedRemoval, rec: InstallRecord | null, 
   const files = rec?.agents?.[p.agent]?.files ?? {};
   let did = 0;
   for (const w of p.plan.writes) {
-    const created = files[w.file]?.created ?? false;
+    const fr = files[w.file];
+    const created = fr?.created ?? false;
+    let cur: string | null = null;
+    try {
+      cur = readFileSync(w.file, 'utf8');
+    } catch {
+      cur = null;
+    }
+    if (fr?.before !== undefined && cur !== null && sha256(cur) === fr.sha256) {
+      // Unchanged since init wrote it: the bytes from before init, exactly.
+      const a = await writeOrRestoreLink(rec, w.file, fr.before);
+      r.log(a === 'restored' ? `restored ${show(w.file)}` : `updated ${show(w.file)} (removed the git-kizu hooks)`);
+      did++;
+      continue;
+    }
     if (w.text === null && created) {
       const a = removeOrRestoreLink(rec, w.file);
       r.log(`${a} ${show(w.file)}`);

@@ -108,8 +108,13 @@ export interface InstallRecord {
 
 /** What init wrote for one agent other than Claude Code. */
 export interface AgentRecord {
-  /** Each file: `created` as in {@link FileRecord}; `owned` true when the whole file is git-kizu's (else only its entries in it are). */
-  files: Record<string, FileRecord & { owned: boolean }>;
+  /**
+   * Each file: `created` as in {@link FileRecord}; `owned` true when the whole file is
+   * git-kizu's (else only its entries in it are); `before`: for a shared file in the working
+   * tree that existed before the first init, its text then (teardown writes it back while
+   * the file is as init left it).
+   */
+  files: Record<string, FileRecord & { owned: boolean; before?: string }>;
 }
 
 /** sha256 hex of a string or bytes. */

@@ -115,3 +115,14 @@ test('init without --agent: the agents whose folder exists in the repository or 
   );
   assert.equal(existsSync(sb.path('.claude')), false);
 });
+
+test('teardown puts back the exact bytes of a shared hooks file that had an empty "hooks" object or event array before init', () => {
+  const files = { '.codex/hooks.json': '{"hooks":{}}', '.gemini/settings.json': '{"hooks": {"AfterAgent": []}, "ui": {}}\n', '.cursor/hooks.json': '{\r\n\t"version": 1,\r\n\t"hooks": {}\r\n}\r\n' };
+  const sb = sandbox({ files });
+  ok(sb.kizu(['init', '--agent', 'codex,gemini,cursor', '--no-pre-commit']));
+  for (const f of Object.keys(files)) assert.notEqual(sb.read(f), files[f], f);
+  const r = ok(sb.kizu(['teardown']));
+  assert.match(r.stdout, /^updated \.codex\/hooks\.json \(removed the git-kizu hooks\)$/m);
+  for (const [f, text] of Object.entries(files)) assert.equal(sb.read(f), text, f);
+  assert.equal(sb.git('status', '--porcelain'), '');
+});
