@@ -850,7 +850,10 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
     } else if (rec && fr) r.log(`kept ${show(t.commandFile)} (it existed before init)`);
   }
 
-  for (const p of removals) did += await removeAgent(p, rec, r, show);
+  let agentsDid = 0;
+  const agentsRecorded = others.some((a) => rec?.agents?.[a]);
+  for (const p of removals) agentsDid += await removeAgent(p, rec, r, show);
+  did += agentsDid;
 
   if (hookPath) {
     const chained = path.join(path.dirname(hookPath), CHAINED_NAME);
@@ -938,6 +941,10 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
       await writeRecord(t.recordFile, rec);
     }
     for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
+    if (!claudeToo && !agentsDid && !agentsRecorded) {
+      r.log(`nothing to tear down: git-kizu's hooks for ${joinAnd(others.map((a) => AGENT_LABELS[a]))} are not installed for --scope ${t.scope} here`);
+      return EXIT.OK;
+    }
     const gone = [...(claudeToo ? ['claude'] : []), ...others].map((a) => AGENT_LABELS[a as AgentName]);
     const left = [...(claudeLeft ? ['claude'] : []), ...installed.filter((a) => !others.includes(a))].map((a) => AGENT_LABELS[a as AgentName]);
     r.log(`removed git-kizu's hooks for ${joinAnd(gone)} (--scope ${t.scope}); the hooks for ${joinAnd(left)} and the pre-commit guard stay (\`${t.teardownCmd}\` removes everything)`);

@@ -126,3 +126,17 @@ test('teardown puts back the exact bytes of a shared hooks file that had an empt
   for (const [f, text] of Object.entries(files)) assert.equal(sb.read(f), text, f);
   assert.equal(sb.git('status', '--porcelain'), '');
 });
+
+test('teardown --agent for an agent that is not installed says so and changes nothing; a file where a config folder should be is named as such', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--agent', 'claude']));
+  const before = tree(sb);
+  const r = ok(sb.kizu(['teardown', '--agent', 'codex']));
+  assert.equal(r.stdout, "nothing to tear down: git-kizu's hooks for Codex CLI are not installed for --scope project here\n");
+  assert.deepEqual(tree(sb), before);
+  sb.write({ '.gemini': 'not a folder\n' });
+  expectRun(sb, ['init', '--agent', 'gemini'], {
+    status: 2,
+    stderr: err(`cannot read ${sb.path('.gemini/settings.json')}: a folder on its path is a file`, 'move what stands in the way, then run the command again (nothing was changed)'),
+  });
+});
