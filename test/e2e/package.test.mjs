@@ -64,9 +64,14 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
   }
   assert.ok(files.some((f) => f.startsWith('templates/hooks/')), 'templates/hooks/ is in the tarball');
   assert.deepEqual(
-    files.filter((f) => !/^(bin|dist|templates|\.claude\/commands)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'man/git-kizu.1'].includes(f)),
+    files.filter((f) => !/^(bin|dist|templates|\.claude\/commands|\.claude-plugin|plugin)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'man/git-kizu.1'].includes(f)),
     [],
-    'nothing outside bin/, dist/, templates/, .claude/commands/, package.json, README.md, LICENSE and the man page',
+    'nothing outside bin/, dist/, templates/, .claude/commands/, the Claude Code plugin and its marketplace, package.json, README.md, LICENSE and the man page',
+  );
+  assert.deepEqual(
+    files.filter((f) => /^(\.claude-plugin|plugin)\//.test(f)),
+    ['.claude-plugin/marketplace.json', 'plugin/.claude-plugin/plugin.json', 'plugin/commands/kizu.md', 'plugin/hooks/hooks.json', 'plugin/hooks/kizu-plugin-hook.sh'],
+    'the plugin and its one-plugin marketplace (init --via plugin names the installed package as the marketplace)',
   );
   assert.deepEqual(
     files.filter((f) => /^(src|test|bench|\.ci|node_modules)\//.test(f) || /\.ts$/.test(f) || /^tsconfig/.test(f)),
@@ -89,6 +94,12 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
   const installed = path.join(prefix, 'lib', 'node_modules', 'git-kizu');
   const bin = path.join(prefix, 'bin', 'git-kizu');
   assert.ok(existsSync(bin), `${bin} exists`);
+  // The installed package is a valid Claude Code marketplace and plugin (what `init --via plugin` tells users to add).
+  for (const dir of [installed, path.join(installed, 'plugin')]) {
+    const v = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'claude'), ['plugin', 'validate', dir], { encoding: 'utf8', env: { ...sb.env, DISABLE_AUTOUPDATER: '1' }, timeout: 60_000 });
+    assert.equal(v.status, 0, `claude plugin validate ${dir}:\n${v.stdout}${v.stderr}`);
+    assert.match(v.stdout, /✔ Validation passed\n?$/);
+  }
   assert.deepEqual(
     Object.keys(pkg.devDependencies).filter((d) => existsSync(path.join(installed, 'node_modules', d))),
     [],
