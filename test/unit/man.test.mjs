@@ -53,7 +53,7 @@ test('every user-facing README section is in the page, with every row of its tab
   const page = manPage(README, { version, date: DATE });
   const text = rendered(page);
   assert.match(page, new RegExp(`^\\.TH "GIT-KIZU" "1" "January 2026" "${version.replace(/\./g, '\\.')}" "git-kizu manual"$`, 'm'));
-  assert.match(text, /^NAME\n git-kizu - git-native review for people who let AI coding agents \(Claude Code first\) edit their repositories\n/m);
+  assert.match(text, /^NAME\n git-kizu - git-native review for people who let AI coding agents \(Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Cursor\) edit their repositories\n/m);
   const all = sections(README);
   let rows = 0;
   assert.ok(all.length >= 5, all.map(([h]) => h).join(', '));
