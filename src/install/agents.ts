@@ -294,6 +294,11 @@ export async function removeAgent(p: PlannedRemoval, rec: InstallRecord | null, 
       r.log(`kept ${show(file)} (it existed before init)`);
       continue;
     }
+    if (!fr && cur !== null && !cur.includes(SCRIPT_MARKER) && !runsOnlyOurRunner(cur)) {
+      // No record of init writing it (the record is lost): only what is recognisably git-kizu's goes.
+      r.warn(`kept ${show(file)}: it is not git-kizu's (no generated header, and no install record says init wrote it)`);
+      continue;
+    }
     if (fr && cur !== null && sha256(cur) !== fr.sha256) {
       r.warn(`kept ${show(file)}: it was modified after \`git kizu init\`; delete it yourself if you no longer want it`);
       continue;

@@ -662,12 +662,18 @@ function planLegacyScripts(files: string[], rec: InstallRecord | null, siblings:
   return out;
 }
 
+/**
+ * The install records beside this scope's: the other scopes' of this worktree (and the user's),
+ * and every other worktree's of this clone, which share its hooks directory. Teardown hands
+ * a shared file (the pre-commit hook, the slash command) over to one that still uses it.
+ */
 function siblingRecords(t: InstallTargets): Sibling[] {
   const out: Sibling[] = [];
-  for (const s of SCOPES) {
-    if (s === t.scope) continue;
-    const file = recordFileFor(s, t.home, t.repo);
-    if (!file) continue;
+  const files = SCOPES.filter((s) => s !== t.scope).map((s) => recordFileFor(s, t.home, t.repo));
+  // The other worktrees' installs share this clone's hooks directory (the pre-commit guard).
+  if (t.commonDir) files.push(...cloneRecordFiles(t.commonDir));
+  for (const file of new Set(files)) {
+    if (!file || file === t.recordFile) continue;
     const rec = readRecord(file);
     if (rec) out.push({ file, rec, dirty: false });
   }

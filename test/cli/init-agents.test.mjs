@@ -3,7 +3,7 @@
 // tested with its adapter (test/unit/agent-*.test.mjs) and on its real CLI (test/e2e/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { sandbox, ROOT } from '../helpers/sandbox.mjs';
@@ -139,4 +139,33 @@ test('teardown --agent for an agent that is not installed says so and changes no
     status: 2,
     stderr: err(`cannot read ${sb.path('.gemini/settings.json')}: a folder on its path is a file`, 'move what stands in the way, then run the command again (nothing was changed)'),
   });
+});
+
+test('teardown without the install record deletes only what is recognisably git-kizu\'s: a runner or kizu.json of the user\'s stays', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--agent', 'codex,copilot', '--no-pre-commit']));
+  rmSync(sb.path('.git/kizu/install-project.json'));
+  const mine = '{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"echo mine"}]}}\n';
+  sb.write({ '.codex/hooks/kizu-hook.sh': '#!/bin/sh\necho my own runner\n', '.github/hooks/kizu.json': mine });
+  const r = ok(sb.kizu(['teardown']));
+  assert.match(r.stderr, /kept \.codex\/hooks\/kizu-hook\.sh: it is not git-kizu's/);
+  assert.match(r.stderr, /kept \.github\/hooks\/kizu\.json: it is not git-kizu's/);
+  assert.equal(sb.read('.codex/hooks/kizu-hook.sh'), '#!/bin/sh\necho my own runner\n');
+  assert.equal(sb.read('.github/hooks/kizu.json'), mine);
+  assert.equal(existsSync(sb.path('.github/hooks/kizu-hook.sh')), false, 'the generated runner still goes');
+});
+
+test('teardown in the main worktree keeps the pre-commit guard that a linked worktree\'s install still uses', () => {
+  const sb = sandbox();
+  const wt = path.join(sb.base, 'wt');
+  sb.git('worktree', 'add', '-q', wt, '-b', 'wt');
+  ok(sb.kizu(['init', '--agent', 'codex']));
+  ok(sb.kizu(['init', '--agent', 'codex'], { cwd: wt }));
+  const r = ok(sb.kizu(['teardown']));
+  assert.match(r.stdout, /^kept \.git\/hooks\/pre-commit \(still used by the --scope project install\)$/m);
+  assert.equal(existsSync(sb.path('.git/hooks/pre-commit')), true);
+  // (doctor exits 1 there: Codex's project trust is a step init only prints.)
+  assert.match(sb.kizu(['doctor'], { cwd: wt }).stdout, /^ok {3}pre-commit guard: runs from /m);
+  ok(sb.kizu(['teardown'], { cwd: wt }));
+  assert.equal(existsSync(sb.path('.git/hooks/pre-commit')), false);
 });
