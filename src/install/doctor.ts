@@ -123,6 +123,17 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   }
   // The other agents: each scope that has any of git-kizu's hooks, and whether the agent will run them.
   const others = (await agentStates(repo?.root ?? null, home, env)).filter((a) => a.installed !== 'missing');
+  for (const agent of new Set(others.map((a) => a.agent))) {
+    // The agent reads both its project and its user hooks: each stop counts twice against stop.maxBlocks.
+    if (others.filter((a) => a.agent === agent).length > 1) {
+      checks.push({
+        name: `${AGENT_LABELS[agent]} hooks`,
+        ok: false,
+        detail: `installed in both the project and the user scope, so ${AGENT_LABELS[agent]} runs every hook twice`,
+        fix: `git kizu teardown --agent ${agent} --scope user`,
+      });
+    }
+  }
   for (const a of others) {
     const name = `${AGENT_LABELS[a.agent]} hooks`;
     const where = `${a.scope}, ${a.file}`;

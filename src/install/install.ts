@@ -662,6 +662,16 @@ function planLegacyScripts(files: string[], rec: InstallRecord | null, siblings:
   return out;
 }
 
+/** Whether a Claude Code settings file registers git-kizu's hooks (false when it is missing or unreadable). */
+function claudeSettingsHaveOurs(file: string): boolean {
+  try {
+    const text = readText(file);
+    return text !== null && hasKizuHooks(file, text);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The install records beside this scope's: the other scopes' of this worktree (and the user's),
  * and every other worktree's of this clone, which share its hooks directory. Teardown hands
@@ -751,7 +761,7 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
   const claudeToo = !o.agents || o.agents.includes('claude');
   const installed = await installedAgents(t, rec, env);
   const others = o.agents ? o.agents.filter((a): a is OtherAgent => a !== 'claude') : installed;
-  const claudeLeft = !claudeToo && (rec ? (rec.claude ?? 'settings') !== 'none' : true);
+  const claudeLeft = !claudeToo && (rec ? (rec.claude ?? 'settings') !== 'none' : claudeSettingsHaveOurs(t.settingsFile));
   const everything = !claudeLeft && installed.every((a) => others.includes(a));
 
   // Phase 1: read and check.

@@ -149,3 +149,13 @@ test('doctor: Claude Code hooks in two settings scopes run twice: a fix that kee
   ok(sb.kizu(['teardown', '--agent', 'claude', '--scope', 'user']));
   assert.match(ok(sb.kizu(['doctor'])).stdout, /^ok {3}Claude Code hooks: installed \(project\)$/m);
 });
+
+test('doctor: an agent whose hooks are in both its project and its user settings runs them twice: a fix', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--agent', 'gemini']));
+  ok(sb.kizu(['init', '--agent', 'gemini', '--scope', 'user']));
+  const r = exits(sb.kizu(['doctor']), 1);
+  assert.match(r.stdout, /^fix  Gemini CLI hooks: installed in both the project and the user scope, so Gemini CLI runs every hook twice; fix: git kizu teardown --agent gemini --scope user$/m);
+  ok(sb.kizu(['teardown', '--agent', 'gemini', '--scope', 'user']));
+  assert.doesNotMatch(sb.kizu(['doctor']).stdout, /runs every hook twice/);
+});
