@@ -86,11 +86,10 @@
 // ---------------------------------------------------------------------------------------------
 
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
+import { listenLocal, runMarked, writeJson } from './fake-server.mjs';
 
 /** The pinned Claude Code client (devDependency @anthropic-ai/claude-code). */
 export const CLAUDE_BIN = path.join(ROOT, 'node_modules', '.bin', 'claude');
@@ -143,10 +142,6 @@ function writeSse(res, model, blocks) {
   res.end();
 }
 
-function writeJson(res, status, obj) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(obj));
-}
 
 /**
  * Starts the fake API on 127.0.0.1 (random port).
@@ -164,8 +159,7 @@ export async function startFakeAnthropic({ agent = [] } = {}) {
   const requests = [];
   const errors = [];
   let agentIndex = 0;
-  const sockets = new Set();
-  const server = http.createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -215,27 +209,14 @@ export async function startFakeAnthropic({ agent = [] } = {}) {
       }
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address();
   return {
-    port,
-    url: `http://127.0.0.1:${port}`,
+    port: server.port,
+    url: server.url,
     requests,
     errors,
     agentRequests: () => requests.filter((r) => r.kind === 'agent'),
     sideRequests: () => requests.filter((r) => r.kind !== 'agent'),
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -325,37 +306,7 @@ export function claudeEnv(baseEnv, fakeUrl, extra = {}) {
   };
 }
 
-/**
- * Pids of live processes whose environment holds `${MARK}=${id}` (Linux /proc). Claude Code
- * starts hook commands in process groups of their own, so a group kill would miss them; the
- * marker is inherited by everything claude starts.
- */
-function markedPids(id) {
-  const needle = Buffer.from(`\0${MARK}=${id}\0`);
-  const out = [];
-  let entries = [];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const d of entries) {
-    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
-    try {
-      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${d}/environ`)]);
-      if (env.includes(needle)) {
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') out.push(Number(d));
-      }
-    } catch {
-      /* gone, or not ours to read */
-    }
-  }
-  return out;
-}
 
-const MARK = 'KIZU_E2E_RUN';
-let runCounter = 0;
 
 /**
  * Runs `claude -p <prompt> ...args` in cwd with env, killing it after timeoutMs. With stream:
@@ -365,60 +316,20 @@ let runCounter = 0;
  * that is still alive (found by an env marker) is killed and its pid listed in `leaked`.
  * Resolves {code, signal, stdout, stderr, json, events, timedOut, leaked, ms}.
  */
-export function runClaude({ prompt, cwd, env, args = [], timeoutMs = 60_000, stream = false }) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const id = `${process.pid}-${++runCounter}-${started}`;
-    const fmt = stream ? ['--output-format', 'stream-json', '--verbose', '--include-hook-events'] : ['--output-format', 'json'];
-    const child = spawn(CLAUDE_BIN, ['-p', prompt, ...fmt, ...args], {
-      cwd,
-      env: { ...env, [MARK]: id },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    let timedOut = false;
-    const killAll = () => {
-      for (const pid of markedPids(id)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        child.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
-      killAll();
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new Error(`could not start claude (${CLAUDE_BIN}): ${e.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const leaked = markedPids(id);
-      killAll();
-      let json = null;
-      let events = null;
-      try {
-        if (stream) {
-          events = stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-          json = events.findLast((e) => e.type === 'result') ?? null;
-        } else json = JSON.parse(stdout);
-      } catch {
-        /* the test asserts on json */
-      }
-      resolve({ code, signal, stdout, stderr, json, events, timedOut, leaked, ms: Date.now() - started });
-    });
-  });
+export async function runClaude({ prompt, cwd, env, args = [], timeoutMs = 60_000, stream = false }) {
+  const fmt = stream ? ['--output-format', 'stream-json', '--verbose', '--include-hook-events'] : ['--output-format', 'json'];
+  const r = await runMarked(CLAUDE_BIN, ['-p', prompt, ...fmt, ...args], { cwd, env, timeoutMs });
+  let json = null;
+  let events = null;
+  try {
+    if (stream) {
+      events = r.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+      json = events.findLast((e) => e.type === 'result') ?? null;
+    } else json = JSON.parse(r.stdout);
+  } catch {
+    /* the test asserts on json */
+  }
+  return { ...r, json, events };
 }
 
 /**

@@ -24,12 +24,11 @@
 //   tool's functionResponse output as "\n\n<hook_context>C</hook_context>"; an AfterAgent block
 //   reason R as the next user turn `{"role":"user","parts":[{"text":R}]}`.
 // ---------------------------------------------------------------------------------------------
-import http from 'node:http';
-import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
+import { listenLocal, runMarked, writeJson } from './fake-server.mjs';
 
 /** The pinned Gemini CLI (test/tools, `npm run test:tools`). */
 export const GEMINI_BIN = path.join(ROOT, 'test', 'tools', 'node_modules', '.bin', 'gemini');
@@ -71,10 +70,6 @@ function fitSchema(s) {
   }
 }
 
-function writeJson(res, status, obj) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(obj));
-}
 
 const USAGE = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
 
@@ -95,8 +90,7 @@ export async function startFakeGemini({ agent = [] } = {}) {
   const requests = [];
   const errors = [];
   let agentIndex = 0;
-  const sockets = new Set();
-  const server = http.createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -143,27 +137,14 @@ export async function startFakeGemini({ agent = [] } = {}) {
       }
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address();
   return {
-    port,
-    url: `http://127.0.0.1:${port}`,
+    port: server.port,
+    url: server.url,
     requests,
     errors,
     agentRequests: () => requests.filter((r) => r.kind === 'agent'),
     sideRequests: () => requests.filter((r) => r.kind !== 'agent'),
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -222,76 +203,22 @@ export function geminiEnv(sb, fakeUrl, extra = {}) {
   };
 }
 
-const MARK = 'KIZU_E2E_RUN';
-let runCounter = 0;
 
-/** Pids of live processes whose environment holds `${MARK}=${id}` (Linux /proc). */
-function markedPids(id) {
-  const needle = Buffer.from(`\0${MARK}=${id}\0`);
-  const out = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
-    try {
-      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${d}/environ`)]);
-      if (!env.includes(needle)) continue;
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') out.push(Number(d));
-    } catch {
-      /* gone, or not ours to read */
-    }
-  }
-  return out;
-}
 
 /**
  * Runs `gemini -p <prompt> --approval-mode yolo --skip-trust --output-format json` in cwd with
  * env and stdin closed, killing it (and everything it started, found by an env marker) after
  * timeoutMs. Resolves {code, signal, stdout, stderr, json, timedOut, leaked, ms}.
  */
-export function runGemini({ prompt, cwd, env, timeoutMs = 60_000, args = [] }) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const id = `${process.pid}-g${++runCounter}-${started}`;
-    const child = spawn(GEMINI_BIN, ['-p', prompt, '--approval-mode', 'yolo', '--skip-trust', '--output-format', 'json', ...args], {
-      cwd,
-      env: { ...env, [MARK]: id },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    let timedOut = false;
-    const killAll = () => {
-      for (const pid of markedPids(id)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killAll();
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new Error(`could not start gemini (${GEMINI_BIN}): ${e.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const leaked = markedPids(id);
-      killAll();
-      let json = null;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        /* the test asserts on json */
-      }
-      resolve({ code, signal, stdout, stderr, json, timedOut, leaked, ms: Date.now() - started });
-    });
-  });
+export async function runGemini({ prompt, cwd, env, timeoutMs = 60_000, args = [] }) {
+  const r = await runMarked(GEMINI_BIN, ['-p', prompt, '--approval-mode', 'yolo', '--skip-trust', '--output-format', 'json', ...args], { cwd, env, timeoutMs });
+  let json = null;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    /* the test asserts on json */
+  }
+  return { ...r, json };
 }
 
 /**

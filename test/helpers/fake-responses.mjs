@@ -10,12 +10,11 @@
 // An edit is a `custom_tool_call` named `apply_patch` whose `input` is the patch text; a final
 // answer is an assistant `message` with one `output_text`. `GET /v1/models` gets an empty list.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
+import { listenLocal, runMarked, writeJson } from './fake-server.mjs';
 
 const TOOLS_BIN = path.join(ROOT, 'test', 'tools', 'node_modules', '.bin');
 /** The pinned Codex CLI (test/tools, @openai/codex 0.171.0). */
@@ -58,10 +57,6 @@ function writeSse(res, model, items) {
   res.end();
 }
 
-function writeJson(res, status, obj) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(obj));
-}
 
 /**
  * Starts the fake API on 127.0.0.1 (random port).
@@ -80,8 +75,7 @@ export async function startFakeResponses({ agent = [] } = {}) {
   const requests = [];
   const errors = [];
   let agentIndex = 0;
-  const sockets = new Set();
-  const server = http.createServer((req, res) => {
+  const server = await listenLocal((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
@@ -131,26 +125,13 @@ export async function startFakeResponses({ agent = [] } = {}) {
       }
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address();
   return {
-    port,
-    url: `http://127.0.0.1:${port}`,
+    port: server.port,
+    url: server.url,
     requests,
     errors,
     agentRequests: () => requests.filter((r) => r.kind === 'agent'),
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -182,65 +163,14 @@ export function inputText(q) {
 
 // ----------------------------------------------------------------------------- running the clients
 
-const MARK = 'KIZU_E2E_RUN';
-let runCounter = 0;
 
-/** Pids of live processes whose environment holds `${MARK}=${id}` (Linux /proc). */
-function markedPids(id) {
-  const needle = Buffer.from(`\0${MARK}=${id}\0`);
-  const out = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
-    try {
-      const env = Buffer.concat([Buffer.from('\0'), readFileSync(`/proc/${d}/environ`)]);
-      if (!env.includes(needle)) continue;
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z') out.push(Number(d));
-    } catch {
-      /* gone, or not ours */
-    }
-  }
-  return out;
-}
 
 /**
  * Runs `bin args` in cwd with env and stdin closed, killing it (and everything it started,
  * found by an env marker) after timeoutMs. Resolves {code, signal, stdout, stderr, timedOut, leaked, ms}.
  */
 export function runClient(bin, args, { cwd, env, timeoutMs = 60_000 }) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const id = `${process.pid}-${++runCounter}-${started}`;
-    const child = spawn(bin, args, { cwd, env: { ...env, [MARK]: id }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    let timedOut = false;
-    const killAll = () => {
-      for (const pid of markedPids(id)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killAll();
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new Error(`could not start ${bin}: ${e.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const leaked = markedPids(id);
-      killAll();
-      resolve({ code, signal, stdout, stderr, timedOut, leaked, ms: Date.now() - started });
-    });
-  });
+  return runMarked(bin, args, { cwd, env, timeoutMs });
 }
 
 /**
