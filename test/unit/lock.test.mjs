@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { TS, src } from '../helpers/sandbox.mjs';
@@ -69,16 +69,20 @@ test('stale lock: concurrent waiters take it over one at a time, and every one g
   const top = mkdtempSync(path.join(tmpdir(), 'kizu-lock-'));
   const workers = Array.from({ length: WORKERS }, () => worker(top, ROUNDS));
   const pids = new Set(workers.map((w) => w.pid));
-  /** Waits until `count()` reaches WORKERS; a waiter that exits first fails the test. */
-  const until = async (count, why) => {
+  /**
+   * Waits until `count()` reaches WORKERS. A waiter that exits before `finished(pid)` holds, or
+   * exits non-zero, fails the test; one that exits 0 after its last round has finished is fine.
+   * `why` is called only on failure, so it shows the state at that moment.
+   */
+  const until = async (count, finished, why) => {
     while (count() < WORKERS) {
-      const gone = workers.find((w) => w.exited);
-      if (gone && count() < WORKERS) assert.fail(`worker ${gone.pid} exited ${gone.exited.status} ${why}: ${gone.exited.stderr}`);
+      const gone = workers.find((w) => w.exited && (w.exited.status !== 0 || !finished(w.pid)));
+      if (gone) assert.fail(`worker ${gone.pid} exited ${gone.exited.status} ${why()}: ${gone.exited.stderr}`);
       await new Promise((r) => setTimeout(r, 5));
     }
   };
   try {
-    await until(() => readdirSync(top).filter((f) => f.startsWith('ready-')).length, 'before it was ready');
+    await until(() => readdirSync(top).filter((f) => f.startsWith('ready-')).length, () => false, () => 'before it was ready');
     for (let round = 0; round < ROUNDS; round++) {
       const dir = path.join(top, String(round));
       mkdirSync(dir);
@@ -90,7 +94,7 @@ test('stale lock: concurrent waiters take it over one at a time, and every one g
       const done = () => readdirSync(dir).filter((f) => f.startsWith('done-')).length;
       const log = () => (readdirSync(dir).includes('log') ? readFileSync(path.join(dir, 'log'), 'utf8').trim().split('\n') : []);
       const why = () => `round ${round}:\n${log().join('\n')}\n${workers.map((w) => w.stderr).join('')}`;
-      await until(done, `in round ${round}, ${why()}`);
+      await until(done, (pid) => existsSync(path.join(dir, `done-${pid}`)), () => `in round ${round}, ${why()}`);
       assert.ok(!log().some((l) => l.startsWith('OVERLAP')), `two processes held the lock at once, ${why()}`);
       assert.equal(log().length, 2 * WORKERS, why());
       for (let i = 0; i < log().length; i += 2) {
