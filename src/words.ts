@@ -44,3 +44,33 @@ export function eolOf(text: string): string {
   const m = /\r\n|\r|\n/.exec(text);
   return m ? m[0] : '\n';
 }
+
+/**
+ * A value read from JSON or YAML as a message shows it after "got": JSON text (RFC 8259),
+ * except where JSON.stringify would not tell the truth: numbers JSON cannot write are shown
+ * as JavaScript writes them (`1e400` parses to `Infinity`, shown `Infinity`, not `null`;
+ * `-Infinity`, `NaN`, and `-0`, not `0`), a YAML timestamp (a Date) as its ISO 8601 text
+ * without quotes (it is not a string), `undefined` as `undefined`, and a value holding
+ * itself (a YAML alias) as `[Circular]` where it recurs. Arrays and objects are shown
+ * compactly (no spaces), their members the same way.
+ */
+export function showValue(v: unknown): string {
+  const seen = new Set<object>();
+  const show = (x: unknown): string => {
+    if (typeof x === 'number') return Object.is(x, -0) ? '-0' : String(x);
+    if (typeof x === 'bigint') return String(x);
+    if (x === undefined) return 'undefined';
+    if (x instanceof Date) return Number.isNaN(x.getTime()) ? 'Invalid Date' : x.toISOString();
+    if (typeof x === 'object' && x !== null) {
+      if (seen.has(x)) return '[Circular]';
+      seen.add(x);
+      const text = Array.isArray(x)
+        ? `[${x.map(show).join(',')}]`
+        : `{${Object.entries(x).map(([k, y]) => `${JSON.stringify(k)}:${show(y)}`).join(',')}}`;
+      seen.delete(x);
+      return text;
+    }
+    return JSON.stringify(x) ?? String(x);
+  };
+  return show(v);
+}

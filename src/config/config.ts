@@ -1,13 +1,16 @@
 /**
- * Configuration, loaded with cosmiconfig (module name `kizu`) from the repository root:
- * the `kizu` key of package.json, `.kizurc`, `.kizurc.{json,yaml,yml,js,cjs,mjs,ts}`,
- * `.config/kizurc*`, or `kizu.config.{js,cjs,mjs,ts}`.
+ * Configuration, loaded with cosmiconfig (module name `kizu`) from the repository root, as
+ * data only (JSON or YAML; ./search.ts): the `kizu` key of package.json, `.kizurc` (JSON or
+ * YAML), `.kizurc.{json,yaml,yml}` or `.config/kizurc{,.json,.yaml,.yml}`. A code config
+ * (`.kizurc.{js,ts,cjs,mjs}`, `.config/kizurc.*` likewise, `kizu.config.*`) where one of
+ * those would have been loaded is refused, never run.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { isRecognisedSyntax } from '../scars/format.js';
 import { DEFAULT_REVIEW_KEYS, validateReviewKeys, type ReviewAction } from './review-keys.js';
+import { showValue } from '../words.js';
 
 /** Effective configuration with every default filled in. */
 export interface KizuConfig {
@@ -130,7 +133,7 @@ function checkRetention(r: Record<string, unknown>, cfg: KizuConfig, problems: s
   for (const [k, v] of Object.entries(r)) {
     if (k === 'auto') {
       if (typeof v === 'boolean') cfg.retention.auto = v;
-      else problems.push(`"retention.auto" must be true or false, got ${JSON.stringify(v)}`);
+      else problems.push(`"retention.auto" must be true or false, got ${showValue(v)}`);
       continue;
     }
     if (!Object.hasOwn(BUDGET_KEYS, k)) {
@@ -151,7 +154,7 @@ function checkRetention(r: Record<string, unknown>, cfg: KizuConfig, problems: s
       const days = sub === 'maxAgeDays' || sub === 'tombstoneDays';
       const ok = typeof x === 'number' && Number.isFinite(x) && (days ? x > 0 : Number.isInteger(x) && x >= 1);
       if (!ok) {
-        problems.push(`"${name}" must be ${days ? 'a number of days > 0' : sub === 'maxBytes' ? 'a positive integer (bytes)' : 'an integer >= 1'}, got ${JSON.stringify(x)}`);
+        problems.push(`"${name}" must be ${days ? 'a number of days > 0' : sub === 'maxBytes' ? 'a positive integer (bytes)' : 'an integer >= 1'}, got ${showValue(x)}`);
         continue;
       }
       if (k === 'marks') cfg.retention.marks.tombstoneDays = x;
@@ -280,23 +283,23 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
     const snapshot = isObj(raw.snapshot) ? raw.snapshot : {};
     if (stop.maxBlocks !== undefined) {
       if (typeof stop.maxBlocks === 'number' && Number.isInteger(stop.maxBlocks) && stop.maxBlocks >= 1) cfg.stop.maxBlocks = stop.maxBlocks;
-      else problems.push(`"stop.maxBlocks" must be an integer >= 1, got ${JSON.stringify(stop.maxBlocks)}`);
+      else problems.push(`"stop.maxBlocks" must be an integer >= 1, got ${showValue(stop.maxBlocks)}`);
     }
     if (stop.subagents !== undefined) {
       if (typeof stop.subagents === 'boolean') cfg.stop.subagents = stop.subagents;
-      else problems.push(`"stop.subagents" must be true or false, got ${JSON.stringify(stop.subagents)}`);
+      else problems.push(`"stop.subagents" must be true or false, got ${showValue(stop.subagents)}`);
     }
     if (stop.requireReview !== undefined) {
       if (typeof stop.requireReview === 'boolean') cfg.stop.requireReview = stop.requireReview;
-      else problems.push(`"stop.requireReview" must be true or false, got ${JSON.stringify(stop.requireReview)}`);
+      else problems.push(`"stop.requireReview" must be true or false, got ${showValue(stop.requireReview)}`);
     }
     if (scan.exclude !== undefined) {
       if (Array.isArray(scan.exclude) && scan.exclude.every((g) => typeof g === 'string' && g.length > 0)) cfg.scan.exclude = scan.exclude as string[];
-      else problems.push(`"scan.exclude" must be an array of non-empty glob strings, got ${JSON.stringify(scan.exclude)}`);
+      else problems.push(`"scan.exclude" must be an array of non-empty glob strings, got ${showValue(scan.exclude)}`);
     }
     if (scan.maxFileBytes !== undefined) {
       if (typeof scan.maxFileBytes === 'number' && Number.isInteger(scan.maxFileBytes) && scan.maxFileBytes > 0) cfg.scan.maxFileBytes = scan.maxFileBytes;
-      else problems.push(`"scan.maxFileBytes" must be a positive integer (bytes), got ${JSON.stringify(scan.maxFileBytes)}`);
+      else problems.push(`"scan.maxFileBytes" must be a positive integer (bytes), got ${showValue(scan.maxFileBytes)}`);
     }
     if (scar.bodies !== undefined) {
       if (!isObj(scar.bodies)) problems.push('"scar.bodies" must be an object like {"ask": "...", "reject": "..."}');
@@ -313,7 +316,7 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
       else {
         for (const [k, v] of Object.entries(scar.syntax)) {
           if (!validSyntaxValue(v)) {
-            problems.push(`"scar.syntax.${k}" must be ${SYNTAX_HELP}, got ${JSON.stringify(v)}`);
+            problems.push(`"scar.syntax.${k}" must be ${SYNTAX_HELP}, got ${showValue(v)}`);
           } else cfg.scar.syntax[k.replace(/^\./, '')] = v as string;
         }
       }
@@ -322,15 +325,15 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
     if (snapshot.include !== undefined) {
       if (Array.isArray(snapshot.include) && snapshot.include.every((g) => typeof g === 'string' && g.length > 0 && !g.startsWith(':') && !g.includes('\0'))) {
         cfg.snapshot.include = snapshot.include as string[];
-      } else problems.push(`"snapshot.include" must be an array of non-empty glob strings relative to the repository root (no leading ":"), got ${JSON.stringify(snapshot.include)}`);
+      } else problems.push(`"snapshot.include" must be an array of non-empty glob strings relative to the repository root (no leading ":"), got ${showValue(snapshot.include)}`);
     }
     if (snapshot.maxFileBytes !== undefined) {
       if (typeof snapshot.maxFileBytes === 'number' && Number.isInteger(snapshot.maxFileBytes) && snapshot.maxFileBytes > 0) cfg.snapshot.maxFileBytes = snapshot.maxFileBytes;
-      else problems.push(`"snapshot.maxFileBytes" must be a positive integer (bytes), got ${JSON.stringify(snapshot.maxFileBytes)}`);
+      else problems.push(`"snapshot.maxFileBytes" must be a positive integer (bytes), got ${showValue(snapshot.maxFileBytes)}`);
     }
     if (snapshot.keep !== undefined) {
       if (typeof snapshot.keep === 'number' && Number.isInteger(snapshot.keep) && snapshot.keep >= 1) cfg.snapshot.keep = snapshot.keep;
-      else problems.push(`"snapshot.keep" must be an integer >= 1, got ${JSON.stringify(snapshot.keep)}`);
+      else problems.push(`"snapshot.keep" must be an integer >= 1, got ${showValue(snapshot.keep)}`);
     }
     cfg.retention.snapshots.maxEntries = cfg.snapshot.keep;
     // A snapshot.keep below the default minimum lowers it (snapshot.keep came first and wins).
@@ -343,21 +346,14 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
 /**
  * The raw config of the repository at `root` (only `root` itself is searched), or null when
  * there is none. Skips loading cosmiconfig entirely when no config source exists (hook hot
- * path).
- * @throws KizuError (exit 2) if a config file cannot be read or parsed.
+ * path). Reads JSON and YAML only (./search.ts says why and how).
+ * @throws KizuError (exit 2) if a config file is code, cannot be read or cannot be parsed;
+ *   the message names the file.
  */
 async function searchConfig(root: string): Promise<{ config: unknown; filepath: string | null } | null> {
   if (!mayHaveConfig(root)) return null;
-  const [{ cosmiconfig }, { loadJsonConfig }] = await Promise.all([import('cosmiconfig'), import('./json-loader.js')]);
-  let result;
-  try {
-    result = await cosmiconfig('kizu', { loaders: { '.json': loadJsonConfig } }).search(root);
-  } catch (e) {
-    if (e instanceof KizuError) throw e;
-    throw new KizuError(`could not read config: ${(e as Error).message}`, { hint: 'fix the syntax of the config file' });
-  }
-  if (!result) return null;
-  return { config: result.isEmpty ? null : result.config, filepath: result.filepath };
+  const { searchConfigFile } = await import('./search.js');
+  return searchConfigFile(root);
 }
 
 /**
@@ -385,10 +381,10 @@ export async function loadConfigLenient(root: string): Promise<{ config: KizuCon
   try {
     found = await searchConfig(root);
   } catch (e) {
-    // One line: a parse error's first two lines say it all (the rest is a code frame), and
-    // searchConfig's own errors already start with what they are.
+    // One line: a parse error's first two lines say it all (the rest is a code frame); what
+    // already says it could not read or did not read the config gets no second prefix.
     const first = String((e as Error)?.message ?? e).split('\n').filter((l) => l.trim()).slice(0, 2).join(' ');
-    const why = first.startsWith('could not read config: ') ? first : `could not read config: ${first}`;
+    const why = first.startsWith('could not read config') || / is not read: /.test(first) ? first : `could not read config: ${first}`;
     return { config: defaultConfig(), problem: lenient(why, 'the defaults are used') };
   }
   if (!found) return { config: defaultConfig(), problem: null };

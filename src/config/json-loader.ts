@@ -1,7 +1,7 @@
 /**
- * cosmiconfig's loader for `.kizurc.json` / `kizu.config.json` (config.ts): in its own module
- * so that jsonc-parser is loaded only when a JSON config file is read, never on the hooks'
- * path through a repository without one.
+ * cosmiconfig's loader for `package.json`, `.kizurc.json` and `.config/kizurc.json`
+ * (search.ts): in its own module so that jsonc-parser is loaded only when a config file may
+ * exist, never on the hooks' path through a repository without one.
  */
 import { ParseErrorCode, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { KizuError } from '../errors.js';

@@ -1,8 +1,9 @@
 /**
  * The keys of `git kizu review`: action names, their default keys, what each does, and the
  * validation of the `review.keys` config (imported by src/config, so this module imports
- * nothing).
+ * nothing but the message words of src/words.ts, which import nothing).
  */
+import { showValue } from '../words.js';
 
 /** The actions of the review loop, in the order they are listed by `?` and the prompt. */
 export const REVIEW_ACTIONS = ['tap', 'reject', 'ask', 'rejectScar', 'free', 'revert', 'revertScar', 'skip', 'quit', 'help'] as const;
@@ -61,10 +62,10 @@ export function validateReviewKeys(raw: unknown, problems: string[]): Record<Rev
       problems.push(`unknown key "review.keys.${name}" (known: ${REVIEW_ACTIONS.map((a) => `review.keys.${a}`).join(', ')})`);
       bad = true;
     } else if (typeof v !== 'string' || [...v].length !== 1) {
-      problems.push(`"review.keys.${name}" must be a single character, got ${JSON.stringify(v)}`);
+      problems.push(`"review.keys.${name}" must be a single character, got ${showValue(v)}`);
       bad = true;
     } else if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
-      problems.push(`"review.keys.${name}" must be a printable character (control characters are reserved), got ${JSON.stringify(v)}`);
+      problems.push(`"review.keys.${name}" must be a printable character (control characters are reserved), got ${showValue(v)}`);
       bad = true;
     } else keys[name as ReviewAction] = v;
   }

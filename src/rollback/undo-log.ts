@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
+import { showValue } from '../words.js';
 import { commonDir } from '../git/repo.js';
 import { acquireLock } from '../git/lock.js';
 import { undoLogFile, undoLogLockFile } from '../git/layout.js';
@@ -115,16 +116,16 @@ export async function rollbackLogPath(root: string): Promise<string> {
 function problem(r: unknown): string | null {
   if (!r || typeof r !== 'object') return 'not an object';
   const o = r as Record<string, unknown>;
-  if (!['snapshot', 'patch', 'branch'].includes(o.level as string)) return `level must be snapshot, patch or branch, got ${JSON.stringify(o.level)}`;
-  if (typeof o.time !== 'string' || Number.isNaN(Date.parse(o.time))) return `time must be an ISO date string, got ${JSON.stringify(o.time)}`;
+  if (!['snapshot', 'patch', 'branch'].includes(o.level as string)) return `level must be snapshot, patch or branch, got ${showValue(o.level)}`;
+  if (typeof o.time !== 'string' || Number.isNaN(Date.parse(o.time))) return `time must be an ISO date string, got ${showValue(o.time)}`;
   if (typeof o.safetySnapshot !== 'string' || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(o.safetySnapshot)) {
-    return `safetySnapshot must be a full commit id, got ${JSON.stringify(o.safetySnapshot)}`;
+    return `safetySnapshot must be a full commit id, got ${showValue(o.safetySnapshot)}`;
   }
   if (typeof o.description !== 'string') return 'description must be a string';
   if (o.undo !== undefined) {
     const u = o.undo as Record<string, unknown>;
     if (!u || u.kind !== 'branch' || typeof u.name !== 'string' || !u.name || typeof u.trashRef !== 'string' || !u.trashRef.startsWith('refs/')) {
-      return `undo must be {kind: "branch", name, trashRef: "refs/...", worktree?}, got ${JSON.stringify(o.undo)}`;
+      return `undo must be {kind: "branch", name, trashRef: "refs/...", worktree?}, got ${showValue(o.undo)}`;
     }
     if (u.worktree !== undefined && (typeof u.worktree !== 'string' || !path.isAbsolute(u.worktree))) return 'undo.worktree must be an absolute path';
   }
@@ -133,13 +134,13 @@ function problem(r: unknown): string | null {
     for (const c of o.changed as Record<string, unknown>[]) {
       const p = c?.path;
       if (typeof p !== 'string' || !p || p.startsWith('/') || p.split('/').some((x) => x === '' || x === '.' || x === '..')) {
-        return `changed[].path must be a repository-relative path, got ${JSON.stringify(p)}`;
+        return `changed[].path must be a repository-relative path, got ${showValue(p)}`;
       }
-      if (c.sha256 !== null && (typeof c.sha256 !== 'string' || !/^([0-9a-f]{64}|other|unreadable)$/.test(c.sha256))) return `changed[].sha256 must be a SHA-256 or null, got ${JSON.stringify(c.sha256)}`;
+      if (c.sha256 !== null && (typeof c.sha256 !== 'string' || !/^([0-9a-f]{64}|other|unreadable)$/.test(c.sha256))) return `changed[].sha256 must be a SHA-256 or null, got ${showValue(c.sha256)}`;
     }
   }
   if (o.journalEntry !== undefined && (typeof o.journalEntry !== 'string' || !/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(o.journalEntry))) {
-    return `journalEntry must be a full commit id, got ${JSON.stringify(o.journalEntry)}`;
+    return `journalEntry must be a full commit id, got ${showValue(o.journalEntry)}`;
   }
   return null;
 }

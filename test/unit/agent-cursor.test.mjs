@@ -102,6 +102,8 @@ test('cursor payload: garbage and other events → PayloadError with the exact m
     ['stop', '{"session_id":"s","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false}', 'hook payload is for event "Stop", expected stop'],
     ['journal', stopPayload(), 'hook payload is for event "stop", expected afterFileEdit'],
     ['stop', stopPayload('completed', -1), 'hook payload field "loop_count" should be a whole number >= 0, got -1'],
+    // 1e400 parses to Infinity, which JSON.stringify would show as null.
+    ['stop', '{"hook_event_name":"stop","loop_count":1e400}', 'hook payload field "loop_count" should be a whole number >= 0, got Infinity'],
     ['stop', JSON.stringify({ hook_event_name: 'stop', loop_count: '1' }), 'hook payload field "loop_count" should be a whole number >= 0, got "1"'],
     ['stop', JSON.stringify({ hook_event_name: 'stop', status: 3 }), 'hook payload field "status" should be a string, got 3'],
     ['stop', JSON.stringify({ hook_event_name: 'stop', workspace_roots: '/w' }), 'hook payload field "workspace_roots" should be an array of strings, got "/w"'],

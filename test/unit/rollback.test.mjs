@@ -31,5 +31,9 @@ test('recordRollback validates records (one message naming the field)', () => {
   const r = sb.runModule(`import { recordRollback } from ${JSON.stringify(src('rollback/undo-log.ts'))};
     try { await recordRollback(process.cwd(), { level: 'patch', time: 'x', safetySnapshot: 'abc', description: '' }); } catch (e) { process.stdout.write(e.message); }`);
   assert.equal(r.stdout, 'invalid rollback record: time must be an ISO date string, got "x"');
+  // A number JSON cannot write is shown as it is (JSON.stringify would say null).
+  const inf = sb.runModule(`import { recordRollback } from ${JSON.stringify(src('rollback/undo-log.ts'))};
+    try { await recordRollback(process.cwd(), { level: 1e400, time: 'x', safetySnapshot: 'abc', description: '' }); } catch (e) { process.stdout.write(e.message); }`);
+  assert.equal(inf.stdout, 'invalid rollback record: level must be snapshot, patch or branch, got Infinity');
   assert.ok(!existsSync(sb.path('.git/kizu/rollbacks.json')));
 });

@@ -19,6 +19,7 @@ import {
   type StopInput,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
+import { showValue } from '../../words.js';
 
 /** The payload error class (defined with the agent-neutral contract). */
 export { PayloadError };
@@ -52,7 +53,7 @@ export function parsePayload(text: string, expectEvents?: string[]): HookPayload
   ];
   for (const [k, t] of types) {
     if (o[k] !== undefined && (typeof o[k] !== t || o[k] === null)) {
-      throw new PayloadError(`hook payload field "${k}" should be a ${t}, got ${JSON.stringify(o[k])}`);
+      throw new PayloadError(`hook payload field "${k}" should be a ${t}, got ${showValue(o[k])}`);
     }
   }
   // Every payload Claude Code sends names its event ("Hook Input", common fields).
@@ -110,7 +111,7 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, env
   } else {
     const prompt = (p as { prompt?: unknown }).prompt;
     if (prompt !== undefined && typeof prompt !== 'string') {
-      throw new PayloadError(`hook payload field "prompt" should be a string, got ${JSON.stringify(prompt).slice(0, 80)}`);
+      throw new PayloadError(`hook payload field "prompt" should be a string, got ${showValue(prompt).slice(0, 80)}`);
     }
     input = { ...common, prompt: prompt ?? '' } satisfies PromptInput;
   }
@@ -138,10 +139,10 @@ function recordableEdit(p: HookPayload): JournalInput['edit'] {
   if (!p.tool_name || !EDIT_TOOLS.has(p.tool_name)) return null;
   const trv = raw.tool_response;
   if (trv !== undefined && (typeof trv !== 'object' || trv === null || Array.isArray(trv))) {
-    throw new PayloadError(`hook payload field "tool_response" should be an object, got ${JSON.stringify(trv).slice(0, 80)}`);
+    throw new PayloadError(`hook payload field "tool_response" should be an object, got ${showValue(trv).slice(0, 80)}`);
   }
   if (raw.tool_use_id !== undefined && typeof raw.tool_use_id !== 'string') {
-    throw new PayloadError(`hook payload field "tool_use_id" should be a string, got ${JSON.stringify(raw.tool_use_id)}`);
+    throw new PayloadError(`hook payload field "tool_use_id" should be a string, got ${showValue(raw.tool_use_id)}`);
   }
   const tr = (trv ?? {}) as Obj;
   if (tr.staged === true || (typeof tr.error === 'string' && tr.error)) return null;

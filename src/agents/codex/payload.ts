@@ -20,6 +20,7 @@ import {
   type StopInput,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
+import { showValue } from '../../words.js';
 import { PatchSyntaxError, parseApplyPatch, patchReports, patchedPaths, type PatchFile } from '../apply-patch.js';
 
 /** The Codex events each git-kizu hook event is registered for (see install.ts). */
@@ -56,7 +57,7 @@ function parseCodexPayload(text: string, expect: string[]): Obj {
   ];
   for (const [k, t] of types) {
     if (o[k] !== undefined && (typeof o[k] !== t || o[k] === null)) {
-      throw new PayloadError(`hook payload field "${k}" should be a ${t}, got ${JSON.stringify(o[k]).slice(0, 80)}`);
+      throw new PayloadError(`hook payload field "${k}" should be a ${t}, got ${showValue(o[k]).slice(0, 80)}`);
     }
   }
   if (o.hook_event_name === undefined || o.turn_id === undefined) {
@@ -78,7 +79,7 @@ export function patchOf(o: Obj): PatchFile[] | null {
   const ti = o.tool_input;
   const patch = typeof ti === 'string' ? ti : ti && typeof ti === 'object' ? (ti as Obj).command : undefined;
   if (typeof patch !== 'string') {
-    throw new PayloadError(`hook payload field "tool_input" of ${o.tool_name} should hold the patch text as "command", got ${JSON.stringify(ti).slice(0, 80)}`);
+    throw new PayloadError(`hook payload field "tool_input" of ${o.tool_name} should hold the patch text as "command", got ${showValue(ti).slice(0, 80)}`);
   }
   try {
     return parseApplyPatch(patch);

@@ -23,6 +23,7 @@ import {
   type StopInput,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
+import { showValue } from '../../words.js';
 import { PatchSyntaxError, parseApplyPatch, patchReports, patchedPaths, type PatchFile } from '../apply-patch.js';
 
 /** The Copilot events of each git-kizu hook event: the camelCase name (registered) first, then the PascalCase one. */
@@ -64,7 +65,7 @@ function fields(text: string, event: AgentEvent): Fields {
     : [['sessionId', 'string'], ['cwd', 'string'], ['toolName', 'string'], ['stop_hook_active', 'boolean'], ['stopHookActive', 'boolean'], ['prompt', 'string']];
   for (const [k, t] of types) {
     if (o[k] !== undefined && (typeof o[k] !== t || o[k] === null)) {
-      throw new PayloadError(`hook payload field "${k}" should be a ${t}, got ${JSON.stringify(o[k]).slice(0, 80)}`);
+      throw new PayloadError(`hook payload field "${k}" should be a ${t}, got ${showValue(o[k]).slice(0, 80)}`);
     }
   }
   const names = COPILOT_EVENTS[event];
@@ -105,7 +106,7 @@ function fields(text: string, event: AgentEvent): Fields {
  */
 function patchOf(f: Fields): PatchFile[] | null {
   if (f.tool === null || !PATCH_TOOLS.has(f.tool)) return null;
-  if (typeof f.args !== 'string') throw new PayloadError(`the ${f.tool} arguments in the hook payload should be the patch text, got ${JSON.stringify(f.args).slice(0, 80)}`);
+  if (typeof f.args !== 'string') throw new PayloadError(`the ${f.tool} arguments in the hook payload should be the patch text, got ${showValue(f.args).slice(0, 80)}`);
   try {
     return parseApplyPatch(f.args);
   } catch (e) {

@@ -26,6 +26,7 @@ import {
   type StopInput,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
+import { showValue } from '../../words.js';
 
 /** The payload error class (defined with the agent-neutral contract). */
 export { PayloadError };
@@ -57,7 +58,7 @@ export interface CursorPayload {
 }
 
 function show(v: unknown): string {
-  return (JSON.stringify(v) ?? String(v)).slice(0, 80);
+  return showValue(v).slice(0, 80);
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   type StopInput,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
+import { showValue } from '../../words.js';
 
 /** The Gemini CLI events each git-kizu hook event is registered for (see install.ts). */
 export const GEMINI_EVENTS: Record<AgentEvent, string> = {
@@ -69,7 +70,7 @@ export function parseGeminiPayload(text: string, expectEvent: string): Obj {
   for (const [k, t] of FIELD_TYPES) {
     const x = o[k];
     if (x !== undefined && (typeof x !== t || x === null || Array.isArray(x))) {
-      throw new PayloadError(`hook payload field "${k}" should be ${t === 'object' ? 'an' : 'a'} ${t}, got ${JSON.stringify(x).slice(0, 80)}`);
+      throw new PayloadError(`hook payload field "${k}" should be ${t === 'object' ? 'an' : 'a'} ${t}, got ${showValue(x).slice(0, 80)}`);
     }
   }
   if (o.hook_event_name === undefined) throw new PayloadError('hook payload has no "hook_event_name" (is this a Gemini CLI hook payload?)');
@@ -123,7 +124,7 @@ function recordableEdit(p: Obj): JournalInput['edit'] {
   const tr = (p.tool_response ?? {}) as Obj;
   const err = tr.error;
   if (err !== undefined && err !== null && (typeof err !== 'object' || Array.isArray(err))) {
-    throw new PayloadError(`hook payload field "tool_response.error" should be an object, got ${JSON.stringify(err).slice(0, 80)}`);
+    throw new PayloadError(`hook payload field "tool_response.error" should be an object, got ${showValue(err).slice(0, 80)}`);
   }
   if (err) return null;
   const paths = editedPaths(p);
