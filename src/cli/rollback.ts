@@ -117,7 +117,7 @@ export function planJson(plan: RestorePlan): object {
  * @returns 0 on success or a cancelled question; 1 when refused for lack of --yes; 2 when
  *   a file could not be restored (everything is put back if the failure happens midway).
  * A snapshot taken in another worktree of the repository is refused (exit 1) unless
- * `otherWorktree` is set; --dry-run shows its plan either way.
+ * `otherWorktree` is set; --dry-run shows its plan either way, with a warning saying so.
  * An invalid config is one warning line on stderr (configWarner), never a refusal. If the
  * rollback cannot be recorded after it changed the files, a warning names the safety
  * snapshot and how to restore it (exit 0).
@@ -135,9 +135,9 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
   const configProblem = configWarner(r);
   // Snapshot refs are shared by all worktrees of a repository; each snapshot records its own.
   const elsewhere = snap.meta.worktree && !sameWorktree(snap.meta, root, gitDir) ? snap.meta.worktree : null;
+  const where = elsewhere === root ? `an earlier worktree at this path (${root}), removed since; this one is a new worktree` : `another worktree (${elsewhere}), not in this one (${root})`;
   if (elsewhere && !i.otherWorktree && !i.dryRun) {
-    const what = elsewhere === root ? `an earlier worktree at this path (${root}), removed since; this one is a new worktree` : `another worktree (${elsewhere}), not in this one (${root})`;
-    throw new KizuError(`snapshot ${snap.name} was taken in ${what}`, {
+    throw new KizuError(`snapshot ${snap.name} was taken in ${where}`, {
       hint: `git kizu snapshot list shows where each snapshot was taken; to make this worktree equal to it anyway: git kizu rollback snapshot ${snap.name} --other-worktree`,
       exitCode: EXIT.FOUND,
     });
@@ -157,6 +157,9 @@ export async function rollbackSnapshotCommand(i: RollbackSnapshotInput): Promise
     const plan = await rollbackToSnapshot(root, snap, { dryRun: true, progress, configProblem });
     await bar?.stop();
     show(plan);
+    if (i.dryRun && elsewhere && !i.otherWorktree) {
+      r.warn(`snapshot ${snap.name} was taken in ${where}: the rollback itself needs --other-worktree (git kizu rollback snapshot ${snap.name} --other-worktree)`);
+    }
     if (i.dryRun || !plan.changes.some((c) => c.action !== 'kept')) return EXIT.OK;
     const again = `git kizu rollback snapshot ${snap.name}${elsewhere ? ' --other-worktree' : ''}`;
     throw new KizuError('not rolling back without confirmation: no terminal to ask on', {

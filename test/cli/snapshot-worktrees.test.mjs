@@ -87,9 +87,15 @@ test('snapshots of another worktree: listed with the worktree they come from; ro
       `hint: git kizu snapshot list shows where each snapshot was taken; to make this worktree equal to it anyway: git kizu rollback snapshot ${s.name} --other-worktree\n`,
   );
   assert.deepEqual(tree(wt), before, 'nothing changed');
-  const dry = ok(sb.kizu(['rollback', 'snapshot', s.name, '--dry-run'], { cwd: wt })).stdout;
+  const dryRun = ok(sb.kizu(['rollback', 'snapshot', s.name, '--dry-run'], { cwd: wt }));
+  assert.equal(
+    dryRun.stderr,
+    `git-kizu: warning: snapshot ${s.name} was taken in another worktree (${mainReal}), not in this one (${wtReal}): the rollback itself needs --other-worktree (git kizu rollback snapshot ${s.name} --other-worktree)\n`,
+  );
+  const dry = dryRun.stdout;
   const time = JSON.parse(ok(sb.kizu(['snapshot', 'list', '--json'])).stdout).find((x) => x.name === s.name).time;
   assert.equal(dry.split('\n')[0], `rollback to snapshot ${s.name} (manual, ${time}, "in main", taken in worktree ${mainReal}):`);
+  assert.equal(ok(sb.kizu(['rollback', 'snapshot', s.name, '--dry-run', '--other-worktree'], { cwd: wt })).stderr, '', 'no warning with --other-worktree');
   ok(sb.kizu(['rollback', 'snapshot', s.name, '--yes', '--other-worktree'], { cwd: wt }), 'rollback --other-worktree');
   assert.equal(readFileSync(path.join(wt, 'a.txt'), 'utf8'), 'main changed\n');
 });
