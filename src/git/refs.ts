@@ -58,6 +58,30 @@ export async function resolveRef(root: string, ref: string, commonDir?: string):
 }
 
 /**
+ * An existing ref that keeps `ref` from being created: git stores refs as paths, so
+ * `refs/heads/a` and `refs/heads/a/b` cannot both exist (git-check-ref-format(1); `git
+ * update-ref` fails with "cannot lock ref"). Asks `git for-each-ref` for refs under
+ * `<ref>/` and for each leading part of `ref` that is a ref itself.
+ * @param root the working-tree top level.
+ * @param ref a full ref name, e.g. `refs/heads/kizu/a/b`.
+ * @returns the full name of one clashing ref (the shortest), or null when there is none.
+ * @throws KizuError (exit 2) if git fails.
+ */
+export async function refPathClash(root: string, ref: string): Promise<string | null> {
+  const parts = ref.split('/');
+  // refs/heads/x/y: its leading parts refs/heads/x (never refs or refs/heads themselves).
+  const leading = parts.slice(2, -1).map((_, i) => parts.slice(0, 3 + i).join('/'));
+  const { git } = await import('./run.js');
+  // A literal pattern matches the ref itself and every ref below it (git-for-each-ref(1)).
+  const r = await git(['for-each-ref', '--format=%(refname)', ref, ...leading], { cwd: root });
+  const clash = r.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((n) => n.startsWith(`${ref}/`) || leading.includes(n));
+  return clash.sort((a, b) => a.length - b.length)[0] ?? null;
+}
+
+/**
  * The commit HEAD points at, from the files alone: `<gitDir>/HEAD` is an object id (detached)
  * or `ref: refs/heads/<branch>`, read with {@link refFast} in `common` (gitrepository-layout(5)).
  * Whether the object exists and is a commit is not checked (git keeps HEAD on commits; the

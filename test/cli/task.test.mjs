@@ -151,6 +151,32 @@ test('bad task names are refused by every command, changing nothing', () => {
   assert.equal(existsSync(sibling(sb, '-x')), false);
 });
 
+test('task start refuses a name whose branch or record path clashes with an existing ref (a beside a/b), with or without --worktree, changing nothing', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  kizuOk(sb, ['task', 'start', 'a/b', '--worktree']);
+  const hint = "pick a name that is not a folder of another task's name nor inside one (git kizu task list shows the tasks; git branch --list shows the branches)";
+  const clash = (name, have, want) => err(`task "${name}" cannot be created: ${have} exists, and git cannot have ${want} beside it (refs are paths)`, hint);
+  let before = state(sb);
+  for (const extra of [[], ['--worktree']]) {
+    expectRun(sb, ['task', 'start', 'a', ...extra], { status: 1, stderr: clash('a', 'refs/heads/kizu/a/b', 'refs/heads/kizu/a') });
+  }
+  assert.deepEqual(state(sb), before);
+  assert.equal(existsSync(sibling(sb, 'a')), false);
+  // Only the record is left of a task whose worktree and branch were removed by hand.
+  sb.git('worktree', 'remove', '--force', sibling(sb, 'a/b'));
+  sb.git('branch', '-D', 'kizu/a/b');
+  before = state(sb);
+  expectRun(sb, ['task', 'start', 'a'], { status: 1, stderr: clash('a', 'refs/kizu/tasks/a/b', 'refs/kizu/tasks/a') });
+  assert.deepEqual(state(sb), before);
+  // A branch named kizu keeps every task branch from being created.
+  sb.git('update-ref', '-d', 'refs/kizu/tasks/a/b');
+  sb.git('branch', 'kizu');
+  before = state(sb);
+  expectRun(sb, ['task', 'start', 'c', '--worktree'], { status: 1, stderr: clash('c', 'refs/heads/kizu', 'refs/heads/kizu/c') });
+  assert.deepEqual(state(sb), before);
+  assert.equal(existsSync(sibling(sb, 'c')), false);
+});
+
 test('task land: fast-forward, then a merge commit, then --remove', () => {
   const sb = sandbox({ files: { 'a.txt': 'a\n', 'b.txt': 'b\n' } });
   const base = rev(sb, 'HEAD');

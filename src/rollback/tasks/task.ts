@@ -39,6 +39,7 @@ import { setWorktreeId } from '../snapshots/store.js';
 import { gitDirFast, repoInfo } from '../../git/repo.js';
 import type { SnapshotResult } from '../snapshots/snapshot.js';
 import { ignoredInTheWay, refuseOverwrite } from './overwrite.js';
+import { refPathClash } from '../../git/refs.js';
 
 export { listTasks, getTask, validateTaskName, type TaskInfo } from './records.js';
 export { readRemovedTask, type RemovedTask } from './removed.js';
@@ -93,7 +94,8 @@ export interface StartedTask {
  * - otherwise: `git switch -c kizu/<name> <base>` in the current worktree (git-switch(1));
  *   uncommitted changes are carried over, and git refuses when they would be overwritten.
  * @throws KizuError exit 2: bad name (validateTaskName), no commit to start from; exit 1:
- *   the branch exists already, the worktree path exists and is not an empty directory, the
+ *   the branch exists already, a ref clashes with its path (task `a` beside `a/b`:
+ *   refPathClash), the worktree path exists and is not an empty directory, the
  *   switch would overwrite ignored files (./overwrite.ts; checked before it), git refuses to
  *   switch (its message, e.g. local changes that would be overwritten).
  */
@@ -106,6 +108,15 @@ export async function startTask(cwd: string, name: string, opts: { worktree?: bo
       hint: `pick another name, land it (git kizu task land ${name}) or discard it (git kizu rollback branch ${name}); git kizu task list shows them`,
       exitCode: EXIT.FOUND,
     });
+  }
+  for (const want of [ref, taskRecordRef(name)]) {
+    const clash = await refPathClash(root, want);
+    if (clash) {
+      throw new KizuError(`task "${name}" cannot be created: ${clash} exists, and git cannot have ${want} beside it (refs are paths)`, {
+        hint: `pick a name that is not a folder of another task's name nor inside one (git kizu task list shows the tasks; git branch --list shows the branches)`,
+        exitCode: EXIT.FOUND,
+      });
+    }
   }
   const baseline = await getBaseline(root);
   const base = baseline.oid;
