@@ -18,7 +18,7 @@ import { HOOK_SCRIPT, SCOPES, type Scope } from './targets.js';
 import { agentStates } from './agents.js';
 import { AGENT_LABELS } from '../agents/registry.js';
 import { MARKETPLACE_NAME, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
-import { claudeFix, guardFix, recordedInstall } from './fix-commands.js';
+import { claudeFix, guardFix, launcherFix, recordedInstall } from './fix-commands.js';
 
 /** One check's result. */
 export interface Check {
@@ -124,7 +124,7 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
 
   const { installed, unreadable } = claudeScopes(repo?.root ?? null, home);
   for (const u of unreadable) {
-    checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
+    checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init --agent claude${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
   }
   // The other agents: each scope that has any of git-kizu's hooks, and whether the agent will run them.
   const others = (await agentStates(repo?.root ?? null, home, env)).filter((a) => a.installed !== 'missing');
@@ -194,7 +194,7 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   const kizu = onPath('git-kizu');
   const launchers = [
     ...(repo ? [{ file: launcherFile(await commonDir(repo.root)), fix: repoFix }] : []),
-    ...(installed.includes('user') ? [{ file: userLauncherFile(home), fix: 'git kizu init --scope user' }] : []),
+    ...(installed.includes('user') ? [{ file: userLauncherFile(home), fix: launcherFix(recordedInstall(null, home), plugin, false) }] : []),
   ];
   let launcherOk = false;
   for (const l of launchers) {
@@ -220,7 +220,7 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   const where = `node ${node ? `at ${node}` : 'not on PATH'}, git-kizu ${kizu ? `at ${kizu}` : 'not on PATH'}`;
   if (node && kizu) checks.push({ name: 'runtime', ok: true, detail: where });
   else if (launcherOk) checks.push({ name: 'runtime', ok: true, detail: `${where}; the hooks use the launcher` });
-  else checks.push({ name: 'runtime', ok: false, detail: `${where}, and no working launcher: hooks skip git-kizu (they let the agent and commits through)`, fix: 'npm install -g git-kizu && git kizu init' });
+  else checks.push({ name: 'runtime', ok: false, detail: `${where}, and no working launcher: hooks skip git-kizu (they let the agent and commits through)`, fix: `npm install -g git-kizu && ${launcherFix(inst, plugin, !!repo)}` });
 
   if (repo) {
     try {

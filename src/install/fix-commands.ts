@@ -68,6 +68,17 @@ export function guardFix(inst: RecordedInstall | null, plugin: boolean): string 
 }
 
 /**
+ * The `init` that rewrites the launchers after git-kizu is installed again: in a repository
+ * {@link guardFix}; outside one the user-scope install as recorded (`git kizu init --scope
+ * user --agent <its agents> [--via plugin]`), or `git kizu init --scope user` without a record.
+ */
+export function launcherFix(inst: RecordedInstall | null, plugin: boolean, inRepo: boolean): string {
+  if (inRepo) return guardFix(inst, plugin);
+  if (inst?.scope !== 'user') return 'git kizu init --scope user';
+  return `git kizu init --scope user${inst.agents.length ? ` --agent ${inst.agents.join(',')}` : ''}${inst.claude === 'plugin' ? ' --via plugin' : ''}`;
+}
+
+/**
  * The command that gives Claude Code git-kizu's hooks when no settings file runs them:
  * - the record says Claude Code goes by the plugin: the two `claude plugin` commands ({@link pluginFix});
  * - the record leaves Claude Code out (`--agent` without claude), or there is no record and

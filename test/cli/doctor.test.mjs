@@ -207,3 +207,24 @@ test('after init --via plugin, doctor and status point to the two claude plugin 
   assert.equal(ok(sb.kizu(['doctor'])).stdout.split('\n').filter((l) => l.startsWith('fix')).length, 0);
   assert.equal(hooksLine(), 'hooks     Claude Code: installed (plugin); pre-commit: installed (git hook, .git/hooks/pre-commit)');
 });
+
+test('after a user-scope install, the launcher, runtime and settings fixes re-run that install, not a project one', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--scope', 'user', '--agent', 'claude,codex']));
+  const launcher = path.join(sb.home, '.claude', 'kizu', 'git-kizu');
+  writeFileSync(launcher, readFileSync(launcher, 'utf8').replace(/^kizu_node=.*$/m, 'kizu_node=/nonexistent/node'));
+  const bare = path.join(sb.base, 'bare');
+  execFileSync('sh', ['-c', `mkdir ${bare} && ln -s "$(command -v git)" ${bare}/git`]);
+  const r = sb.run(process.execPath, [path.join(sb.binDir, 'git-kizu'), 'doctor', '--json'], { env: { PATH: bare } });
+  assert.equal(r.status, 1, r.stderr);
+  const repoLauncher = path.join(sb.dir, '.git', 'kizu', 'git-kizu');
+  assert.deepEqual(JSON.parse(r.stdout).checks.filter((c) => !c.ok), [
+    { name: 'pre-commit guard', ok: false, detail: 'missing: no pre-commit hook runs git-kizu', fix: 'git kizu init --scope user --agent claude,codex --pre-commit' },
+    { name: 'launcher', ok: false, detail: `${repoLauncher} is missing`, fix: 'git kizu init --scope user --agent claude,codex --pre-commit' },
+    { name: 'launcher', ok: false, detail: `${launcher} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: 'git kizu init --scope user --agent claude,codex' },
+    { name: 'runtime', ok: false, detail: 'node not on PATH, git-kizu not on PATH, and no working launcher: hooks skip git-kizu (they let the agent and commits through)', fix: 'npm install -g git-kizu && git kizu init --scope user --agent claude,codex --pre-commit' },
+  ]);
+  writeFileSync(path.join(sb.home, '.claude', 'settings.json'), '{ not json\n');
+  const bad = JSON.parse(exits(sb.kizu(['doctor', '--json']), 1).stdout).checks.find((c) => c.name === 'Claude Code hooks');
+  assert.equal(bad.fix, 'fix the JSON, then run `git kizu init --agent claude --scope user`');
+});
