@@ -2,7 +2,8 @@
  * `git kizu demo`: runs the main loop for real in a throw-away repository and prints each
  * step: init, an "agent" edit, a scar, the Stop hook blocking, the fix, the Stop hook
  * allowing, and the pre-commit hook refusing a staged scar. Every step runs the real bin
- * and real git as child processes, isolated from the user's git config.
+ * and real git as child processes, isolated from the user's git config and home directory:
+ * the demo writes nothing outside its temp directory.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
@@ -38,8 +39,19 @@ export async function demoCommand(i: DemoInput): Promise<number> {
   mkdirSync(repo);
   const gitconfig = path.join(base, 'gitconfig');
   writeFileSync(gitconfig, '[user]\n\tname = Kizu Demo\n\temail = demo@example.invalid\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n');
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: gitconfig, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
-  delete env.KIZU_SKIP;
+  // Nothing the demo runs may write outside `base`: HOME (and every agent's home override)
+  // points inside it, so no step can reach the user's ~/.codex, ~/.gemini, ~/.claude, ...
+  const home = path.join(base, 'home');
+  mkdirSync(home);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    GIT_CONFIG_GLOBAL: gitconfig,
+    GIT_CONFIG_NOSYSTEM: '1',
+    NO_COLOR: '1',
+  };
+  for (const k of ['KIZU_SKIP', 'CODEX_HOME', 'COPILOT_HOME', 'GEMINI_CLI_TRUSTED_FOLDERS_PATH']) delete env[k];
   const run = (cmd: string, args: string[], input = ''): Run => {
     const r = spawnSync(cmd, args, { cwd: repo, env, input, encoding: 'utf8' });
     if (r.error) throw new KizuError(`demo: could not run ${cmd}: ${r.error.message}`, { exitCode: EXIT.FOUND });
@@ -69,8 +81,8 @@ export async function demoCommand(i: DemoInput): Promise<number> {
       expect(r.status === 0, `git ${args.join(' ')}`, r);
     }
 
-    step(1, 'git kizu init: install the Claude Code hooks and the pre-commit hook');
-    const init = kizu('init');
+    step(1, 'git kizu init --agent claude: install the Claude Code hooks and the pre-commit hook');
+    const init = kizu('init', '--agent', 'claude');
     show(init.stdout);
     expect(init.status === 0 && existsSync(path.join(repo, '.claude/hooks/kizu-hook.sh')), 'git kizu init', init);
     const c = run('git', ['add', '-A']);

@@ -172,11 +172,12 @@ export function buildProgram(setCode: (code: number) => void): Command {
     });
   program
     .command('revert')
+    .usage('<hunk> [-m <reason> [--kind <kind>] [--queue]] | --restore <trash-id> | --list')
     .description('put one hunk back to the baseline (what it discards is saved in refs/kizu/reverts)')
     .argument('[hunk]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
     .option('-m, --message <reason>', 'also write a scar "reverted: <reason>" above the reverted spot, in the same write')
-    .addOption(new Option('-k, --kind <kind>', 'kind of that scar or queue item (default reject)').choices(['ask', 'reject', 'free']))
-    .option('--queue', 'file the reason in the review queue instead of a scar')
+    .addOption(new Option('-k, --kind <kind>', 'with -m: kind of that scar or queue item (default reject)').choices(['ask', 'reject', 'free']))
+    .option('--queue', 'with -m: file the reason in the review queue instead of a scar')
     .option('--restore <trash-id>', 'put back what a revert saved (the id it printed)')
     .option('--list', 'list the saved reverts that are kept, newest first, by the ids revert printed')
     .action(async (hunk: string | undefined, o: { message?: string; kind?: string; queue?: boolean; restore?: string; list?: boolean }) => {

@@ -92,8 +92,9 @@ function ignoredNote(p: DiscardPlan): string {
  * The ignored files of a linked worktree are saved with the copy as `task land --remove`
  * saves them (removed.ts ignoredToSave); the ones over the budget are named in the plan and
  * in the question, since they go without a copy.
- * Without --yes it asks on the terminal (answering no prints `cancelled: nothing changed`,
- * exit 0), and refuses (exit 1) when there is no terminal to ask on. With --json the text
+ * Without --yes it prints the plan (the --dry-run lines; with --json the plan object, on
+ * stderr when asking) and asks on the terminal (answering no prints `cancelled: nothing
+ * changed`, exit 0), or refuses (exit 1) after the plan when there is no terminal to ask on. With --json the text
  * lines below are replaced by one {@link BranchRollbackJson} object on stdout (the plan with
  * --dry-run, a refusal or a "no"; the result after discarding).
  * discardTask takes a safety snapshot of the current worktree before changing anything
@@ -146,12 +147,13 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
     };
     return JSON.stringify(o, null, 2);
   };
-  const would = () => {
-    if (i.json) return i.reporter.log(json(null));
-    i.reporter.log(`would save task ${task.name} in refs/kizu/trash/${task.name}/<time>: ${describe(plan)}`);
-    if (plan.mode === 'linked') i.reporter.log(`would remove worktree ${wtPath}${ignoredNote(plan)}`);
-    if (plan.mode === 'main') i.reporter.log(`would switch ${wtPath} back to ${plan.switchTo}`);
-    i.reporter.log(`would delete branch ${task.branch} (at ${task.tip!.slice(0, 12)})`);
+  // The plan: the JSON object, or the `would ...` lines; on stdout unless `to` is given (the question's stderr).
+  const would = (to: (line: string) => void = (l) => i.reporter.log(l)) => {
+    if (i.json) return to(json(null));
+    to(`would save task ${task.name} in refs/kizu/trash/${task.name}/<time>: ${describe(plan)}`);
+    if (plan.mode === 'linked') to(`would remove worktree ${wtPath}${ignoredNote(plan)}`);
+    if (plan.mode === 'main') to(`would switch ${wtPath} back to ${plan.switchTo}`);
+    to(`would delete branch ${task.branch} (at ${task.tip!.slice(0, 12)})`);
   };
   // A nested repository would be deleted with the worktree and no copy keeps its history:
   // refused, --dry-run included (the JSON plan names them too).
@@ -168,12 +170,14 @@ export async function rollbackBranchCommand(i: RollbackBranchInput): Promise<num
   await checkUndoLog(plan.root);
   if (!i.yes) {
     if (!(i.interactive ?? canAsk())) {
-      if (i.json) would();
+      would();
       throw new KizuError(`not discarding task "${task.name}" without confirmation: no terminal to ask on`, {
-        hint: `check what it would do (git kizu rollback branch ${task.name} --dry-run), then run git kizu rollback branch ${task.name} --yes`,
+        hint: `check the plan above (git kizu rollback branch ${task.name} --dry-run shows it again), then run git kizu rollback branch ${task.name} --yes`,
         exitCode: EXIT.FOUND,
       });
     }
+    // The plan before the question (with --json on stderr, next to the question; stdout gets the result).
+    would(i.json ? (l) => process.stderr.write(l + '\n') : undefined);
     const what = plan.mode === 'linked' ? `branch ${task.branch} and worktree ${wtPath}` : `branch ${task.branch}`;
     const except = plan.mode === 'linked' && plan.ignored.length ? `, except ${unsavedText(plan)}` : '';
     if (!(await askYesNo(`Discard task ${task.name} (${what}; a copy is kept in refs/kizu/trash${except})?`))) {

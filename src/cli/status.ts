@@ -27,6 +27,7 @@ import { AGENT_LABELS } from '../agents/registry.js';
 import { agentStates, type AgentScopeState } from '../install/agents.js';
 import { pluginEnabled } from '../agents/claude/plugin.js';
 import { guardStatus, type GuardStatus } from '../install/guard.js';
+import { claudeFix, guardFix, recordedInstall } from '../install/fix-commands.js';
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
@@ -49,6 +50,12 @@ export interface StatusJson {
     user: boolean | null;
     /** The git-kizu plugin is enabled in `~/.claude/settings.json` (`enabledPlugins`). */
     plugin: boolean;
+    /**
+     * When no Claude Code settings file nor the plugin runs our hooks: the command that installs
+     * them as the install record says (install/fix-commands.ts `claudeFix`: the `claude plugin`
+     * commands for `init --via plugin`); null when nothing is missing or Claude Code was left out.
+     */
+    claudeFix: string | null;
     /** The other agents, each scope: installed (all / some / none of git-kizu's hooks), trusted, the file, the fix (install/agents.ts). */
     agents: AgentScopeState[];
     preCommit: boolean;
@@ -109,6 +116,16 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     agentStates(ctx.root, home, env),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
+  // Fixes re-run the install that was made (scope, agents, plugin), never adding hooks that run twice.
+  const inst = recordedInstall(ctx.gitDir, home);
+  const plugin = pluginEnabled(home);
+  const settings = {
+    project: settingsHas(path.join(ctx.root, '.claude', 'settings.json')),
+    local: settingsHas(path.join(ctx.root, '.claude', 'settings.local.json')),
+    user: settingsHas(path.join(home, '.claude', 'settings.json')),
+  };
+  const claudeHooks = plugin || Object.values(settings).some((v) => v !== false);
+  const othersInstalled = agents.some((a) => a.installed !== 'missing');
   const by = (m: string) => list.filter((h) => h.mark === m).length;
   return {
     baseline,
@@ -120,13 +137,12 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       ...('error' in queue ? { error: queue.error } : {}),
     },
     hooks: {
-      project: settingsHas(path.join(ctx.root, '.claude', 'settings.json')),
-      local: settingsHas(path.join(ctx.root, '.claude', 'settings.local.json')),
-      user: settingsHas(path.join(home, '.claude', 'settings.json')),
-      plugin: pluginEnabled(home),
+      ...settings,
+      plugin,
+      claudeFix: claudeHooks ? null : claudeFix(inst, othersInstalled, true),
       agents,
       preCommit: guard.state === 'installed',
-      guard,
+      guard: guard.state === 'missing' && guard.fix === 'git kizu init' ? { ...guard, fix: guardFix(inst, plugin) } : guard,
     },
     storage,
   };
@@ -198,7 +214,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const scopes = [...(['project', 'local', 'user'] as const).filter((k) => s.hooks[k]), ...(s.hooks.plugin ? ['plugin'] : [])];
   const bad = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k] === null);
   log(
-    `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : 'not installed (git kizu init)'}` +
+    `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : `not installed${s.hooks.claudeFix ? ` (${s.hooks.claudeFix})` : ''}`}` +
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);

@@ -91,8 +91,8 @@ export interface TaskLandInput {
  * snapshot.maxFileBytes): <paths>` when some were not saved, `deleted branch kizu/<name> and
  * refs/kizu/tasks/<name>`, and `get the ignored files back: git worktree add --detach <path>
  * <ref>`. Ignored files over the budget are deleted only after confirmation: --yes, or `y`
- * on a terminal (no: `cancelled: nothing changed`, exit 0); without a terminal it refuses
- * (exit 1) naming --dry-run and --yes. --dry-run prints the `would ...` lines, changes nothing.
+ * on a terminal after the plan (the --dry-run lines; no: `cancelled: nothing changed`, exit
+ * 0); without a terminal it prints the plan and refuses (exit 1) naming --dry-run and --yes. --dry-run prints the `would ...` lines, changes nothing.
  * @returns 0.
  * @throws KizuError from landTask (exit 1 for refusals, conflicts included); exit 1 when
  *   ignored files would be deleted without a copy and nobody can be asked.
@@ -102,7 +102,8 @@ export async function taskLand(i: TaskLandInput): Promise<number> {
   const l = await landTask(i.cwd, i.name, {
     remove: i.remove,
     confirm: async (p) => {
-      if (i.dryRun) {
+      // The plan: what --dry-run prints, and what is shown before the question or a refusal.
+      const plan = () => {
         i.reporter.log(`would land task ${p.name} in ${p.into}`);
         if (p.worktree) {
           if (p.save.length) i.reporter.log(`would save ${count(p.save.length, 'ignored file')} of ${p.worktree} in ${TASK_TRASH_PREFIX}${p.name}/<time>: ${listed(p.save)}`);
@@ -110,13 +111,17 @@ export async function taskLand(i: TaskLandInput): Promise<number> {
           if (p.unsaved.length) i.reporter.log(`would delete without a copy (${overBudget(p)}): ${listed(p.unsaved)}`);
         }
         if (p.remove) i.reporter.log(`would delete branch ${taskBranch(p.name)} and ${taskRecordRef(p.name)}`);
+      };
+      if (i.dryRun) {
+        plan();
         return false;
       }
       if (!p.unsaved.length || i.yes) return true;
       const what = `${count(p.unsaved.length, 'ignored file')} in ${quoteCStyle(p.worktree!)} ${p.unsaved.length === 1 ? 'is' : 'are'} ${overBudget(p)}, so --remove would delete ${p.unsaved.length === 1 ? 'it' : 'them'} without a copy (${listed(p.unsaved)})`;
+      plan();
       if (!(i.interactive ?? canAsk())) {
         throw new KizuError(`not landing task "${p.name}" with --remove without confirmation: ${what}; no terminal to ask on`, {
-          hint: `check what it would do (git kizu task land ${p.name} --remove --dry-run), then run git kizu task land ${p.name} --remove --yes, or move those files out first`,
+          hint: `check the plan above (git kizu task land ${p.name} --remove --dry-run shows it again), then run git kizu task land ${p.name} --remove --yes, or move those files out first`,
           exitCode: EXIT.FOUND,
         });
       }

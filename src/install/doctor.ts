@@ -18,6 +18,7 @@ import { HOOK_SCRIPT, SCOPES, type Scope } from './targets.js';
 import { agentStates } from './agents.js';
 import { AGENT_LABELS } from '../agents/registry.js';
 import { MARKETPLACE_NAME, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
+import { claudeFix, guardFix, launcherFix, recordedInstall } from './fix-commands.js';
 
 /** One check's result. */
 export interface Check {
@@ -108,18 +109,22 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
       : { name: 'repository', ok: true, detail: `${cwd} is not in a git repository: only the user-scope install is checked` },
   );
 
+  // Each fix re-runs the install that was made (its scope, agents, plugin): never one that adds hooks running twice.
+  const inst = recordedInstall(repo?.gitDir ?? null, home);
+  const plugin = pluginEnabled(home);
+  const repoFix = guardFix(inst, plugin);
   if (repo) {
     const g = await guardStatus(repo.root);
     checks.push(
       g.state === 'installed'
         ? { name: 'pre-commit guard', ok: true, detail: `runs from ${g.file}${g.via === 'hooks-dir' ? '' : ` (${g.via})`}` }
-        : { name: 'pre-commit guard', ok: false, detail: `missing: ${g.why}`, fix: g.fix },
+        : { name: 'pre-commit guard', ok: false, detail: `missing: ${g.why}`, fix: g.fix === 'git kizu init' ? repoFix : g.fix },
     );
   }
 
   const { installed, unreadable } = claudeScopes(repo?.root ?? null, home);
   for (const u of unreadable) {
-    checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
+    checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init --agent claude${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
   }
   // The other agents: each scope that has any of git-kizu's hooks, and whether the agent will run them.
   const others = (await agentStates(repo?.root ?? null, home, env)).filter((a) => a.installed !== 'missing');
@@ -141,7 +146,6 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
     else if (a.trust === 'untrusted') checks.push({ name, ok: false, detail: `installed (${where}), but ${AGENT_LABELS[a.agent]} skips them until they are trusted`, fix: a.fix ?? `git kizu init --agent ${a.agent}` });
     else checks.push({ name, ok: true, detail: `installed (${where})${a.trust === 'unknown' && a.fix ? `; ${a.fix}` : ''}` });
   }
-  const plugin = pluginEnabled(home);
   if (plugin && installed.length) {
     // Both run on every event: each stop is counted twice, each edit journaled twice.
     const scopes = installed.map((s) => `--scope ${s}`).join(', ');
@@ -152,10 +156,15 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
       fix: `git kizu teardown --agent claude (for ${scopes}), or claude plugin uninstall ${PLUGIN_NAME}@${MARKETPLACE_NAME}`,
     });
   } else if (plugin) checks.push({ name: 'Claude Code hooks', ok: true, detail: `the ${PLUGIN_NAME} plugin is enabled (~/.claude/settings.json)` });
-  if (!installed.length && (plugin || others.length)) {
-    // Claude Code by its plugin, or not used here: nothing missing.
-  } else if (!installed.length) {
-    checks.push({ name: 'Claude Code hooks', ok: false, detail: 'no Claude Code settings file runs git-kizu\'s hooks', fix: repo ? 'git kizu init' : 'git kizu init --scope user' });
+  if (!installed.length) {
+    // Claude Code by its plugin, or not used here (no fix): nothing missing.
+    const fix = plugin ? null : claudeFix(inst, others.length > 0, !!repo);
+    if (fix) {
+      const detail = inst?.claude === 'plugin'
+        ? `git kizu init --via plugin left Claude Code's hooks to the ${PLUGIN_NAME} plugin, which is not enabled`
+        : 'no Claude Code settings file runs git-kizu\'s hooks';
+      checks.push({ name: 'Claude Code hooks', ok: false, detail, fix });
+    }
   } else {
     if (installed.length > 1) {
       // Claude Code runs the hooks of every settings file: each stop is counted, each edit journaled, that many times.
@@ -184,8 +193,8 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   const node = onPath('node');
   const kizu = onPath('git-kizu');
   const launchers = [
-    ...(repo ? [{ file: launcherFile(await commonDir(repo.root)), fix: 'git kizu init' }] : []),
-    ...(installed.includes('user') ? [{ file: userLauncherFile(home), fix: 'git kizu init --scope user' }] : []),
+    ...(repo ? [{ file: launcherFile(await commonDir(repo.root)), fix: repoFix }] : []),
+    ...(installed.includes('user') ? [{ file: userLauncherFile(home), fix: launcherFix(recordedInstall(null, home), plugin, false) }] : []),
   ];
   let launcherOk = false;
   for (const l of launchers) {
@@ -211,7 +220,7 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   const where = `node ${node ? `at ${node}` : 'not on PATH'}, git-kizu ${kizu ? `at ${kizu}` : 'not on PATH'}`;
   if (node && kizu) checks.push({ name: 'runtime', ok: true, detail: where });
   else if (launcherOk) checks.push({ name: 'runtime', ok: true, detail: `${where}; the hooks use the launcher` });
-  else checks.push({ name: 'runtime', ok: false, detail: `${where}, and no working launcher: hooks skip git-kizu (they let the agent and commits through)`, fix: 'npm install -g git-kizu && git kizu init' });
+  else checks.push({ name: 'runtime', ok: false, detail: `${where}, and no working launcher: hooks skip git-kizu (they let the agent and commits through)`, fix: `npm install -g git-kizu && ${launcherFix(inst, plugin, !!repo)}` });
 
   if (repo) {
     try {

@@ -1,10 +1,10 @@
 // `git kizu doctor` and the Stop hook's once-per-session note about a missing pre-commit guard.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { sandbox, hook } from '../helpers/sandbox.mjs';
+import { sandbox, hook, ROOT } from '../helpers/sandbox.mjs';
 import { exits, ok } from '../helpers/expect.mjs';
 import { stopPayload } from '../helpers/hooks.mjs';
 
@@ -158,4 +158,73 @@ test('doctor: an agent whose hooks are in both its project and its user settings
   assert.match(r.stdout, /^fix  Gemini CLI hooks: installed in both the project and the user scope, so Gemini CLI runs every hook twice; fix: git kizu teardown --agent gemini --scope user$/m);
   ok(sb.kizu(['teardown', '--agent', 'gemini', '--scope', 'user']));
   assert.doesNotMatch(sb.kizu(['doctor']).stdout, /runs every hook twice/);
+});
+
+test('after a user-scope install, doctor and status name the guard-only fix, and following it adds no project hooks', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--scope', 'user', '--agent', 'claude,codex']));
+  const fix = 'git kizu init --scope user --agent claude,codex --pre-commit';
+  const r = exits(sb.kizu(['doctor']), 1);
+  assert.deepEqual(r.stdout.split('\n').filter((l) => l.startsWith('fix')), [`fix  pre-commit guard: missing: no pre-commit hook runs git-kizu; fix: ${fix}`]);
+  const hooks = ok(sb.kizu(['status'])).stdout.split('\n').find((l) => l.startsWith('hooks'));
+  assert.equal(hooks, `hooks     Claude Code: installed (user); Codex CLI: installed (user); pre-commit: missing: no pre-commit hook runs git-kizu; run \`${fix}\``);
+  // A ~/.gemini appearing since is not installed by the fix.
+  execFileSync('mkdir', [path.join(sb.home, '.gemini')]);
+  ok(sb.kizu(fix.split(' ').slice(2)));
+  assert.equal(ok(sb.kizu(['doctor'])).stdout.split('\n').filter((l) => l.startsWith('fix')).length, 0);
+  assert.equal(sb.git('status', '--porcelain', '--ignored'), '');
+  assert.equal(
+    ok(sb.kizu(['status'])).stdout.split('\n').find((l) => l.startsWith('hooks')),
+    `hooks     Claude Code: installed (user); Codex CLI: installed (user); pre-commit: installed (git hook, .git/hooks/pre-commit)`,
+  );
+});
+
+test('after init --via plugin, doctor and status point to the two claude plugin commands, and the guard fix adds no Claude Code settings', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--agent', 'claude', '--via', 'plugin']));
+  const plugin = `claude plugin marketplace add ${ROOT} && claude plugin install git-kizu@git-kizu`;
+  const r = exits(sb.kizu(['doctor']), 1);
+  assert.deepEqual(r.stdout.split('\n').filter((l) => l.startsWith('fix')), [
+    `fix  Claude Code hooks: git kizu init --via plugin left Claude Code's hooks to the git-kizu plugin, which is not enabled; fix: ${plugin}`,
+  ]);
+  const hooksLine = () => sb.kizu(['status']).stdout.split('\n').find((l) => l.startsWith('hooks'));
+  assert.equal(hooksLine(), `hooks     Claude Code: not installed (${plugin}); pre-commit: installed (git hook, .git/hooks/pre-commit)`);
+  assert.equal(JSON.parse(ok(sb.kizu(['status', '--json'])).stdout).hooks.claudeFix, plugin);
+  // The guard gone: its fix keeps Claude Code on the plugin.
+  sb.run('rm', [sb.path('.git/hooks/pre-commit')]);
+  const fix = 'git kizu init --agent claude --via plugin';
+  assert.deepEqual(exits(sb.kizu(['doctor']), 1).stdout.split('\n').filter((l) => l.startsWith('fix')), [
+    `fix  pre-commit guard: missing: no pre-commit hook runs git-kizu; fix: ${fix}`,
+    `fix  Claude Code hooks: git kizu init --via plugin left Claude Code's hooks to the git-kizu plugin, which is not enabled; fix: ${plugin}`,
+  ]);
+  assert.equal(hooksLine(), `hooks     Claude Code: not installed (${plugin}); pre-commit: missing: no pre-commit hook runs git-kizu; run \`${fix}\``);
+  ok(sb.kizu(fix.split(' ').slice(2)));
+  assert.equal(existsSync(sb.path('.claude')), false);
+  // With the plugin enabled, nothing is missing.
+  const settings = path.join(sb.home, '.claude', 'settings.json');
+  execFileSync('mkdir', ['-p', path.dirname(settings)]);
+  writeFileSync(settings, JSON.stringify({ enabledPlugins: { 'git-kizu@git-kizu': true } }) + '\n');
+  assert.equal(ok(sb.kizu(['doctor'])).stdout.split('\n').filter((l) => l.startsWith('fix')).length, 0);
+  assert.equal(hooksLine(), 'hooks     Claude Code: installed (plugin); pre-commit: installed (git hook, .git/hooks/pre-commit)');
+});
+
+test('after a user-scope install, the launcher, runtime and settings fixes re-run that install, not a project one', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--scope', 'user', '--agent', 'claude,codex']));
+  const launcher = path.join(sb.home, '.claude', 'kizu', 'git-kizu');
+  writeFileSync(launcher, readFileSync(launcher, 'utf8').replace(/^kizu_node=.*$/m, 'kizu_node=/nonexistent/node'));
+  const bare = path.join(sb.base, 'bare');
+  execFileSync('sh', ['-c', `mkdir ${bare} && ln -s "$(command -v git)" ${bare}/git`]);
+  const r = sb.run(process.execPath, [path.join(sb.binDir, 'git-kizu'), 'doctor', '--json'], { env: { PATH: bare } });
+  assert.equal(r.status, 1, r.stderr);
+  const repoLauncher = path.join(sb.dir, '.git', 'kizu', 'git-kizu');
+  assert.deepEqual(JSON.parse(r.stdout).checks.filter((c) => !c.ok), [
+    { name: 'pre-commit guard', ok: false, detail: 'missing: no pre-commit hook runs git-kizu', fix: 'git kizu init --scope user --agent claude,codex --pre-commit' },
+    { name: 'launcher', ok: false, detail: `${repoLauncher} is missing`, fix: 'git kizu init --scope user --agent claude,codex --pre-commit' },
+    { name: 'launcher', ok: false, detail: `${launcher} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: 'git kizu init --scope user --agent claude,codex' },
+    { name: 'runtime', ok: false, detail: 'node not on PATH, git-kizu not on PATH, and no working launcher: hooks skip git-kizu (they let the agent and commits through)', fix: 'npm install -g git-kizu && git kizu init --scope user --agent claude,codex --pre-commit' },
+  ]);
+  writeFileSync(path.join(sb.home, '.claude', 'settings.json'), '{ not json\n');
+  const bad = JSON.parse(exits(sb.kizu(['doctor', '--json']), 1).stdout).checks.find((c) => c.name === 'Claude Code hooks');
+  assert.equal(bad.fix, 'fix the JSON, then run `git kizu init --agent claude --scope user`');
 });

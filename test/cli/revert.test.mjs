@@ -388,3 +388,35 @@ test('revert --list: the saved reverts kept, newest first, by the ids revert pri
   });
   expectRun(sb, ['revert', '--list', '--restore', id1], { status: 2, stderr: err('--list takes no other argument', 'run git kizu revert --list alone') });
 });
+
+test('revert --help shows --queue and --kind going with -m (--queue without -m is refused)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  expectRun(sb, ['revert', '-h'], {
+    status: 0,
+    stdout:
+      'Usage: git kizu revert <hunk> [-m <reason> [--kind <kind>] [--queue]] | --restore <trash-id> | --list\n' +
+      '\n' +
+      'put one hunk back to the baseline (what it discards is saved in\n' +
+      'refs/kizu/reverts)\n' +
+      '\n' +
+      'Arguments:\n' +
+      '  hunk                    hunk id prefix or <path>:<line> (see git kizu hunks)\n' +
+      '\n' +
+      'Options:\n' +
+      '  -m, --message <reason>  also write a scar "reverted: <reason>" above the\n' +
+      '                          reverted spot, in the same write\n' +
+      '  -k, --kind <kind>       with -m: kind of that scar or queue item (default\n' +
+      '                          reject) (choices: "ask", "reject", "free")\n' +
+      '  --queue                 with -m: file the reason in the review queue instead\n' +
+      '                          of a scar\n' +
+      '  --restore <trash-id>    put back what a revert saved (the id it printed)\n' +
+      '  --list                  list the saved reverts that are kept, newest first, by\n' +
+      '                          the ids revert printed\n' +
+      '  -h, --help              display help for command\n',
+  });
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  assert.ok(readme.includes('| `git kizu revert <hunk> [-m <reason> [--kind ...] [--queue]]` |'));
+  sb.write({ 'a.txt': 'changed\n' });
+  expectRun(sb, ['revert', 'a.txt:1', '--queue'], { status: 2, stderr: err('--queue needs a reason (-m)', 'e.g. git kizu revert a.txt:1 -m "<why>" --queue') });
+  assert.equal(sb.read('a.txt'), 'changed\n');
+});

@@ -70,10 +70,14 @@ test('rollback branch: saves commits and files (untracked, staged) in refs/kizu/
       `would remove worktree ${wt}\n` +
       `would delete branch kizu/mess (at ${c2.slice(0, 12)})\n`,
   });
-  // Without --yes and without a terminal it refuses.
+  // Without --yes and without a terminal it prints the plan and refuses (README, Confirmation).
   expectRun(sb, ['rollback', 'branch', 'mess'], {
     status: 1,
-    stderr: err('not discarding task "mess" without confirmation: no terminal to ask on', 'check what it would do (git kizu rollback branch mess --dry-run), then run git kizu rollback branch mess --yes'),
+    stdout:
+      `would save task mess in refs/kizu/trash/mess/<time>: 2 commits not on the base, 6 changed or untracked files in ${wt}, and 1 ignored file (debug.log)\n` +
+      `would remove worktree ${wt}\n` +
+      `would delete branch kizu/mess (at ${c2.slice(0, 12)})\n`,
+    stderr: err('not discarding task "mess" without confirmation: no terminal to ask on', 'check the plan above (git kizu rollback branch mess --dry-run shows it again), then run git kizu rollback branch mess --yes'),
   });
   assert.deepEqual(state(sb), mainBefore);
 
@@ -359,7 +363,7 @@ test('rollback branch --json: the plan (--dry-run, or refused without a terminal
   expectRun(sb, ['rollback', 'branch', 'feat', '--json'], {
     status: 1,
     stdout: JSON.stringify({ ...plan, dryRun: false }, null, 2) + '\n',
-    stderr: err('not discarding task "feat" without confirmation: no terminal to ask on', 'check what it would do (git kizu rollback branch feat --dry-run), then run git kizu rollback branch feat --yes'),
+    stderr: err('not discarding task "feat" without confirmation: no terminal to ask on', 'check the plan above (git kizu rollback branch feat --dry-run shows it again), then run git kizu rollback branch feat --yes'),
   });
   assert.ok(existsSync(wt));
   const r = sb.kizu(['rollback', 'branch', 'feat', '--yes', '--json']);
@@ -373,7 +377,7 @@ test('rollback branch --json: the plan (--dry-run, or refused without a terminal
   assert.equal(readFileSync(path.join(wt, 'u.txt'), 'utf8'), 'untracked\n');
 });
 
-test('rollback branch on a terminal names the ignored files that would go without a copy in its question; "n" changes nothing', async (t) => {
+test('rollback branch on a terminal shows the plan, names the ignored files that would go without a copy in its question; "n" changes nothing', async (t) => {
   const sb = sandbox({ files: { 'a.txt': 'a\n', '.gitignore': 'build/\n', '.kizurc.json': '{"snapshot": {"maxFileBytes": 50}}\n' } });
   kizuOk(sb, ['task', 'start', 'q', '--worktree']);
   const wt = sibling(sb, 'q');
@@ -385,9 +389,13 @@ test('rollback branch on a terminal names the ignored files that would go withou
   await no.waitFor('[y/N]');
   no.answer('n');
   const lines = await no.done();
+  const unsaved = '1 ignored path not saved (over the 50-byte budget, snapshot.maxFileBytes, or a nested repository): build/huge.bin';
   assert.equal(
     lines.join(''),
-    `Discard task q (branch kizu/q and worktree ${wt}; a copy is kept in refs/kizu/trash, except 1 ignored path not saved (over the 50-byte budget, snapshot.maxFileBytes, or a nested repository): build/huge.bin)? [y/N] n` +
+    `would save task q in refs/kizu/trash/q/<time>: 0 commits not on the base, 0 changed or untracked files in ${wt}` +
+      `would remove worktree ${wt} (with ${unsaved})` +
+      `would delete branch kizu/q (at ${sb.git('rev-parse', 'kizu/q').trim().slice(0, 12)})` +
+      `Discard task q (branch kizu/q and worktree ${wt}; a copy is kept in refs/kizu/trash, except 1 ignored path not saved (over the 50-byte budget, snapshot.maxFileBytes, or a nested repository): build/huge.bin)? [y/N] n` +
       'cancelled: nothing changedEXIT=0',
   );
   assert.deepEqual(state(sb), before);

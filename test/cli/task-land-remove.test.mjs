@@ -59,29 +59,29 @@ test('task land --remove without ignored files saves nothing and prints no way b
   assert.equal(trashRef(sb, 'plain'), '');
 });
 
-test('task land --remove with ignored files over the save budget: no terminal refuses (exit 1, nothing changed); --dry-run only tells; --yes deletes them and saves the rest', () => {
+test('task land --remove with ignored files over the save budget: no terminal prints the plan and refuses (exit 1, nothing changed); --dry-run only tells; --yes deletes them and saves the rest', () => {
   const big = 'B'.repeat(40) + '\n';
   const { sb, wt, tip } = taskWithIgnored('b', { '.env': 'SECRET=1\n', 'build/big.bin': big, 'build/huge.bin': big + big }, '{"snapshot": {"maxFileBytes": 50}}\n');
   const before = state(sb);
   const wtBefore = state(sb, wt);
+  const plan =
+    'would land task b in main\n' +
+    `would save 2 ignored files of ${wt} in refs/kizu/trash/b/<time>: .env, build/big.bin\n` +
+    `would remove worktree ${wt}\n` +
+    'would delete without a copy (over the 50-byte budget, snapshot.maxFileBytes): build/huge.bin\n' +
+    'would delete branch kizu/b and refs/kizu/tasks/b\n';
+  // The plan, then the refusal (README, Confirmation).
   expectRun(sb, ['task', 'land', 'b', '--remove'], {
     status: 1,
+    stdout: plan,
     stderr: err(
       `not landing task "b" with --remove without confirmation: 1 ignored file in ${wt} is over the 50-byte budget, snapshot.maxFileBytes, so --remove would delete it without a copy (build/huge.bin); no terminal to ask on`,
-      'check what it would do (git kizu task land b --remove --dry-run), then run git kizu task land b --remove --yes, or move those files out first',
+      'check the plan above (git kizu task land b --remove --dry-run shows it again), then run git kizu task land b --remove --yes, or move those files out first',
     ),
   });
   assert.deepEqual(state(sb), before);
   assert.deepEqual(state(sb, wt), wtBefore);
-  expectRun(sb, ['task', 'land', 'b', '--remove', '--dry-run'], {
-    status: 0,
-    stdout:
-      'would land task b in main\n' +
-      `would save 2 ignored files of ${wt} in refs/kizu/trash/b/<time>: .env, build/big.bin\n` +
-      `would remove worktree ${wt}\n` +
-      'would delete without a copy (over the 50-byte budget, snapshot.maxFileBytes): build/huge.bin\n' +
-      'would delete branch kizu/b and refs/kizu/tasks/b\n',
-  });
+  expectRun(sb, ['task', 'land', 'b', '--remove', '--dry-run'], { status: 0, stdout: plan });
   assert.deepEqual(state(sb), before);
   assert.deepEqual(state(sb, wt), wtBefore);
   const out = kizuOk(sb, ['task', 'land', 'b', '--remove', '--yes']);
@@ -101,7 +101,7 @@ test('task land --remove with ignored files over the save budget: no terminal re
   assert.equal(rev(sb, 'HEAD'), tip);
 });
 
-test('task land --remove on a terminal asks before deleting ignored files over the budget: "n" changes nothing, "y" lands', async (t) => {
+test('task land --remove on a terminal shows the plan and asks before deleting ignored files over the budget: "n" changes nothing, "y" lands', async (t) => {
   const big = 'B'.repeat(80) + '\n';
   const { sb, wt, tip } = taskWithIgnored('q', { 'build/huge.bin': big }, '{"snapshot": {"maxFileBytes": 50}}\n');
   const before = state(sb);
@@ -109,6 +109,7 @@ test('task land --remove on a terminal asks before deleting ignored files over t
   await no.waitFor('[y/N]');
   no.answer('n');
   const lines = await no.done();
+  assert.equal(lines[0], 'would land task q in main');
   assert.deepEqual(lines.slice(-2), ['cancelled: nothing changed', 'EXIT=0']);
   assert.deepEqual(state(sb), before);
   const yes = promptTerminal(t, sb, ['task', 'land', 'q', '--remove']);
