@@ -339,7 +339,8 @@ function revertBlocks(buf: Buffer, blocks: Block[], rel: string): Buffer {
 
 /**
  * What reverting a modified file's hunk does to its index entry (see {@link StagedFix}), or
- * null when the index holds no change there (or no stage-0 entry: a conflict is refused
+ * null when the index holds no change there (nothing staged: the entry is HEAD's; or no
+ * stage-0 entry: a conflict is refused
  * before, a path out of the index is the listing's business). Reads the index and the
  * baseline and writes the new blob into the object store (`git hash-object -w`); the index
  * itself is not touched.
@@ -352,8 +353,11 @@ function revertBlocks(buf: Buffer, blocks: Block[], rel: string): Buffer {
  *   link or the other way (a staged type change): the hint says to unstage it first.
  */
 async function planStagedFix(root: string, h: Hunk, d: HunkDetail, baselineOid: string): Promise<StagedFix | null> {
-  const entry = await indexEntry(root, h.path);
+  const [entry, head] = await Promise.all([indexEntry(root, h.path), headEntry(root, h.path)]);
   if (!entry || entry === 'conflict') return null;
+  // Nothing staged (the index has what HEAD has): also where the baseline is an older
+  // commit, whose later changes in HEAD are not the user's to unstage.
+  if (head && head.mode === entry.mode && head.oid === entry.oid) return null;
   if (h.kind === 'mode') {
     return entry.mode === d.newMode && entry.mode !== d.oldMode ? { before: entry, after: { mode: d.oldMode, oid: entry.oid }, how: 'same' } : null;
   }

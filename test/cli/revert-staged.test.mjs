@@ -238,3 +238,27 @@ test('revert --queue of a staged change: filed, the index reverted too; when fil
   assert.equal(sb.read('f.py'), 'x = 1\ny = 2\n');
   assert.equal(sb.git('diff', '--cached', '--name-only'), 'g.py\n');
 });
+
+test('revert against an older baseline: the index is left alone while it holds what HEAD has (a later commit is not unstaged), reverted when the change is staged', () => {
+  const sb = sandbox({ files: { 'f.py': 'x = 1\ny = 2\n' } });
+  const base = sb.git('rev-parse', 'HEAD').trim();
+  sb.write({ 'f.py': 'x = 1\ny = 50\n' });
+  sb.git('commit', '-q', '-am', 'y = 50');
+  expectRun(sb, ['baseline', 'set', base], { status: 0, stdout: `baseline set: refs/kizu/baseline ${base}\n` });
+  const headEntry = entry(sb, 'f.py');
+  sb.write({ 'f.py': 'x = 1\ny = 99\n' });
+  let [h] = hunksJson(sb);
+  kizuExact(sb, ['revert', h.shortId], () => `reverted ${h.shortId}  f.py:2\n` + savedLines(sb, 'f.py').join('\n') + '\n');
+  assert.equal(sb.read('f.py'), 'x = 1\ny = 2\n');
+  assert.equal(entry(sb, 'f.py'), headEntry);
+  sb.write({ 'f.py': 'x = 1\ny = 99\n' });
+  sb.git('add', 'f.py');
+  const stagedEntry = entry(sb, 'f.py');
+  [h] = hunksJson(sb);
+  kizuExact(sb, ['revert', h.shortId], () =>
+    `reverted ${h.shortId}  f.py:2\n` +
+      'reverted f.py:2 in the index too: the change was staged (any other staged change of f.py stays staged)\n' +
+      savedWithIndex(sb, 'f.py', { oldEntry: stagedEntry }),
+  );
+  assert.equal(staged(sb, 'f.py').toString(), 'x = 1\ny = 2\n');
+});
