@@ -12,8 +12,8 @@ import { KINDS } from '../scars/format.js';
 import { recordRewrite, scarIntoBuffer, withScarWrite } from '../scars/insert.js';
 import { withWorkTreeLock } from '../git/lock.js';
 import { listHunks, resolveHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
-import { planRevert, commitPlan, commitState, readPathState, sameState, applyIndexFix } from '../hunks/revert.js';
-import { saveRevert, readSavedRevert, listSavedReverts, type SavedRevert, type SavedFile } from '../hunks/saved-reverts.js';
+import { planRevert, commitPlan, commitState, readPathState, sameState, applyIndexFix, applyStagedFix, indexEntry, setIndexEntry, type RevertPlan } from '../hunks/revert.js';
+import { saveRevert, readSavedRevert, listSavedReverts, type SavedRevert, type SavedFile, type IndexEntry } from '../hunks/saved-reverts.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
 import { pathQuoter, quoteCStyle, type PathQuote } from '../git/quote.js';
@@ -51,8 +51,12 @@ function shellWord(p: string, q: PathQuote): string {
 function restoreHint(root: string, t: SavedRevert, what: string): string[] {
   const id = t.commit.slice(0, 12);
   const q = pathQuoter(root);
-  if (t.type === 'absent') return [`${q(t.path)} did not exist before ${what}; git kizu revert --restore ${id} removes it again`];
-  const lines = [`saved the previous ${q(t.path)} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`];
+  const lines =
+    t.type === 'absent'
+      ? [`${q(t.path)} did not exist before ${what}; git kizu revert --restore ${id} removes it again${t.index === undefined ? '' : ' and puts its index entry back'}`]
+      : t.index === undefined
+        ? [`saved the previous ${q(t.path)} in ${REVERTS_REF}; restore it with: git kizu revert --restore ${id}`]
+        : [`saved the previous ${q(t.path)} and its index entry in ${REVERTS_REF}; restore both with: git kizu revert --restore ${id}`];
   // The path is root-relative: `git -C <root> ...` would not apply to the redirection, so
   // name the file absolutely.
   if (t.type === 'file') {
@@ -63,7 +67,32 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
     const chmod = t.mode === null ? '' : ` && chmod ${(t.mode & 0o7777).toString(8).padStart(3, '0')} ${file}`;
     lines.push(`  (or: git cat-file -p ${t.blob} > ${file}${chmod}${plain ? '' : `, <path> being ${q(abs)}`})`);
   }
+  if (t.index !== undefined) lines.push(`  (${t.type === 'file' ? 'and ' : ''}the index entry alone: ${indexCommand(root, t.path, t.index, q)})`);
   return lines;
+}
+
+/**
+ * The plain git command that sets the index entry of `rel` to `e` (`git update-index
+ * --cacheinfo`), or removes it (null: `git rm --cached`), run from anywhere (`git -C <root>`);
+ * a root or path git would quote is written `<root>` / `<path>` and named after it.
+ */
+function indexCommand(root: string, rel: string, e: IndexEntry | null, q: PathQuote): string {
+  const plainRoot = quoteCStyle(root) === root;
+  const plainPath = quoteCStyle(rel) === rel;
+  const r = plainRoot ? shellQuote(root) : '<root>';
+  const p = plainPath ? shellQuote(rel) : '<path>';
+  const cmd = e ? `git -C ${r} update-index --add --cacheinfo ${e.mode},${e.oid},${p}` : `git -C ${r} rm --cached -q -- ${p}`;
+  const named = [plainRoot ? '' : `<root> being ${quoteCStyle(root)}`, plainPath ? '' : `<path> being ${q(rel)}`].filter(Boolean);
+  return cmd + (named.length ? `, ${named.join(', ')}` : '');
+}
+
+/** The line saying what a revert did in the index for a hunk of a modified file, or null. */
+function stagedLine(plan: RevertPlan, q: PathQuote): string | null {
+  const f = plan.stagedFix;
+  if (!f) return null;
+  const range = hunkRange(plan.hunk, q);
+  if (f.how === 'same') return `reverted ${range} in the index too: the change was staged (any other staged change of ${q(plan.hunk.path)} stays staged)`;
+  return `reverted ${range} in the index too: the index held a different version of those lines, which is undone as well (the staged ${q(plan.hunk.path)} is saved below)`;
 }
 
 
@@ -77,10 +106,14 @@ function restoreHint(root: string, t: SavedRevert, what: string): string[] {
  * removed); if filing it fails, the revert is undone. A whole-file hunk also puts the path's
  * index entry back (hunks/revert.ts IndexFix: a staged deletion or addition is undone, a
  * staged version that differs from the file is saved first), so the hunk does not come back.
+ * A hunk of a modified file whose change the index holds too (staged, or staged in another
+ * version) is reverted in the index as well (hunks/revert.ts StagedFix; a scar goes to the
+ * working tree only), the index entry saved with the file so that `--restore` puts both
+ * back; if the index cannot be updated, the working tree is put back and nothing is reverted.
  * Prints `reverted <shortId>  <range>`, then `scarred ...` / `queued <id> ...`, then what
- * happened in the index (`tracked <path> again in the index: ...`, `removed <path> from the
- * index: ...`, `saved the staged <path> ...`), then how to restore the saved content (none
- * when the file itself did not change).
+ * happened in the index (`reverted <range> in the index too: ...`, `tracked <path> again in
+ * the index: ...`, `removed <path> from the index: ...`, `saved the staged <path> ...`), then
+ * how to restore the saved content (none when the file itself did not change).
  * @returns 0.
  * @throws KizuError: exit 1 for an unknown or ambiguous hunk (candidates listed) or a file
  *   that changed since the hunk was listed; exit 2 for bad input (missing hunk, kind or
@@ -142,8 +175,18 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
     }
     // Nothing to save when the file stays as it is (only its index entry comes back).
     const staged = plan.index?.op === 'untrack' && plan.index.staged ? await saveRevert(ctx.root, plan.index.staged, `revert ${h.id} (staged version)`) : null;
-    const saved = sameState(plan.before, after) ? null : await saveRevert(ctx.root, plan.before, `revert ${h.id}`);
+    // A staged change reverted too: the index entry is saved with the file.
+    const saved =
+      sameState(plan.before, after) && !plan.stagedFix ? null : await saveRevert(ctx.root, plan.stagedFix ? { ...plan.before, index: plan.stagedFix.before } : plan.before, `revert ${h.id}`);
     await commitPlan(plan, after);
+    try {
+      await applyStagedFix(ctx.root, plan);
+    } catch (e) {
+      // The index could not follow: the working tree goes back too, nothing is reverted.
+      await commitState(plan.abs, after, plan.before, () => new KizuError(`${pathQuoter(ctx.root)(h.path)} changed while its revert was undone`, saved ? { hint: restoreHint(ctx.root, saved, 'the revert').join('\n') } : {}));
+      if (!(e instanceof KizuError)) throw e;
+      throw new KizuError(`${e.message}; the working tree is put back, nothing was reverted`, { hint: e.hint, exitCode: e.exitCode });
+    }
     await applyIndexFix(ctx.root, plan);
     // A type change (a file replaced by a link or the other way) is a deletion and an addition.
     const typeChange = hunks.some((x) => x.path === h.path && x.kind === 'deleted');
@@ -176,6 +219,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
         );
       } finally {
         await applyIndexFix(ctx.root, plan, true);
+        await applyStagedFix(ctx.root, plan, true);
       }
       throw e;
     }
@@ -184,6 +228,8 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   i.reporter.log(`reverted ${shortId(h)}  ${hunkRange(h, q)}`);
   if (scar) i.reporter.log(`scarred ${q(h.path)}:${scar.line}  ${scar.text.trim()}`);
   if (queued) i.reporter.log(queued);
+  const stagedText = stagedLine(plan, q);
+  if (stagedText) i.reporter.log(stagedText);
   if (plan.index?.op === 'track') i.reporter.log(`tracked ${q(h.path)} again in the index: the staged deletion is undone`);
   if (plan.index?.op === 'untrack') i.reporter.log(`removed ${q(h.path)} from the index: the staged addition is undone`);
   if (staged) {
@@ -215,12 +261,16 @@ async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number |
 
 /**
  * `git kizu revert --restore <trash-id>`: puts a saved revert back (the file's bytes and
- * mode, a symlink, or no file), after saving what the path holds now as a saved revert too.
+ * mode, a symlink, or no file, and its index entry when one was saved with it: a revert of
+ * a staged change), after saving what the path holds now (with its index entry in that
+ * case) as a saved revert too; if the index cannot be set, the file is put back as it was.
  * Prints `restored <path> from <id>` and how to undo that, or
  * `unchanged: <path> already holds the saved content`.
  * @returns 0.
- * @throws KizuError exit 1 if `spec` is not a saved revert; exit 2 for a saved path that
- *   is not a plain working-tree path.
+ * @throws KizuError exit 1 if `spec` is not a saved revert, or the path's index entry changed
+ *   while it was restored; exit 2 for a saved path that is not a plain working-tree path, an
+ *   unmerged path (with a saved index entry), or an index git cannot write (the file is then
+ *   put back as it was).
  */
 export async function restoreCommand(cwd: string, spec: string, reporter: Reporter): Promise<number> {
   const ctx = await repoContext(cwd);
@@ -230,19 +280,35 @@ export async function restoreCommand(cwd: string, spec: string, reporter: Report
     throw new KizuError(`trash entry ${spec} names an unsafe path: ${JSON.stringify(t.path)}`, { hint: 'restore it by hand with git cat-file' });
   }
   const abs = path.join(ctx.root, ...parts);
+  const q = pathQuoter(ctx.root);
   // Read, saved and written under the working-tree write lock (git/lock.ts withWorkTreeLock).
   const saved = await withWorkTreeLock(ctx.gitDir, async () => {
     const now = await readPathState(abs, t.path);
-    if (sameState(now, t)) return null;
-    const s = await saveRevert(ctx.root, now, `restore ${t.commit}`);
-    await commitState(abs, now, t, () => new KizuError(`${pathQuoter(ctx.root)(t.path)} changed while it was being restored; nothing was written`, { hint: 'retry' }));
+    // A saved index entry comes back too (what the index holds now is saved with the file).
+    const entry = t.index === undefined ? undefined : await indexEntry(ctx.root, t.path);
+    if (entry === 'conflict') {
+      throw new KizuError(`${q(t.path)} is unmerged in the index, so its saved index entry cannot be put back; nothing was written`, { hint: 'resolve the conflict first (edit, then git add), then restore again' });
+    }
+    const sameEntry = entry === undefined || (entry === null ? t.index === null : !!t.index && entry.mode === t.index.mode && entry.oid === t.index.oid);
+    if (sameState(now, t) && sameEntry) return null;
+    const s = await saveRevert(ctx.root, entry === undefined ? now : { ...now, index: entry }, `restore ${t.commit}`);
+    await commitState(abs, now, t, () => new KizuError(`${q(t.path)} changed while it was being restored; nothing was written`, { hint: 'retry' }));
+    if (entry !== undefined) {
+      try {
+        await setIndexEntry(ctx.root, t.path, entry, t.index as IndexEntry | null);
+      } catch (e) {
+        await commitState(abs, t, now, () => new KizuError(`${q(t.path)} changed while its restore was undone`, { hint: restoreHint(ctx.root, s, 'the restore').join('\n') }));
+        if (!(e instanceof KizuError)) throw e;
+        throw new KizuError(`${e.message}; the working tree is put back, nothing was restored`, { hint: e.hint, exitCode: e.exitCode });
+      }
+    }
     return s;
   });
   if (!saved) {
-    reporter.log(`unchanged: ${pathQuoter(ctx.root)(t.path)} already holds the saved content`);
+    reporter.log(`unchanged: ${q(t.path)} already holds the saved content${t.index === undefined ? '' : ', and its index entry the saved one'}`);
     return EXIT.OK;
   }
-  reporter.log(`restored ${pathQuoter(ctx.root)(t.path)} from ${t.commit.slice(0, 12)}`);
+  reporter.log(`restored ${q(t.path)} from ${t.commit.slice(0, 12)}${t.index === undefined ? '' : ', and its index entry as it was'}`);
   for (const l of restoreHint(ctx.root, saved, 'the restore')) reporter.log(l);
   return EXIT.OK;
 }

@@ -11,6 +11,12 @@
  * needs it ({@link IndexFix}), so that a reverted hunk does not come back: a file deleted
  * from the index (`git rm`, the old side of `git mv`) is tracked again, a staged addition or
  * an intent-to-add entry (`git add -N`) is removed (git-update-index(1) `--index-info`).
+ *
+ * A hunk of a modified file (lines, a binary file, a link's target, the executable bit) is
+ * reverted in the index too when the index holds a change there ({@link StagedFix}), so that
+ * the next `git commit` does not carry the rejected change: like `git restore --staged
+ * --worktree -p` for that hunk, but byte-exact on the staged blob and decided by the changed
+ * lines of the index's own diff against the baseline (`git diff --cached <baseline>`).
  */
 import { chmod, lstat, readFile, readlink, unlink, mkdir } from 'node:fs/promises';
 import { symlinkSync } from 'node:fs';
@@ -21,8 +27,9 @@ import { quoteCStyle } from '../git/quote.js';
 import { git } from '../git/run.js';
 import { shellQuote } from '../words.js';
 import { replaceWithSync, writeFileAtomic } from '../files.js';
+import { DIFF_ARGS, parseDiff } from '../git/diff.js';
 import { hunkDetail, hunkRange, shortId, hunkSpot, submoduleWords, type Hunk, type HunkDetail } from './listing.js';
-import type { SavedFile } from './saved-reverts.js';
+import type { IndexEntry, SavedFile } from './saved-reverts.js';
 
 /**
  * The bytes of one side of a hunk: 'old' takes ' ' and '-' lines, 'new' takes ' ' and '+'
@@ -130,6 +137,23 @@ export interface RevertPlan {
   spot: number | null;
   /** What happens to the user's index entry for the path (null: nothing). */
   index: IndexFix | null;
+  /** For a hunk of a modified file whose change the index holds too: its index entry reverted as well (null: the index keeps what it has). */
+  stagedFix: StagedFix | null;
+}
+
+/**
+ * The revert of a modified file's hunk in the user's index: the stage-0 entry goes from
+ * `before` to `after` (same path). `how` says what the index held at the hunk's lines:
+ * - `same`: the hunk's change as the working tree has it (staged with `git add`): those lines
+ *   go back to the baseline there too; every other staged change of the file stays, byte-exact;
+ * - `other`: a different change at those lines (staged, then edited again, or staged in part):
+ *   the index's changed lines that overlap the hunk's go back to the baseline too, so that no
+ *   version of the rejected change is committed; the staged blob is saved with the revert.
+ */
+export interface StagedFix {
+  before: IndexEntry;
+  after: IndexEntry;
+  how: 'same' | 'other';
 }
 
 /**
@@ -149,7 +173,7 @@ export type IndexFix =
   | { op: 'untrack'; mode: string; oid: string; staged: SavedFile | null; intentToAdd: boolean };
 
 /** The stage-0 index entry of `rel` (`git ls-files -s`), null if there is none; 'conflict' while it is unmerged. */
-async function indexEntry(root: string, rel: string): Promise<{ mode: string; oid: string } | null | 'conflict'> {
+export async function indexEntry(root: string, rel: string): Promise<{ mode: string; oid: string } | null | 'conflict'> {
   const r = await git(['ls-files', '-s', '-z', '--', `:(literal)${rel}`], { cwd: root });
   let found: { mode: string; oid: string } | null = null;
   for (const rec of r.stdout.toString('utf8').split('\0')) {
@@ -233,6 +257,175 @@ export async function applyIndexFix(root: string, plan: RevertPlan, undo = false
   }
 }
 
+/**
+ * One changed stretch of a hunk: a run of '-' and '+' lines (with their `\` markers) between
+ * context lines. `oldFrom`/`newFrom` are the 1-based lines where it starts on each side (for
+ * a side with no lines, the line it sits before); `oldLen`/`newLen` its line counts there.
+ */
+interface Block {
+  oldFrom: number;
+  oldLen: number;
+  newFrom: number;
+  newLen: number;
+  raw: Buffer[];
+}
+
+/** The changed stretches of a hunk (header numbers as git printed them, body lines `raw`). */
+function changedBlocks(h: { oldStart: number; oldCount: number; newStart: number; newCount: number }, raw: Buffer[]): Block[] {
+  const out: Block[] = [];
+  let o = h.oldCount === 0 ? h.oldStart + 1 : h.oldStart;
+  let n = h.newCount === 0 ? h.newStart + 1 : h.newStart;
+  let cur: Block | null = null;
+  for (const line of raw) {
+    const k = line[0];
+    if (k === 0x5c) {
+      cur?.raw.push(line);
+      continue;
+    }
+    if (k !== 0x2d && k !== 0x2b) {
+      cur = null;
+      o++;
+      n++;
+      continue;
+    }
+    if (!cur) out.push((cur = { oldFrom: o, oldLen: 0, newFrom: n, newLen: 0, raw: [] }));
+    cur.raw.push(line);
+    if (k === 0x2d) {
+      cur.oldLen++;
+      o++;
+    } else {
+      cur.newLen++;
+      n++;
+    }
+  }
+  return out;
+}
+
+/**
+ * True if two blocks (of two diffs against the same baseline) touch the same baseline lines:
+ * they share a line, or one only inserts lines and does so inside or at an edge of the other
+ * (or at the same place). Two blocks that only border each other do not overlap.
+ */
+function overlaps(a: Block, b: Block): boolean {
+  const a1 = 2 * (a.oldFrom - 1);
+  const a2 = a1 + 2 * a.oldLen;
+  const b1 = 2 * (b.oldFrom - 1);
+  const b2 = b1 + 2 * b.oldLen;
+  if (a1 < b2 && b1 < a2) return true;
+  return (a1 === a2 || b1 === b2) && a1 <= b2 && b1 <= a2;
+}
+
+/** True if two blocks make the same change at the same baseline lines. */
+function sameBlock(a: Block, b: Block): boolean {
+  return a.oldFrom === b.oldFrom && a.oldLen === b.oldLen && sideBytes(a.raw, 'old').equals(sideBytes(b.raw, 'old')) && sideBytes(a.raw, 'new').equals(sideBytes(b.raw, 'new'));
+}
+
+/**
+ * `buf` (an index blob) with `blocks` (of its own diff against the baseline) put back to
+ * their baseline lines, the last first so that the line numbers of the others still hold.
+ * @throws KizuError (exit 2) if a block's lines are not where its diff says (a bug).
+ */
+function revertBlocks(buf: Buffer, blocks: Block[], rel: string): Buffer {
+  for (const b of [...blocks].sort((x, y) => y.newFrom - x.newFrom)) {
+    const at = lineOffset(buf, b.newFrom);
+    const want = sideBytes(b.raw, 'new');
+    if (at > buf.length || !buf.subarray(at, at + want.length).equals(want)) {
+      throw new KizuError(`${quoteCStyle(rel)}: the staged version does not match its own diff; nothing was reverted`, { hint: 'this is a bug in git-kizu; unstage the file (git restore --staged) and revert again' });
+    }
+    buf = Buffer.concat([buf.subarray(0, at), sideBytes(b.raw, 'old'), buf.subarray(at + want.length)]);
+  }
+  return buf;
+}
+
+/**
+ * What reverting a modified file's hunk does to its index entry (see {@link StagedFix}), or
+ * null when the index holds no change there (nothing staged: the entry is HEAD's; or no
+ * stage-0 entry: a conflict is refused
+ * before, a path out of the index is the listing's business). Reads the index and the
+ * baseline and writes the new blob into the object store (`git hash-object -w`); the index
+ * itself is not touched.
+ * - mode hunk: the entry's executable bit goes back when the index has the working tree's;
+ * - a binary file or a symbolic link (the hunk is the whole content): an entry that differs
+ *   from the baseline gets the baseline's blob;
+ * - lines: the index's changed stretches (its diff against the baseline) that overlap the
+ *   hunk's go back to the baseline lines, the rest of the staged blob stays byte-exact.
+ * @throws KizuError (exit 2) when the index holds a file where the baseline has a symbolic
+ *   link or the other way (a staged type change): the hint says to unstage it first.
+ */
+async function planStagedFix(root: string, h: Hunk, d: HunkDetail, baselineOid: string): Promise<StagedFix | null> {
+  const [entry, head] = await Promise.all([indexEntry(root, h.path), headEntry(root, h.path)]);
+  if (!entry || entry === 'conflict') return null;
+  // Nothing staged (the index has what HEAD has): also where the baseline is an older
+  // commit, whose later changes in HEAD are not the user's to unstage.
+  if (head && head.mode === entry.mode && head.oid === entry.oid) return null;
+  if (h.kind === 'mode') {
+    return entry.mode === d.newMode && entry.mode !== d.oldMode ? { before: entry, after: { mode: d.oldMode, oid: entry.oid }, how: 'same' } : null;
+  }
+  if (entry.oid === d.oldOid) return null;
+  if ((entry.mode === '120000') !== (d.oldMode === '120000')) {
+    const q = quoteCStyle(h.path);
+    const w = q === h.path ? shellQuote(h.path) : `<path> (the path ${q})`;
+    throw new KizuError(`${q}: the index holds a ${entry.mode === '120000' ? 'symbolic link' : 'file'} there (a staged type change), which git kizu does not revert with a hunk; nothing was reverted`, {
+      hint: `unstage it first with git restore --staged -- ${w}, then revert the hunk again`,
+    });
+  }
+  const whole = (how: StagedFix['how']): StagedFix => ({ before: entry, after: { mode: entry.mode, oid: d.oldOid }, how });
+  if (d.binary || d.newMode === '120000') return whole(entry.oid === d.newOid ? 'same' : 'other');
+  const r = await git([...DIFF_ARGS, '--cached', baselineOid, '--', `:(literal)${h.path}`], { cwd: root });
+  const f = parseDiff(r.stdout).find((x) => x.path === h.path);
+  if (!f || f.status !== 'modified') return null;
+  if (f.binary) return whole('other');
+  const mine = changedBlocks(h, d.raw);
+  const theirs = f.hunks.flatMap((x) => changedBlocks(x, x.raw)).filter((b) => mine.some((m) => overlaps(m, b)));
+  if (!theirs.length) return null;
+  const how = theirs.every((b) => mine.some((m) => sameBlock(m, b))) ? 'same' : 'other';
+  const staged = await blobBytes(root, entry.oid);
+  const oid = (await git(['hash-object', '-w', '--no-filters', '--stdin'], { cwd: root, input: revertBlocks(staged, theirs, h.path) })).stdout.toString('utf8').trim();
+  return { before: entry, after: { mode: entry.mode, oid }, how };
+}
+
+/**
+ * Applies a plan's {@link StagedFix} to the user's index (`git update-index -z --index-info`,
+ * which takes the index lock), or with `undo` puts the entry back as it was. Checks first
+ * that the entry still is what the plan read (for `undo`: what it wrote). Nothing when the
+ * plan has none.
+ * @throws KizuError (exit 1) if the entry changed meanwhile (a `git add` in between), exit 2
+ *   if git fails (e.g. another git process holds the index lock); the index is unchanged.
+ */
+export async function applyStagedFix(root: string, plan: RevertPlan, undo = false): Promise<void> {
+  const f = plan.stagedFix;
+  if (!f) return;
+  const [from, to] = undo ? [f.after, f.before] : [f.before, f.after];
+  await setIndexEntry(root, plan.hunk.path, from, to);
+}
+
+/**
+ * Sets the stage-0 index entry of `rel` to `to` (null: removes it), if it is `from` now
+ * (null: no entry; undefined: whatever it is). Nothing to do when it already is `to`.
+ * @throws KizuError (exit 1) if the entry is neither `from` nor `to`, or unmerged; exit 2
+ *   if git fails (e.g. another git process holds the index lock), the index unchanged.
+ */
+export async function setIndexEntry(root: string, rel: string, from: IndexEntry | null | undefined, to: IndexEntry | null): Promise<void> {
+  const now = await indexEntry(root, rel);
+  const same = (a: IndexEntry | null, b: IndexEntry | null) => (a === null ? b === null : b !== null && a.mode === b.mode && a.oid === b.oid);
+  const q = quoteCStyle(rel);
+  if (now === 'conflict' || (from !== undefined && !same(now, from) && !same(now, to))) {
+    throw new KizuError(`${q}: its index entry changed meanwhile (staged again, or unmerged), so it was left as it is`, {
+      hint: `look at it with git diff --cached -- ${q === rel ? shellQuote(rel) : '<path>'}, then run the command again`,
+      exitCode: EXIT.FOUND,
+    });
+  }
+  if (same(now, to)) return;
+  const line = to ? `${to.mode} ${to.oid}\t${rel}\0` : `0 ${'0'.repeat((now ?? from ?? { oid: '0'.repeat(40) }).oid.length)}\t${rel}\0`;
+  try {
+    await git(['update-index', '-z', '--index-info'], { cwd: root, input: line });
+  } catch (e) {
+    throw new KizuError(`${q}: its index entry could not be set: ${(e as Error).message.split('\n')[0]}`, {
+      hint: 'if another git command is running, let it finish (a crashed one leaves index.lock in the git directory: remove that file), then run the command again',
+    });
+  }
+}
+
 async function gitHash(root: string, buf: Buffer, rel?: string): Promise<string> {
   const args = rel === undefined ? ['hash-object', '--no-filters', '--stdin'] : ['hash-object', `--path=${rel}`, '--stdin'];
   return (await git(args, { cwd: root, input: buf })).stdout.toString('utf8').trim();
@@ -289,9 +482,11 @@ function gitModeBits(mode: string): number {
  * - submodule: refused, a submodule is its own repository (the hint says what to run in it);
  * - conflict (unmerged index entries): refused, resolving is the user's choice (the hint
  *   names git's ways: edit and `git add`, `git checkout --ours/--theirs`, `git merge --abort`).
+ * A modified file's hunk (lines, binary, link target, mode) whose change the index holds
+ * too gets a `stagedFix` (see planStagedFix; its new blob is written to the object store).
  * @throws KizuError exit 1 if the path no longer holds what the hunk was listed from; exit 2
- *   for submodules, conflicts, files git converts (see verifyOid), or a hunk that did not come from
- *   listHunks.
+ *   for submodules, conflicts, files git converts (see verifyOid), a staged type change
+ *   (planStagedFix), or a hunk that did not come from listHunks.
  */
 export async function planRevert(root: string, h: Hunk, baselineOid: string): Promise<RevertPlan> {
   const d = hunkDetail(h);
@@ -304,7 +499,7 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
   if (h.kind === 'mode') {
     if (before.type !== 'file' || ((before.mode! & 0o100) !== 0) !== (d.newMode === '100755')) throw changedError(h);
     const bits = d.oldMode === '100755' ? before.mode! | ((before.mode! & 0o444) >> 2) : before.mode! & ~0o111;
-    return { hunk: h, abs, before, after: { ...before, mode: bits }, spot: 1, index: null };
+    return { hunk: h, abs, before, after: { ...before, mode: bits }, spot: 1, index: null, stagedFix: await planStagedFix(root, h, d, baselineOid) };
   }
   if (h.kind === 'untracked') {
     const want = d.symlink ? 'symlink' : 'file';
@@ -312,12 +507,12 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
     if (d.contentSha !== undefined) {
       if (createHash('sha256').update(before.content!).digest('hex') !== d.contentSha) throw changedError(h);
     } else if (!before.content!.equals(sideBytes(d.raw, 'new'))) throw changedError(h);
-    return { hunk: h, abs, before, after: absent, spot: null, index: null };
+    return { hunk: h, abs, before, after: absent, spot: null, index: null, stagedFix: null };
   }
   if (h.kind === 'deleted') {
     const index = await planIndexFix(root, h, d);
     // Deleted from the index only (`git rm --cached`): the file stays, it is tracked again.
-    if (before.type !== 'absent' && index) return { hunk: h, abs, before, after: before, spot: hunkSpot(h), index };
+    if (before.type !== 'absent' && index) return { hunk: h, abs, before, after: before, spot: hunkSpot(h), index, stagedFix: null };
     const link = d.oldMode === '120000';
     // A type change (git lists it as a deletion and an addition): the path holds the other
     // type, which the baseline's file or link replaces (saved first, like any revert).
@@ -325,19 +520,19 @@ export async function planRevert(root: string, h: Hunk, baselineOid: string): Pr
     const after: SavedFile = link
       ? { path: h.path, type: 'symlink', content: await blobBytes(root, d.oldOid), mode: null }
       : { path: h.path, type: 'file', content: await baselineBytes(root, h.path, d.oldOid), mode: gitModeBits(d.oldMode) };
-    return { hunk: h, abs, before, after, spot: link ? null : hunkSpot(h), index };
+    return { hunk: h, abs, before, after, spot: link ? null : hunkSpot(h), index, stagedFix: null };
   }
   if (d.newMode === '120000') {
     // A link's hunk is its whole target: the link goes back to the baseline's, or goes.
     if (before.type !== 'symlink' || (await gitHash(root, before.content!)) !== d.newOid) throw changedError(h);
-    if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d) };
-    return { hunk: h, abs, before, after: { path: h.path, type: 'symlink', content: await blobBytes(root, d.oldOid), mode: null }, spot: null, index: null };
+    if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d), stagedFix: null };
+    return { hunk: h, abs, before, after: { path: h.path, type: 'symlink', content: await blobBytes(root, d.oldOid), mode: null }, spot: null, index: null, stagedFix: await planStagedFix(root, h, d, baselineOid) };
   }
   if (before.type !== 'file') throw changedError(h);
   await verifyOid(root, h, d, before.content!, baselineOid);
-  if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d) };
+  if (h.kind === 'added') return { hunk: h, abs, before, after: absent, spot: null, index: await planIndexFix(root, h, d), stagedFix: null };
   const content = d.binary ? await baselineBytes(root, h.path, d.oldOid) : revertBuffer(before.content!, h, d.raw);
-  return { hunk: h, abs, before, after: { ...before, content }, spot: hunkSpot(h), index: null };
+  return { hunk: h, abs, before, after: { ...before, content }, spot: hunkSpot(h), index: null, stagedFix: await planStagedFix(root, h, d, baselineOid) };
 }
 
 /**

@@ -2,7 +2,11 @@
  * Saved reverts: what `git kizu revert` (and `revert --restore`) discards is saved first, as
  * a commit on `refs/kizu/reverts` (the "trash id" users pass to `revert --restore`). Each commit's tree holds the one saved file at its path
  * (mode 100644, 100755 or 120000), or is empty when the file did not exist; its message
- * records the path (JSON), the type, the exact mode bits and why it was saved. Commits chain
+ * records the path (JSON), the type, the exact mode bits and why it was saved. When the
+ * path's index entry was changed too (a revert of a staged change), the message also holds
+ * `kizu-index: <mode> <blob>` (the stage-0 entry as it was, or `none`), and the tree holds
+ * that blob next to the file as `<name>.kizu-index`, which keeps it reachable (the file
+ * itself sorts first, so a reader taking the tree's first entry still gets the file). Commits chain
  * (each has the previous saved revert as parent), so `git log refs/kizu/reverts` lists them
  * and they stay reachable (not garbage-collected). The ref is moved with
  * `git update-ref <ref> <new> <old>` (compare-and-swap; retried when another process
@@ -34,6 +38,17 @@ export interface SavedFile {
   content: Buffer | null;
   /** Permission bits (e.g. 0o644) of a regular file; null otherwise. */
   mode: number | null;
+  /**
+   * The path's stage-0 index entry as it was (git mode and blob id), null for no entry;
+   * undefined when the index was not part of what was saved (then a restore leaves it alone).
+   */
+  index?: IndexEntry | null;
+}
+
+/** A stage-0 index entry: git mode (`100644`, `100755`, `120000`) and blob id. */
+export interface IndexEntry {
+  mode: string;
+  oid: string;
 }
 
 /** A saved revert: the saved file plus where it is stored. */
@@ -51,9 +66,11 @@ async function out(args: string[], root: string, input?: Buffer | string): Promi
 }
 
 /** Builds the tree holding `blob` at `path` (nested trees, one `git mktree` per level). */
-async function treeFor(root: string, path: string, mode: string, blob: string): Promise<string> {
+async function treeFor(root: string, path: string, mode: string | null, blob: string | null, index?: IndexEntry | null): Promise<string> {
   const parts = path.split('/');
-  let entry = `${mode} blob ${blob}\t${parts.pop()}\0`;
+  const name = parts.pop()!;
+  let entry = mode && blob ? `${mode} blob ${blob}\t${name}\0` : '';
+  if (index) entry += `${index.mode} blob ${index.oid}\t${name}.kizu-index\0`;
   let tree = await out(['mktree', '-z'], root, entry);
   while (parts.length) {
     entry = `040000 tree ${tree}\t${parts.pop()}\0`;
@@ -63,7 +80,8 @@ async function treeFor(root: string, path: string, mode: string, blob: string): 
 }
 
 /**
- * Saves `f` as a new commit on refs/kizu/reverts.
+ * Saves `f` as a new commit on refs/kizu/reverts (with `f.index` when it is not undefined:
+ * see the module comment).
  * @param reason recorded in the commit message (one line).
  * @returns the entry with its commit and blob ids.
  * @throws KizuError (exit 2) if refs/kizu/reverts points at anything but an existing commit
@@ -73,11 +91,12 @@ async function treeFor(root: string, path: string, mode: string, blob: string): 
 export async function saveRevert(root: string, f: SavedFile, reason: string): Promise<SavedRevert> {
   let blob: string | null = null;
   let tree: string;
-  if (f.type === 'absent' || f.content === null) tree = await out(['mktree', '-z'], root, '');
+  if ((f.type === 'absent' || f.content === null) && !f.index) tree = await out(['mktree', '-z'], root, '');
+  else if (f.type === 'absent' || f.content === null) tree = await treeFor(root, f.path, null, null, f.index);
   else {
     blob = await out(['hash-object', '-w', '--no-filters', '--stdin'], root, f.content);
     const gitMode = f.type === 'symlink' ? '120000' : (f.mode ?? 0o644) & 0o100 ? '100755' : '100644';
-    tree = await treeFor(root, f.path, gitMode, blob);
+    tree = await treeFor(root, f.path, gitMode, blob, f.index);
   }
   const type = f.content === null ? 'absent' : f.type;
   const msg =
@@ -85,7 +104,8 @@ export async function saveRevert(root: string, f: SavedFile, reason: string): Pr
     `kizu-path: ${JSON.stringify(f.path)}\n` +
     `kizu-type: ${type}\n` +
     `kizu-mode: ${f.mode === null || type !== 'file' ? 'none' : '0' + (f.mode & 0o7777).toString(8)}\n` +
-    `kizu-reason: ${reason.replace(/[\r\n]/g, ' ')}\n`;
+    `kizu-reason: ${reason.replace(/[\r\n]/g, ' ')}\n` +
+    (f.index === undefined ? '' : `kizu-index: ${f.index ? `${f.index.mode} ${f.index.oid}` : 'none'}\n`);
   for (let attempt = 0; attempt < 5; attempt++) {
     const parent = (await resolveKizuRef(root, REVERTS_REF)) ?? '';
     const commit = await out(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], root, msg);
@@ -140,15 +160,19 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
   let content: Buffer | null = null;
   if (type !== 'absent') {
     const ls = await git(['ls-tree', '-z', '-r', '--full-tree', commit], { cwd: root });
-    const entry = ls.stdout.toString('utf8').split('\0')[0];
-    const m = /^\d+ blob ([0-9a-f]+)\t/.exec(entry);
+    // The file at its path (an entry saved before index entries were recorded: the one entry).
+    const entries = ls.stdout.toString('utf8').split('\0').map((e) => /^\d+ blob ([0-9a-f]+)\t([\s\S]*)$/.exec(e));
+    const m = entries.find((e) => e && e[2] === path) ?? entries[0];
     if (!m) throw notFound();
     blob = m[1];
     content = (await git(['cat-file', 'blob', blob], { cwd: root })).stdout;
   }
+  const indexText = field('index');
+  const im = indexText === undefined ? null : /^(\d{6}) ([0-9a-f]{40,64})$/.exec(indexText);
+  const index: IndexEntry | null | undefined = indexText === undefined ? undefined : im ? { mode: im[1], oid: im[2] } : indexText === 'none' ? null : undefined;
   // Named by its first id where retention wrote it again, as it was printed when saved.
   const first = field('id');
-  return { path, type, content, mode, commit: first && /^[0-9a-f]{40}$/.test(first) ? first : commit, blob, reason: field('reason') ?? '' };
+  return { path, type, content, mode, ...(index === undefined ? {} : { index }), commit: first && /^[0-9a-f]{40}$/.test(first) ? first : commit, blob, reason: field('reason') ?? '' };
 }
 
 /** One saved revert as {@link listSavedReverts} gives it. */
