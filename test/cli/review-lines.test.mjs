@@ -228,3 +228,33 @@ test('review: an ask scar, then a revert of a later hunk that replaced 1 line by
     ...TAIL,
   ]);
 });
+
+test('review: in a file with a lone CR (old Mac line end) the scar lands above the changed line, not one line higher', async (t) => {
+  const sb = sandbox({ files: { 'g.py': 'a = 1\rb = 2\nc = 3\nd = 4\n' } });
+  sb.write({ 'g.py': 'a = 1\rb = 2\nc = 3\nD = 4\n' });
+  const [h] = hunksJson(sb);
+  // git counts lines at LF only: the change is its line 3 (the editor's and scan's line 4).
+  assert.equal(h.range, 'g.py:3');
+  const s = terminal(t, sb, ['review']);
+  await s.waitFor(`(1/1) ${PROMPT}`);
+  s.type('a');
+  const screen = await s.done();
+  assert.equal(sb.read('g.py'), `a = 1\rb = 2\nc = 3\n${ASK}\nD = 4\n`);
+  const after = hunksJson(sb);
+  assert.deepEqual(
+    after.map((x) => x.range),
+    ['g.py:3-4'],
+  );
+  assert.deepEqual(screen, [
+    ...shown(h, ['a = 1\\x0db = 2', 'c = 3', 'd = 4'], ['a = 1\\x0db = 2', 'c = 3', 'D = 4']),
+    `(1/1) ${PROMPT}a`,
+    `scarred g.py:4  ${ASK}`,
+    'review: 0 tapped, 0 rejected, 1 scarred, 0 reverted, 0 skipped',
+    'not tapped (1):',
+    listLine(after[0]),
+    ...TAIL,
+  ]);
+  // scan (which counts lines as the editor does) names the scar's line; exit 1: a scar found.
+  const scan = sb.kizu(['scan']);
+  assert.deepEqual([scan.status, scan.stdout, scan.stderr], [1, 'g.py:4  [ask]  explain this change\n', '']);
+});

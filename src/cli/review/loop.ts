@@ -12,7 +12,10 @@ import { pc, type Reporter } from '../../output.js';
 import { listHunks, shortId, hunkRange, hunkSpot, type Hunk } from '../../hunks/listing.js';
 import { readMarks, markOf, type MarkEntry } from '../../marks/read.js';
 import { REVIEW_ACTIONS, ACTION_HELP, keyLabel, type ReviewAction } from '../../config/review-keys.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { withWorkTreeLock } from '../../git/lock.js';
+import { lineOfGitLine, toLines } from '../../scars/lines.js';
 import { isQuitKey, isSpecialKey, type LineResult } from './input.js';
 
 export interface ReviewIO {
@@ -151,6 +154,19 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
   };
 
   /**
+   * Line `gitLine` of root-relative `rel` as git counts lines (a hunk's, `\n` only) as scar
+   * counts them (a lone `\r` ends a line too; scars/lines.ts); `gitLine` itself when the
+   * file cannot be read (the scar then says why).
+   */
+  const scarLine = async (rel: string, gitLine: number): Promise<number> => {
+    try {
+      return lineOfGitLine(toLines(await readFile(path.join(root, rel))), gitLine);
+    } catch {
+      return gitLine;
+    }
+  };
+
+  /**
    * A scar above the hunk's first changed line, where it is now: the hunk is listed again
    * and the scar written under the working-tree write lock, so no other git-kizu write comes
    * in between, and the line is of the file as read now (`seenAt`), not as it was when this
@@ -162,7 +178,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
       const seenAt = Date.now();
       const now = await current(h);
       if (!now) return 'again';
-      await scarCommand({ cwd: root, target: `${h.path}:${hunkSpot(now)}`, kind, message, undo: false, seenAt, reporter });
+      await scarCommand({ cwd: root, target: `${h.path}:${await scarLine(h.path, hunkSpot(now))}`, kind, message, undo: false, seenAt, reporter });
       sum.scarred++;
       return 'next-relist';
     });
