@@ -7,13 +7,13 @@
  * Terminal-free: input comes from {@link ReviewIO} (an async key reader and a line reader),
  * so the loop can be driven by anything that produces keys.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { KizuError } from '../../errors.js';
 import { pc, type Reporter } from '../../output.js';
 import { listHunks, shortId, hunkRange, hunkSpot, type Hunk } from '../../hunks/listing.js';
 import { readMarks, markOf, type MarkEntry } from '../../marks/read.js';
 import { REVIEW_ACTIONS, ACTION_HELP, keyLabel, type ReviewAction } from '../../config/review-keys.js';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { lineOfGitLine, toLines } from '../../scars/lines.js';
 import { isQuitKey, isSpecialKey, type LineResult } from './input.js';
