@@ -45,6 +45,7 @@ export async function reviewCommand(i: ReviewCommandInput): Promise<number> {
   try {
     await runReview({
       root: ctx.root,
+      gitDir: ctx.gitDir,
       paths,
       all: i.all,
       keys: ctx.config.review.keys,

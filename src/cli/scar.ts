@@ -19,6 +19,13 @@ export interface ScarCommandInput {
   /** Body; required for free, overrides the canned body otherwise. */
   message?: string;
   undo?: boolean;
+  /**
+   * When the caller read the file the line is counted in (ms since the epoch; default: when
+   * this process started). Scars and rewrites recorded in the file after it move the line
+   * (scars/insert.ts addScar); a process that writes more than once (`git kizu review`)
+   * passes the time it listed the hunk, so its own earlier writes do not move the line again.
+   */
+  seenAt?: number;
   reporter: Reporter;
 }
 
@@ -59,7 +66,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   else if (kind === 'free') throw new KizuError('a free scar needs a body', { hint: 'add -m "<what the agent should do>"' });
   else body = ctx.config.scar.bodies[kind as 'ask' | 'reject'];
   if (body.replace(/\s+/g, '') === '') throw new KizuError('the scar body is empty', { hint: 'give a body with -m "<text>"' });
-  const r = await addScar(ctx.gitDir, { root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax });
+  const r = await addScar(ctx.gitDir, { root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax, seenAt: i.seenAt });
   if (r.warning) i.reporter.warn(r.warning);
   const q = pathQuoter(ctx.root);
   const unseen = await unseenReason(ctx.root, r.realRel, ctx.config);

@@ -7,11 +7,15 @@
  * Terminal-free: input comes from {@link ReviewIO} (an async key reader and a line reader),
  * so the loop can be driven by anything that produces keys.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { KizuError } from '../../errors.js';
 import { pc, type Reporter } from '../../output.js';
 import { listHunks, shortId, hunkRange, hunkSpot, type Hunk } from '../../hunks/listing.js';
 import { readMarks, markOf, type MarkEntry } from '../../marks/read.js';
 import { REVIEW_ACTIONS, ACTION_HELP, keyLabel, type ReviewAction } from '../../config/review-keys.js';
+import { withWorkTreeLock } from '../../git/lock.js';
+import { lineOfGitLine, toLines } from '../../scars/lines.js';
 import { isQuitKey, isSpecialKey, type LineResult } from './input.js';
 
 export interface ReviewIO {
@@ -28,6 +32,8 @@ export interface ReviewIO {
 export interface ReviewOptions {
   /** Working-tree top level. */
   root: string;
+  /** Absolute git dir of this worktree (for the working-tree write lock). */
+  gitDir: string;
   /** Repo-root-relative paths to limit the review to ([] for all). */
   paths: string[];
   /** Also show hunks that were tapped when the review started. */
@@ -147,14 +153,35 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
     return now ?? null;
   };
 
-  /** A scar above the hunk's first changed line. */
-  const scar = async (h: Hunk, kind: 'ask' | 'reject' | 'free', message?: string): Promise<Outcome> => {
-    const now = await current(h);
-    if (!now) return 'again';
-    await scarCommand({ cwd: root, target: `${h.path}:${hunkSpot(now)}`, kind, message, undo: false, reporter });
-    sum.scarred++;
-    return 'next-relist';
+  /**
+   * Line `gitLine` of root-relative `rel` as git counts lines (a hunk's, `\n` only) as scar
+   * counts them (a lone `\r` ends a line too; scars/lines.ts); `gitLine` itself when the
+   * file cannot be read (the scar then says why).
+   */
+  const scarLine = async (rel: string, gitLine: number): Promise<number> => {
+    try {
+      return lineOfGitLine(toLines(await readFile(path.join(root, rel))), gitLine);
+    } catch {
+      return gitLine;
+    }
   };
+
+  /**
+   * A scar above the hunk's first changed line, where it is now: the hunk is listed again
+   * and the scar written under the working-tree write lock, so no other git-kizu write comes
+   * in between, and the line is of the file as read now (`seenAt`), not as it was when this
+   * review started: the scars and reverts this session wrote before are already counted in
+   * it and must not move it again (scars/insert.ts lineSince).
+   */
+  const scar = (h: Hunk, kind: 'ask' | 'reject' | 'free', message?: string): Promise<Outcome> =>
+    withWorkTreeLock(o.gitDir, async () => {
+      const seenAt = Date.now();
+      const now = await current(h);
+      if (!now) return 'again';
+      await scarCommand({ cwd: root, target: `${h.path}:${await scarLine(h.path, hunkSpot(now))}`, kind, message, undo: false, seenAt, reporter });
+      sum.scarred++;
+      return 'next-relist';
+    });
 
   const revertWithReason = async (h: Hunk): Promise<Outcome | 'prompt'> => {
     if (!(await current(h))) return 'again';
