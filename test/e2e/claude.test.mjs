@@ -32,9 +32,10 @@ import {
   text,
   toolUse,
 } from '../helpers/fake-anthropic.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
-const TEST_TIMEOUT = 120_000;
-const CLAUDE_TIMEOUT = 60_000;
+const TEST_TIMEOUT = E2E_TEST_MS;
+const CLAUDE_TIMEOUT = E2E_RUN_MS;
 
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n'; // the "agent" change, uncommitted

@@ -17,9 +17,10 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { BIN, sandbox } from '../helpers/sandbox.mjs';
 import { CODEX_BIN, MODEL, applyPatch, codexEnv, newInput, runAgainstFake } from '../helpers/fake-responses.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
-const TEST_TIMEOUT = 120_000;
-const RUN_TIMEOUT = 60_000;
+const TEST_TIMEOUT = E2E_TEST_MS;
+const RUN_TIMEOUT = E2E_RUN_MS;
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n';
 const SCAR = '// @kizu[ask]: explain this change';

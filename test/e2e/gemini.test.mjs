@@ -18,9 +18,10 @@ import { accessSync, constants, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { GEMINI_BIN, GEMINI_VERSION, call, geminiEnv, geminiHome, lastModelText, newContents, runAgainstFakeGemini, text } from '../helpers/fake-gemini.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
-const TEST_TIMEOUT = 150_000;
-const GEMINI_TIMEOUT = 90_000;
+const TEST_TIMEOUT = E2E_TEST_MS;
+const GEMINI_TIMEOUT = E2E_RUN_MS;
 
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n'; // the "agent" change, uncommitted

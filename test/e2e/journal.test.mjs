@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { claudeRepo, claudeSandboxEnv } from '../helpers/claude.mjs';
 import { hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 
-test('journal: the async hook records the real Edit and Write payloads; rollback patch undoes both', { timeout: 120_000 }, async (t) => {
+test('journal: the async hook records the real Edit and Write payloads; rollback patch undoes both', { timeout: E2E_TEST_MS }, async (t) => {
   const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL }, journal: true });
   const groups = JSON.parse(sb.read('.claude/settings.json')).hooks.PostToolUse;
   assert.deepEqual(groups[1], {
@@ -31,7 +32,7 @@ test('journal: the async hook records the real Edit and Write payloads; rollback
     cwd: sb.dir,
     env,
     args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(sleep:*)'],
-    timeoutMs: 60_000,
+    timeoutMs: E2E_RUN_MS,
   });
   assert.equal(r.json.result, 'done');
   assert.deepEqual(r.json.permission_denials, []);

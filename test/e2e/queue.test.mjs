@@ -24,9 +24,10 @@ import {
   text,
   toolUse,
 } from '../helpers/fake-anthropic.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
-const TEST_TIMEOUT = 60_000;
-const CLAUDE_TIMEOUT = 45_000;
+const TEST_TIMEOUT = E2E_TEST_MS;
+const CLAUDE_TIMEOUT = E2E_RUN_MS;
 
 const QUEUE = '.claude/review-queue.md';
 // A new queue file: the template, one blank line, then the items.

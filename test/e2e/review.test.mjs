@@ -21,9 +21,10 @@ import {
   text,
   toolUse,
 } from '../helpers/fake-anthropic.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
-const TEST_TIMEOUT = 120_000;
-const CLAUDE_TIMEOUT = 60_000;
+const TEST_TIMEOUT = E2E_TEST_MS;
+const CLAUDE_TIMEOUT = E2E_RUN_MS;
 
 // src/app.js: 12 lines committed; the "agent" changed line 10 (uncommitted), the reviewer rejected it.
 const LINES = Array.from({ length: 12 }, (_, i) => `const v${i + 1} = ${i + 1};`);

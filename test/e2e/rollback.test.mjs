@@ -12,6 +12,7 @@ import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { claudeSandboxEnv, initHooks, requireClaude } from '../helpers/claude.mjs';
 import { hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
 const A0 = 'export const a = 1;\nexport const b = 2;\n';
 const A1 = 'export const a = 1;\nexport const b = 20;\n';
@@ -40,7 +41,7 @@ function tree(dir) {
   return out;
 }
 
-test('rollback: journal has only the Edits; rollback patch undoes one; rollback snapshot restores the pre-prompt tree; undo reverses it', { timeout: 120_000 }, async (t) => {
+test('rollback: journal has only the Edits; rollback patch undoes one; rollback snapshot restores the pre-prompt tree; undo reverses it', { timeout: E2E_TEST_MS }, async (t) => {
   requireClaude();
   const sb = sandbox({ files: { 'src/a.js': A0, 'bin/b.sh': B0, 'docs/c.txt': C0, 'src/d.js': D0 } });
   chmodSync(sb.path('bin/b.sh'), 0o755);
@@ -77,7 +78,7 @@ test('rollback: journal has only the Edits; rollback patch undoes one; rollback 
     cwd: sb.dir,
     env,
     args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(sed:*)', 'Bash(rm:*)', 'Bash(sleep:*)'],
-    timeoutMs: 60_000,
+    timeoutMs: E2E_RUN_MS,
   });
   assert.equal(r.json.result, 'done');
   assert.deepEqual(r.json.permission_denials, []);

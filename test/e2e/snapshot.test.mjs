@@ -9,11 +9,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claudeRepo, claudeSandboxEnv } from '../helpers/claude.mjs';
 import { hookRuns, runAgainstFake, toolUse } from '../helpers/fake-anthropic.mjs';
+import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
 
 const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n';
 
-test('UserPromptSubmit: the real client runs the hook silently; the prompt snapshot holds the tree before the edit', { timeout: 120_000 }, async (t) => {
+test('UserPromptSubmit: the real client runs the hook silently; the prompt snapshot holds the tree before the edit', { timeout: E2E_TEST_MS }, async (t) => {
   const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL } });
   assert.deepEqual(JSON.parse(sb.read('.claude/settings.json')).hooks.UserPromptSubmit, [
     { hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh user-prompt-submit', timeout: 30 }] },
@@ -27,7 +28,7 @@ test('UserPromptSubmit: the real client runs the hook silently; the prompt snaps
     cwd: sb.dir,
     env,
     args: ['--permission-mode', 'acceptEdits'],
-    timeoutMs: 60_000,
+    timeoutMs: E2E_RUN_MS,
   });
   assert.equal(r.json.result, 'done');
   assert.equal(sb.read('src/app.js'), EDITED);

@@ -89,7 +89,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
-import { listenLocal, runMarked, writeJson } from './fake-server.mjs';
+import { E2E_RUN_MS, listenLocal, runMarked, writeJson } from './fake-server.mjs';
 
 /** The pinned Claude Code client (devDependency @anthropic-ai/claude-code). */
 export const CLAUDE_BIN = path.join(ROOT, 'node_modules', '.bin', 'claude');
@@ -316,7 +316,7 @@ export function claudeEnv(baseEnv, fakeUrl, extra = {}) {
  * that is still alive (found by an env marker) is killed and its pid listed in `leaked`.
  * Resolves {code, signal, stdout, stderr, json, events, timedOut, leaked, ms}.
  */
-export async function runClaude({ prompt, cwd, env, args = [], timeoutMs = 60_000, stream = false }) {
+export async function runClaude({ prompt, cwd, env, args = [], timeoutMs = E2E_RUN_MS, stream = false }) {
   const fmt = stream ? ['--output-format', 'stream-json', '--verbose', '--include-hook-events'] : ['--output-format', 'json'];
   const r = await runMarked(CLAUDE_BIN, ['-p', prompt, ...fmt, ...args], { cwd, env, timeoutMs });
   let json = null;
@@ -370,7 +370,7 @@ export function assertRunEnded(r, agent, requests, what, result) {
  * process left behind, no fake errors, no unknown endpoint, our key and session id on every
  * agent-loop request. Resolves {fake, r, agent (the agent-loop requests), diag()}.
  */
-export async function runAgainstFake(t, { agent, prompt, cwd, env, args = [], timeoutMs = 60_000 }) {
+export async function runAgainstFake(t, { agent, prompt, cwd, env, args = [], timeoutMs = E2E_RUN_MS }) {
   const fake = await startFakeAnthropic({ agent });
   t.after(() => fake.close());
   const r = await runClaude({ prompt, cwd, env: { ...env, ANTHROPIC_BASE_URL: fake.url }, args, timeoutMs, stream: true });

@@ -28,7 +28,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
-import { listenLocal, runMarked, writeJson } from './fake-server.mjs';
+import { E2E_RUN_MS, listenLocal, runMarked, writeJson } from './fake-server.mjs';
 
 /** The pinned Gemini CLI (test/tools, `npm run test:tools`). */
 export const GEMINI_BIN = path.join(ROOT, 'test', 'tools', 'node_modules', '.bin', 'gemini');
@@ -210,7 +210,7 @@ export function geminiEnv(sb, fakeUrl, extra = {}) {
  * env and stdin closed, killing it (and everything it started, found by an env marker) after
  * timeoutMs. Resolves {code, signal, stdout, stderr, json, timedOut, leaked, ms}.
  */
-export async function runGemini({ prompt, cwd, env, timeoutMs = 60_000, args = [] }) {
+export async function runGemini({ prompt, cwd, env, timeoutMs = E2E_RUN_MS, args = [] }) {
   const r = await runMarked(GEMINI_BIN, ['-p', prompt, '--approval-mode', 'yolo', '--skip-trust', '--output-format', 'json', ...args], { cwd, env, timeoutMs });
   let json = null;
   try {
@@ -227,7 +227,7 @@ export async function runGemini({ prompt, cwd, env, timeoutMs = 60_000, args = [
  * left behind, no fake errors, no unknown endpoint, our key on every request. Resolves {fake, r,
  * agent (the agent-loop requests), diag()}.
  */
-export async function runAgainstFakeGemini(t, { agent, prompt, cwd, sb, timeoutMs = 60_000, extraEnv = {} }) {
+export async function runAgainstFakeGemini(t, { agent, prompt, cwd, sb, timeoutMs = E2E_RUN_MS, extraEnv = {} }) {
   const fake = await startFakeGemini({ agent });
   t.after(() => fake.close());
   const r = await runGemini({ prompt, cwd, env: geminiEnv(sb, fake.url, extraEnv), timeoutMs });

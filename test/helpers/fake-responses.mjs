@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from './sandbox.mjs';
-import { listenLocal, runMarked, writeJson } from './fake-server.mjs';
+import { E2E_RUN_MS, listenLocal, runMarked, writeJson } from './fake-server.mjs';
 
 const TOOLS_BIN = path.join(ROOT, 'test', 'tools', 'node_modules', '.bin');
 /** The pinned Codex CLI (test/tools, @openai/codex 0.171.0). */
@@ -169,7 +169,7 @@ export function inputText(q) {
  * Runs `bin args` in cwd with env and stdin closed, killing it (and everything it started,
  * found by an env marker) after timeoutMs. Resolves {code, signal, stdout, stderr, timedOut, leaked, ms}.
  */
-export function runClient(bin, args, { cwd, env, timeoutMs = 60_000 }) {
+export function runClient(bin, args, { cwd, env, timeoutMs = E2E_RUN_MS }) {
   return runMarked(bin, args, { cwd, env, timeoutMs });
 }
 
@@ -230,7 +230,7 @@ export function copilotEnv(sb, url) {
  * by `envFor(url)`), closes the fake after the test, and asserts a clean run: in time, exit 0,
  * no process left behind, no fake errors, no unknown endpoint. Resolves {fake, r, agent, diag()}.
  */
-export async function runAgainstFake(t, { agent, bin, args, envFor, cwd, timeoutMs = 60_000 }) {
+export async function runAgainstFake(t, { agent, bin, args, envFor, cwd, timeoutMs = E2E_RUN_MS }) {
   const fake = await startFakeResponses({ agent });
   t.after(() => fake.close());
   const r = await runClient(bin, args, { cwd, env: envFor(fake.url), timeoutMs });

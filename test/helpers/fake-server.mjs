@@ -6,6 +6,14 @@ import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
+/**
+ * How long (ms) one run of a real agent client may take before it is killed, and one
+ * end-to-end test in all. Generous: on a loaded 2-core CI machine a run that takes 10 s when
+ * quiet took over 45 s; these bound a hang, they do not measure speed.
+ */
+export const E2E_RUN_MS = 180_000;
+export const E2E_TEST_MS = 300_000;
+
 /** Answers `obj` as JSON with HTTP status `status`. */
 export function writeJson(res, status, obj) {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -77,7 +85,7 @@ function markedPids(id) {
  * still alive is killed and its pid listed in `leaked`.
  * Resolves {code, signal, stdout, stderr, timedOut, leaked, ms}; rejects when bin cannot start.
  */
-export function runMarked(bin, args, { cwd, env, timeoutMs = 60_000 }) {
+export function runMarked(bin, args, { cwd, env, timeoutMs = E2E_RUN_MS }) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const id = `${process.pid}-${++runCounter}-${started}`;
