@@ -224,6 +224,27 @@ test('hand-written: clear --done keeps a done item that holds open items', () =>
   assert.equal(sb.read(Q), '- [x] parent\n  - [ ] open child\n');
 });
 
+test('hand-written: rm of an item holding open nested items is refused, naming them; named too, or ticked, they go along', () => {
+  const sb = repo();
+  const text = '- [x] parent done\n  - [ ] child open\n  - [x] child done\n    - [ ] grandchild open\n- [ ] next\n';
+  sb.write({ [Q]: text });
+  const [p, c, d, g] = [hid('parent done'), hid('child open'), hid('child done'), hid('grandchild open')];
+  refused(
+    sb,
+    ['rm', p],
+    2,
+    err(`item ${p} (line 1) holds 2 open items nested in it: [${c}] child open; [${g}] grandchild open`, `nothing was removed; tick them first (git kizu queue done ${c} ${g}), or remove them too (git kizu queue rm ${p} ${c} ${g})`),
+  );
+  refused(sb, ['rm', p, c], 2, err(`item ${p} (line 1) holds 1 open item nested in it: [${g}] grandchild open`, `nothing was removed; tick it first (git kizu queue done ${g}), or remove it too (git kizu queue rm ${p} ${g})`));
+  // queue done of the parent ticks only the parent: the open items nested in it stay open.
+  queueOk(sb, ['reopen', p], `reopened: [${p}] parent done\n`);
+  queueOk(sb, ['done', p], `done: [${p}] parent done\n`);
+  assert.equal(sb.read(Q), text);
+  queueOk(sb, ['done', g], `done: [${g}] grandchild open\n`);
+  queueOk(sb, ['rm', p, c], `removed: [${p}] parent done\nremoved: [${c}] child open\nremoved: [${d}] child done\nremoved: [${hid('grandchild open')}] grandchild open\n`);
+  assert.equal(sb.read(Q), '- [ ] next\n');
+});
+
 test('hand-written: escapes, text that is only an anchor, anchors and kinds', () => {
   const sb = repo();
   sb.write({ [Q]: '- [ ] \\(ask) is literal\n- [ ] `src/app.ts:3`\n- [ ] (reject) `src/app.ts:1` \\`x.ts:1` stays text <!-- kizu:r1 -->\n' });
