@@ -14,7 +14,7 @@ import type { QueueItem } from './item.js';
 import { fencedLines, splitLines } from '../scars/parse.js';
 
 /** Bumped whenever parsing gives different items for the same text (old caches are then ignored). */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 /** The queue file as read: its path, whether it exists, its text and its items. */
 export interface QueueState {

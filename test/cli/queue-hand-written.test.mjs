@@ -3,6 +3,8 @@
 // what is listed, and that each edit changes only the touched item, byte for byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { err } from '../helpers/expect.mjs';
 import { J, Q, add, hid, line, queueJson, queueOk, refused, replaceOnce, repo, splice, stop } from '../helpers/queue.mjs';
 
@@ -255,6 +257,23 @@ test('hand-written: escapes, text that is only an anchor, anchors and kinds', ()
     `git-kizu: a human reviewer queued 3 open items in ${Q}. Resolve each one before you stop:\n` +
       [line(hid('\\(ask) is literal'), '(ask) is literal'), line(hid('`src/app.ts:3`'), 'src/app.ts:3 (no text)'), line('r1', 'src/app.ts:1 (reject) \\`x.ts:1` stays text', 'undo that change')].join('\n'),
   );
+});
+
+test('hand-written: an anchor outside the repository (../, absolute) is text, not a place; queue add --at refuses one', () => {
+  const sb = repo();
+  writeFileSync(path.join(sb.base, 'outside.txt'), 'x\n');
+  const raw = ['`../outside.txt:1` up', '`src/../../outside.txt:1` through', '`/etc/passwd:1` absolute', '`C:/x.ts:1` drive', '`..\\outside.txt:1` backslash'];
+  sb.write({ [Q]: raw.map((r) => `- [ ] ${r}\n`).join('') + '- [ ] `src/app.ts:2` inside\n' });
+  assert.deepEqual(queueJson(sb), [...raw.map((r, k) => J(hid(r), false, null, null, null, r, k + 1)), J(hid('`src/app.ts:2` inside'), false, null, 'src/app.ts', 2, 'inside', 6)]);
+  assert.equal(
+    stop(sb, false).reason,
+    `git-kizu: a human reviewer queued 6 open items in ${Q}. Resolve each one before you stop:\n` + [...raw.map((r) => line(hid(r), r)), line(hid('`src/app.ts:2` inside'), 'src/app.ts:2 inside')].join('\n'),
+  );
+  refused(sb, ['add', '--at', '../outside.txt:1', 'x'], 2, err(`../outside.txt: path is outside the repository ${sb.dir}`, 'name a file inside the working tree'));
+  // Such text added by queue add is written as it is (no escape needed) and reads back as text.
+  const id = add(sb, '`../outside.txt:1` added');
+  assert.ok(sb.read(Q).endsWith(`- [ ] \`../outside.txt:1\` added <!-- kizu:${id} -->\n`));
+  assert.deepEqual(queueJson(sb).at(-1), J(id, false, null, null, null, '`../outside.txt:1` added', 7));
 });
 
 test('hand-written: control characters (terminal escapes) print as visible \\xNN, in list, done output and the unknown-id hint', () => {
