@@ -43,6 +43,9 @@ test('a queue with merge conflict markers: every queue command refuses (exit 2, 
   for (const args of [['list'], ['list', '--all', '--json'], ['add', 'x'], ['done', base], ['reopen', base], ['rm', base], ['clear', '--done']]) refused(sb, args, 2, msg);
   const scan = sb.kizu(['scan']);
   assert.deepEqual([scan.status, scan.stdout, scan.stderr], [2, '', `git-kizu: warning: review queue not read: ${conflict(FIRST + 1)} (${HINT})\n`]);
+  const st = sb.kizu(['status', '--json']);
+  assert.equal(st.status, 2, st.stderr);
+  assert.deepEqual(JSON.parse(st.stdout).queue, { open: [], done: 0, error: `${conflict(FIRST + 1)} (${HINT})` });
   assert.equal(sb.read(Q), text);
   // Resolved (both items kept) and added: readable again.
   sb.write({ [Q]: TEMPLATE + `- [ ] item one <!-- kizu:${base} -->\n- [ ] item three <!-- kizu:${ours} -->\n- [ ] \`src/app.ts:2\` item two <!-- kizu:${theirs} -->\n` });
