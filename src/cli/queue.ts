@@ -127,10 +127,13 @@ export async function queueCheck(i: QueueIdsInput & { checked: boolean }): Promi
 
 /**
  * Removes items by id: their whole lines, nested items included (each removed item is
- * printed, nested ones too).
+ * printed, nested ones too). An open (unchecked) nested item must be named too: an item
+ * holding one that is not named is refused, as `queue clear --done` keeps such an item, so
+ * that no open item goes without being asked for.
  * @returns 0.
- * @throws KizuError (exit 1) if an id does not exist; (exit 2) if an item shares a line with
- *   other text or the queue file cannot be read or parsed. Nothing is written then.
+ * @throws KizuError (exit 1) if an id does not exist; (exit 2) if an item holds open nested
+ *   items not named (they are listed), an item shares a line with other text or the queue
+ *   file cannot be read or parsed. Nothing is written then.
  */
 export async function queueRemove(i: QueueIdsInput): Promise<number> {
   if (!i.ids.length) throw new KizuError('no id given', { hint: 'list ids with git kizu queue list --all' });
@@ -139,6 +142,14 @@ export async function queueRemove(i: QueueIdsInput): Promise<number> {
     if (!q.exists) throw new KizuError(`no review queue yet (${QUEUE_FILE})`, { hint: 'add items with git kizu queue add', exitCode: EXIT.FOUND });
     const targets = findItems(q.items, i.ids);
     const removed = withNested(q.items, targets);
+    const ids = (xs: QueueItem[]) => xs.map((x) => printable(x.id)).join(' ');
+    for (const t of targets) {
+      const open = withNested(q.items, [t]).filter((x) => x !== t && !x.checked && !targets.includes(x));
+      if (!open.length) continue;
+      throw new KizuError(`item ${printable(t.id)} (line ${t.line}) holds ${count(open.length, 'open item')} nested in it: ${open.map((x) => printable(describeItem(x))).join('; ')}`, {
+        hint: `nothing was removed; tick ${open.length === 1 ? 'it' : 'them'} first (git kizu queue done ${ids(open)}), or remove ${open.length === 1 ? 'it' : 'them'} too (git kizu queue rm ${ids([t, ...open])})`,
+      });
+    }
     const text = removeItems(q.text, targets);
     await verifyEdit(text, q.items.filter((x) => !removed.includes(x)).map(itemSignature), 'remove the item', Math.min(...targets.map((t) => t.start), text.length));
     return { text, result: removed };

@@ -1,6 +1,7 @@
 /**
  * Local scope leaves `git status` clean: the files `git kizu init --scope local` creates in
- * the working tree (`.claude/settings.local.json`, `.claude/commands/kizu.md`) are added to
+ * the working tree (`.claude/settings.local.json`, `.claude/commands/kizu.md`), and the
+ * review queue `.claude/review-queue.md` that `git kizu queue add` creates, are added to
  * git's exclude file (gitignore(5): `$GIT_DIR/info/exclude`, found with
  * `git rev-parse --git-path info/exclude`; shared by the clone's worktrees) unless git already
  * ignores them or tracks them. Each is one line, `/<path from the root>` (a leading slash

@@ -50,6 +50,7 @@ import {
 import { removeUnusedLauncher, writeLauncher } from './launcher.js';
 import { cloneRecordFiles, deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
 import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
+import { QUEUE_FILE } from '../queue/paths.js';
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
 import { installLockFile, launcherFile, userInstallLockFile, userInstallRecordFile } from '../git/layout.js';
 import { acquireLock } from '../git/lock.js';
@@ -255,7 +256,8 @@ function linkNote(rec: InstallRecord | null, file: string): string {
  * timeout 30 s; UserPromptSubmit → `kizu-hook.sh user-prompt-submit`, timeout 30 s),
  * `<claude>/commands/kizu.md`, and unless `preCommit` is false the git pre-commit hook
  * (skipped with a note for user scope outside a repository). Local scope adds the
- * working-tree files it creates to git's exclude file unless git tracks or ignores them;
+ * working-tree files it creates, and the review queue file, to git's exclude file unless
+ * git tracks or ignores them;
  * project scope removes a local install's line for the slash command it shares (exclude.ts).
  * A symbolic link at a file it writes is replaced and recorded (links.ts). Idempotent: a
  * second run changes no byte. Concurrent runs are serialised by the install lock
@@ -550,7 +552,8 @@ interface Sibling {
 
 /**
  * What init changes in git's exclude file: for local scope the lines to add (working-tree
- * files it creates that git would list as untracked); for project scope the lines a local
+ * files it creates, and the review queue `git kizu queue add` creates, that git would list
+ * as untracked); for project scope the lines a local
  * install added for a file project scope shares (the slash command), which are removed so
  * that the file can be committed.
  */
@@ -580,6 +583,8 @@ async function planExclude(
       ...(creates.settings ? [rel(t.settingsFile)] : []),
       ...(creates.command ? [rel(t.commandFile)] : []),
       ...(creates.guardFile ? [rel(creates.guardFile)] : []),
+      // The review queue is this clone's too: `git kizu queue add` creates it later.
+      QUEUE_FILE,
     ];
     const add = await needExclude(root, candidates);
     if (!add.length) return null;

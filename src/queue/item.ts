@@ -4,9 +4,11 @@
  *
  *   - [ ] (ask) `src/app.ts:42` why did you pick this library? <!-- kizu:q7f2 -->
  *
- * Kind `(ask|reject|free)` and anchor `` `path:line` `` are optional. The id sits in an HTML
- * comment, invisible when GitHub renders the file. Items written by hand without an id get
- * a derived id (`h` + 5 hex digits of a SHA-1 of their text), stable while the text is.
+ * Kind `(ask|reject|free)` and anchor `` `path:line` `` are optional; an anchor's path is
+ * relative to the repository root and stays inside it ({@link isAnchorPath}). The id sits
+ * in an HTML comment, invisible when GitHub renders the file. Items written by hand without
+ * an id get a derived id (`h` + 5 hex digits of a SHA-1 of their text), stable while the
+ * text is.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -43,6 +45,21 @@ const KIND_RE = /^\((ask|reject|free)\)\s*/;
 const ANCHOR_RE = /^`([^`\n]+?):(\d+)`\s*/;
 
 /**
+ * True if `p` can be a place in the repository: a relative path with no `..` segment (`/`
+ * and `\` both separate segments), not absolute (`/x`, `\x`, `C:x`). Other paths are
+ * outside it, so `` `../outside.txt:1` `` is item text, not an anchor.
+ */
+function isAnchorPath(p: string): boolean {
+  return !/^(?:[\\/]|[A-Za-z]:)/.test(p) && !p.split(/[\\/]/).includes('..');
+}
+
+/** The anchor `` `path:line` `` at the start of `s` (with the blanks after it), or null if none or its path is not {@link isAnchorPath}. */
+function anchorAt(s: string): RegExpExecArray | null {
+  const m = ANCHOR_RE.exec(s);
+  return m && isAnchorPath(m[1]) ? m : null;
+}
+
+/**
  * Splits an item's raw text (after the checkbox) into its parts. Whitespace runs (line
  * endings of a multi-line item included) collapse to one space. A backslash before what
  * would otherwise be read as the kind or the anchor (`\(ask) ...`, `` \`a.ts:1` ... ``, the
@@ -57,11 +74,11 @@ export function parseItemText(raw: string): { id: string | null; kind: string | 
   const km = KIND_RE.exec(s);
   const kind = km ? km[1] : null;
   if (km) s = s.slice(km[0].length);
-  const am = ANCHOR_RE.exec(s);
+  const am = anchorAt(s);
   const anchor = am ? { path: am[1], line: Number(am[2]) } : null;
   if (am) s = s.slice(am[0].length);
   s = s.trim();
-  if (s.startsWith('\\') && ((!kind && !anchor && KIND_RE.test(s.slice(1))) || (!anchor && ANCHOR_RE.test(s.slice(1))))) s = s.slice(1);
+  if (s.startsWith('\\') && ((!kind && !anchor && KIND_RE.test(s.slice(1))) || (!anchor && !!anchorAt(s.slice(1))))) s = s.slice(1);
   return { id, kind, anchor, text: s };
 }
 
@@ -103,7 +120,7 @@ export function cleanItemText(text: string): string {
 export function renderItem(id: string, text: string, kind: string | null, anchor: QueueItem['anchor']): string {
   const k = kind ? `(${kind}) ` : '';
   const a = anchor ? `\`${anchor.path}:${anchor.line}\` ` : '';
-  const escape = (!kind && !anchor && KIND_RE.test(text)) || (!anchor && ANCHOR_RE.test(text));
+  const escape = (!kind && !anchor && KIND_RE.test(text)) || (!anchor && !!anchorAt(text));
   return `- [ ] ${k}${a}${escape ? '\\' : ''}${text} <!-- kizu:${id} -->`;
 }
 

@@ -11,9 +11,10 @@ import { QUEUE_FILE } from './paths.js';
 import { queueCacheFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import type { QueueItem } from './item.js';
+import { fencedLines, splitLines } from '../scars/parse.js';
 
 /** Bumped whenever parsing gives different items for the same text (old caches are then ignored). */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 /** The queue file as read: its path, whether it exists, its text and its items. */
 export interface QueueState {
@@ -38,7 +39,7 @@ function sha1(s: string | Buffer): string {
  *   must not trust a file under the git dir that anything may have written).
  * @returns the state; a missing file is `{exists: false, text: '', items: []}`.
  * @throws KizuError (exit 2) if the file cannot be read (a directory, no permission), is not
- *   valid UTF-8, or an item cannot be located.
+ *   valid UTF-8, holds git merge conflict markers, or an item cannot be located.
  */
 export async function readQueue(root: string, gitDir: string, opts: { fresh?: boolean } = {}): Promise<QueueState> {
   const file = path.join(root, QUEUE_FILE);
@@ -55,10 +56,48 @@ export async function readQueue(root: string, gitDir: string, opts: { fresh?: bo
     throw new KizuError(`${QUEUE_FILE} is not valid UTF-8`, { hint: 'save the file as UTF-8, or move it aside and let git kizu queue add create a new one' });
   }
   if (opts.fresh) {
+    assertNoConflict(text);
     const { parseQueue } = await import('./parse.js');
     return { file, exists: true, text, items: await parseQueue(text) };
   }
   return { file, exists: true, text, items: await itemsOf(text, gitDir) };
+}
+
+/**
+ * The 1-based line of the first git merge conflict marker in the queue file text `text`, or
+ * null if it holds none. Markers are lines as git writes them (git-merge(1), "How conflicts
+ * are presented"): `<<<<<<<`, `>>>>>>>` or diff3's `|||||||`, each alone or followed by a
+ * space and a label, and `=======` alone; outside fenced code blocks (scars/parse.ts
+ * fencedLines). A `=======` line counts only in a file that has one of the others too, so a
+ * Setext heading underlined with seven `=` is not taken for a conflict.
+ */
+export function conflictMarkerLine(text: string): number | null {
+  if (!/^(?:<{7}|>{7}|\|{7})(?: |\r|\n|$)/m.test(text)) return null; // cheap: no marker at all
+  const lines = splitLines(text.replace(/^\uFEFF/, ''));
+  const fenced = fencedLines(lines);
+  let sides = false;
+  let first: number | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    if (fenced[i]) continue;
+    const l = lines[i];
+    if (/^(?:<{7}|>{7}|\|{7})(?: |$)/.test(l)) sides = true;
+    else if (l !== '=======') continue;
+    first ??= i + 1;
+  }
+  return sides ? first : null;
+}
+
+/**
+ * Refuses a queue file that holds git merge conflict markers ({@link conflictMarkerLine}):
+ * its items would read as the text of both sides, markers included.
+ * @throws KizuError (exit 2) naming the marker's line and how to resolve the conflict.
+ */
+function assertNoConflict(text: string): void {
+  const line = conflictMarkerLine(text);
+  if (line === null) return;
+  throw new KizuError(`${QUEUE_FILE} has an unresolved git merge conflict (a conflict marker at line ${line})`, {
+    hint: `resolve the merge conflict in ${QUEUE_FILE} (git mergetool, or edit and git add)`,
+  });
 }
 
 /** True if `x` has the shape of a {@link QueueItem} (cache entries are checked before use). */
@@ -82,9 +121,11 @@ function isItem(x: unknown): x is QueueItem {
  * version and SHA-1 of the text match (a cache file that is unreadable, not JSON or not of
  * the expected shape is ignored), else parsed, and the cache rewritten atomically (failing
  * to write it is ignored).
- * @throws KizuError (exit 2) if an item cannot be located (see parseQueue).
+ * @throws KizuError (exit 2) if the text holds git merge conflict markers
+ *   ({@link conflictMarkerLine}) or an item cannot be located (see parseQueue).
  */
 export async function itemsOf(text: string, gitDir: string): Promise<QueueItem[]> {
+  assertNoConflict(text);
   // Cheap answer for a queue with no task items at all (no parser needed): every checkbox
   // micromark accepts holds one space, tab, line ending (CRLF too), x or X.
   if (!/\[(?:[ \t\r\nxX]|\r\n)\]/.test(text)) return [];

@@ -14,7 +14,7 @@ test('--scope local: settings.local.json running the launcher, no runner in the 
   const r = ok(sb.kizu(['init', '--scope', 'local']));
   assert.deepEqual(lines(r.stdout), [
     'created .claude/commands/kizu.md',
-    EXCLUDED('.claude/settings.local.json and .claude/commands/kizu.md'),
+    EXCLUDED('.claude/settings.local.json, .claude/commands/kizu.md and .claude/review-queue.md'),
     'created .git/hooks/pre-commit',
     'created .claude/settings.local.json ' + ADDED,
     NEXT,

@@ -24,16 +24,16 @@ test('--scope local leaves git status clean; teardown leaves git\'s exclude file
   const before = repoFiles(sb.dir);
 
   const r = ok(sb.kizu(['init', '--scope', 'local']));
-  assert.ok(lines(r.stdout).includes(EXCLUDED('.claude/settings.local.json and .claude/commands/kizu.md')), r.stdout);
+  assert.ok(lines(r.stdout).includes(EXCLUDED('.claude/settings.local.json, .claude/commands/kizu.md and .claude/review-queue.md')), r.stdout);
   assert.equal(status(sb), statusBefore);
-  assert.equal(readFileSync(exclude, 'utf8'), '# mine\n*.log\n/.claude/settings.local.json\n/.claude/commands/kizu.md\n');
+  assert.equal(readFileSync(exclude, 'utf8'), '# mine\n*.log\n/.claude/settings.local.json\n/.claude/commands/kizu.md\n/.claude/review-queue.md\n');
   assert.deepEqual(JSON.parse(sb.read('.claude/settings.local.json')), { hooks: LOCAL_HOOKS(sb.path('.git/kizu/git-kizu')) });
   assert.equal(sb.read('.claude/commands/kizu.md'), TEMPLATE_COMMAND);
 
   // Idempotent: no second line.
   const again = ok(sb.kizu(['init', '--scope', 'local']));
   assert.ok(!again.stdout.includes('exclude'), again.stdout);
-  assert.equal(readFileSync(exclude, 'utf8'), '# mine\n*.log\n/.claude/settings.local.json\n/.claude/commands/kizu.md\n');
+  assert.equal(readFileSync(exclude, 'utf8'), '# mine\n*.log\n/.claude/settings.local.json\n/.claude/commands/kizu.md\n/.claude/review-queue.md\n');
 
   const t = ok(sb.kizu(['teardown', '--scope', 'local']));
   assert.ok(lines(t.stdout).includes('updated .git/info/exclude (removed the lines git-kizu added)'), t.stdout);
@@ -46,12 +46,32 @@ test('--scope local leaves git status clean; teardown leaves git\'s exclude file
   rmSync(sb2.path('.git/info'), { recursive: true });
   const before2 = repoFiles(sb2.dir);
   const r2 = ok(sb2.kizu(['init', '--scope', 'local', '--no-pre-commit']));
-  assert.ok(lines(r2.stdout).includes(EXCLUDED('.claude/commands/kizu.md', 'created')), r2.stdout);
-  assert.equal(readFileSync(sb2.path('.git/info/exclude'), 'utf8'), '/.claude/commands/kizu.md\n');
+  assert.ok(lines(r2.stdout).includes(EXCLUDED('.claude/commands/kizu.md and .claude/review-queue.md', 'created')), r2.stdout);
+  assert.equal(readFileSync(sb2.path('.git/info/exclude'), 'utf8'), '/.claude/commands/kizu.md\n/.claude/review-queue.md\n');
   assert.equal(status(sb2), '');
   const t2 = ok(sb2.kizu(['teardown', '--scope', 'local']));
   assert.ok(lines(t2.stdout).includes('removed .git/info/exclude'), t2.stdout);
   assert.deepEqual(repoFiles(sb2.dir), before2);
+});
+
+test('--scope local: the review queue queue add creates later is excluded too (git status clean); teardown takes the line out, the queue stays', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const exclude = sb.path('.git/info/exclude');
+  const excludeBefore = readFileSync(exclude, 'utf8');
+  ok(sb.kizu(['init', '--scope', 'local', '--no-pre-commit']));
+  assert.equal(readFileSync(exclude, 'utf8'), excludeBefore + '/.claude/settings.local.json\n/.claude/commands/kizu.md\n/.claude/review-queue.md\n');
+  const id = ok(sb.kizu(['queue', 'add', 'check the empty case'])).stdout.trim();
+  assert.ok(sb.read('.claude/review-queue.md').endsWith(`- [ ] check the empty case <!-- kizu:${id} -->\n`));
+  assert.equal(status(sb), '');
+  ok(sb.kizu(['teardown', '--scope', 'local']));
+  assert.equal(readFileSync(exclude, 'utf8'), excludeBefore);
+  assert.equal(status(sb), '?? .claude/review-queue.md\n');
+  // A queue git tracks already gets no line.
+  sb.git('add', '.claude/review-queue.md');
+  sb.git('commit', '-q', '-m', 'queue');
+  const r = ok(sb.kizu(['init', '--scope', 'local', '--no-pre-commit']));
+  assert.ok(lines(r.stdout).includes(EXCLUDED('.claude/settings.local.json and .claude/commands/kizu.md')), r.stdout);
+  assert.equal(readFileSync(exclude, 'utf8'), excludeBefore + '/.claude/settings.local.json\n/.claude/commands/kizu.md\n');
 });
 
 test('project scope after local scope: the slash command local had excluded is no longer ignored, so it can be committed', () => {
@@ -66,7 +86,7 @@ test('project scope after local scope: the slash command local had excluded is n
     ),
     p.stdout,
   );
-  assert.equal(readFileSync(exclude, 'utf8'), excludeBefore + '/.claude/settings.local.json\n');
+  assert.equal(readFileSync(exclude, 'utf8'), excludeBefore + '/.claude/settings.local.json\n/.claude/review-queue.md\n');
   assert.equal(status(sb), '?? .claude/commands/kizu.md\n?? .claude/hooks/kizu-hook.sh\n?? .claude/settings.json\n');
   ok(sb.kizu(['teardown', '--scope', 'local']));
   ok(sb.kizu(['teardown']));

@@ -230,7 +230,7 @@ test('upgrading: an old script you modified is kept with a warning; old scripts 
   const l = ok(two.kizu(['init', '--no-pre-commit', '--scope', 'local']), 'init local');
   assert.deepEqual(lines(l.stdout), [
     'unchanged .claude/commands/kizu.md',
-    EXCLUDED('.claude/settings.local.json'),
+    EXCLUDED('.claude/settings.local.json and .claude/review-queue.md'),
     'updated .claude/settings.local.json (updated the git-kizu hooks)',
     'removed .claude/hooks/kizu-stop.sh',
     'removed .claude/hooks/kizu-post-tool-use.sh',

@@ -3,6 +3,8 @@
 // what is listed, and that each edit changes only the touched item, byte for byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { err } from '../helpers/expect.mjs';
 import { J, Q, add, hid, line, queueJson, queueOk, refused, replaceOnce, repo, splice, stop } from '../helpers/queue.mjs';
 
@@ -224,6 +226,27 @@ test('hand-written: clear --done keeps a done item that holds open items', () =>
   assert.equal(sb.read(Q), '- [x] parent\n  - [ ] open child\n');
 });
 
+test('hand-written: rm of an item holding open nested items is refused, naming them; named too, or ticked, they go along', () => {
+  const sb = repo();
+  const text = '- [x] parent done\n  - [ ] child open\n  - [x] child done\n    - [ ] grandchild open\n- [ ] next\n';
+  sb.write({ [Q]: text });
+  const [p, c, d, g] = [hid('parent done'), hid('child open'), hid('child done'), hid('grandchild open')];
+  refused(
+    sb,
+    ['rm', p],
+    2,
+    err(`item ${p} (line 1) holds 2 open items nested in it: [${c}] child open; [${g}] grandchild open`, `nothing was removed; tick them first (git kizu queue done ${c} ${g}), or remove them too (git kizu queue rm ${p} ${c} ${g})`),
+  );
+  refused(sb, ['rm', p, c], 2, err(`item ${p} (line 1) holds 1 open item nested in it: [${g}] grandchild open`, `nothing was removed; tick it first (git kizu queue done ${g}), or remove it too (git kizu queue rm ${p} ${g})`));
+  // queue done of the parent ticks only the parent: the open items nested in it stay open.
+  queueOk(sb, ['reopen', p], `reopened: [${p}] parent done\n`);
+  queueOk(sb, ['done', p], `done: [${p}] parent done\n`);
+  assert.equal(sb.read(Q), text);
+  queueOk(sb, ['done', g], `done: [${g}] grandchild open\n`);
+  queueOk(sb, ['rm', p, c], `removed: [${p}] parent done\nremoved: [${c}] child open\nremoved: [${d}] child done\nremoved: [${hid('grandchild open')}] grandchild open\n`);
+  assert.equal(sb.read(Q), '- [ ] next\n');
+});
+
 test('hand-written: escapes, text that is only an anchor, anchors and kinds', () => {
   const sb = repo();
   sb.write({ [Q]: '- [ ] \\(ask) is literal\n- [ ] `src/app.ts:3`\n- [ ] (reject) `src/app.ts:1` \\`x.ts:1` stays text <!-- kizu:r1 -->\n' });
@@ -234,6 +257,23 @@ test('hand-written: escapes, text that is only an anchor, anchors and kinds', ()
     `git-kizu: a human reviewer queued 3 open items in ${Q}. Resolve each one before you stop:\n` +
       [line(hid('\\(ask) is literal'), '(ask) is literal'), line(hid('`src/app.ts:3`'), 'src/app.ts:3 (no text)'), line('r1', 'src/app.ts:1 (reject) \\`x.ts:1` stays text', 'undo that change')].join('\n'),
   );
+});
+
+test('hand-written: an anchor outside the repository (../, absolute) is text, not a place; queue add --at refuses one', () => {
+  const sb = repo();
+  writeFileSync(path.join(sb.base, 'outside.txt'), 'x\n');
+  const raw = ['`../outside.txt:1` up', '`src/../../outside.txt:1` through', '`/etc/passwd:1` absolute', '`C:/x.ts:1` drive', '`..\\outside.txt:1` backslash'];
+  sb.write({ [Q]: raw.map((r) => `- [ ] ${r}\n`).join('') + '- [ ] `src/app.ts:2` inside\n' });
+  assert.deepEqual(queueJson(sb), [...raw.map((r, k) => J(hid(r), false, null, null, null, r, k + 1)), J(hid('`src/app.ts:2` inside'), false, null, 'src/app.ts', 2, 'inside', 6)]);
+  assert.equal(
+    stop(sb, false).reason,
+    `git-kizu: a human reviewer queued 6 open items in ${Q}. Resolve each one before you stop:\n` + [...raw.map((r) => line(hid(r), r)), line(hid('`src/app.ts:2` inside'), 'src/app.ts:2 inside')].join('\n'),
+  );
+  refused(sb, ['add', '--at', '../outside.txt:1', 'x'], 2, err(`../outside.txt: path is outside the repository ${sb.dir}`, 'name a file inside the working tree'));
+  // Such text added by queue add is written as it is (no escape needed) and reads back as text.
+  const id = add(sb, '`../outside.txt:1` added');
+  assert.ok(sb.read(Q).endsWith(`- [ ] \`../outside.txt:1\` added <!-- kizu:${id} -->\n`));
+  assert.deepEqual(queueJson(sb).at(-1), J(id, false, null, null, null, '`../outside.txt:1` added', 7));
 });
 
 test('hand-written: control characters (terminal escapes) print as visible \\xNN, in list, done output and the unknown-id hint', () => {
