@@ -37,6 +37,40 @@ export interface GuardContext extends DetectInput {
   hooksDir: string;
   /** The text of `<hooksDir>/pre-commit` (a symbolic link read through), or null when absent. */
   hookText: string | null;
+  /**
+   * Where `core.hooksPath` is set (`git config --show-scope --show-origin`): the scope
+   * (`local`, `worktree`, `global`, `system`, `command`) and the file (null for `command`),
+   * null when it is not set. An include takes the scope of the file that includes it.
+   */
+  hooksPathOrigin: { scope: string; file: string | null } | null;
+}
+
+/** A hooks directory that a git config outside the repository names, shared by every repository using that config. */
+export interface SharedHooksDir {
+  /** The effective hooks directory (absolute). */
+  dir: string;
+  /** `core.hooksPath` as set (`~/.ghooks`). */
+  value: string;
+  /** Where it is set, for messages: `your global git config (/home/u/.gitconfig)`. */
+  where: string;
+}
+
+/**
+ * The hooks directory of `ctx` when it is shared beyond this repository: `core.hooksPath` is
+ * set in a config outside it (global, system, or `git -c` / `GIT_CONFIG_PARAMETERS`; a
+ * `local` or `worktree` setting is the repository's own) and the directory it names is not
+ * inside the working tree (a relative value is resolved per repository, so it is not shared).
+ * @returns null when the hooks directory is this repository's own.
+ */
+export function sharedHooksDir(ctx: GuardContext): SharedHooksDir | null {
+  const o = ctx.hooksPathOrigin;
+  if (!o || !ctx.hooksPath || o.scope === 'local' || o.scope === 'worktree') return null;
+  const rel = path.relative(ctx.root, ctx.hooksDir);
+  if (!rel.startsWith('..') && !path.isAbsolute(rel)) return null;
+  const file = o.file ? ` (${o.file})` : '';
+  const where =
+    o.scope === 'global' ? `your global git config${file}` : o.scope === 'system' ? `the system git config${file}` : o.scope === 'command' ? 'the command line (`git -c` or GIT_CONFIG_PARAMETERS)' : `the ${o.scope} git config${file}`;
+  return { dir: ctx.hooksDir, value: ctx.hooksPath, where };
 }
 
 /**
@@ -48,10 +82,13 @@ export interface GuardContext extends DetectInput {
  */
 export async function guardContext(root: string, local: boolean): Promise<GuardContext> {
   const [hp, hooksDir] = await Promise.all([
-    git(['config', '--get', 'core.hooksPath'], { cwd: root, okStatus: [0, 1] }),
+    git(['config', '-z', '--show-scope', '--show-origin', '--get', 'core.hooksPath'], { cwd: root, okStatus: [0, 1] }),
     effectiveHooksDir(root),
   ]);
-  const hooksPath = hp.status === 0 ? hp.stdout.toString('utf8').replace(/\r?\n$/, '') || null : null;
+  // `<scope> NUL <origin> NUL <value> NUL`; the origin is `file:<path>`, `command line:`, ...
+  const [scope, origin, value] = hp.status === 0 ? hp.stdout.toString('utf8').split('\0') : [];
+  const hooksPath = value || null;
+  const hooksPathOrigin = hooksPath ? { scope, file: origin?.startsWith('file:') ? origin.slice(5) : null } : null;
   let tracked = false;
   if (hooksPath) {
     const dir = path.resolve(root, hooksPath);
@@ -67,7 +104,7 @@ export async function guardContext(root: string, local: boolean): Promise<GuardC
   } catch {
     /* absent or unreadable */
   }
-  return { root, hooksPath, local, hooksDir, hooksPathTracked: tracked, hookText };
+  return { root, hooksPath, local, hooksDir, hooksPathTracked: tracked, hookText, hooksPathOrigin };
 }
 
 /** What init does for the guard. */
@@ -253,5 +290,10 @@ export async function guardStatus(root: string): Promise<GuardStatus> {
   const gen = ctx.hookText !== null ? generatedBy(ctx.hookText) : null;
   if (gen && ctx.hookText!.includes(GUARD_COMMAND)) return { state: 'installed', via: gen, file: hook };
   const why = gen ? `the pre-commit hook ${gen} generated does not run the git-kizu guard` : 'no pre-commit hook runs git-kizu';
+  // Project-scope init does not write into a hooks directory other repositories share.
+  const shared = sharedHooksDir(ctx);
+  if (shared) {
+    return { state: 'missing', why: `${why} in ${shared.dir} (core.hooksPath set in ${shared.where}, shared by every repository using it)`, fix: 'git kizu init --scope user --pre-commit' };
+  }
   return { state: 'missing', why, fix: 'git kizu init' };
 }

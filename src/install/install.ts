@@ -53,7 +53,7 @@ import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink 
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
 import { installLockFile, launcherFile, userInstallLockFile, userInstallRecordFile } from '../git/layout.js';
 import { acquireLock } from '../git/lock.js';
-import { applyGuard, guardContext, planGuard, removeGuard, type GuardContext, type GuardPlan } from './guard.js';
+import { applyGuard, guardContext, planGuard, removeGuard, sharedHooksDir, type GuardContext, type GuardPlan } from './guard.js';
 import { chooseManager, managerById, readConfig } from './managers/index.js';
 import { findInsertion } from './managers/find-insertion.js';
 import type { GuardInsertionRecord } from './state.js';
@@ -327,10 +327,25 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
   let dropChained = false;
   let gctx: GuardContext | null = null;
   let gp: GuardPlan | null = null;
+  // The guard already in a hooks directory that a config outside the repository names (installed with --scope user).
+  let sharedGuard: string | null = null;
   if (wantGuard && t.repo) {
     gctx = await guardContext(t.repo.root, t.scope === 'local');
     gp = planGuard(gctx);
-    if (gp.kind === 'hooks-dir') {
+    const shared = gp.kind === 'hooks-dir' && t.scope !== 'user' ? sharedHooksDir(gctx) : null;
+    if (shared) {
+      // Every repository using that config runs the hooks there: only --scope user installs the guard in it.
+      const hook = path.join(shared.dir, 'pre-commit');
+      if (inspectPreCommit(shared.dir).state !== 'ours') {
+        throw new KizuError(
+          `core.hooksPath is set to ${shared.value} in ${shared.where}, so every repository using that config runs the git hooks in ${shared.dir}; ${t.initCmd} does not put the pre-commit guard there`,
+          {
+            hint: `run \`git kizu init --scope user --pre-commit\` to install the guard there for all of them, \`${t.initCmd} --no-pre-commit\` to leave it out, or give this repository its own hooks directory (\`git config core.hooksPath .git/hooks\`), then run the command again; nothing was changed`,
+          },
+        );
+      }
+      sharedGuard = hook;
+    } else if (gp.kind === 'hooks-dir') {
       // Not a file where the hook goes, nor where its directory goes (core.hooksPath naming a file).
       assertWritable(path.join(gctx.hooksDir, 'pre-commit'), 'git pre-commit hook');
       pre = inspectPreCommit(gctx.hooksDir);
@@ -445,6 +460,8 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     const shown = displayPath(t, pre.hook);
     if (a === 'chained') r.log(`created ${shown} (the hook that was there moved to ${CHAINED_NAME} and runs first)`);
     else r.log(`${a} ${shown}`);
+  } else if (sharedGuard) {
+    r.log(`unchanged ${displayPath(t, sharedGuard)} (the git-kizu guard there runs for every repository using core.hooksPath from ${sharedHooksDir(gctx!)!.where})`);
   } else if (wantGuard && !t.repo) {
     r.log(`skipped the git pre-commit hook: ${o.cwd} is not in a git repository (run \`${t.initCmd}\` inside one to add it there)`);
   }
