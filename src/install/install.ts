@@ -416,6 +416,7 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
 
   if (gctx && gp && gp.kind !== 'hooks-dir') {
     if (t.scope === 'user') await writeLauncher(launcherFile(t.commonDir!));
+    migrateOldHooksDirs(t, rec, siblings, gctx.hooksDir, r);
     migrateOwnHook(t, rec, gctx.hooksDir, r);
     if (gp.kind === 'unmanaged') {
       r.warn(`did not install the pre-commit guard: ${gp.why}:`);
@@ -443,6 +444,7 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     }
   } else if (pre) {
     if (t.scope === 'user') await writeLauncher(launcherFile(t.commonDir!));
+    migrateOldHooksDirs(t, rec, siblings, pre.hooksDir, r);
     addDirs(mkdirs(pre.hooksDir));
     if (dropChained) {
       rmSync(pre.chained, { force: true });
@@ -557,6 +559,40 @@ function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string,
     r.log(`removed ${displayPath(t, s.chained)} (a leftover copy of a generated hook)`);
   } else return;
   if (rec.preCommit?.hook === s.hook) rec.preCommit = null;
+}
+
+/**
+ * `core.hooksPath` moved (husky, lefthook, a hooks directory of your own set since the last
+ * init): git-kizu's own hook from an earlier init in a hooks directory git no longer runs
+ * goes, and the hook it chained is put back there as it was (install/git-hook.ts
+ * `removePreCommit`). The directories looked at are the clone's default `<common-dir>/hooks`
+ * and the one this scope's record names, when inside the repository (a hooks directory
+ * elsewhere may be shared with other repositories); `hooksDir` (the one git runs now) is
+ * left to the caller. Only a `pre-commit` carrying git-kizu's marker is touched. Install
+ * records (this scope's and `siblings`) that listed the hook no longer do.
+ * @throws fs errors.
+ */
+function migrateOldHooksDirs(t: InstallTargets, rec: InstallRecord, siblings: Sibling[], hooksDir: string, r: Reporter): void {
+  if (!t.commonDir || !t.repo) return;
+  const inside = (d: string) => [t.repo!.root, t.commonDir!].some((top) => {
+    const rel = path.relative(top, d);
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  });
+  const dirs = [path.join(t.commonDir, 'hooks'), ...(rec.preCommit ? [path.dirname(rec.preCommit.hook)] : [])];
+  for (const dir of new Set(dirs.filter((d) => d !== hooksDir && inside(d)))) {
+    const s = inspectPreCommit(dir);
+    if (s.state !== 'ours') continue;
+    const res = removePreCommit(s.hook);
+    const now = `git runs the hooks in ${displayPath(t, hooksDir)} now`;
+    if (res.restored) r.log(`restored ${displayPath(t, s.hook)} (the hook git-kizu had chained; ${now})`);
+    else r.log(`removed ${displayPath(t, s.hook)} (git-kizu's old hook; ${now})`);
+    if (rec.preCommit?.hook === s.hook) rec.preCommit = null;
+    for (const sib of siblings) {
+      if (sib.rec.preCommit?.hook !== s.hook) continue;
+      sib.rec.preCommit = null;
+      sib.dirty = true;
+    }
+  }
 }
 
 interface Sibling {
