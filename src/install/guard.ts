@@ -11,7 +11,7 @@
  * - {@link guardStatus} says whether the guard runs on `git commit` here, and if not, the one
  *   command that restores it (used by `git kizu status`, `doctor` and the Stop hook).
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../git/run.js';
 import { replaceFileSync } from '../files.js';
@@ -28,7 +28,7 @@ import {
   type Removal,
 } from './managers/index.js';
 import type { AddPlan, DetectInput, ManagerId } from './managers/types.js';
-import { effectiveHooksDir, inspectPreCommit } from './git-hook.js';
+import { effectiveHooksDir, inspectPreCommit, isOurPreCommit } from './git-hook.js';
 import type { GuardInsertionRecord } from './state.js';
 
 /** What decides where the guard goes, read once. */
@@ -257,11 +257,40 @@ export type GuardStatus =
  * `core.hooksPath`, simple-git-hooks' copied command); with no manager, the `pre-commit` in
  * the effective hooks dir must be git-kizu's. For the Stop hook's warning and `doctor`, use
  * `why` and `fix` as they are (e.g. "... missing: husky's git hooks are not installed in this
- * clone; run `npx husky`").
+ * clone; run `npx husky`"). Otherwise missing, the guard still runs when the pre-commit
+ * framework's hook runs git-kizu's own hook from `pre-commit.legacy` ({@link legacyGuard}):
+ * installed via `pre-commit`, from that file.
  * @throws KizuError (exit 2) when git fails.
  */
 export async function guardStatus(root: string): Promise<GuardStatus> {
   const ctx = await guardContext(root, false);
+  const g = guardStatusIn(ctx);
+  if (g.state === 'installed') return g;
+  // `pre-commit install` moved git-kizu's own hook to pre-commit.legacy, and the framework's hook runs it first.
+  const legacy = legacyGuard(ctx.hooksDir, ctx.hookText);
+  return legacy ? { state: 'installed', via: 'pre-commit', file: legacy } : g;
+}
+
+/**
+ * The `pre-commit.legacy` in `hooksDir` when it is git-kizu's own hook and the `pre-commit`
+ * there (text `hookText`) is the pre-commit framework's, which runs an executable
+ * `pre-commit.legacy` before its own hooks (its migration mode, kept by `pre-commit install`
+ * for the hook it replaced); null otherwise.
+ */
+export function legacyGuard(hooksDir: string, hookText: string | null): string | null {
+  if (hookText === null || generatedBy(hookText) !== 'pre-commit') return null;
+  const file = path.join(hooksDir, 'pre-commit.legacy');
+  if (!isOurPreCommit(file)) return null;
+  try {
+    accessSync(file, constants.X_OK);
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+/** {@link guardStatus} for a context read, without the pre-commit framework's `pre-commit.legacy`. */
+function guardStatusIn(ctx: GuardContext): GuardStatus {
   const chosen = chooseManager(ctx, ctx.hookText);
   if (chosen) {
     const { manager, detected: d } = chosen;

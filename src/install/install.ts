@@ -53,7 +53,7 @@ import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink 
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
 import { installLockFile, launcherFile, userInstallLockFile, userInstallRecordFile } from '../git/layout.js';
 import { acquireLock } from '../git/lock.js';
-import { applyGuard, guardContext, planGuard, removeGuard, sharedHooksDir, type GuardContext, type GuardPlan } from './guard.js';
+import { applyGuard, guardContext, legacyGuard, planGuard, removeGuard, sharedHooksDir, type GuardContext, type GuardPlan } from './guard.js';
 import { chooseManager, managerById, readConfig } from './managers/index.js';
 import { findInsertion } from './managers/find-insertion.js';
 import type { GuardInsertionRecord } from './state.js';
@@ -417,7 +417,9 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
   if (gctx && gp && gp.kind !== 'hooks-dir') {
     if (t.scope === 'user') await writeLauncher(launcherFile(t.commonDir!));
     migrateOldHooksDirs(t, rec, siblings, gctx.hooksDir, r);
-    migrateOwnHook(t, rec, gctx.hooksDir, r);
+    // While the guard does not go into the manager's configuration, the pre-commit framework's hook still runs git-kizu's old one.
+    const intoConfig = gp.kind === 'manager' && gp.plan.kind !== 'print';
+    migrateOwnHook(t, rec, gctx.hooksDir, r, !intoConfig && legacyGuard(gctx.hooksDir, gctx.hookText) !== null);
     if (gp.kind === 'unmanaged') {
       r.warn(`did not install the pre-commit guard: ${gp.why}:`);
       r.log(gp.snippet);
@@ -534,14 +536,18 @@ function nextStep(agents: AgentName[]): string {
 /**
  * A hook manager now holds the guard: git-kizu's own hook from an earlier init in the hooks
  * dir goes (the hook it chained is put back), and a leftover chained copy of a generated
- * hook (a manager wrote its hook again over ours) is deleted.
+ * hook (a manager wrote its hook again over ours) is deleted. `keepLegacy`: a
+ * `pre-commit.legacy` of ours stays (guard.ts `legacyGuard`; the guard runs only from there).
  */
-function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string, r: Reporter): void {
+function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string, r: Reporter, keepLegacy: boolean): void {
   // lefthook keeps a hook it replaces as pre-commit.old, the pre-commit framework as
-  // pre-commit.legacy (and runs it): a copy of our old hook there goes.
+  // pre-commit.legacy (and runs it): a copy of our old hook there goes, unless it is the
+  // guard that runs (`keepLegacy`: the framework runs it and the guard is not in its configuration).
   for (const name of ['pre-commit.old', 'pre-commit.legacy']) {
     const file = path.join(hooksDir, name);
-    if (isOurPreCommit(file)) {
+    if (name === 'pre-commit.legacy' && keepLegacy) {
+      r.log(`kept ${displayPath(t, file)} (git-kizu's old hook, which the pre-commit framework runs first: the guard runs from there until it is in the framework's configuration)`);
+    } else if (isOurPreCommit(file)) {
       rmSync(file, { force: true });
       r.log(`removed ${displayPath(t, file)} (git-kizu's old hook, kept there by a hook manager)`);
     }
