@@ -11,7 +11,7 @@
  * - {@link guardStatus} says whether the guard runs on `git commit` here, and if not, the one
  *   command that restores it (used by `git kizu status`, `doctor` and the Stop hook).
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { git } from '../git/run.js';
 import { replaceFileSync } from '../files.js';
@@ -28,7 +28,7 @@ import {
   type Removal,
 } from './managers/index.js';
 import type { AddPlan, DetectInput, ManagerId } from './managers/types.js';
-import { effectiveHooksDir, inspectPreCommit } from './git-hook.js';
+import { effectiveHooksDir, inspectPreCommit, isOurPreCommit } from './git-hook.js';
 import type { GuardInsertionRecord } from './state.js';
 
 /** What decides where the guard goes, read once. */
@@ -37,6 +37,40 @@ export interface GuardContext extends DetectInput {
   hooksDir: string;
   /** The text of `<hooksDir>/pre-commit` (a symbolic link read through), or null when absent. */
   hookText: string | null;
+  /**
+   * Where `core.hooksPath` is set (`git config --show-scope --show-origin`): the scope
+   * (`local`, `worktree`, `global`, `system`, `command`) and the file (null for `command`),
+   * null when it is not set. An include takes the scope of the file that includes it.
+   */
+  hooksPathOrigin: { scope: string; file: string | null } | null;
+}
+
+/** A hooks directory that a git config outside the repository names, shared by every repository using that config. */
+export interface SharedHooksDir {
+  /** The effective hooks directory (absolute). */
+  dir: string;
+  /** `core.hooksPath` as set (`~/.ghooks`). */
+  value: string;
+  /** Where it is set, for messages: `your global git config (/home/u/.gitconfig)`. */
+  where: string;
+}
+
+/**
+ * The hooks directory of `ctx` when it is shared beyond this repository: `core.hooksPath` is
+ * set in a config outside it (global, system, or `git -c` / `GIT_CONFIG_PARAMETERS`; a
+ * `local` or `worktree` setting is the repository's own) and the directory it names is not
+ * inside the working tree (a relative value is resolved per repository, so it is not shared).
+ * @returns null when the hooks directory is this repository's own.
+ */
+export function sharedHooksDir(ctx: GuardContext): SharedHooksDir | null {
+  const o = ctx.hooksPathOrigin;
+  if (!o || !ctx.hooksPath || o.scope === 'local' || o.scope === 'worktree') return null;
+  const rel = path.relative(ctx.root, ctx.hooksDir);
+  if (!rel.startsWith('..') && !path.isAbsolute(rel)) return null;
+  const file = o.file ? ` (${o.file})` : '';
+  const where =
+    o.scope === 'global' ? `your global git config${file}` : o.scope === 'system' ? `the system git config${file}` : o.scope === 'command' ? 'the command line (`git -c` or GIT_CONFIG_PARAMETERS)' : `the ${o.scope} git config${file}`;
+  return { dir: ctx.hooksDir, value: ctx.hooksPath, where };
 }
 
 /**
@@ -48,10 +82,13 @@ export interface GuardContext extends DetectInput {
  */
 export async function guardContext(root: string, local: boolean): Promise<GuardContext> {
   const [hp, hooksDir] = await Promise.all([
-    git(['config', '--get', 'core.hooksPath'], { cwd: root, okStatus: [0, 1] }),
+    git(['config', '-z', '--show-scope', '--show-origin', '--get', 'core.hooksPath'], { cwd: root, okStatus: [0, 1] }),
     effectiveHooksDir(root),
   ]);
-  const hooksPath = hp.status === 0 ? hp.stdout.toString('utf8').replace(/\r?\n$/, '') || null : null;
+  // `<scope> NUL <origin> NUL <value> NUL`; the origin is `file:<path>`, `command line:`, ...
+  const [scope, origin, value] = hp.status === 0 ? hp.stdout.toString('utf8').split('\0') : [];
+  const hooksPath = value || null;
+  const hooksPathOrigin = hooksPath ? { scope, file: origin?.startsWith('file:') ? origin.slice(5) : null } : null;
   let tracked = false;
   if (hooksPath) {
     const dir = path.resolve(root, hooksPath);
@@ -67,7 +104,7 @@ export async function guardContext(root: string, local: boolean): Promise<GuardC
   } catch {
     /* absent or unreadable */
   }
-  return { root, hooksPath, local, hooksDir, hooksPathTracked: tracked, hookText };
+  return { root, hooksPath, local, hooksDir, hooksPathTracked: tracked, hookText, hooksPathOrigin };
 }
 
 /** What init does for the guard. */
@@ -220,11 +257,40 @@ export type GuardStatus =
  * `core.hooksPath`, simple-git-hooks' copied command); with no manager, the `pre-commit` in
  * the effective hooks dir must be git-kizu's. For the Stop hook's warning and `doctor`, use
  * `why` and `fix` as they are (e.g. "... missing: husky's git hooks are not installed in this
- * clone; run `npx husky`").
+ * clone; run `npx husky`"). Otherwise missing, the guard still runs when the pre-commit
+ * framework's hook runs git-kizu's own hook from `pre-commit.legacy` ({@link legacyGuard}):
+ * installed via `pre-commit`, from that file.
  * @throws KizuError (exit 2) when git fails.
  */
 export async function guardStatus(root: string): Promise<GuardStatus> {
   const ctx = await guardContext(root, false);
+  const g = guardStatusIn(ctx);
+  if (g.state === 'installed') return g;
+  // `pre-commit install` moved git-kizu's own hook to pre-commit.legacy, and the framework's hook runs it first.
+  const legacy = legacyGuard(ctx.hooksDir, ctx.hookText);
+  return legacy ? { state: 'installed', via: 'pre-commit', file: legacy } : g;
+}
+
+/**
+ * The `pre-commit.legacy` in `hooksDir` when it is git-kizu's own hook and the `pre-commit`
+ * there (text `hookText`) is the pre-commit framework's, which runs an executable
+ * `pre-commit.legacy` before its own hooks (its migration mode, kept by `pre-commit install`
+ * for the hook it replaced); null otherwise.
+ */
+export function legacyGuard(hooksDir: string, hookText: string | null): string | null {
+  if (hookText === null || generatedBy(hookText) !== 'pre-commit') return null;
+  const file = path.join(hooksDir, 'pre-commit.legacy');
+  if (!isOurPreCommit(file)) return null;
+  try {
+    accessSync(file, constants.X_OK);
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+/** {@link guardStatus} for a context read, without the pre-commit framework's `pre-commit.legacy`. */
+function guardStatusIn(ctx: GuardContext): GuardStatus {
   const chosen = chooseManager(ctx, ctx.hookText);
   if (chosen) {
     const { manager, detected: d } = chosen;
@@ -253,5 +319,10 @@ export async function guardStatus(root: string): Promise<GuardStatus> {
   const gen = ctx.hookText !== null ? generatedBy(ctx.hookText) : null;
   if (gen && ctx.hookText!.includes(GUARD_COMMAND)) return { state: 'installed', via: gen, file: hook };
   const why = gen ? `the pre-commit hook ${gen} generated does not run the git-kizu guard` : 'no pre-commit hook runs git-kizu';
+  // Project-scope init does not write into a hooks directory other repositories share.
+  const shared = sharedHooksDir(ctx);
+  if (shared) {
+    return { state: 'missing', why: `${why} in ${shared.dir} (core.hooksPath set in ${shared.where}, shared by every repository using it)`, fix: 'git kizu init --scope user --pre-commit' };
+  }
   return { state: 'missing', why, fix: 'git kizu init' };
 }

@@ -54,7 +54,7 @@ import { QUEUE_FILE } from '../queue/paths.js';
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
 import { installLockFile, launcherFile, userInstallLockFile, userInstallRecordFile } from '../git/layout.js';
 import { acquireLock } from '../git/lock.js';
-import { applyGuard, guardContext, planGuard, removeGuard, type GuardContext, type GuardPlan } from './guard.js';
+import { applyGuard, guardContext, legacyGuard, planGuard, removeGuard, sharedHooksDir, type GuardContext, type GuardPlan } from './guard.js';
 import { chooseManager, managerById, readConfig } from './managers/index.js';
 import { findInsertion } from './managers/find-insertion.js';
 import type { GuardInsertionRecord } from './state.js';
@@ -329,10 +329,25 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
   let dropChained = false;
   let gctx: GuardContext | null = null;
   let gp: GuardPlan | null = null;
+  // The guard already in a hooks directory that a config outside the repository names (installed with --scope user).
+  let sharedGuard: string | null = null;
   if (wantGuard && t.repo) {
     gctx = await guardContext(t.repo.root, t.scope === 'local');
     gp = planGuard(gctx);
-    if (gp.kind === 'hooks-dir') {
+    const shared = gp.kind === 'hooks-dir' && t.scope !== 'user' ? sharedHooksDir(gctx) : null;
+    if (shared) {
+      // Every repository using that config runs the hooks there: only --scope user installs the guard in it.
+      const hook = path.join(shared.dir, 'pre-commit');
+      if (inspectPreCommit(shared.dir).state !== 'ours') {
+        throw new KizuError(
+          `core.hooksPath is set to ${shared.value} in ${shared.where}, so every repository using that config runs the git hooks in ${shared.dir}; ${t.initCmd} does not put the pre-commit guard there`,
+          {
+            hint: `run \`git kizu init --scope user --pre-commit\` to install the guard there for all of them, \`${t.initCmd} --no-pre-commit\` to leave it out, or give this repository its own hooks directory (\`git config core.hooksPath .git/hooks\`), then run the command again; nothing was changed`,
+          },
+        );
+      }
+      sharedGuard = hook;
+    } else if (gp.kind === 'hooks-dir') {
       // Not a file where the hook goes, nor where its directory goes (core.hooksPath naming a file).
       assertWritable(path.join(gctx.hooksDir, 'pre-commit'), 'git pre-commit hook');
       pre = inspectPreCommit(gctx.hooksDir);
@@ -403,7 +418,10 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
 
   if (gctx && gp && gp.kind !== 'hooks-dir') {
     if (t.scope === 'user') await writeLauncher(launcherFile(t.commonDir!));
-    migrateOwnHook(t, rec, gctx.hooksDir, r);
+    migrateOldHooksDirs(t, rec, siblings, gctx.hooksDir, r);
+    // While the guard does not go into the manager's configuration, the pre-commit framework's hook still runs git-kizu's old one.
+    const intoConfig = gp.kind === 'manager' && gp.plan.kind !== 'print';
+    migrateOwnHook(t, rec, gctx.hooksDir, r, !intoConfig && legacyGuard(gctx.hooksDir, gctx.hookText) !== null);
     if (gp.kind === 'unmanaged') {
       r.warn(`did not install the pre-commit guard: ${gp.why}:`);
       r.log(gp.snippet);
@@ -430,6 +448,7 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     }
   } else if (pre) {
     if (t.scope === 'user') await writeLauncher(launcherFile(t.commonDir!));
+    migrateOldHooksDirs(t, rec, siblings, pre.hooksDir, r);
     addDirs(mkdirs(pre.hooksDir));
     if (dropChained) {
       rmSync(pre.chained, { force: true });
@@ -447,6 +466,8 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     const shown = displayPath(t, pre.hook);
     if (a === 'chained') r.log(`created ${shown} (the hook that was there moved to ${CHAINED_NAME} and runs first)`);
     else r.log(`${a} ${shown}`);
+  } else if (sharedGuard) {
+    r.log(`unchanged ${displayPath(t, sharedGuard)} (the git-kizu guard there runs for every repository using core.hooksPath from ${sharedHooksDir(gctx!)!.where})`);
   } else if (wantGuard && !t.repo) {
     r.log(`skipped the git pre-commit hook: ${o.cwd} is not in a git repository (run \`${t.initCmd}\` inside one to add it there)`);
   }
@@ -517,14 +538,18 @@ function nextStep(agents: AgentName[]): string {
 /**
  * A hook manager now holds the guard: git-kizu's own hook from an earlier init in the hooks
  * dir goes (the hook it chained is put back), and a leftover chained copy of a generated
- * hook (a manager wrote its hook again over ours) is deleted.
+ * hook (a manager wrote its hook again over ours) is deleted. `keepLegacy`: a
+ * `pre-commit.legacy` of ours stays (guard.ts `legacyGuard`; the guard runs only from there).
  */
-function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string, r: Reporter): void {
+function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string, r: Reporter, keepLegacy: boolean): void {
   // lefthook keeps a hook it replaces as pre-commit.old, the pre-commit framework as
-  // pre-commit.legacy (and runs it): a copy of our old hook there goes.
+  // pre-commit.legacy (and runs it): a copy of our old hook there goes, unless it is the
+  // guard that runs (`keepLegacy`: the framework runs it and the guard is not in its configuration).
   for (const name of ['pre-commit.old', 'pre-commit.legacy']) {
     const file = path.join(hooksDir, name);
-    if (isOurPreCommit(file)) {
+    if (name === 'pre-commit.legacy' && keepLegacy) {
+      r.log(`kept ${displayPath(t, file)} (git-kizu's old hook, which the pre-commit framework runs first: the guard runs from there until it is in the framework's configuration)`);
+    } else if (isOurPreCommit(file)) {
       rmSync(file, { force: true });
       r.log(`removed ${displayPath(t, file)} (git-kizu's old hook, kept there by a hook manager)`);
     }
@@ -542,6 +567,40 @@ function migrateOwnHook(t: InstallTargets, rec: InstallRecord, hooksDir: string,
     r.log(`removed ${displayPath(t, s.chained)} (a leftover copy of a generated hook)`);
   } else return;
   if (rec.preCommit?.hook === s.hook) rec.preCommit = null;
+}
+
+/**
+ * `core.hooksPath` moved (husky, lefthook, a hooks directory of your own set since the last
+ * init): git-kizu's own hook from an earlier init in a hooks directory git no longer runs
+ * goes, and the hook it chained is put back there as it was (install/git-hook.ts
+ * `removePreCommit`). The directories looked at are the clone's default `<common-dir>/hooks`
+ * and the one this scope's record names, when inside the repository (a hooks directory
+ * elsewhere may be shared with other repositories); `hooksDir` (the one git runs now) is
+ * left to the caller. Only a `pre-commit` carrying git-kizu's marker is touched. Install
+ * records (this scope's and `siblings`) that listed the hook no longer do.
+ * @throws fs errors.
+ */
+function migrateOldHooksDirs(t: InstallTargets, rec: InstallRecord, siblings: Sibling[], hooksDir: string, r: Reporter): void {
+  if (!t.commonDir || !t.repo) return;
+  const inside = (d: string) => [t.repo!.root, t.commonDir!].some((top) => {
+    const rel = path.relative(top, d);
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  });
+  const dirs = [path.join(t.commonDir, 'hooks'), ...(rec.preCommit ? [path.dirname(rec.preCommit.hook)] : [])];
+  for (const dir of new Set(dirs.filter((d) => d !== hooksDir && inside(d)))) {
+    const s = inspectPreCommit(dir);
+    if (s.state !== 'ours') continue;
+    const res = removePreCommit(s.hook);
+    const now = `git runs the hooks in ${displayPath(t, hooksDir)} now`;
+    if (res.restored) r.log(`restored ${displayPath(t, s.hook)} (the hook git-kizu had chained; ${now})`);
+    else r.log(`removed ${displayPath(t, s.hook)} (git-kizu's old hook; ${now})`);
+    if (rec.preCommit?.hook === s.hook) rec.preCommit = null;
+    for (const sib of siblings) {
+      if (sib.rec.preCommit?.hook !== s.hook) continue;
+      sib.rec.preCommit = null;
+      sib.dirty = true;
+    }
+  }
 }
 
 interface Sibling {

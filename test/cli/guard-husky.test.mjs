@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
-import { commitScar, commitStaged, filesUnder } from '../helpers/install.mjs';
+import { NEXT, commitScar, commitStaged, filesUnder } from '../helpers/install.mjs';
 import { husky } from '../helpers/tools.mjs';
 
 
@@ -149,3 +149,41 @@ test('--scope local with husky: .husky/pre-commit (shared) is not edited; the li
   assert.equal(sb.git('status', '--porcelain', '--', '.husky'), '');
   assert.match(statusLine(sb), /pre-commit: missing: husky \(\.husky\/pre-commit\) does not run the git-kizu guard; run `git kizu init`$/);
 });
+
+for (const userHook of [null, '#!/bin/sh\necho user-ran >> "$(git rev-parse --git-dir)/user-ran"\n']) {
+  test(`init, then \`husky init\`, then init again${userHook ? ' (a hook of yours chained in .git/hooks)' : ''}: git-kizu's hook leaves .git/hooks${userHook ? ', yours is put back as it was' : ''}; the record is true, teardown restores every byte`, () => {
+    const sb = sandbox({ files: { 'package.json': '{\n  "name": "x",\n  "scripts": {\n    "test": "true"\n  }\n}\n' } });
+    if (userHook) writeFileSync(sb.path('.git/hooks/pre-commit'), userHook, { mode: 0o755 });
+    const hooksBefore = filesUnder(sb.dir, ['.git/hooks/']);
+    ok(sb.kizu(['init']), 'init');
+    assert.ok(sb.read('.git/hooks/pre-commit').includes('git-kizu-managed-pre-commit'));
+    ok(sb.run(husky(), ['init']), 'husky init');
+    const huskyFiles = filesUnder(sb.dir, ['.husky/', 'package.json']);
+
+    const r = ok(sb.kizu(['init']), 'init again');
+    assert.equal(
+      r.stdout,
+      'unchanged .claude/hooks/kizu-hook.sh\n' +
+        'unchanged .claude/commands/kizu.md\n' +
+        (userHook
+          ? 'restored .git/hooks/pre-commit (the hook git-kizu had chained; git runs the hooks in .husky/_ now)\n'
+          : "removed .git/hooks/pre-commit (git-kizu's old hook; git runs the hooks in .husky/_ now)\n") +
+        'updated .husky/pre-commit (added the git-kizu guard for husky (.husky/pre-commit))\n' +
+        'unchanged .claude/settings.json\n' +
+        `${NEXT}\n`,
+    );
+    assert.equal(r.stderr, '');
+    assert.deepEqual(filesUnder(sb.dir, ['.git/hooks/']), hooksBefore);
+    assert.equal(JSON.parse(sb.read('.git/kizu/install-project.json')).preCommit, null);
+    assert.match(statusLine(sb), /pre-commit: installed \(husky, \.husky\/pre-commit\)$/);
+    const refused = commitScar(sb);
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+    sb.git('reset', '-q');
+
+    const t = ok(sb.kizu(['teardown']), 'teardown');
+    assert.ok(t.stdout.includes('updated .husky/pre-commit (removed the git-kizu guard)\n'), t.stdout);
+    assert.deepEqual(filesUnder(sb.dir, ['.husky/', 'package.json']), huskyFiles);
+    assert.deepEqual(filesUnder(sb.dir, ['.git/hooks/']), hooksBefore);
+  });
+}

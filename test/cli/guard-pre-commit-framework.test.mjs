@@ -159,3 +159,46 @@ test('pre-commit validate-config accepts the config after the insertion, in ever
     ok(sb.run(PRE_COMMIT, ['validate-config', '.pre-commit-config.yaml']), `validate-config: ${text}`);
   }
 });
+
+test('git-kizu init first, then pre-commit install: the framework keeps git-kizu\'s hook as pre-commit.legacy and runs it first; status and doctor say the guard runs from there; init keeps it until the guard is in the config', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init']), 'init');
+  const ours = sb.read('.git/hooks/pre-commit');
+  const legacy = sb.path('.git/hooks/pre-commit.legacy');
+  const statusLine = () => sb.kizu(['status']).stdout.split('\n').find((l) => l.startsWith('hooks'));
+  const doctorLine = () => sb.kizu(['doctor']).stdout.split('\n').find((l) => l.includes('pre-commit guard'));
+  const viaLegacy = () => {
+    assert.deepEqual(JSON.parse(sb.kizu(['status', '--json']).stdout).hooks.guard, { state: 'installed', via: 'pre-commit', file: legacy });
+    assert.equal(statusLine(), 'hooks     Claude Code: installed (project); pre-commit: installed (pre-commit, .git/hooks/pre-commit.legacy)');
+    assert.equal(doctorLine(), `ok   pre-commit guard: runs from ${legacy} (pre-commit)`);
+  };
+
+  // No config yet: the framework's hook runs the legacy hook, then fails for the missing config.
+  install(sb);
+  assert.equal(sb.read('.git/hooks/pre-commit.legacy'), ours);
+  viaLegacy();
+  const kept = ok(sb.kizu(['init']), 'init without a config');
+  assert.ok(
+    kept.stdout.includes(
+      "kept .git/hooks/pre-commit.legacy (git-kizu's old hook, which the pre-commit framework runs first: the guard runs from there until it is in the framework's configuration)\n",
+    ),
+    kept.stdout,
+  );
+  assert.equal(sb.read('.git/hooks/pre-commit.legacy'), ours);
+  viaLegacy();
+
+  // With a config that does not run git-kizu: every commit runs the legacy hook first.
+  sb.write({ '.pre-commit-config.yaml': CONFIG });
+  sb.git('add', '.pre-commit-config.yaml');
+  sb.git('commit', '-q', '-m', 'config');
+  viaLegacy();
+  guarded(sb, 1);
+
+  // init puts the guard into the config: the legacy copy goes.
+  const r = ok(sb.kizu(['init']), 'init with the config');
+  assert.ok(r.stdout.includes("removed .git/hooks/pre-commit.legacy (git-kizu's old hook, kept there by a hook manager)\n"), r.stdout);
+  assert.ok(!existsSync(legacy));
+  sb.git('add', '.pre-commit-config.yaml');
+  assert.deepEqual(JSON.parse(sb.kizu(['status', '--json']).stdout).hooks.guard, { state: 'installed', via: 'pre-commit', file: sb.path('.pre-commit-config.yaml') });
+  guarded(sb, 2);
+});

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
-import { commitScar, commitStaged, filesUnder } from '../helpers/install.mjs';
+import { NEXT, commitScar, commitStaged, filesUnder } from '../helpers/install.mjs';
 import { lefthook, preCommitBin } from '../helpers/tools.mjs';
 import { managerOutput } from '../helpers/hook-managers.mjs';
 
@@ -77,3 +77,57 @@ for (const order of ['manager first', 'init first']) {
     }
   });
 }
+
+test('pre-commit framework with `default_stages: [pre-push]`: init prints the entry with `stages: [pre-commit]`, as it says to; added as printed, it refuses a scarred commit', () => {
+  const config = `default_stages: [pre-push]\n${PRE_COMMIT_YAML}`;
+  const sb = sandbox({ files: { '.pre-commit-config.yaml': config } });
+  const env = { env: { PRE_COMMIT_HOME: `${sb.base}/pre-commit-cache` } };
+  const r = ok(sb.kizu(['init']), 'init');
+  const entry =
+    '  # git-kizu: refuse commits whose staged files hold review scars (added by git kizu init; git kizu teardown removes it)\n' +
+    '  - repo: local\n' +
+    '    hooks:\n' +
+    '      - id: git-kizu\n' +
+    '        name: git-kizu review scars\n' +
+    '        entry: >-\n' +
+    '          sh -c \'kizu_guard="$(git rev-parse --git-common-dir)/kizu/git-kizu";\n' +
+    '          if [ -x "$kizu_guard" ]; then "$kizu_guard" hook pre-commit || exit $?;\n' +
+    '          elif command -v git-kizu >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then git-kizu hook pre-commit || exit $?;\n' +
+    '          else echo "git-kizu: review-scar check skipped: git-kizu is not installed for this clone (npm install -g git-kizu, then: git kizu init)" >&2;\n' +
+    "          fi'\n" +
+    '        language: system\n' +
+    '        pass_filenames: false\n' +
+    '        always_run: true\n' +
+    '        stages: [pre-commit]\n';
+  assert.equal(
+    r.stdout,
+    'created .claude/hooks/kizu-hook.sh\ncreated .claude/commands/kizu.md\n' +
+      `repos:\n${entry}\n` +
+      'created .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)\n' +
+      `${NEXT}\n`,
+  );
+  assert.equal(
+    r.stderr,
+    'git-kizu: warning: did not edit .pre-commit-config.yaml: .pre-commit-config.yaml: `default_stages` leaves out the commit stage, so the guard would not run on git commit: give the git-kizu hook `stages: [pre-commit]` (`[commit]` before pre-commit 3.2):\n',
+  );
+  assert.equal(sb.read('.pre-commit-config.yaml'), config);
+  assert.equal(
+    statusLine(sb),
+    'hooks     Claude Code: installed (project); pre-commit: missing: pre-commit (.pre-commit-config.yaml) does not run the git-kizu guard, and git-kizu does not edit it (.pre-commit-config.yaml: `default_stages` leaves out the commit stage, so the guard would not run on git commit: give the git-kizu hook `stages: [pre-commit]` (`[commit]` before pre-commit 3.2)); `git kizu init` prints the lines to add by hand; run `git kizu init`',
+  );
+
+  // The entry as printed, added to the file's `repos:` (the indentation of its list items);
+  // before pre-commit 3.2 the stages are named `push` and `commit`, as the warning says.
+  const [major, minor] = /(\d+)\.(\d+)/.exec(ok(sb.run(preCommitBin(), ['--version']), 'pre-commit --version').stdout).slice(1).map(Number);
+  const old = major < 3 || (major === 3 && minor < 2);
+  const added = entry.replace(/^ {2}/gm, '');
+  sb.write({
+    '.pre-commit-config.yaml': old ? config.replace('[pre-push]', '[push]') + added.replace('stages: [pre-commit]', 'stages: [commit]') : config + added,
+  });
+  sb.git('add', '.pre-commit-config.yaml');
+  ok(sb.run(preCommitBin(), ['install'], env), 'pre-commit install');
+  assert.match(statusLine(sb), /pre-commit: installed \(pre-commit, \.pre-commit-config\.yaml\)$/);
+  const refused = commitScar(sb, 'scarred.js', env);
+  assert.equal(refused.status, 1, managerOutput(refused));
+  assert.match(managerOutput(refused), /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+});

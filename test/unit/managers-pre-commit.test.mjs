@@ -10,7 +10,7 @@ import path from 'node:path';
 import { src } from '../helpers/sandbox.mjs';
 import { withInsertion, withoutInsertion } from '../helpers/hook-managers.mjs';
 
-const { preCommitFramework: pc, PRE_COMMIT_SNIPPET, PRE_COMMIT_ENTRY } = await import(src('install/managers/pre-commit-framework.ts'));
+const { preCommitFramework: pc, PRE_COMMIT_SNIPPET, PRE_COMMIT_SNIPPET_STAGES, PRE_COMMIT_ENTRY } = await import(src('install/managers/pre-commit-framework.ts'));
 const { GUARD_COMMAND, GUARD_COMMENT } = await import(src('install/managers/guard-line.ts'));
 const { yamlData } = await import(src('install/managers/yaml-edit.ts'));
 const { KizuError } = await import(src('errors.ts'));
@@ -161,7 +161,8 @@ test('default_stages without the commit stage: printed with the reason, and a gi
   const why =
     '.pre-commit-config.yaml: `default_stages` leaves out the commit stage, so the guard would not run on git commit: give the git-kizu hook `stages: [pre-commit]` (`[commit]` before pre-commit 3.2)';
   const text = 'default_stages: [push]\nrepos:\n- repo: local\n  hooks:\n  - id: u\n    name: u\n    entry: "true"\n    language: system\n';
-  assert.deepEqual(pc.plan(text, D), { kind: 'print', snippet: PRE_COMMIT_SNIPPET, why });
+  assert.deepEqual(pc.plan(text, D), { kind: 'print', snippet: PRE_COMMIT_SNIPPET_STAGES, why });
+  assert.equal(PRE_COMMIT_SNIPPET_STAGES, PRE_COMMIT_SNIPPET.replace(/\n$/, '\n        stages: [pre-commit]\n'));
   const withOurs = text + '- repo: local\n  hooks:\n  - id: git-kizu\n    name: x\n    entry: x\n    language: system\n';
   assert.equal(pc.has(withOurs), false);
   assert.equal(pc.has(withOurs + '    stages: [pre-commit]\n'), true);

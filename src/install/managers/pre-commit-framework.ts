@@ -47,7 +47,7 @@ export const PRE_COMMIT_ENTRY = `sh -c '${GUARD_COMMAND}'`;
  * `dash + inner`, the `hooks:` dash `hooksDash` deeper than `hooks:`, its keys `hooksInner`
  * after that dash, block-scalar lines `step` deeper than their key.
  */
-function repoEntry(dash: number, inner: number, hooksDash: number, hooksInner: number, step: number): string[] {
+function repoEntry(dash: number, inner: number, hooksDash: number, hooksInner: number, step: number, stages = false): string[] {
   const k = dash + inner;
   const h = k + hooksDash;
   const hk = h + hooksInner;
@@ -61,14 +61,17 @@ function repoEntry(dash: number, inner: number, hooksDash: number, hooksInner: n
     `${pad(hk)}language: system`,
     `${pad(hk)}pass_filenames: false`,
     `${pad(hk)}always_run: true`,
+    ...(stages ? [`${pad(hk)}stages: [pre-commit]`] : []),
   ];
 }
 
-/** A `repos:` key at column `col` with the entry. */
-const reposBlock = (col: number, step: number): string[] => [`${pad(col)}repos:`, ...repoEntry(col + step, 2, step, 2, step)];
+/** A `repos:` key at column `col` with the entry (`stages`: with `stages: [pre-commit]`). */
+const reposBlock = (col: number, step: number, stages = false): string[] => [`${pad(col)}repos:`, ...repoEntry(col + step, 2, step, 2, step, stages)];
 
 /** What to add by hand: the `repos:` list item, for a file whose `repos:` items start at column 0 plus 2. */
 export const PRE_COMMIT_SNIPPET = reposBlock(0, 2).join('\n') + '\n';
+/** The same with `stages: [pre-commit]`, for a file whose `default_stages` leaves out the commit stage. */
+export const PRE_COMMIT_SNIPPET_STAGES = reposBlock(0, 2, true).join('\n') + '\n';
 
 /** True if plain config data lists a hook with id git-kizu in any repo. */
 function dataHas(data: unknown): boolean {
@@ -139,7 +142,8 @@ function plan(text: string | null, d: Detected): AddPlan {
   const y = parseYamlText(text, d.file);
   const doc = y.doc as Document.Parsed | null;
   const stages = stageProblem(docData(doc));
-  if (stages) return print(stages);
+  // The hook as printed names the stage itself: without it, `default_stages` would keep it from running on commit.
+  if (stages) return { kind: 'print', snippet: PRE_COMMIT_SNIPPET_STAGES, why: `${rel}: ${stages}` };
   if (dataHas(docData(doc))) return { kind: 'present' };
   const gen = generatedNotice(text);
   if (gen) return print(`the file says it is generated ("${gen}"): add the entry where it is generated from`);
