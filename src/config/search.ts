@@ -133,14 +133,15 @@ interface ExplorerOptions {
  */
 export async function searchConfigFile(root: string): Promise<{ config: unknown; filepath: string } | null> {
   // The internal class, not cosmiconfig(): that reads the meta config of process.cwd() first,
-  // with loaders that run JavaScript (see the module comment). The CommonJS module's exports
-  // are its default export.
-  const mod = (await import('cosmiconfig/dist/Explorer.js')) as unknown as {
-    default: { Explorer: new (options: ExplorerOptions) => { search(from: string): Promise<CosmiconfigResult> } };
-  };
+  // with loaders that run JavaScript (see the module comment). A CommonJS module imported from
+  // ESM: its exports are the default export (node), or also named ones (other loaders).
+  type ExplorerClass = new (options: ExplorerOptions) => { search(from: string): Promise<CosmiconfigResult> };
+  const mod = (await import('cosmiconfig/dist/Explorer.js')) as unknown as { Explorer?: ExplorerClass; default?: { Explorer?: ExplorerClass } };
+  const Explorer = mod.default?.Explorer ?? mod.Explorer;
+  if (!Explorer) throw new Error('cosmiconfig/dist/Explorer.js has no Explorer class (cosmiconfig changed: see src/config/search.ts)');
   const json = withoutImports(loadJsonConfig);
   const yaml = withoutImports(loadYamlConfig);
-  const explorer = new mod.default.Explorer({
+  const explorer = new Explorer({
     moduleName: 'kizu',
     searchPlaces: SEARCH_PLACES,
     ignoreEmptySearchPlaces: true,

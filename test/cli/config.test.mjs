@@ -23,8 +23,8 @@ const SOURCES = {
   'kizu.config.js': "module.exports = { scar: { bodies: { ask: 'from kizu.config.js' } } };\n",
 };
 
-test('config sources: package.json "kizu" key, .kizurc*, .config/kizurc*, kizu.config.* (scar.bodies takes effect)', () => {
-  for (const [name, content] of Object.entries(SOURCES)) {
+test('config sources: package.json "kizu" key, .kizurc, .kizurc.{json,yaml,yml}, .config/kizurc* data files (scar.bodies takes effect); code files are refused unread (config-files.test.mjs)', () => {
+  for (const [name, content] of Object.entries(SOURCES).filter(([n]) => !/\.[cm]?[jt]s$/.test(n))) {
     const sb = sandbox({ files: { [name]: content, 'a.py': 'x = 1\n' } });
     expectRun(sb, ['scar', 'a.py:1'], { status: 0, stdout: `scarred a.py:1  # @kizu[ask]: ${name.replace(/^/, 'from ')}\n` });
     assert.equal(sb.read('a.py'), `# @kizu[ask]: from ${name}\nx = 1\n`, name);
@@ -177,13 +177,13 @@ test('config: keys named like Object.prototype members are unknown keys, not a c
   });
 });
 
-test('a config that cannot be parsed (YAML, a throwing .cjs, JSON) is one warning line where commands go on with the defaults (rollback snapshot --dry-run)', () => {
+test('a config that cannot be read (bad YAML, a code file, bad JSON) is one warning line where commands go on with the defaults (rollback snapshot --dry-run)', () => {
   const sb = sandbox({ files: { 'a.txt': 'a\n' } });
   const snap = /^snapshot (\S+):/m.exec(sb.kizu(['snapshot']).stdout)[1];
   const root = realpathSync(sb.dir);
   const cases = [
-    ['.kizurc.yaml', 'snapshot: [\n', `could not read config: YAML Error in ${root}/.kizurc.yaml: unexpected end of the stream within a flow collection (2:1)`],
-    ['.kizurc.cjs', 'throw new Error("boom")\n', 'could not read config: boom'],
+    ['.kizurc.yaml', 'snapshot: [\n', `could not read config: ${root}/.kizurc.yaml is not valid YAML: unexpected end of the stream within a flow collection at line 2, column 1`],
+    ['.kizurc.cjs', 'throw new Error("boom")\n', `${root}/.kizurc.cjs is not read: git-kizu reads only JSON or YAML config (code in a repository's config would run in every hook); move its settings to .kizurc.json`],
     ['.kizurc.json', '{"snapshot":{"keep":0},}', `could not read config: ${root}/.kizurc.json is not valid JSON: expected a property name in double quotes at line 1, column 24`],
   ];
   for (const [file, text, why] of cases) {
