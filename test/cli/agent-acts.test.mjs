@@ -120,6 +120,9 @@ test("the agent's own acts: reject recorded as agent:claude and shown as such; d
   assert.match(w.sb.kizu(['marks', 'list']).stdout, new RegExp(`^rejected ${w.hunk.id} src/a.js:2  agent:claude \\S+\\n$`));
   const out = stop(w.sb, false);
   assert.equal(out.decision, 'block');
+  const st = w.sb.kizu(['status']);
+  assert.match(st.stdout, new RegExp(`\\n  rejected  ${w.hunk.shortId}  src/a\\.js:2  \\(by agent:claude\\)\\n`));
+  assert.deepEqual(JSON.parse(w.sb.kizu(['status', '--json']).stdout).hunks.byAgent, [{ id: w.hunk.id, state: 'rejected', by: 'agent:claude' }]);
   assert.deepEqual([w.sb.kizu(['unscar', 'src/b.js:1'], { env: CLAUDE }).status, w.sb.read('src/b.js')], [0, 'b\n']);
   const item = add(w.sb, 'one more');
   assert.equal(w.sb.kizu(['queue', 'done', item], { env: CLAUDE }).status, 0);
@@ -134,7 +137,8 @@ test("an agent's tap (by agent:<name>) is not review: with stop.requireReview th
   const tree = sb.git('mktree', { input: `100644 blob ${blob}\tmarks.json\n` }).trim();
   sb.git('update-ref', REF, sb.git('commit-tree', tree, '-m', 'agent tap').trim());
   const st = JSON.parse(sb.kizu(['status', '--json']).stdout);
-  assert.deepEqual([st.hunks.unreviewed, st.hunks.tapped], [1, 0]);
+  assert.deepEqual([st.hunks.unreviewed, st.hunks.tapped, st.hunks.byAgent], [1, 0, [{ id: h.id, state: 'tapped', by: 'agent:claude' }]]);
+  assert.match(sb.kizu(['status']).stdout, new RegExp(`\\n  tapped by agent:claude, not review  ${h.shortId}  src/a\\.js:2\\n`));
   assert.equal(stop(sb, false).decision, 'block');
   assert.match(sb.kizu(['marks', 'list']).stdout, new RegExp(`^tapped ${h.id} src/a.js:2  agent:claude `));
 });
