@@ -20,6 +20,7 @@ import {
   parseMarksJson,
   serializeMarks,
   isIsoMs,
+  isAgentBy,
   type Marks,
   type MarkEntry,
   type MarkState,
@@ -235,6 +236,7 @@ const STATES = new Set(['tapped', 'rejected', 'none']);
  *   (default: asked for here, while the current marks are read).
  * @param opts.by the entries' `by` instead of the identity's email: `agent:<name>` for a mark
  *   set inside an agent's session (agents/session-env.ts); the commit's author stays `who`.
+ *   Such an update of a hunk a person rejected is left out (the reject stays the person's).
  * @returns the new commit id; for an empty `updates` nothing is written and the current tip
  *   (or null if there are no marks) is returned.
  * @throws KizuError (exit 2): an id that is not lowercase hex or a bad state (nothing written);
@@ -262,6 +264,8 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
     const now = Date.now();
     for (const u of updates) {
       const prev = cur.get(u.id);
+      // An agent's mark never takes a person's reject over (it would become the agent's).
+      if (opts.by && isAgentBy(opts.by) && prev?.state === 'rejected' && !isAgentBy(prev.by)) continue;
       const t = prev && isIsoMs(prev.time) ? Math.max(now, Date.parse(prev.time) + 1) : now;
       cur.set(u.id, { state: u.state, time: new Date(t).toISOString(), by: opts.by ?? byOf(who), path: u.path, range: u.range });
     }

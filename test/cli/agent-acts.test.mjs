@@ -124,6 +124,14 @@ test("the agent's own acts: reject recorded as agent:claude and shown as such; d
   assert.match(st.stdout, new RegExp(`\\n  rejected  ${w.hunk.shortId}  src/a\\.js:2  \\(by agent:claude\\)\\n`));
   assert.deepEqual(JSON.parse(w.sb.kizu(['status', '--json']).stdout).hunks.byAgent, [{ id: w.hunk.id, state: 'rejected', by: 'agent:claude' }]);
   assert.deepEqual([w.sb.kizu(['unscar', 'src/b.js:1'], { env: CLAUDE }).status, w.sb.read('src/b.js')], [0, 'b\n']);
+  // The human's reject stays the human's when the agent rejects the same hunk again.
+  const h2 = w.sb.kizu(['hunks', '--json']);
+  w.sb.write({ 'src/b.js': 'b\nB\n' });
+  const bHunk = JSON.parse(w.sb.kizu(['hunks', '--json']).stdout).find((h) => h.path === 'src/b.js');
+  assert.ok(h2.status === 0 && bHunk);
+  assert.equal(w.sb.kizu(['reject', bHunk.shortId]).status, 0);
+  assert.equal(w.sb.kizu(['reject', bHunk.shortId], { env: CLAUDE }).status, 0);
+  assert.equal(JSON.parse(w.sb.kizu(['marks', 'list', '--json']).stdout)[bHunk.id].by, 'kizu@example.invalid');
   const item = add(w.sb, 'one more');
   assert.equal(w.sb.kizu(['queue', 'done', item], { env: CLAUDE }).status, 0);
 });
