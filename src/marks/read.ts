@@ -43,6 +43,17 @@ export function markOf(marks: Map<string, MarkEntry>, hunkId: string): 'unreview
 }
 
 /**
+ * {@link markOf} as shown to the reviewer: with the agent named when an agent set the mark
+ * (`rejected by agent:claude`, `unreviewed, tapped by agent:claude`).
+ */
+export function markLabel(marks: Map<string, MarkEntry>, hunkId: string): string {
+  const m = markOf(marks, hunkId);
+  const e = marks.get(hunkId);
+  if (!e || e.state === 'none' || !isAgentBy(e.by)) return m;
+  return m === 'rejected' ? `rejected by ${e.by}` : `unreviewed, tapped by ${e.by}`;
+}
+
+/**
  * Sets marks by compare-and-swap on `refs/kizu/marks` (git-update-ref(1) with an old value),
  * retrying on a lost race so concurrent writers lose nothing; one new commit per call.
  * `time` is now (ISO-8601 UTC, ms; at least 1 ms after the entry it replaces), `by` is

@@ -161,3 +161,16 @@ test('agentSession: markers, values that mean off, AI_AGENT prefixes', async () 
   assert.deepEqual(agentSession({ AI_AGENT: 'claude-code_2-1-332_agent' }), { agent: 'claude', variable: 'AI_AGENT', by: 'agent:claude' });
   assert.deepEqual(agentSession({ AI_AGENT: 'zed' }), { agent: 'other', variable: 'AI_AGENT', by: 'agent:other' });
 });
+
+test("review shows a mark an agent set as the agent's: `[rejected by agent:claude]`", async (t) => {
+  const { terminal } = await import('../helpers/terminal.mjs');
+  const { head } = await import('../helpers/review.mjs');
+  const sb = sandbox({ files: { 'a.txt': 'one\ntwo\n' } });
+  sb.write({ 'a.txt': 'one\nTWO\n' });
+  const [h] = JSON.parse(sb.kizu(['hunks', '--json']).stdout);
+  assert.equal(sb.kizu(['reject', h.shortId], { env: CLAUDE }).status, 0);
+  const s = terminal(t, sb, ['review']);
+  await s.waitFor(head(h, 'rejected by agent:claude'));
+  s.type('q');
+  await s.waitFor(`  ${h.shortId}  a.txt:2  +1 -1  modified  [rejected by agent:claude]`);
+});
