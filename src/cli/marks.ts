@@ -25,6 +25,8 @@ export interface MarkInput {
   specs: string[];
   /** Every current hunk instead of `specs`. */
   all: boolean;
+  /** Who the marks are recorded as when not the committer: `agent:<name>` inside an agent's session (agents/session-env.ts). */
+  by?: string;
   reporter: Reporter;
 }
 
@@ -58,7 +60,7 @@ export async function markCommand(i: MarkInput): Promise<number> {
   await setMarks(
     root,
     chosen.map((h) => ({ id: h.id, state: v.state, path: h.path, range: hunkRange(h) })),
-    { who },
+    { who, by: i.by },
   );
   const q = pathQuoter(root);
   for (const h of chosen) i.reporter.log(`${v.done} ${shortId(h)} ${hunkRange(h, q)}`);
@@ -73,7 +75,7 @@ export interface MarksListInput {
 
 /**
  * Lists stored marks (tombstones excluded), sorted by path, range, id:
- * `<state> <id> <range>  <by> <time>`, or with `json` one JSON object
+ * `<state> <id> <range>  <by> <time>` (`by` is `agent:<name>` for a mark set inside an agent's session), or with `json` one JSON object
  * `{<id>: {state, time, by, path, range}}` with tombstones included (the stored form).
  * @returns 0.
  * @throws KizuError (exit 2) for a corrupt or unknown-version marks ref.
@@ -87,7 +89,8 @@ export async function marksList(i: MarksListInput): Promise<number> {
     i.reporter.log(JSON.stringify(o));
     return EXIT.OK;
   }
-  const rows = [...marks].filter(([id]) => markOf(marks, id) !== 'unreviewed');
+  // Every stored tap and reject, an agent's too (its `by` says `agent:<name>`; markOf counts its tap as unreviewed).
+  const rows = [...marks].filter(([, e]) => e.state !== 'none');
   rows.sort(([a, x], [b, y]) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.range < y.range ? -1 : x.range > y.range ? 1 : a < b ? -1 : 1));
   const q = pathQuoter(root);
   // The stored range begins with the raw path (hunkRange); the text shows it quoted.
@@ -117,7 +120,25 @@ export async function marksPull(i: MarksSyncInput): Promise<number> {
   const r = await pullMarks(root, i.remote);
   if (!r.remoteOid) i.reporter.log(`${i.remote} has no marks`);
   else i.reporter.log(mergeLine(r.action, i.remote, r.oid));
+  await reportRejects(root, i, r);
   return EXIT.OK;
+}
+
+/**
+ * The lines that say what a merge did to the local rejects (marks/sync.ts
+ * mergeKeepingRejects): kept over a mark dated in the future or set by an agent, or replaced
+ * by a newer mark from the remote. Each names the hunk by its stored range.
+ */
+async function reportRejects(root: string, i: MarksSyncInput, r: { kept: string[]; replaced: string[] }): Promise<void> {
+  if (!r.kept.length && !r.replaced.length) return;
+  const marks = await readMarks(root);
+  const q = pathQuoter(root);
+  const where = (id: string) => {
+    const e = marks.get(id);
+    return e ? (e.range.startsWith(e.path) ? q(e.path) + e.range.slice(e.path.length) : q(e.range)) : id.slice(0, 7);
+  };
+  for (const id of r.kept) i.reporter.warn(`kept your reject of ${id.slice(0, 7)} ${where(id)}: ${i.remote}'s mark for it is dated in the future or was set by an agent`);
+  for (const id of r.replaced) i.reporter.warn(`your reject of ${id.slice(0, 7)} ${where(id)} was replaced by a newer mark from ${i.remote} (${markOf(marks, id)}); git kizu reject ${id.slice(0, 7)} sets it again`);
 }
 
 function mergeLine(action: 'up-to-date' | 'fast-forward' | 'merged', remote: string, oid: string | null): string {
@@ -138,6 +159,7 @@ export async function marksPush(i: MarksSyncInput): Promise<number> {
   const { pushMarks } = await import('../marks/sync.js');
   const r = await pushMarks(root, i.remote);
   if (r.merge !== 'up-to-date') i.reporter.log(mergeLine(r.merge, i.remote, r.oid));
+  await reportRejects(root, i, r);
   if (r.push === 'pushed') i.reporter.log(`pushed ${short(r.oid)} to ${i.remote}`);
   else if (r.push === 'up-to-date') i.reporter.log(`${i.remote} already has ${short(r.oid)}`);
   else i.reporter.log('no marks to push');

@@ -7,6 +7,8 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { KizuError, EXIT } from '../errors.js';
 import { COLOR_WHENS, consoleReporter, pcErr, parseColorWhen, type ColorWhen } from '../output.js';
 import { VERSION } from '../package.js';
+import { agentSession } from '../agents/session-env.js';
+import { refuseFromAgent } from './reviewer-acts.js';
 
 /** Builds the commander program. `setCode` receives each command's exit code. */
 export function buildProgram(setCode: (code: number) => void): Command {
@@ -17,6 +19,9 @@ export function buildProgram(setCode: (code: number) => void): Command {
     cwd = ''; // deleted current directory: src/main.ts lets only help and --version through
   }
   const reporter = consoleReporter;
+  // Whether this runs inside a coding agent's session: the reviewer's acts are refused there
+  // (cli/reviewer-acts.ts), and the agent's own acts are recorded as its.
+  const session = agentSession(process.env);
   const program = new Command();
   program
     .name('git kizu')
@@ -55,6 +60,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('[target]', '<path> or <path>:<line>')
     .option('--all', 'remove every scar in the repository (tracked and untracked files)')
     .action(async (target: string | undefined, o: { all?: boolean }) => {
+      if (o.all) refuseFromAgent('unscar --all', session);
       const { unscarCommand } = await import('./unscar.js');
       setCode(await unscarCommand({ cwd, target, all: !!o.all, reporter }));
     });
@@ -113,6 +119,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .description('remove items')
     .argument('<id...>', 'item ids (see queue list --all)')
     .action(async (ids: string[]) => {
+      refuseFromAgent('queue rm', session);
       const { queueRemove } = await import('./queue.js');
       setCode(await queueRemove({ cwd, ids, reporter }));
     });
@@ -121,6 +128,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .description('remove done items (requires --done)')
     .option('--done', 'remove every checked item')
     .action(async (o: { done?: boolean }) => {
+      refuseFromAgent('queue clear', session);
       const { queueClear } = await import('./queue.js');
       setCode(await queueClear({ cwd, done: !!o.done, reporter }));
     });
@@ -160,6 +168,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .description('record a commit in refs/kizu/baseline')
     .argument('[rev]', 'any revision naming a commit', 'HEAD')
     .action(async (rev: string) => {
+      refuseFromAgent('baseline set', session);
       const { baselineCommand } = await import('./baseline.js');
       setCode(await baselineCommand({ cwd, action: 'set', rev, reporter }));
     });
@@ -167,6 +176,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .command('reset')
     .description('drop refs/kizu/baseline (back to HEAD)')
     .action(async () => {
+      refuseFromAgent('baseline reset', session);
       const { baselineCommand } = await import('./baseline.js');
       setCode(await baselineCommand({ cwd, action: 'reset', reporter }));
     });
@@ -197,12 +207,13 @@ export function buildProgram(setCode: (code: number) => void): Command {
       .argument('[hunks...]', 'hunk id prefix or <path>:<line> (see git kizu hunks)')
       .option('--all', 'every current hunk')
       .action(async (specs: string[], o: { all?: boolean }) => {
+        if (verb !== 'reject') refuseFromAgent(verb, session);
         const command = import('./marks.js');
         // Valid arguments (hunks or --all, not both) list the whole tree: start its git
         // processes while the command's code loads.
         if (!!o.all !== specs.length > 0) (await import('../hunks/baseline.js')).startEarly(cwd);
         const { markCommand } = await command;
-        setCode(await markCommand({ cwd, verb, specs, all: !!o.all, reporter }));
+        setCode(await markCommand({ cwd, verb, specs, all: !!o.all, by: session?.by, reporter }));
       });
   }
   const marks = program.command('marks').description('review marks in refs/kizu/marks: list, share through a git remote');
@@ -219,6 +230,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .description("merge the remote's marks, then push refs/kizu/marks to it")
     .argument('[remote]', 'remote name, URL or path', 'origin')
     .action(async (remote: string) => {
+      refuseFromAgent('marks push', session);
       const { marksPush } = await import('./marks.js');
       setCode(await marksPush({ cwd, remote, reporter }));
     });
@@ -227,6 +239,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .description("fetch the remote's refs/kizu/marks and merge it into yours")
     .argument('[remote]', 'remote name, URL or path', 'origin')
     .action(async (remote: string) => {
+      refuseFromAgent('marks pull', session);
       const { marksPull } = await import('./marks.js');
       setCode(await marksPull({ cwd, remote, reporter }));
     });
@@ -246,6 +259,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--json', 'print one JSON object (see README)')
     .option('--auto', 'only when a budget is exceeded, then git gc --auto (what the hooks start in the background)')
     .action(async (o: { dryRun?: boolean; json?: boolean; auto?: boolean }) => {
+      // `gc --auto` is what the prompt hook starts (inside the agent's env); --dry-run changes nothing.
+      if (!o.auto && !o.dryRun) refuseFromAgent('gc', session);
       const { gcCommand } = await import('./gc.js');
       setCode(await gcCommand({ cwd, dryRun: !!o.dryRun, json: !!o.json, auto: !!o.auto, reporter }));
     });
@@ -321,6 +336,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('[paths...]', 'limit to these paths (files or directories)')
     .option('--all', 'also show hunks that are already tapped')
     .action(async (paths: string[], o: { all?: boolean }) => {
+      refuseFromAgent('review', session);
       const { reviewCommand } = await import('./review.js');
       setCode(await reviewCommand({ cwd, paths, all: !!o.all }));
     });
@@ -363,6 +379,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .argument('<id...>', 'snapshot names or commit id prefixes')
     .option('--force', 'also drop a safety snapshot git kizu undo would need')
     .action(async (ids: string[], o: { force?: boolean }) => {
+      refuseFromAgent('snapshot drop', session);
       const { snapshotDrop } = await import('./snapshot.js');
       setCode(await snapshotDrop({ cwd, ids, force: !!o.force, reporter }));
     });
@@ -434,6 +451,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--agent <agents>', 'only these agents\' hooks (comma-separated); the guard stays while any agent\'s hooks do')
     .addOption(new Option('--scope <scope>', 'project files, local (Claude Code settings.local.json) or user (home directory)').choices(['project', 'local', 'user']).default('project'))
     .action(async (o: { scope: 'project' | 'local' | 'user'; agent?: string }) => {
+      refuseFromAgent('teardown', session);
       const { teardownCommand } = await import('./teardown.js');
       setCode(await teardownCommand({ cwd, scope: o.scope, agent: o.agent, reporter }));
     });

@@ -15,7 +15,7 @@ import { BASELINE_REF } from '../git/layout.js';
 import { hasHead } from '../git/run.js';
 import { commonDirFast, findRootFast } from '../git/repo.js';
 import { refFast } from '../git/refs.js';
-import { readMarks, markOf } from '../marks/read.js';
+import { readMarks, markOf, isAgentBy } from '../marks/read.js';
 import { scanRepo, type Scar } from '../scars/scan.js';
 import { readQueue } from '../queue/read.js';
 import { QUEUE_FILE } from '../queue/paths.js';
@@ -35,7 +35,8 @@ import { formatBytes, KIND_NOUN } from './gc.js';
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
   baseline: { rev: string; oid: string; fromRef: boolean };
-  hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[] };
+  /** `byAgent`: the hunks whose stored mark an agent set (`by: agent:<name>`; its tap counts as unreviewed), with that mark. */
+  hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[]; byAgent: { id: string; state: string; by: string }[] };
   scars: Scar[];
   /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). */
   queue: { open: ReturnType<typeof itemJson>[]; done: number; error?: string };
@@ -129,7 +130,17 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const by = (m: string) => list.filter((h) => h.mark === m).length;
   return {
     baseline,
-    hunks: { total: list.length, unreviewed: by('unreviewed'), tapped: by('tapped'), rejected: by('rejected'), list },
+    hunks: {
+      total: list.length,
+      unreviewed: by('unreviewed'),
+      tapped: by('tapped'),
+      rejected: by('rejected'),
+      list,
+      byAgent: hunks.flatMap((h) => {
+        const e = marks.get(h.id);
+        return e && e.state !== 'none' && isAgentBy(e.by) ? [{ id: h.id, state: e.state, by: e.by }] : [];
+      }),
+    },
     scars: scan.scars,
     queue: {
       open: queue.items.filter((i) => !i.checked).map(itemJson),
@@ -203,7 +214,15 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const q = pathQuoter(i.cwd);
   log(`${pc.bold('baseline')}  ${s.baseline.rev}${s.baseline.oid ? ' ' + s.baseline.oid.slice(0, 12) : ''}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
   log(`${pc.bold('hunks')}     ${s.hunks.total}: ${s.hunks.unreviewed} unreviewed, ${s.hunks.tapped} tapped, ${s.hunks.rejected} rejected`);
-  for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) log(`  ${pc.red('rejected')}  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
+  const agentMark = new Map(s.hunks.byAgent.map((a) => [a.id, a]));
+  for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) {
+    const a = agentMark.get(h.id);
+    log(`  ${pc.red('rejected')}  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}${a ? `  (by ${a.by})` : ''}`);
+  }
+  for (const a of s.hunks.byAgent.filter((x) => x.state === 'tapped')) {
+    const h = s.hunks.list.find((x) => x.id === a.id)!;
+    log(`  ${pc.yellow('tapped by')} ${a.by}, not review  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
+  }
   log(`${pc.bold('scars')}     ${s.scars.length}`);
   for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${x.body}`);
   if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${s.queue.error}`);

@@ -5,6 +5,7 @@
  *
  * Cheap readers go through ./read.ts, which only loads this module when the ref exists.
  */
+import { createHash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import path from 'node:path';
 import { commonDir } from '../git/repo.js';
@@ -19,6 +20,7 @@ import {
   parseMarksJson,
   serializeMarks,
   isIsoMs,
+  isAgentBy,
   type Marks,
   type MarkEntry,
   type MarkState,
@@ -37,7 +39,8 @@ export interface MarksSource {
 /**
  * Loads the marks stored in commit `oid` (isomorphic-git `readCommit`, `readTree`, `readBlob`
  * on the common git dir; loose and packed objects), or from the one-entry cache of the commit
- * read or written last (`<gitdir>/kizu/marks-cache.json`, keyed by the commit id) unless
+ * read or written last (`<gitdir>/kizu/marks-cache.json`, proven against the commit id:
+ * {@link readMarksCache}) unless
  * `opts.cache` is false (writers read through isomorphic-git, so that they refuse to build on a
  * damaged commit).
  * @param gitdir absolute common git dir.
@@ -50,8 +53,9 @@ export async function loadMarks(gitdir: string, oid: string, src: MarksSource, o
   const relabel = (e: KizuError): KizuError =>
     label === src.ref && !src.hint ? e : new KizuError(e.message.replace(src.ref, label), { hint: src.hint ?? e.hint });
   const fail = (why: string): KizuError => relabel(corrupt(src.ref, why));
-  const blob = (opts.cache !== false ? readMarksCache(gitdir, oid) : undefined) ?? (await marksBlobIgit(gitdir, oid, fail));
-  writeMarksCache(gitdir, oid, blob);
+  const cached = opts.cache !== false ? readMarksCache(gitdir, oid) : undefined;
+  const blob = cached ?? (await marksBlobIgit(gitdir, oid, fail));
+  if (!cached) await writeMarksCache(gitdir, oid, blob);
   try {
     return parseMarksJson(blob, src.ref);
   } catch (e) {
@@ -60,33 +64,72 @@ export async function loadMarks(gitdir: string, oid: string, src: MarksSource, o
 }
 
 /**
- * `<common git dir>/kizu/marks-cache.json`: `{"oid": <commit>, "json": <its marks.json text>}`
- * for the commit read or written last. Commits are named by the hash of their content, so an
- * entry for the same oid is exact; it spares the hooks and `hunks` loading isomorphic-git
- * (tens of milliseconds) to read marks that have not changed since.
+ * `<common git dir>/kizu/marks-cache.json`: `{"v": 2, "oid": <commit>, "commit": <its raw
+ * text>, "tree": <its tree's raw bytes, base64>, "json": <its marks.json text>}` for the
+ * commit read or written last. It spares the hooks and `hunks` loading isomorphic-git (tens of
+ * milliseconds) to read marks that have not changed since, and it proves itself: the agent can
+ * write this file, so an entry is used only if the commit text hashes to `oid`, the tree bytes
+ * to the commit's tree, and the marks.json text to that tree's `marks.json` blob (git's object
+ * ids, SHA-1 of `<type> <size>\0<content>`, gitformat-loose(5) / git-hash-object(1)). A
+ * forged entry is ignored: slower, never another answer.
  */
 function marksCacheFile(gitdir: string): string {
   return marksCache(gitdir);
 }
 
-/** The cached marks.json bytes of commit `oid`, or undefined (no cache, another oid, unreadable). */
-function readMarksCache(gitdir: string, oid: string): Uint8Array | undefined {
+/** Git's object id of `content` as an object of `type` (SHA-1, hex). */
+function objectId(type: 'commit' | 'tree' | 'blob', content: Uint8Array): string {
+  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
+}
+
+/** The id of the `marks.json` blob in raw tree `tree` (entries `<mode> <name>\0<20-byte id>`), or null. */
+function marksBlobIn(tree: Buffer): string | null {
+  let i = 0;
+  while (i < tree.length) {
+    const sp = tree.indexOf(0x20, i);
+    const nul = tree.indexOf(0, sp + 1);
+    if (sp < 0 || nul < 0 || nul + 21 > tree.length) return null;
+    const mode = tree.toString('latin1', i, sp);
+    const name = tree.toString('utf8', sp + 1, nul);
+    if (name === MARKS_FILE) return mode === '100644' || mode === '100755' ? tree.toString('hex', nul + 1, nul + 21) : null;
+    i = nul + 21;
+  }
+  return null;
+}
+
+/** The cached marks.json bytes of commit `oid`, or undefined (no cache, another oid, unreadable, or not proven against `oid`). */
+export function readMarksCache(gitdir: string, oid: string): Uint8Array | undefined {
   try {
-    const c = JSON.parse(nodeFs.readFileSync(marksCacheFile(gitdir), 'utf8')) as { oid?: unknown; json?: unknown };
-    return c.oid === oid && typeof c.json === 'string' ? Buffer.from(c.json, 'utf8') : undefined;
+    const c = JSON.parse(nodeFs.readFileSync(marksCacheFile(gitdir), 'utf8')) as { v?: unknown; oid?: unknown; commit?: unknown; tree?: unknown; json?: unknown };
+    if (c.v !== 2 || c.oid !== oid || typeof c.commit !== 'string' || typeof c.tree !== 'string' || typeof c.json !== 'string') return undefined;
+    const commit = Buffer.from(c.commit, 'utf8');
+    if (objectId('commit', commit) !== oid) return undefined;
+    const treeOid = /^tree ([0-9a-f]{40})\n/.exec(c.commit)?.[1];
+    const tree = Buffer.from(c.tree, 'base64');
+    if (!treeOid || objectId('tree', tree) !== treeOid) return undefined;
+    const json = Buffer.from(c.json, 'utf8');
+    return marksBlobIn(tree) === objectId('blob', json) ? json : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Records `blob` as the marks.json of commit `oid` (atomic; best effort: a failure is ignored). */
-function writeMarksCache(gitdir: string, oid: string, blob: Uint8Array): void {
+/**
+ * Records `blob` as the marks.json of commit `oid`, with the commit's and its tree's raw
+ * content read back through isomorphic-git (atomic; best effort: a failure is ignored).
+ */
+async function writeMarksCache(gitdir: string, oid: string, blob: Uint8Array): Promise<void> {
   const file = marksCacheFile(gitdir);
   try {
-    const text = Buffer.from(blob).toString('utf8');
     if (readMarksCache(gitdir, oid)) return;
+    const text = Buffer.from(blob).toString('utf8');
+    const ig = igit();
+    const commit = Buffer.from((await ig.readObject({ fs: objectFs, gitdir, oid, format: 'content', cache })).object as Uint8Array);
+    const treeOid = /^tree ([0-9a-f]{40})\n/.exec(commit.toString('utf8'))?.[1];
+    if (!treeOid) return;
+    const tree = Buffer.from((await ig.readObject({ fs: objectFs, gitdir, oid: treeOid, format: 'content', cache })).object as Uint8Array);
     nodeFs.mkdirSync(path.dirname(file), { recursive: true });
-    replaceFileSync(file, JSON.stringify({ oid, json: text }));
+    replaceFileSync(file, JSON.stringify({ v: 2, oid, commit: commit.toString('utf8'), tree: tree.toString('base64'), json: text }));
   } catch {
     /* a cache only */
   }
@@ -138,7 +181,7 @@ export async function writeMarksCommit(gitdir: string, marks: Marks, parents: st
   const tree = await ig.writeTree({ fs: objectFs, gitdir, tree: [{ mode: '100644', path: MARKS_FILE, oid: blob, type: 'blob' }] });
   const person = { name: who.name, email: who.email, timestamp: who.timestamp, timezoneOffset: who.timezoneOffset };
   const commit = await ig.writeCommit({ fs: objectFs, gitdir, commit: { message: message.endsWith('\n') ? message : message + '\n', tree, parent: parents, author: person, committer: person } });
-  writeMarksCache(gitdir, commit, json);
+  await writeMarksCache(gitdir, commit, json);
   return commit;
 }
 
@@ -191,12 +234,15 @@ const STATES = new Set(['tapped', 'rejected', 'none']);
  * backwards) and `by` = user.email (else name). One commit per call, parent = the old tip.
  * @param opts.who the identity to write with, if the caller started {@link identity} early
  *   (default: asked for here, while the current marks are read).
+ * @param opts.by the entries' `by` instead of the identity's email: `agent:<name>` for a mark
+ *   set inside an agent's session (agents/session-env.ts); the commit's author stays `who`.
+ *   Such an update of a hunk a person rejected is left out (the reject stays the person's).
  * @returns the new commit id; for an empty `updates` nothing is written and the current tip
  *   (or null if there are no marks) is returned.
  * @throws KizuError (exit 2): an id that is not lowercase hex or a bad state (nothing written);
  *   a corrupt or unknown-version ref (nothing written, ref unchanged); persistent contention.
  */
-export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?: Promise<Ident> } = {}): Promise<string | null> {
+export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?: Promise<Ident>; by?: string } = {}): Promise<string | null> {
   for (const u of updates) {
     if (!/^[0-9a-f]+$/.test(u.id)) throw new KizuError(`not a hunk id: "${u.id}"`, { hint: 'hunk ids are lowercase hex (see git kizu hunks)' });
     if (!STATES.has(u.state)) throw new KizuError(`not a mark state: "${u.state}"`, { hint: 'use tapped, rejected or none' });
@@ -218,8 +264,10 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
     const now = Date.now();
     for (const u of updates) {
       const prev = cur.get(u.id);
+      // An agent's mark never takes a person's reject over (it would become the agent's).
+      if (opts.by && isAgentBy(opts.by) && prev?.state === 'rejected' && !isAgentBy(prev.by)) continue;
       const t = prev && isIsoMs(prev.time) ? Math.max(now, Date.parse(prev.time) + 1) : now;
-      cur.set(u.id, { state: u.state, time: new Date(t).toISOString(), by: byOf(who), path: u.path, range: u.range });
+      cur.set(u.id, { state: u.state, time: new Date(t).toISOString(), by: opts.by ?? byOf(who), path: u.path, range: u.range });
     }
     const oid = await writeMarksCommit(gitdir, cur, old ? [old] : [], `${subject}\n\n${body}`, who);
     if (await casUpdateRef(root, MARKS_REF, oid, old, subject)) return oid;

@@ -124,6 +124,14 @@ export function serializeMarks(marks: Marks): string {
   return JSON.stringify({ version: FORMAT_VERSION, marks: sorted }, null, 2) + '\n';
 }
 
+/** The prefix of a `by` that names an agent, not a person: `agent:<name>` (a mark set inside an agent's session, agents/session-env.ts). */
+export const AGENT_BY_PREFIX = 'agent:';
+
+/** True if a mark's `by` names an agent ({@link AGENT_BY_PREFIX}) rather than a person. */
+export function isAgentBy(by: string): boolean {
+  return by.startsWith(AGENT_BY_PREFIX);
+}
+
 const RANK: Record<MarkEntry['state'], number> = { none: 0, tapped: 1, rejected: 2 };
 
 /**

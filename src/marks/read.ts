@@ -6,9 +6,9 @@
 import { commonDir, commonDirFast } from '../git/repo.js';
 import { refFast, resolveRef } from '../git/refs.js';
 import { MARKS_REF } from '../git/layout.js';
-import type { MarkEntry, MarkState } from './format.js';
+import { isAgentBy, type MarkEntry, type MarkState } from './format.js';
 
-export { MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry } from './format.js';
+export { MARKS_FILE, FORMAT_VERSION, mergeMarks, newerEntry, isAgentBy } from './format.js';
 export type { MarkEntry, MarkState, Marks } from './format.js';
 
 /**
@@ -33,11 +33,24 @@ export async function readMarks(root: string): Promise<Map<string, MarkEntry>> {
 
 /**
  * The review state of one hunk: its entry's state, with tombstones and absent ids as
- * 'unreviewed'.
+ * 'unreviewed', and a tap set by an agent (`by: agent:<name>`, format.ts isAgentBy) as
+ * 'unreviewed' too: an agent's tap is not review (README "Agents").
  */
 export function markOf(marks: Map<string, MarkEntry>, hunkId: string): 'unreviewed' | 'tapped' | 'rejected' {
-  const s = marks.get(hunkId)?.state;
-  return s === 'tapped' || s === 'rejected' ? s : 'unreviewed';
+  const e = marks.get(hunkId);
+  if (e?.state === 'tapped') return isAgentBy(e.by) ? 'unreviewed' : 'tapped';
+  return e?.state === 'rejected' ? 'rejected' : 'unreviewed';
+}
+
+/**
+ * {@link markOf} as shown to the reviewer: with the agent named when an agent set the mark
+ * (`rejected by agent:claude`, `unreviewed, tapped by agent:claude`).
+ */
+export function markLabel(marks: Map<string, MarkEntry>, hunkId: string): string {
+  const m = markOf(marks, hunkId);
+  const e = marks.get(hunkId);
+  if (!e || e.state === 'none' || !isAgentBy(e.by)) return m;
+  return m === 'rejected' ? `rejected by ${e.by}` : `unreviewed, tapped by ${e.by}`;
 }
 
 /**
@@ -49,13 +62,15 @@ export function markOf(marks: Map<string, MarkEntry>, hunkId: string): 'unreview
  * @param root working-tree top level.
  * @param updates full hex hunk ids with their new state, path and `path:start-end` range.
  * @param opts.who the committer identity, if the caller started git/objects.ts `identity` early.
+ * @param opts.by what the entries' `by` says instead of the committer's email: `agent:<name>`
+ *   for a mark set inside an agent's session (agents/session-env.ts).
  * @throws KizuError (exit 2) for a malformed id/state, a corrupt or unknown-version ref (the
  *   ref is left unchanged), or persistent contention.
  */
 export async function setMarks(
   root: string,
   updates: { id: string; state: MarkState | 'none'; path: string; range: string }[],
-  opts: { who?: Promise<import('../git/objects.js').Ident> } = {},
+  opts: { who?: Promise<import('../git/objects.js').Ident>; by?: string } = {},
 ): Promise<void> {
   const store = await import('./commits.js');
   await store.setMarks(root, updates, opts);

@@ -11,12 +11,15 @@
  *
  * Merge rules: if the remote tip is already in local history, nothing happens; if local is in
  * the remote's history, local fast-forwards; otherwise a merge commit with parents
- * [local, remote] whose marks are the per-id last-writer-wins union (format.ts mergeMarks).
- * So a repeated pull creates no commit, and any order of pushes and pulls converges.
+ * [local, remote] whose marks are the per-id last-writer-wins union (format.ts mergeMarks),
+ * except that a local person's reject is kept over a mark dated in the future or set by an
+ * agent ({@link mergeKeepingRejects}; then a merge commit even where a fast-forward was
+ * possible). So a repeated pull creates no commit, and pushes and pulls converge except
+ * where a local reject was kept that way.
  */
 import { git } from '../git/run.js';
 import { KizuError } from '../errors.js';
-import { mergeMarks } from './format.js';
+import { mergeMarks, isAgentBy, type Marks } from './format.js';
 import { MARKS_REF, remoteMarksRef } from '../git/layout.js';
 import { loadMarks, writeMarksCommit, tooMuchContention, assertSha1 } from './commits.js';
 import { backoff, casUpdateRef, resolveRef, MAX_ATTEMPTS } from '../git/refs.js';
@@ -98,40 +101,84 @@ async function isAncestor(root: string, a: string, b: string): Promise<boolean> 
  * @throws KizuError (exit 2) if either side is corrupt or of an unknown version (nothing
  *   changed), or on persistent contention.
  */
-export async function mergeInto(repo: Pick<Repo, 'root' | 'commonDir'>, theirs: string, theirsRef: string, label: string, hint?: string): Promise<{ action: MergeAction; oid: string }> {
+export async function mergeInto(
+  repo: Pick<Repo, 'root' | 'commonDir'>,
+  theirs: string,
+  theirsRef: string,
+  label: string,
+  hint?: string,
+  opts: { now?: number } = {},
+): Promise<{ action: MergeAction; oid: string; kept: string[]; replaced: string[] }> {
   const { root, commonDir: gitdir } = repo;
   for (let attempt = 1; ; attempt++) {
     const local = await resolveRef(root, MARKS_REF, gitdir);
-    if (local === theirs) return { action: 'up-to-date', oid: local };
+    if (local === theirs) return { action: 'up-to-date', oid: local, kept: [], replaced: [] };
     const theirMarks = await loadMarks(gitdir, theirs, { ref: theirsRef, label, hint }, { cache: false });
-    if (local && (await isAncestor(root, theirs, local))) return { action: 'up-to-date', oid: local };
+    if (local && (await isAncestor(root, theirs, local))) return { action: 'up-to-date', oid: local, kept: [], replaced: [] };
     let next: string;
     let action: MergeAction;
+    let kept: string[] = [];
+    let replaced: string[] = [];
     if (!local) {
       next = theirs;
       action = 'fast-forward';
     } else {
       const mine = await loadMarks(gitdir, local, { ref: MARKS_REF }, { cache: false });
-      if (await isAncestor(root, local, theirs)) {
+      const m = mergeKeepingRejects(mine, theirMarks, opts.now ?? Date.now());
+      ({ kept, replaced } = m);
+      // A fast-forward would take the remote's marks as they are: only when no local reject is kept.
+      if (!kept.length && (await isAncestor(root, local, theirs))) {
         next = theirs;
         action = 'fast-forward';
       } else {
         const who = await identity(root);
-        next = await writeMarksCommit(gitdir, mergeMarks(mine, theirMarks), [local, theirs], `kizu: merge ${label}`, who);
+        const body = kept.length ? `\n\nkept local rejects over marks dated in the future or set by an agent:\n${kept.join('\n')}` : '';
+        next = await writeMarksCommit(gitdir, m.marks, [local, theirs], `kizu: merge ${label}${body}`, who);
         action = 'merged';
       }
     }
     const msg = action === 'merged' ? `kizu: merge ${label}` : `kizu: fast-forward to ${label}`;
-    if (await casUpdateRef(root, MARKS_REF, next, local, msg)) return { action, oid: next };
+    if (await casUpdateRef(root, MARKS_REF, next, local, msg)) return { action, oid: next, kept, replaced };
     if (attempt >= MAX_ATTEMPTS) throw tooMuchContention(MARKS_REF);
     await backoff(attempt);
   }
+}
+
+/**
+ * Merges the marks of elsewhere (`theirs`) into the local ones (`mine`) by format.ts
+ * mergeMarks (last writer wins), except that a local reject set by a person (`by` not
+ * `agent:...`) is kept when the entry that would replace it is dated after `now` (a clock
+ * ahead, or a date forged to win every merge) or was set by an agent (`by: agent:<name>`).
+ * Not commutative on purpose: the local reviewer's rejects are protected from the remote's
+ * marks, not the other way round (README "Hunks, marks and revert", "Sharing marks").
+ * @param now milliseconds since the epoch (Date.now()).
+ * @returns the merged marks; `kept`: the ids whose local reject was kept; `replaced`: the ids
+ *   whose local reject a newer mark from elsewhere replaced (reported, never silent).
+ */
+export function mergeKeepingRejects(mine: Marks, theirs: Marks, now: number): { marks: Marks; kept: string[]; replaced: string[] } {
+  const marks = mergeMarks(mine, theirs);
+  const kept: string[] = [];
+  const replaced: string[] = [];
+  for (const [id, e] of mine) {
+    if (e.state !== 'rejected' || isAgentBy(e.by) || marks.get(id) === e) continue;
+    const t = theirs.get(id);
+    if (!t) continue;
+    if (Date.parse(t.time) > now || isAgentBy(t.by)) {
+      marks.set(id, e);
+      kept.push(id);
+    } else if (t.state !== 'rejected') replaced.push(id);
+  }
+  return { marks, kept: kept.sort(), replaced: replaced.sort() };
 }
 
 /** Result of {@link pullMarks}. `remoteOid` null: the remote has no marks (nothing changed). */
 export interface PullResult {
   remoteOid: string | null;
   action: MergeAction;
+  /** Hunk ids whose local reject was kept over a future-dated or agent's mark ({@link mergeKeepingRejects}). */
+  kept: string[];
+  /** Hunk ids whose local reject a newer mark from the remote replaced. */
+  replaced: string[];
   /** Local tip afterwards (null if there are still no marks). */
   oid: string | null;
 }
@@ -147,7 +194,7 @@ export async function pullMarks(root: string, remote: string): Promise<PullResul
   const repo = { root, commonDir: await commonDir(root) };
   assertSha1(repo.commonDir);
   const seen = await remoteMarksOid(root, remote);
-  if (!seen) return { remoteOid: null, action: 'up-to-date', oid: await resolveRef(root, MARKS_REF, repo.commonDir) };
+  if (!seen) return { remoteOid: null, action: 'up-to-date', oid: await resolveRef(root, MARKS_REF, repo.commonDir), kept: [], replaced: [] };
   const theirs = await fetchMarks(root, remote);
   const r = await mergeInto(repo, theirs, trackingRef(remote), `${remote}'s ${MARKS_REF}`, remoteHint(remote));
   return { remoteOid: theirs, ...r };
@@ -157,6 +204,9 @@ export async function pullMarks(root: string, remote: string): Promise<PullResul
 export interface PushResult {
   /** What merging the remote's marks first did (up-to-date if the remote had none). */
   merge: MergeAction;
+  /** As {@link PullResult}'s, for the merge before the push. */
+  kept: string[];
+  replaced: string[];
   /** 'pushed': the remote moved to `oid`; 'up-to-date': it already had it; 'nothing': no marks anywhere. */
   push: 'pushed' | 'up-to-date' | 'nothing';
   oid: string | null;
@@ -180,13 +230,15 @@ export async function pushMarks(root: string, remote: string): Promise<PushResul
     const seen = await remoteMarksOid(root, remote);
     let theirs: string | null = null;
     let merge: MergeAction = 'up-to-date';
+    let kept: string[] = [];
+    let replaced: string[] = [];
     if (seen) {
       theirs = await fetchMarks(root, remote);
-      merge = (await mergeInto(repo, theirs, tracking, `${remote}'s ${MARKS_REF}`, remoteHint(remote))).action;
+      ({ action: merge, kept, replaced } = await mergeInto(repo, theirs, tracking, `${remote}'s ${MARKS_REF}`, remoteHint(remote)));
     }
     const local = await resolveRef(root, MARKS_REF, gitdir);
-    if (!local) return { merge, push: 'nothing', oid: null };
-    if (local === theirs) return { merge, push: 'up-to-date', oid: local };
+    if (!local) return { merge, push: 'nothing', oid: null, kept, replaced };
+    if (local === theirs) return { merge, push: 'up-to-date', oid: local, kept, replaced };
     await loadMarks(gitdir, local, { ref: MARKS_REF }, { cache: false });
     const r = await git(['push', '--porcelain', `--force-with-lease=${MARKS_REF}:${theirs ?? ''}`, remote, `${local}:${MARKS_REF}`], {
       cwd: root,
@@ -194,7 +246,7 @@ export async function pushMarks(root: string, remote: string): Promise<PushResul
     });
     if (r.status === 0) {
       await git(['update-ref', '-m', `kizu: pushed to ${remote}`, tracking, local], { cwd: root, okStatus: [0, 128] });
-      return { merge, push: 'pushed', oid: local };
+      return { merge, push: 'pushed', oid: local, kept, replaced };
     }
     const out = r.stdout.toString('utf8');
     const lostRace = /\[rejected\]|stale info|fetch first|non-fast-forward|cannot lock ref/i.test(out + r.stderr);

@@ -39,6 +39,13 @@ export interface QueueItem {
   box: number;
 }
 
+/**
+ * The list marker, then (possibly over line breaks and blockquote markers) the checkbox:
+ * `[`, one whitespace character or `x`/`X` (a CRLF counts as one), `]` — what
+ * micromark-extension-gfm-task-list-item accepts.
+ */
+export const BOX_RE = /^(?:[*+-]|\d{1,9}[.)])[ \t\r\n>]*\[(\r\n|[ \t\r\nxX])\]/;
+
 /** An id comment. Ids start with a letter or digit, so `git kizu queue done <id>` never reads one as an option. */
 const ID_RE = /<!--\s*kizu:([a-z0-9][a-z0-9-]{0,31})\s*-->/;
 const KIND_RE = /^\((ask|reject|free)\)\s*/;
@@ -131,4 +138,27 @@ export function describeItem(i: QueueItem): string {
   if (i.kind) parts.push(`(${i.kind})`);
   parts.push(i.text || '(no text)');
   return parts.join(' ');
+}
+
+/**
+ * Makes item ids unique, in place, in document order: an id written in the file is kept by
+ * its first item; a derived id, or an id already taken (a copied line, a written id equal to
+ * another item's derived id), gets `-2`, `-3`, ... (queue/parse.ts parseQueue; queue/read.ts
+ * replays it to prove cached ids).
+ */
+export function assignUniqueIds(items: Pick<QueueItem, 'id' | 'explicitId'>[]): void {
+  // Unique ids: written ids first (first occurrence wins), then the rest in order.
+  const bases = new Set(items.map((i) => i.id));
+  const taken = new Set<string>();
+  const owner = new Map<string, Pick<QueueItem, 'id' | 'explicitId'>>();
+  for (const i of items) if (i.explicitId && !owner.has(i.id)) owner.set(i.id, i);
+  for (const i of owner.values()) taken.add(i.id);
+  for (const i of items) {
+    if (owner.get(i.id) === i) continue;
+    let id = i.id;
+    // A suffixed id never equals any item's own id, so it cannot steal one met later.
+    for (let k = 2; taken.has(id) || (id !== i.id && bases.has(id)); k++) id = `${i.id}-${k}`;
+    taken.add(id);
+    i.id = id;
+  }
 }

@@ -3,7 +3,7 @@
  * source offsets that edits splice by). Loaded lazily: the modules cost tens of ms to load.
  */
 import type { QueueItem } from './item.js';
-import { parseItemText, derivedId } from './item.js';
+import { parseItemText, derivedId, assignUniqueIds, BOX_RE } from './item.js';
 import { KizuError } from '../errors.js';
 
 interface MdNode {
@@ -13,12 +13,6 @@ interface MdNode {
   position?: { start: { line: number; offset?: number }; end: { line: number; offset?: number } };
 }
 
-/**
- * The list marker, then (possibly over line breaks and blockquote markers) the checkbox:
- * `[`, one whitespace character or `x`/`X` (a CRLF counts as one), `]` — what
- * micromark-extension-gfm-task-list-item accepts.
- */
-const BOX_RE = /^(?:[*+-]|\d{1,9}[.)])[ \t\r\n>]*\[(\r\n|[ \t\r\nxX])\]/;
 
 /**
  * Parses `text` to an mdast tree.
@@ -43,8 +37,18 @@ async function tree(text: string): Promise<{ root: MdNode; shift: number }> {
  *   source (the file would not be safe to edit).
  */
 export async function parseQueue(text: string): Promise<QueueItem[]> {
+  return (await parseQueueDetailed(text)).items;
+}
+
+/**
+ * {@link parseQueue}, with each item's `rawEnd`: the offset just past its text (the end of
+ * its first paragraph), which queue/read.ts keeps in the cache to prove cached items against
+ * the file.
+ */
+export async function parseQueueDetailed(text: string): Promise<{ items: QueueItem[]; rawEnds: number[] }> {
   const { root, shift } = await tree(text);
   const items: QueueItem[] = [];
+  const rawEnds: number[] = [];
   const walk = (n: MdNode) => {
     if (n.type === 'listItem' && typeof n.checked === 'boolean' && n.position) {
       const start = n.position.start.offset! + shift;
@@ -58,28 +62,17 @@ export async function parseQueue(text: string): Promise<QueueItem[]> {
       const box = start + m[0].length - 1 - m[1].length;
       const para = n.children?.[0];
       const paraEnd = para?.type === 'paragraph' && para.position ? para.position.end.offset! + shift : end;
-      const raw = text.slice(box + m[1].length + 1, Math.max(box + m[1].length + 1, paraEnd));
+      const rawEnd = Math.max(box + m[1].length + 1, paraEnd);
+      const raw = text.slice(box + m[1].length + 1, rawEnd);
+      rawEnds.push(rawEnd);
       const p = parseItemText(raw);
       items.push({ id: p.id ?? derivedId(raw), explicitId: !!p.id, checked: n.checked, kind: p.kind, anchor: p.anchor, text: p.text, line: n.position.start.line, start, end, box });
     }
     for (const c of n.children ?? []) walk(c);
   };
   walk(root);
-  // Unique ids: written ids first (first occurrence wins), then the rest in order.
-  const bases = new Set(items.map((i) => i.id));
-  const taken = new Set<string>();
-  const owner = new Map<string, QueueItem>();
-  for (const i of items) if (i.explicitId && !owner.has(i.id)) owner.set(i.id, i);
-  for (const i of owner.values()) taken.add(i.id);
-  for (const i of items) {
-    if (owner.get(i.id) === i) continue;
-    let id = i.id;
-    // A suffixed id never equals any item's own id, so it cannot steal one met later.
-    for (let k = 2; taken.has(id) || (id !== i.id && bases.has(id)); k++) id = `${i.id}-${k}`;
-    taken.add(id);
-    i.id = id;
-  }
-  return items;
+  assignUniqueIds(items);
+  return { items, rawEnds };
 }
 
 /**

@@ -10,11 +10,11 @@ import { KizuError } from '../errors.js';
 import { QUEUE_FILE } from './paths.js';
 import { queueCacheFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
-import type { QueueItem } from './item.js';
+import { BOX_RE, assignUniqueIds, derivedId, parseItemText, type QueueItem } from './item.js';
 import { fencedLines, splitLines } from '../scars/parse.js';
 
-/** Bumped whenever parsing gives different items for the same text (old caches are then ignored). */
-const CACHE_VERSION = 3;
+/** Bumped whenever parsing gives different items for the same text, or the cache's shape changes (old caches are then ignored). */
+const CACHE_VERSION = 4;
 
 /** The queue file as read: its path, whether it exists, its text and its items. */
 export interface QueueState {
@@ -116,11 +116,88 @@ function isItem(x: unknown): x is QueueItem {
   );
 }
 
+/** A cached item: the item and `rawEnd`, the offset just past its text (parse.ts parseQueueDetailed). */
+type CachedItem = QueueItem & { rawEnd: number };
+
+/**
+ * True if a checkbox-like `[` at offset `i` of `text` could be a task item's checkbox: only
+ * blanks, line breaks and `>` between it and a list marker (`*`, `+`, `-`, or 1–9 digits and
+ * `.` or `)`), and that marker at the start of a line (after blanks, `>` and the markers of
+ * enclosing items on the same line). A superset of the checkboxes micromark accepts
+ * (item.ts BOX_RE), found without parsing.
+ */
+function couldBeBox(text: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && ' \t\r\n>'.includes(text[j])) j--;
+  for (;;) {
+    let k = j - 1;
+    if (j < 0) return false;
+    if (!'*+-'.includes(text[j])) {
+      if (!'.)'.includes(text[j])) return false;
+      let n = 0;
+      while (k >= 0 && text[k] >= '0' && text[k] <= '9' && n < 9) (k--, n++);
+      if (!n) return false;
+    }
+    while (k >= 0 && ' \t>'.includes(text[k])) k--;
+    if (k < 0 || text[k] === '\n' || text[k] === '\r' || (k === 0 && text[0] === '\uFEFF')) return true;
+    j = k;
+  }
+}
+
+/**
+ * The items of a cache entry if they are proven against `text`, else null (then the caller
+ * parses). The cache lives under the git dir, which the agent can write: an entry that only
+ * matches the text's hash proves nothing (anyone can hash the text), so every item is checked
+ * against the text itself (its checkbox, state, line, kind, anchor, text and id, and that its
+ * text ends where a paragraph can end), and every checkbox-like spot that could be a task item
+ * ({@link couldBeBox}) must be one of them. An entry that drops, ticks, reorders or rewrites
+ * an item fails; a text with such a spot that is not an item (in a code block) is parsed each
+ * time: slower, never a different answer.
+ */
+export function provenItems(text: string, cached: unknown[]): QueueItem[] | null {
+  const items: CachedItem[] = [];
+  for (const c of cached) {
+    if (!isItem(c) || !Number.isInteger((c as CachedItem).rawEnd)) return null;
+    items.push(c as CachedItem);
+  }
+  const boxes = new Set<number>();
+  let line = 1;
+  let at = 0;
+  let prevRawEnd = -1;
+  const derived: Pick<QueueItem, 'id' | 'explicitId'>[] = [];
+  for (const it of items) {
+    if (it.start < prevRawEnd || !(it.start < it.box && it.box < it.rawEnd && it.rawEnd <= it.end && it.end <= text.length)) return null;
+    const m = BOX_RE.exec(text.slice(it.start, it.end));
+    if (!m || it.start + m[0].length - 1 - m[1].length !== it.box || /[xX]/.test(m[1]) !== it.checked) return null;
+    for (; at < it.start; at++) if (text.charCodeAt(at) === 10) line++;
+    if (line !== it.line) return null;
+    const rawStart = it.box + m[1].length + 1;
+    if (it.rawEnd < rawStart) return null;
+    const raw = text.slice(rawStart, it.rawEnd);
+    // A paragraph holds no blank line and ends at a line's end, before a blank line, a new
+    // list item or the end of the file; other endings are left to the parser.
+    if (/\n[ \t>]*(?:\r?\n|$)/.test(raw)) return null;
+    if (!/^[ \t]*(?:$|\r?\n(?:[ \t>]*(?:\r?\n|$)|[ \t>]*(?:[*+-]|\d{1,9}[.)])(?:[ \t\r\n]|$)))/.test(text.slice(it.rawEnd, it.rawEnd + 200))) return null;
+    const p = parseItemText(raw);
+    if (p.kind !== it.kind || p.text !== it.text || !!p.id !== it.explicitId) return null;
+    if ((p.anchor === null) !== (it.anchor === null) || (p.anchor && (p.anchor.path !== it.anchor!.path || p.anchor.line !== it.anchor!.line))) return null;
+    derived.push({ id: p.id ?? derivedId(raw), explicitId: !!p.id });
+    boxes.add(it.box);
+    prevRawEnd = it.rawEnd;
+  }
+  assignUniqueIds(derived);
+  if (derived.some((d, i) => d.id !== items[i].id)) return null;
+  const re = /\[(?:\r\n|[ \t\r\nxX])\]/g;
+  for (let m; (m = re.exec(text)); ) if (!boxes.has(m.index + 1) && couldBeBox(text, m.index)) return null;
+  return items.map(({ rawEnd: _, ...i }) => i);
+}
+
 /**
  * Items of the queue file text `text`, from `<git-dir>/kizu/queue-cache.json` when its
- * version and SHA-1 of the text match (a cache file that is unreadable, not JSON or not of
- * the expected shape is ignored), else parsed, and the cache rewritten atomically (failing
- * to write it is ignored).
+ * version and SHA-1 of the text match and its items are proven against the text
+ * ({@link provenItems}; a cache file that is unreadable, not JSON, not of the expected shape
+ * or not proven is ignored), else parsed, and the cache rewritten atomically (failing to
+ * write it is ignored).
  * @throws KizuError (exit 2) if the text holds git merge conflict markers
  *   ({@link conflictMarkerLine}) or an item cannot be located (see parseQueue).
  */
@@ -133,15 +210,18 @@ export async function itemsOf(text: string, gitDir: string): Promise<QueueItem[]
   const cp = cachePath(gitDir);
   try {
     const c = JSON.parse(readFileSync(cp, 'utf8')) as { v: unknown; hash: unknown; items: unknown };
-    if (c && c.v === CACHE_VERSION && c.hash === hash && Array.isArray(c.items) && c.items.every(isItem)) return c.items;
+    if (c && c.v === CACHE_VERSION && c.hash === hash && Array.isArray(c.items)) {
+      const items = provenItems(text, c.items);
+      if (items) return items;
+    }
   } catch {
     /* no cache */
   }
-  const { parseQueue } = await import('./parse.js');
-  const items = await parseQueue(text);
+  const { parseQueueDetailed } = await import('./parse.js');
+  const { items, rawEnds } = await parseQueueDetailed(text);
   try {
     mkdirSync(path.dirname(cp), { recursive: true });
-    replaceFileSync(cp, JSON.stringify({ v: CACHE_VERSION, hash, items }));
+    replaceFileSync(cp, JSON.stringify({ v: CACHE_VERSION, hash, items: items.map((i, k) => ({ ...i, rawEnd: rawEnds[k] })) }));
   } catch {
     /* the cache is only an optimisation */
   }

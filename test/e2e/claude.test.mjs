@@ -205,6 +205,22 @@ test('(a) a scar blocks the first stop; the agent runs `git kizu unscar src/app.
   assertScan(ctx.sb, []);
 });
 
+test("(a2) from Claude Code's Bash tool (CLAUDECODE=1), `git kizu unscar --all` is refused as the reviewer's act; `unscar <path>:<line>` is the agent's", { timeout: TEST_TIMEOUT }, async (t) => {
+  const ctx = scarredRepo();
+  const ALL = toolUse('Bash', { command: 'git kizu unscar --all', description: 'Remove every scar' });
+  const ONE = toolUse('Bash', { command: 'git kizu unscar src/app.js:2', description: 'Remove the answered scar' });
+  const FINAL = 'Answered and removed the one scar.';
+  const { r, agent } = await runScenario(t, ctx, ['done', [text('b is 20 on purpose.'), ALL], [ONE], FINAL]);
+  assertRunEnded(r, agent, 4, 'agent-loop requests: done, (block) unscar --all, unscar one, final', FINAL);
+  const [refused] = newMessages(agent[2])[0].content;
+  assert.equal(refused.tool_use_id, ALL.id);
+  assert.equal(refused.is_error, true);
+  assert.match(JSON.stringify(refused.content), /git kizu unscar --all is the reviewer's act, and this runs inside a Claude Code session \(CLAUDECODE is set\): nothing was changed/);
+  const [done] = newMessages(agent[3])[0].content;
+  assert.deepEqual([done.tool_use_id, done.is_error], [ONE.id, false]);
+  assert.equal(ctx.sb.read('src/app.js'), EDITED);
+});
+
 test('(b) editing a scarred file puts the PostToolUse context (scar path:line and body) in the next request', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = scarredRepo();
   const READ = toolUse('Read', { file_path: ctx.abs });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { KizuError } from '../../errors.js';
 import { pc, type Reporter } from '../../output.js';
 import { listHunks, shortId, hunkRange, hunkSpot, type Hunk } from '../../hunks/listing.js';
-import { readMarks, markOf, type MarkEntry } from '../../marks/read.js';
+import { readMarks, markOf, markLabel, type MarkEntry } from '../../marks/read.js';
 import { REVIEW_ACTIONS, ACTION_HELP, keyLabel, type ReviewAction } from '../../config/review-keys.js';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { lineOfGitLine, toLines } from '../../scars/lines.js';
@@ -285,7 +285,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
     const rest = hunks.filter((h) => eligible(h) && after(h));
     if (!rest.length) break;
     const h = rest[0];
-    io.write(renderHunk(h, markOf(marks, h.id)));
+    io.write(renderHunk(h, markLabel(marks, h.id)));
     const out = await handle(h, shown + rest.length);
     if (out === 'quit' || out === 'interrupted') {
       sum.ended = out;
@@ -307,7 +307,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
   else if (!open.length) io.write('every hunk is tapped\n');
   else {
     io.write(`not tapped (${open.length}):\n`);
-    for (const h of open) io.write(`  ${hunkListLine(h, markOf(marks, h.id))}\n`);
+    for (const h of open) io.write(`  ${hunkListLine(h, markLabel(marks, h.id))}\n`);
   }
   return sum;
 }

@@ -1,0 +1,52 @@
+/**
+ * The reviewer's acts: commands that weaken or clear a gate the human set, refused when they
+ * run inside a coding agent's session (agents/session-env.ts). The table is README "Agents",
+ * "Acts from inside an agent's session"; keep the two equal.
+ *
+ * Refused (exit 2, this message): an act that says "reviewed", drops a record the human
+ * relies on, moves what review is measured against, or brings in marks from elsewhere
+ * (`marks push` merges the remote's first). Done and shown as the agent's: acts
+ * that only tighten review (`reject`, recorded with `by: agent:<name>`) and the protocol's
+ * own acts (deleting one scar it addressed, `queue done <id>`, `queue reopen`). Everything
+ * else (listing, `status`, `scan`, `snapshot`, rollbacks of its own edits, the hooks,
+ * `gc --auto` that the prompt hook starts) is not a review act.
+ */
+import { KizuError } from '../errors.js';
+import { AGENT_LABELS } from '../agents/registry.js';
+import type { AgentSession } from '../agents/session-env.js';
+
+/** The acts refused from an agent's session, by the command line that names them. */
+export const REVIEWER_ACTS = [
+  'tap',
+  'untap',
+  'unscar --all',
+  'review',
+  'queue rm',
+  'queue clear',
+  'baseline set',
+  'baseline reset',
+  'marks pull',
+  'marks push',
+  'snapshot drop',
+  'gc',
+  'teardown',
+] as const;
+export type ReviewerAct = (typeof REVIEWER_ACTS)[number];
+
+/** The agent as people call it (`Claude Code`, or the `AI_AGENT` marker's own words). */
+export function agentLabel(session: AgentSession): string {
+  return session.agent === 'other' ? 'a coding agent' : AGENT_LABELS[session.agent];
+}
+
+/**
+ * Refuses reviewer act `act` when `session` says this process runs inside an agent's
+ * session; does nothing otherwise.
+ * @throws KizuError (exit 2): `git kizu <act> is the reviewer's act, and this runs inside a
+ *   <agent> session (<VARIABLE> is set)`, hint: ask the human to run it in their own terminal.
+ */
+export function refuseFromAgent(act: ReviewerAct, session: AgentSession | null): void {
+  if (!session) return;
+  throw new KizuError(`git kizu ${act} is the reviewer's act, and this runs inside a ${agentLabel(session)} session (${session.variable} is set): nothing was changed`, {
+    hint: `ask the human to run git kizu ${act} in their own terminal; an agent answers review with its edits, scars it deleted and git kizu queue done`,
+  });
+}
