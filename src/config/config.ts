@@ -349,13 +349,12 @@ export function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuC
 
 /**
  * The raw config of the repository at `root` (only `root` itself is searched), or null when
- * there is none. Skips loading cosmiconfig entirely when no config source exists (hook hot
- * path). Reads JSON and YAML only (./search.ts says why and how).
+ * there is none. Called only when {@link mayHaveConfig} (so a repository without a config
+ * never loads cosmiconfig: hook hot path). Reads JSON and YAML only (./search.ts says why and how).
  * @throws KizuError (exit 2) if a config file is code, cannot be read or cannot be parsed;
  *   the message names the file.
  */
 async function searchConfig(root: string): Promise<{ config: unknown; filepath: string | null } | null> {
-  if (!mayHaveConfig(root)) return null;
   const { searchConfigFile } = await import('./search.js');
   return searchConfigFile(root);
 }

@@ -36,7 +36,7 @@ export async function configFindings(root: string): Promise<ConfigFinding[]> {
       const what = untrustedWhat(untrusted);
       out.push({
         actionable: true,
-        detail: `${what}, so its ${untrusted.keys.join(', ')} ${untrusted.keys.length === 1 ? 'is' : 'are'} not applied (${untrusted.committed ? `the committed ${untrusted.committed}'s values are used` : 'the defaults are used: nothing is committed'})`,
+        detail: `${what}, so its ${untrusted.keys.length === 1 ? 'change' : 'changes'} to ${untrusted.keys.join(', ')} ${untrusted.keys.length === 1 ? 'is' : 'are'} not applied (${untrusted.committed ? `the committed ${untrusted.committed}'s values are used` : 'the defaults are used: nothing is committed'})`,
         fix: `commit it to apply it: ${commitFix(untrusted)}`,
       });
     } else if (committed.file) {

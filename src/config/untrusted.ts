@@ -28,5 +28,5 @@ export function untrustedWhat(u: UntrustedConfig): string {
   if (u.state === 'ignored') return `${file} is ignored by git and not committed`;
   if (u.state === 'untracked') return `${file} is not committed`;
   if (u.state === 'modified') return `${file} differs from the committed one (HEAD)`;
-  return `the committed ${file} is emptied or changed in the working tree`;
+  return `the working tree's ${file} is not the committed one (unreadable, emptied or without a config)`;
 }

@@ -358,11 +358,11 @@ export function preCommitSkipped(e: unknown): string {
 /**
  * A working-tree config whose gate keys were not applied (config/trust.ts), for the user
  * (Stop hook's message to the user; stderr of the pre-commit guard and the post-edit hook):
- * `git-kizu: .kizurc.json is not committed, so its scan.exclude is not applied (the defaults
+ * `git-kizu: .kizurc.json is not committed, so its change to scan.exclude is not applied (the defaults
  * are used: nothing is committed); commit it to apply it: git add -- .kizurc.json && git commit`.
  */
 export function untrustedConfigMessage(u: UntrustedConfig): string {
   const keys = u.keys.join(', ');
   const used = u.committed ? `the committed ${u.committed}'s values are used` : 'the defaults are used: nothing is committed';
-  return `git-kizu: ${untrustedWhat(u)}, so its ${keys} ${u.keys.length === 1 ? 'is' : 'are'} not applied (${used}); commit it to apply it: ${commitFix(u)}`;
+  return `git-kizu: ${untrustedWhat(u)}, so its ${u.keys.length === 1 ? 'change' : 'changes'} to ${keys} ${u.keys.length === 1 ? 'is' : 'are'} not applied (${used}); commit it to apply it: ${commitFix(u)}`;
 }

@@ -21,7 +21,7 @@ function scarred(files = {}) {
 }
 
 const notApplied = (what, keys, fix, used = 'the defaults are used: nothing is committed') =>
-  `git-kizu: ${what}, so its ${keys} ${keys.includes(',') ? 'are' : 'is'} not applied (${used}); commit it to apply it: ${fix}`;
+  `git-kizu: ${what}, so its ${keys.includes(',') ? 'changes' : 'change'} to ${keys} ${keys.includes(',') ? 'are' : 'is'} not applied (${used}); commit it to apply it: ${fix}`;
 
 test('exclude "**" in an ignored, uncommitted .kizurc.json no longer silences the Stop hook, the guard, scan --all and status; each names it with the fix', () => {
   const sb = scarred();
