@@ -35,7 +35,8 @@ export interface KeyRule {
 }
 
 const lower = (unit: string) => (v: unknown, d: unknown) => (typeof v === 'number' && typeof d === 'number' && v < d ? `${v} (default ${d}): ${unit}` : null);
-const show = (v: unknown) => JSON.stringify(v);
+/** A value as JSON with C1 controls and bidi/line-separator characters escaped too (JSON escapes only C0): it reaches the terminal in status, doctor and init. */
+const show = (v: unknown) => JSON.stringify(v).replace(/[\u0080-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A retention budget is weaker when any of its numbers is lower than the default's. */
 function budgetWeakens(v: unknown, d: unknown): string | null {
