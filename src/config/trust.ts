@@ -28,12 +28,18 @@ import type { UntrustedConfig } from './untrusted.js';
 
 export type { UntrustedConfig };
 
+/**
+ * HEAD's tree as committed, not as `git replace` (refs/replace/*, which the agent can write
+ * unseen) would show it (git(1) GIT_NO_REPLACE_OBJECTS).
+ */
+const NO_REPLACE = { GIT_NO_REPLACE_OBJECTS: '1' };
+
 /** The validation of config.ts (passed in, so that this module does not import it back): a raw value and its file → the config, invalid keys at their defaults. */
 export type CheckConfig = (raw: unknown, filepath: string | null) => KizuConfig;
 
 /** What HEAD's tree holds at the search places: place → blob id (regular files only; symbolic links are not followed and count as absent). */
 export async function headPlaces(root: string): Promise<{ ids: Map<string, string>; ok: boolean }> {
-  const r = await git(['ls-tree', '-z', '--full-tree', 'HEAD', '--', ...SEARCH_PLACES], { cwd: root, okStatus: [0, 128] });
+  const r = await git(['ls-tree', '-z', '--full-tree', 'HEAD', '--', ...SEARCH_PLACES], { cwd: root, okStatus: [0, 128], env: NO_REPLACE });
   const ids = new Map<string, string>();
   if (r.status !== 0) return { ids, ok: false }; // no commits yet: no committed config
   for (const rec of splitZ(r.stdout)) {
@@ -61,7 +67,7 @@ function workingBlobId(root: string, place: string, len: number): string | null 
 async function headConfig(root: string, ids: Map<string, string>): Promise<{ file: string; value: unknown } | null> {
   const places = SEARCH_PLACES.filter((p) => ids.has(p));
   if (!places.length) return null;
-  const r = await git(['cat-file', '--batch'], { cwd: root, input: places.map((p) => `${ids.get(p)}\n`).join('') });
+  const r = await git(['cat-file', '--batch'], { cwd: root, input: places.map((p) => `${ids.get(p)}\n`).join(''), env: NO_REPLACE });
   const buf = r.stdout;
   let pos = 0;
   const contents = new Map<string, string>();

@@ -128,3 +128,13 @@ test('every config key is classified: gate or not (src/config/gate-keys.ts)', as
   assert.deepEqual(CONFIG_KEYS.map((k) => k.key).sort(), leaves.sort());
   assert.deepEqual(CONFIG_KEYS.filter((k) => !k.gate).map((k) => k.key), ['scar.syntax', 'review.keys']);
 });
+
+test('a committed config deleted from the working tree is named by status and doctor (the hooks then use the defaults)', () => {
+  const sb = sandbox({ files: { 'a.js': 'x\n', '.kizurc.json': '{"stop": {"requireReview": true}}\n' } });
+  sb.git('rm', '-q', '.kizurc.json');
+  const line =
+    'the committed .kizurc.json is missing from the working tree, so its stop.requireReview is not applied (the defaults are used); restore it: git checkout HEAD -- .kizurc.json, or commit its removal: git rm -- .kizurc.json && git commit';
+  assert.ok(sb.kizu(['status']).stdout.includes(`\nconfig    ${line}\n`));
+  const [detail, fix] = line.split('; ');
+  assert.deepEqual(JSON.parse(sb.kizu(['doctor', '--json']).stdout).checks.filter((c) => c.name === 'config'), [{ name: 'config', ok: false, detail, fix }]);
+});
