@@ -3,6 +3,8 @@ import type { Reporter } from '../output.js';
 import { runInit } from '../install/install.js';
 import { parseAgentList, type ClaudeVia } from '../install/agents.js';
 import type { Scope } from '../install/targets.js';
+import { findRootFast } from '../git/repo.js';
+import { configFindings } from '../config/findings.js';
 
 export interface InitCommandInput {
   /** Directory the command runs in. */
@@ -28,6 +30,10 @@ export interface InitCommandInput {
  *   scope, outside a repository for project/local scope, for an invalid settings file, or
  *   when an existing pre-commit hook cannot be chained.
  */
-export function initCommand(i: InitCommandInput): Promise<number> {
-  return runInit({ ...i, agents: i.agent !== undefined ? parseAgentList(i.agent) : undefined });
+export async function initCommand(i: InitCommandInput): Promise<number> {
+  const code = await runInit({ ...i, agents: i.agent !== undefined ? parseAgentList(i.agent) : undefined });
+  // A repository someone else configured: its config's findings (config/findings.ts), named once here.
+  const root = findRootFast(i.cwd);
+  if (root) for (const f of await configFindings(root)) i.reporter.log(`note: ${f.detail}; ${f.fix}`);
+  return code;
 }

@@ -31,6 +31,7 @@ import { claudeFix, guardFix, recordedInstall } from '../install/fix-commands.js
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
+import { configFindings, type ConfigFinding } from '../config/findings.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -68,6 +69,8 @@ export interface StatusJson {
    * `error`: why it could not be read (then `kinds` is empty).
    */
   storage: { kinds: KindPlan[]; error?: string };
+  /** Config findings (config/findings.ts): a working config whose gate keys are not applied, a committed one that weakens review. */
+  config: ConfigFinding[];
 }
 
 function settingsHas(file: string): boolean | null {
@@ -91,7 +94,7 @@ function settingsHas(file: string): boolean | null {
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks }, marks, scan, queue, guard, storage, agents] = await Promise.all([
+  const [{ baseline, hunks }, marks, scan, queue, guard, storage, agents, config] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
@@ -115,6 +118,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       },
     ),
     agentStates(ctx.root, home, env),
+    configFindings(ctx.root),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
   // Fixes re-run the install that was made (scope, agents, plugin), never adding hooks that run twice.
@@ -156,6 +160,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       guard: guard.state === 'missing' && guard.fix === 'git kizu init' ? { ...guard, fix: guardFix(inst, plugin) } : guard,
     },
     storage,
+    config,
   };
 }
 
@@ -237,6 +242,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
+  for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
   log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
   return code;
 }

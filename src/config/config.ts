@@ -11,6 +11,7 @@ import { KizuError } from '../errors.js';
 import { isRecognisedSyntax } from '../scars/format.js';
 import { DEFAULT_REVIEW_KEYS, validateReviewKeys, type ReviewAction } from './review-keys.js';
 import { showValue } from '../words.js';
+import type { UntrustedConfig } from './untrusted.js';
 
 /** Effective configuration with every default filled in. */
 export interface KizuConfig {
@@ -244,8 +245,11 @@ export function validateConfig(raw: unknown, filepath: string | null): KizuConfi
   return cfg;
 }
 
-/** The valid part of a raw config merged over the defaults, and what is wrong with the rest. */
-function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; problems: string[] } {
+/**
+ * The valid part of a raw config merged over the defaults, and what is wrong with the rest
+ * (one message per problem; nothing thrown).
+ */
+export function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; problems: string[] } {
   const cfg = defaultConfig();
   cfg.filepath = filepath;
   const problems: string[] = [];
@@ -345,25 +349,47 @@ function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuConfig; 
 
 /**
  * The raw config of the repository at `root` (only `root` itself is searched), or null when
- * there is none. Skips loading cosmiconfig entirely when no config source exists (hook hot
- * path). Reads JSON and YAML only (./search.ts says why and how).
+ * there is none. Called only when {@link mayHaveConfig} (so a repository without a config
+ * never loads cosmiconfig: hook hot path). Reads JSON and YAML only (./search.ts says why and how).
  * @throws KizuError (exit 2) if a config file is code, cannot be read or cannot be parsed;
  *   the message names the file.
  */
 async function searchConfig(root: string): Promise<{ config: unknown; filepath: string | null } | null> {
-  if (!mayHaveConfig(root)) return null;
   const { searchConfigFile } = await import('./search.js');
   return searchConfigFile(root);
 }
 
 /**
- * Loads the config for the repository at `root` (only `root` itself is searched).
- * Skips loading cosmiconfig entirely when no config source exists (hook hot path).
- * @throws KizuError (exit 2) if a config file cannot be parsed or is invalid.
+ * The gate keys (./gate-keys.ts) of `cfg` set to their committed values (./trust.ts) when the
+ * working config's differ; `found` is what the working-tree search found (null: none).
+ */
+async function trusted(root: string, cfg: KizuConfig, found: { filepath: string | null } | null): Promise<{ config: KizuConfig; untrusted: UntrustedConfig | null }> {
+  const { applyTrusted } = await import('./trust.js');
+  return applyTrusted(root, cfg, found?.filepath ?? null, (raw, file) => checkConfig(raw, file).cfg);
+}
+
+/**
+ * Loads the config for the repository at `root` (only `root` itself is searched). Its gate
+ * keys (./gate-keys.ts: exclusions, size limits, bounds, retention...) take the committed
+ * values (HEAD) when the working tree's differ (./trust.ts; `configFindings` in
+ * ./findings.ts names the difference). Skips loading cosmiconfig and running git entirely
+ * when no config source exists (hook hot path).
+ * @throws KizuError (exit 2) if a config file cannot be parsed or is invalid, or git fails.
  */
 export async function loadConfig(root: string): Promise<KizuConfig> {
+  if (!mayHaveConfig(root)) return defaultConfig();
   const found = await searchConfig(root);
-  return found ? validateConfig(found.config, found.filepath) : defaultConfig();
+  const cfg = found ? validateConfig(found.config, found.filepath) : defaultConfig();
+  return (await trusted(root, cfg, found)).config;
+}
+
+/** What {@link loadConfigLenient} returns. */
+export interface LenientConfig {
+  config: KizuConfig;
+  /** A one-line description of what was ignored as invalid (null if nothing). */
+  problem: string | null;
+  /** The working config whose gate keys were not applied (the committed values were), or null. */
+  untrusted: UntrustedConfig | null;
 }
 
 /**
@@ -371,13 +397,16 @@ export async function loadConfig(root: string): Promise<KizuConfig> {
  * config mistake (a Stop hook that gave up on an invalid config would let the agent stop
  * over unresolved scars; a UserPromptSubmit hook would take no snapshot): the valid keys of
  * the config are used and every invalid one keeps its default; a config that cannot be read
- * or parsed at all gives the defaults.
- * @returns the config, and a one-line description of what was ignored (null if nothing).
+ * or parsed at all gives the defaults. The gate keys are the committed ones, as in
+ * {@link loadConfig}; a git failure there leaves the working values and is the `problem`.
  * Never throws.
  */
-export async function loadConfigLenient(root: string): Promise<{ config: KizuConfig; problem: string | null }> {
+export async function loadConfigLenient(root: string): Promise<LenientConfig> {
   const lenient = (why: string, used: string) => `git-kizu: warning: ${why}; ${used} until it is fixed (see README "Config")`;
+  if (!mayHaveConfig(root)) return { config: defaultConfig(), problem: null, untrusted: null };
   let found;
+  let problem: string | null = null;
+  let cfg: KizuConfig;
   try {
     found = await searchConfig(root);
   } catch (e) {
@@ -385,11 +414,27 @@ export async function loadConfigLenient(root: string): Promise<{ config: KizuCon
     // already says it could not read or did not read the config gets no second prefix.
     const first = String((e as Error)?.message ?? e).split('\n').filter((l) => l.trim()).slice(0, 2).join(' ');
     const why = first.startsWith('could not read config') || / is not read: /.test(first) ? first : `could not read config: ${first}`;
-    return { config: defaultConfig(), problem: lenient(why, 'the defaults are used') };
+    found = null;
+    problem = lenient(why, 'the defaults are used');
   }
-  if (!found) return { config: defaultConfig(), problem: null };
-  const { cfg, problems } = checkConfig(found.config, found.filepath);
-  if (!problems.length) return { config: cfg, problem: null };
-  const why = `invalid config${found.filepath ? ` in ${found.filepath}` : ''}: ${problems.join('; ')}`;
-  return { config: cfg, problem: lenient(why, 'its valid keys and the defaults for the rest are used') };
+  if (found) {
+    const checked = checkConfig(found.config, found.filepath);
+    cfg = checked.cfg;
+    if (checked.problems.length) {
+      const why = `invalid config${found.filepath ? ` in ${found.filepath}` : ''}: ${checked.problems.join('; ')}`;
+      problem = lenient(why, 'its valid keys and the defaults for the rest are used');
+    }
+  } else cfg = defaultConfig();
+  try {
+    const t = await trusted(root, cfg, found);
+    return { config: t.config, problem, untrusted: t.untrusted };
+  } catch (e) {
+    // Neither the committed values nor whether the working ones are committed is known: the
+    // gate keys take the defaults (never the working file's, which the agent may have written).
+    const why = `the committed config could not be read: ${String((e as Error)?.message ?? e).split('\n')[0]}`;
+    const { GATE_KEYS, keyValue, setKeyValue } = await import('./gate-keys.js');
+    const def = defaultConfig();
+    for (const k of GATE_KEYS) setKeyValue(cfg, k.key, keyValue(def, k.key));
+    return { config: cfg, problem: problem ? `${problem}; ${why}` : lenient(why, 'the defaults are used for the keys that can weaken review'), untrusted: null };
+  }
 }

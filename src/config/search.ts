@@ -107,6 +107,24 @@ function withoutImports(load: (filepath: string, content: string) => unknown): L
   };
 }
 
+/**
+ * The config held by `content` if it were the file at `place` (one of {@link SEARCH_PLACES},
+ * root-relative), read as {@link searchConfigFile} reads it: null when cosmiconfig's search
+ * would go on to the next place (an empty or blank file; package.json without a `kizu` key;
+ * a file holding only `null`), else the parsed value. For the committed config (./trust.ts),
+ * whose files are git blobs, not files of the working tree.
+ * @param filepath the name used in messages.
+ * @throws KizuError (exit 2) as searchConfigFile: a code config, invalid JSON or YAML, `$import`.
+ */
+export function parseConfigText(place: string, filepath: string, content: string): unknown {
+  if (content.trim() === '') return null;
+  const ext = path.extname(place);
+  if (['.js', '.ts', '.cjs', '.mjs'].includes(ext)) refuseCode(filepath);
+  const value = withoutImports(ext === '.json' ? loadJsonConfig : loadYamlConfig)(filepath, content) as unknown;
+  const own = path.basename(place) === 'package.json' ? (value as { kizu?: unknown } | null)?.kizu : value;
+  return own ?? null;
+}
+
 /** The options cosmiconfig 9.0.2's `cosmiconfig()` passes its Explorer (src/index.ts mergeOptions), without a meta config. */
 interface ExplorerOptions {
   moduleName: string;

@@ -16,7 +16,7 @@ import type { HunkReview } from './hunk-review.js';
 import { loadConfigLenient, type KizuConfig } from '../config/config.js';
 import { scanBuffer, type Scar } from '../scars/parse.js';
 import { NO_ANSWER, type EditInput, type HookAnswer } from './contract.js';
-import { editContext, queueNotRead } from './text.js';
+import { editContext, queueNotRead, untrustedConfigMessage } from './text.js';
 
 /**
  * @param warnLine called with each distinct problem met on the way (config, queue, marks),
@@ -53,8 +53,9 @@ export async function postToolUse(input: EditInput, warnLine: (line: string) => 
     let cfg = configs.get(root);
     if (!cfg) {
       // A config mistake must not hide scars from the agent: valid keys and defaults are used.
-      const { config, problem } = await loadConfigLenient(root);
+      const { config, problem, untrusted } = await loadConfigLenient(root);
       if (problem) warn(problem);
+      if (untrusted) warn(untrustedConfigMessage(untrusted));
       configs.set(root, (cfg = config));
     }
     if (cfg.scan.exclude.length && (await import('picomatch')).default(cfg.scan.exclude, { dot: true })(rel)) continue;

@@ -6,7 +6,7 @@
 import { repoInfo } from '../git/repo.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanStagedForCommit } from '../scars/scan.js';
-import { commitRefusal } from './text.js';
+import { commitRefusal, untrustedConfigMessage } from './text.js';
 
 /**
  * @returns the exit code (0 allow, 1 refuse) and the lines for stderr.
@@ -15,9 +15,11 @@ import { commitRefusal } from './text.js';
 export async function preCommit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string[] }> {
   if (env.KIZU_SKIP === '1') return { code: 0, stderr: [] };
   const { root } = await repoInfo(cwd);
-  // A config mistake must not let scars through: valid keys and defaults are used.
-  const { config, problem } = await loadConfigLenient(root);
-  const warning = problem ? [problem] : [];
+  // A config mistake must not let scars through: valid keys and defaults are used. The gate
+  // keys are HEAD's: during a commit the staged config is not committed yet, so the commit
+  // that changes them is checked with the values it replaces (config/trust.ts).
+  const { config, problem, untrusted } = await loadConfigLenient(root);
+  const warning = [...(problem ? [problem] : []), ...(untrusted ? [untrustedConfigMessage(untrusted)] : [])];
   const { scars } = await scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes);
   if (!scars.length) return { code: 0, stderr: warning };
   return { code: 1, stderr: [...warning, ...commitRefusal(scars)] };

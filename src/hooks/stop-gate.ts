@@ -24,7 +24,7 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { guardMissingMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, userMessage, type StopFindings } from './text.js';
+import { guardMissingMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
 
@@ -69,11 +69,13 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   if (!root) return NO_ANSWER;
   // A config mistake must not switch the gate off: the valid keys and defaults are used, and
   // the user is told (systemMessage) at every stop until it is fixed.
-  const { config, problem } = await loadConfigLenient(root);
+  const { config, problem, untrusted } = await loadConfigLenient(root);
   if (problem) warn(problem);
-  // Problems the user must see (the agent is not told): a config mistake, an unreadable
-  // review queue. Shown as a systemMessage at every stop until fixed.
+  // Problems the user must see (the agent is not told): a config mistake, an uncommitted
+  // config whose gate keys were not applied, an unreadable review queue. Shown as a
+  // systemMessage at every stop until fixed.
   const problems = problem ? [problem] : [];
+  if (untrusted) problems.push(untrustedConfigMessage(untrusted));
   const note = (a: HookAnswer): HookAnswer => {
     if (!problems.length) return a;
     if (a.kind === 'block') return { ...a, userMessage: userMessage(a.userMessage ?? null, problems) };

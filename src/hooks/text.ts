@@ -14,6 +14,7 @@ import { QUEUE_FILE } from '../queue/paths.js';
 import type { HunkReview } from './hunk-review.js';
 import { count, joinAnd, plural, shellQuote } from '../words.js';
 import { KizuError } from '../errors.js';
+import { commitFix, untrustedWhat, type UntrustedConfig } from '../config/untrusted.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each
@@ -350,4 +351,18 @@ export function hookSkipped(event: string, e: unknown, badPayload: boolean): str
 /** The pre-commit check failed inside git-kizu (the commit is let through). */
 export function preCommitSkipped(e: unknown): string {
   return `git-kizu: pre-commit check skipped because of an internal error: ${oneLine(e)}`;
+}
+
+// --- issue 22: config ---
+
+/**
+ * A working-tree config whose gate keys were not applied (config/trust.ts), for the user
+ * (Stop hook's message to the user; stderr of the pre-commit guard and the post-edit hook):
+ * `git-kizu: .kizurc.json is not committed, so its change to scan.exclude is not applied (the defaults
+ * are used: nothing is committed); commit it to apply it: git add -- .kizurc.json && git commit`.
+ */
+export function untrustedConfigMessage(u: UntrustedConfig): string {
+  const keys = u.keys.join(', ');
+  const used = u.committed ? `the committed ${u.committed}'s values are used` : 'the defaults are used: nothing is committed';
+  return `git-kizu: ${untrustedWhat(u)}, so its ${u.keys.length === 1 ? 'change' : 'changes'} to ${keys} ${u.keys.length === 1 ? 'is' : 'are'} not applied (${used}); commit it to apply it: ${commitFix(u)}`;
 }

@@ -11,6 +11,7 @@ import { repoInfo, commonDir, type RepoInfo } from '../git/repo.js';
 import { launcherFile, userLauncherFile } from '../git/layout.js';
 import { hasKizuHooks } from '../agents/claude/settings.js';
 import { loadConfig } from '../config/config.js';
+import { configFindings } from '../config/findings.js';
 import { KizuError } from '../errors.js';
 import { VERSION } from '../package.js';
 import { guardStatus } from './guard.js';
@@ -225,7 +226,10 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   if (repo) {
     try {
       await loadConfig(repo.root);
-      checks.push({ name: 'config', ok: true, detail: 'valid (or none: the defaults)' });
+      const findings = await configFindings(repo.root);
+      if (!findings.some((f) => f.actionable)) checks.push({ name: 'config', ok: true, detail: 'valid (or none: the defaults)' });
+      // A working config not applied is to fix; a committed one that weakens review is named, not failed.
+      for (const f of findings) checks.push({ name: 'config', ok: !f.actionable, detail: f.actionable ? f.detail : `${f.detail} (${f.fix})`, ...(f.actionable ? { fix: f.fix } : {}) });
     } catch (e) {
       if (!(e instanceof KizuError)) throw e;
       checks.push({ name: 'config', ok: false, detail: e.message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/:\s*$/, ''), fix: e.hint ?? 'fix the config file (see README "Config")' });

@@ -11,6 +11,7 @@ import { sandbox, EMAIL } from '../helpers/sandbox.mjs';
 import { ok, exits, err } from '../helpers/expect.mjs';
 import { agentEdit, entries } from '../helpers/journal.mjs';
 import { hunksJson } from '../helpers/hunks.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 const DAY = 86_400_000;
 
@@ -302,7 +303,7 @@ test('discarded tasks: gc keeps every one an undo record brings back; once the u
   assert.deepEqual(byKind(gcJson(sb), (k) => [k.entries, k.drop]).trash, [3, 0]);
   assert.equal(trash().length, 3);
   // With the undo log held to one record, the two older records go, then their tasks.
-  sb.write({ '.kizurc.json': JSON.stringify({ retention: { trash: { minEntries: 1, maxEntries: 1 }, undo: { minEntries: 1, maxEntries: 1 } } }) });
+  commitConfig(sb, { '.kizurc.json': JSON.stringify({ retention: { trash: { minEntries: 1, maxEntries: 1 }, undo: { minEntries: 1, maxEntries: 1 } } }) });
   const j = gcJson(sb);
   assert.deepEqual([j.dropped.undo, j.dropped.trash], [2, 2]);
   assert.deepEqual(trash().map((r) => r.split('/')[3]), ['t3']);

@@ -10,6 +10,7 @@ import { expectRun, kizuOk } from '../helpers/expect.mjs';
 import { text } from '../helpers/files.mjs';
 import { PROTOCOL, contextOutput, editPayload, stopPayload } from '../helpers/hooks.mjs';
 import { hunksJson } from '../helpers/hunks.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 const LINES = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
 
@@ -130,7 +131,7 @@ test('stop: stop.requireReview true → unreviewed hunks block, tapped ones do n
     blocked(`git-kizu: a human reviewer left 2 changes not reviewed yet. Resolve each one before you stop:\n${unrevLine('src/app.js:2')}\n${unrevLine('src/app.js:20')}`),
   );
   // The same repo with the default config: unreviewed hunks do not block.
-  sb.write({ '.kizurc.json': '{"stop": {"requireReview": false}}\n' });
+  commitConfig(sb, { '.kizurc.json': '{"stop": {"requireReview": false}}\n' });
   assert.equal(stopOut(sb, false), null);
 });
 

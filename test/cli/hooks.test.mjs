@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync, readdirSync, realpathSync, rmSync } from '
 import path from 'node:path';
 import { BIN, hook, sandbox } from '../helpers/sandbox.mjs';
 import { PROTOCOL, contextOutput, stopPayload } from '../helpers/hooks.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 function scarredRepo() {
   const sb = sandbox({ files: { 'src/app.js': 'const a = 1;\nconst b = 2;\n', 'README.md': '# x\n' } });
@@ -181,7 +182,7 @@ test('stop: progress (the unresolved set changes) keeps blocking past maxBlocks;
 
 test('stop: config stop.maxBlocks is honoured', () => {
   const sb = scarredRepo();
-  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"maxBlocks": 1}}\n');
+  commitConfig(sb, { '.kizurc.json': '{"stop": {"maxBlocks": 1}}\n' });
   assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout).decision, 'block');
   assert.match(JSON.parse(hook(sb, 'stop', stopPayload(sb, true)).stdout).systemMessage, /^git-kizu: allowing the stop after 1 block without progress; 1 scar still unresolved:/);
 });
@@ -193,13 +194,14 @@ test('stop: SubagentStop is allowed by default; stop.subagents: true opts in', (
   assert.equal(r.status, 0);
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, '');
-  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"subagents": true}}\n');
+  commitConfig(sb, { '.kizurc.json': '{"stop": {"subagents": true}}\n' });
   assert.equal(JSON.parse(hook(sb, 'stop', sub).stdout).decision, 'block');
 });
 
 test('stop: scan.exclude keeps fixtures with literal scars from blocking', () => {
   const sb = sandbox({ files: { 'a.js': 'x\n' } });
-  sb.write({ 'test/fixtures/scarred.js': '// @kizu[ask]: fixture\n', '.kizurc.json': '{"scan": {"exclude": ["test/fixtures/**"]}}\n' });
+  commitConfig(sb, { '.kizurc.json': '{"scan": {"exclude": ["test/fixtures/**"]}}\n' });
+  sb.write({ 'test/fixtures/scarred.js': '// @kizu[ask]: fixture\n' });
   const r = hook(sb, 'stop', stopPayload(sb, false));
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, '');
@@ -209,7 +211,7 @@ test('an invalid config does not switch the gates off: Stop, PostToolUse and pre
   const sb = scarredRepo();
   sb.write({ 'vendor/lib.js': '// @kizu[ask]: not mine\n' });
   // One valid key (scan.exclude) and one invalid one (stop.maxBlocks).
-  writeFileSync(sb.path('.kizurc.json'), '{"stop": {"maxBlocks": 0}, "scan": {"exclude": ["vendor/**"]}}\n');
+  commitConfig(sb, { '.kizurc.json': '{"stop": {"maxBlocks": 0}, "scan": {"exclude": ["vendor/**"]}}\n' });
   const file = path.join(realpathSync(sb.dir), '.kizurc.json');
   const warning = `git-kizu: warning: invalid config in ${file}: "stop.maxBlocks" must be an integer >= 1, got 0; its valid keys and the defaults for the rest are used until it is fixed (see README "Config")`;
   const r = hook(sb, 'stop', stopPayload(sb, false));
@@ -239,8 +241,14 @@ test('an invalid config does not switch the gates off: Stop, PostToolUse and pre
   assert.equal(clean.status, 0);
   const msg = JSON.parse(clean.stdout);
   assert.deepEqual(Object.keys(msg), ['systemMessage']);
-  assert.match(msg.systemMessage, /^git-kizu: warning: could not read config: .*; the defaults are used until it is fixed \(see README "Config"\)$/);
-  assert.equal(clean.stderr, msg.systemMessage + '\n');
+  const [warned, untrusted] = msg.systemMessage.split('\n');
+  assert.match(warned, /^git-kizu: warning: could not read config: .*; the defaults are used until it is fixed \(see README "Config"\)$/);
+  // The committed config's gate keys (its scan.exclude) still hold, and the user is told.
+  assert.equal(
+    untrusted,
+    "git-kizu: the working tree's .kizurc.json is not the committed one (unreadable, emptied or without a config), so its change to scan.exclude is not applied (the committed .kizurc.json's values are used); commit it to apply it: git add -A -- .kizurc.json && git commit",
+  );
+  assert.equal(clean.stderr, warned + '\n');
 });
 
 test('stop: state lives under the git dir, never in the working tree', () => {

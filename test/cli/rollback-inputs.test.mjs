@@ -13,6 +13,7 @@ import { err, expectRun, ok } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
 import { journalTip } from '../helpers/refs.mjs';
 import { TEN, agentEdit } from '../helpers/journal.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 /** Every ref with its object id. */
 const refs = (sb) => sb.git('for-each-ref', '--format=%(objectname) %(refname)');
@@ -130,7 +131,7 @@ test('while the config is broken, rollback snapshot and undo drop no snapshot by
 
 test('while the config is broken, the safety snapshots of rollback patch and rollback branch, and the prompt hook, drop no snapshot by snapshot.keep either', () => {
   const { sb, e } = repo();
-  writeFileSync(sb.path('.kizurc.json'), '{"snapshot": {"keep": 2}}');
+  commitConfig(sb, { '.kizurc.json': '{"snapshot": {"keep": 2}}' });
   ok(sb.kizu(['snapshot']));
   const names = () => JSON.parse(ok(sb.kizu(['snapshot', 'list', '--json'])).stdout).map((s) => s.name).reverse();
   const before = names();

@@ -7,6 +7,7 @@ import { sandbox } from '../helpers/sandbox.mjs';
 import { err, expectRun, ok } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
 import { promptTerminal } from '../helpers/terminal.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 const snap = (sb, msg = 's') => /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot', '-m', msg])).stdout)[1];
 const heading = (sb, name, msg = 's') => {
@@ -20,7 +21,8 @@ test('rollback snapshot keeps an ignored file the snapshot did not capture (snap
   const sb = sandbox({ files: { '.gitignore': '.env\n', 'a.txt': 'a\n' } });
   writeFileSync(sb.path('.env'), 'KEY=x\n');
   const s1 = snap(sb);
-  writeFileSync(sb.path('.kizurc.json'), '{"snapshot":{"include":[".env"]}}\n');
+  // snapshot.include takes effect from the committed config (README "Config").
+  commitConfig(sb, { '.kizurc.json': '{"snapshot":{"include":[".env"]}}\n' });
   expectRun(sb, ['rollback', 'snapshot', s1, '--dry-run'], {
     status: 0,
     stdout:
@@ -44,7 +46,7 @@ test('rollback snapshot keeps an ignored file the snapshot did not capture (snap
     stdout: heading(sb, s2, 's2') + '  delete  .env  (created since the snapshot; removed; lines -1)\n' + `1 path would change; ${TAIL}`,
   });
   // An ignored file no include names (now or then) is not captured at all: nothing to do.
-  writeFileSync(sb.path('.kizurc.json'), '{"snapshot":{"include":[]}}\n');
+  commitConfig(sb, { '.kizurc.json': '{"snapshot":{"include":[]}}\n' });
   expectRun(sb, ['rollback', 'snapshot', s2, '--dry-run'], {
     status: 0,
     stdout: heading(sb, s2, 's2') + '  modify  .kizurc.json  (changed since the snapshot; lines +1 -1)\n' + `1 path would change; ${TAIL}`,

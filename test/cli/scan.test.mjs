@@ -7,6 +7,7 @@ import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { expectRun } from '../helpers/expect.mjs';
 import { ASK } from '../helpers/scars.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 /** A repo with a committed scar, then a modified, a staged, an untracked and an ignored one. */
 function scopedRepo() {
@@ -124,11 +125,11 @@ test('scan: what is a scar — not in markdown fences, not in strings, not a mar
 
 test('scan: binary files skipped silently; files over scan.maxFileBytes reported on stderr', () => {
   const sb = sandbox();
+  commitConfig(sb, { '.kizurc.json': '{"scan":{"maxFileBytes":100}}' });
   sb.write({
     'bin.dat': Buffer.concat([Buffer.from(`# ${ASK}\n`), Buffer.alloc(4), Buffer.from('\n')]),
     'big.py': `# ${ASK}\n` + 'x = 1\n'.repeat(20),
     'small.py': `# ${ASK}\n`,
-    '.kizurc.json': '{"scan":{"maxFileBytes":100}}',
   });
   const bigSize = Buffer.byteLength(`# ${ASK}\n` + 'x = 1\n'.repeat(20));
   for (const mode of [[], ['--all']]) {

@@ -9,6 +9,7 @@ import { BIN, hook, sandbox, spawnAsync } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 import { tree } from '../helpers/files.mjs';
 import { mutate, richRepo, snapshots } from '../helpers/snapshots.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 test('the private index: the second snapshot of a 20,000-file repository re-reads only the changed file', () => {
   const files = {};
@@ -160,7 +161,7 @@ test('an invalid config: the UserPromptSubmit hook still takes its snapshot, lis
   const sb = sandbox({ files: { 'a.txt': 'one\n', '.gitignore': '.env\n' } });
   sb.write({ '.env': 'SECRET=1\n', 'a.txt': 'two\n' });
   // snapshot.include is valid (and used), snapshot.keep is not.
-  writeFileSync(sb.path('.kizurc.json'), '{"snapshot": {"include": [".env"], "keep": 0}}\n');
+  commitConfig(sb, { '.kizurc.json': '{"snapshot": {"include": [".env"], "keep": 0}}\n' });
   const file = path.join(sb.run('sh', ['-c', 'pwd -P']).stdout.trim(), '.kizurc.json');
   const problem = `invalid config in ${file}: "snapshot.keep" must be an integer >= 1, got 0`;
   const payload = { session_id: 's', transcript_path: '/dev/null', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { BIN, sandbox } from '../helpers/sandbox.mjs';
 import { CODEX_BIN, MODEL, applyPatch, codexEnv, newInput, runAgainstFake } from '../helpers/fake-responses.mjs';
 import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 const TEST_TIMEOUT = E2E_TEST_MS;
 const RUN_TIMEOUT = E2E_RUN_MS;
@@ -40,7 +41,7 @@ test('the pinned Codex CLI runs here', { timeout: TEST_TIMEOUT }, () => {
 function scarredRepo({ config } = {}) {
   accessSync(CODEX_BIN, constants.X_OK);
   const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
-  if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
+  if (config) commitConfig(sb, { '.kizurc.json': JSON.stringify(config) });
   const init = sb.kizu(['init', '--agent', 'codex']);
   assert.equal(init.status, 0, `git kizu init --agent codex failed:\n${init.stdout}\n${init.stderr}`);
   sb.write({ 'src/app.js': EDITED });

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.mjs';
 import { GEMINI_BIN, GEMINI_VERSION, call, geminiEnv, geminiHome, lastModelText, newContents, runAgainstFakeGemini, text } from '../helpers/fake-gemini.mjs';
 import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 const TEST_TIMEOUT = E2E_TEST_MS;
 const GEMINI_TIMEOUT = E2E_RUN_MS;
@@ -54,7 +55,7 @@ function installHooks(sb) {
 function scarredRepo({ config } = {}) {
   accessSync(GEMINI_BIN, constants.X_OK);
   const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
-  if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
+  if (config) commitConfig(sb, { '.kizurc.json': JSON.stringify(config) });
   installHooks(sb);
   geminiHome(sb);
   sb.write({ 'src/app.js': EDITED });

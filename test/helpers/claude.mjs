@@ -5,6 +5,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox } from './sandbox.mjs';
 import { CLAUDE_BIN, claudeEnv, dropJournalHook } from './fake-anthropic.mjs';
+import { commitConfig } from './config.mjs';
 
 /** claude's arguments in the review tests: edits accepted, `git kizu ...` allowed through Bash. */
 export const CLAUDE_ARGS = ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(git kizu:*)'];
@@ -32,7 +33,7 @@ export function initHooks(sb, { journal = false } = {}) {
 export function claudeRepo({ files, config, journal = false } = {}) {
   requireClaude();
   const sb = sandbox({ files });
-  if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
+  if (config) commitConfig(sb, { '.kizurc.json': JSON.stringify(config) });
   initHooks(sb, { journal });
   return sb;
 }
