@@ -11,6 +11,7 @@ import { pc, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { pathQuoter } from '../git/quote.js';
 import { listHunks, hunkRange, shortId } from '../hunks/listing.js';
+import { hiddenFindingLines, mergeHidden, type HiddenFindings } from '../hunks/hidden.js';
 import { BASELINE_REF } from '../git/layout.js';
 import { hasHead } from '../git/run.js';
 import { commonDirFast, findRootFast } from '../git/repo.js';
@@ -67,6 +68,12 @@ export interface StatusJson {
    * `error`: why it could not be read (then `kinds` is empty).
    */
   storage: { kinds: KindPlan[]; error?: string };
+  /**
+   * Changes git does not show (hunks/hidden.ts): assume-unchanged or skip-worktree files that
+   * differ from the index (their hunks and scars are counted above), and changed or untracked
+   * files whose name is not valid UTF-8, quoted (not counted above: the Stop hook holds on them).
+   */
+  hidden: HiddenFindings;
 }
 
 function settingsHas(file: string): boolean | null {
@@ -90,12 +97,12 @@ function settingsHas(file: string): boolean | null {
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks }, marks, scan, queue, guard, storage, agents] = await Promise.all([
+  const [{ baseline, hunks, ...listed }, marks, scan, queue, guard, storage, agents] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
         ? listHunks(ctx.root)
-        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [] },
+        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [] },
     ),
     readMarks(ctx.root),
     scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
@@ -145,6 +152,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       guard: guard.state === 'missing' && guard.fix === 'git kizu init' ? { ...guard, fix: guardFix(inst, plugin) } : guard,
     },
     storage,
+    hidden: mergeHidden(listed, scan),
   };
 }
 
@@ -193,7 +201,7 @@ export interface StatusCommandInput {
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hidden.unreadable.length;
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -218,6 +226,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
+  for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
   log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
   return code;
 }
