@@ -115,17 +115,18 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
     const blobs = await readIndexBlobs(o.root, files, o.maxFileBytes, skipped);
     for (const [p, buf] of blobs) scars.push(...(await scanBuffer(p, buf)));
   } else {
+    // git starts first; the index is read while it runs.
+    const listed =
+      o.mode === 'all'
+        ? git(['grep', '--untracked', '-l', '-z', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL }).then((r) => ({ files: splitZ(r.stdout), unreadable: unreadableNames(r.stdout) }))
+        : scopeFiles(o.root, 'default', o.paths);
+    listed.catch(() => {}); // awaited below
     // Files git does not compare with the index (assume-unchanged, skip-worktree) are read
     // as they are in the working tree: git diff and git grep would show their index version.
     const hiddenP = hiddenChanges(o.root, o.paths ?? []);
+    hiddenP.catch(() => {});
     let files: string[];
-    if (o.mode === 'all') {
-      const r = await git(['grep', '--untracked', '-l', '-z', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
-      files = splitZ(r.stdout);
-      unreadable = unreadableNames(r.stdout);
-    } else {
-      ({ files, unreadable } = await scopeFiles(o.root, 'default', o.paths));
-    }
+    ({ files, unreadable } = await listed);
     hidden = (await hiddenP).changes;
     if (hidden.length) files = [...new Set([...files, ...hidden.filter((h) => h.change !== 'deleted').map((h) => h.path)])];
     files = files.filter((p) => !isExcluded(p));

@@ -65,6 +65,10 @@ test('a file git calls binary (a NUL byte, or -diff in .gitattributes): its scar
   const pc = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
   assert.equal(pc.status, 1, pc.stderr);
   assert.match(pc.stderr, /data\.bin:2  \[ask\]  why this blob\?\n {2}out\.gen:2  \[free\]  regenerate\n/);
+  // unscar takes such a scar out, every other byte kept.
+  const un = sb.kizu(['unscar', 'data.bin:2']);
+  assert.equal(un.status, 0, un.stderr);
+  assert.deepEqual(sb.read('data.bin', 'buffer'), Buffer.from('x\0\n'));
 });
 
 test('a name that is not valid UTF-8: named by hunks, scan, status and doctor, the Stop hook holds on it, snapshot says it is left out', () => {
