@@ -31,7 +31,7 @@ export interface HiddenChange {
 /** The flagged entries and, when read from the index file, what {@link unflaggedIndex} needs. */
 export interface HiddenScan {
   changes: HiddenChange[];
-  /** The index file's bytes, its object id length and the offsets of the changed entries; null when git listed the entries (split or sparse index, GIT_INDEX_FILE, GIT_DIR...). */
+  /** The index file's bytes, its object id length and the offsets of the changed entries; null when git listed the entries (split or sparse index, GIT_DIR...). */
   index: { bytes: Buffer; oidLen: number; offsets: number[] } | null;
 }
 
@@ -69,7 +69,7 @@ function change(e: { path: string; assumeUnchanged: boolean }, c: HiddenChange['
 
 /**
  * The hidden changes of the working tree at `root` (see the module comment). Reads
- * `<git-dir>/index` directly; with a split or sparse index, GIT_INDEX_FILE, or a variable
+ * `<git-dir>/index` (or GIT_INDEX_FILE) directly; with a split or sparse index, or a variable
  * that changes repository discovery, asks `git ls-files -v -s -z` instead (its tag letter is
  * lower case for assume-unchanged, `S` for skip-worktree).
  * @param paths limit to these repository-relative files or directories ([] for all).
@@ -77,12 +77,13 @@ function change(e: { path: string; assumeUnchanged: boolean }, c: HiddenChange['
  * @throws KizuError when git fails (the fallback only).
  */
 export async function hiddenChanges(root: string, paths: string[] = []): Promise<HiddenScan> {
-  const within = (p: string) => !paths.length || paths.some((q) => q === '' || p === q || p.startsWith(q.endsWith('/') ? q : q + '/'));
-  const gd = !discoveryOverridden() && !process.env.GIT_INDEX_FILE ? gitDirFast(root) : null;
+  const within = (p: string) => !paths.length || paths.some((q) => q === '' || q === '.' || p === q || p.startsWith(q.endsWith('/') ? q : q + '/'));
+  const gd = !discoveryOverridden() ? gitDirFast(root) : null;
   if (gd) {
     let bytes: Buffer | null = null;
     try {
-      bytes = readFileSync(path.join(gd, 'index'));
+      // GIT_INDEX_FILE is resolved as git resolves it, against the directory git runs in (root).
+      bytes = readFileSync(process.env.GIT_INDEX_FILE ? path.resolve(root, process.env.GIT_INDEX_FILE) : path.join(gd, 'index'));
     } catch {
       return NONE; // no index yet: nothing is flagged
     }
