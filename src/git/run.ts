@@ -7,12 +7,15 @@ import { isUtf8 } from 'node:buffer';
 import { KizuError } from '../errors.js';
 
 /**
- * Environment for git children: never page, never prompt, stable (C) messages, and no
+ * Environment for git children: never page, never prompt, stable (C) messages, no
  * optional locks (git(1) GIT_OPTIONAL_LOCKS=0: `git status` does not refresh and rewrite
- * the index). Note: `git diff` in git 2.39 still refreshes the index opportunistically.
+ * the index), and no replace objects (git(1) GIT_NO_REPLACE_OBJECTS: a `refs/replace/` ref
+ * that swaps the baseline's blob for the changed one would make `git diff` and `git grep`
+ * see no change; git-kizu reads objects as they are). Note: `git diff` in git 2.39 still
+ * refreshes the index opportunistically.
  */
 function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', ...extra };
+  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', ...extra };
 }
 
 export interface GitResult {

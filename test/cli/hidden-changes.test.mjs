@@ -95,3 +95,14 @@ test('a name that is not valid UTF-8: named by hunks, scan, status and doctor, t
     'git-kizu: warning: not in the snapshot: "caf\\357\\277\\275.js": its name is not valid UTF-8 (shown with U+FFFD for the bad bytes), so git-kizu cannot capture it; rename it (git mv, or mv for an untracked file)\n',
   );
 });
+
+test('a refs/replace/ ref that swaps the baseline blob for the changed one does not hide the change or its scar', () => {
+  const sb = sandbox({ files: { 'x.js': 'a;\n' } });
+  sb.write({ 'x.js': 'a;\n// @kizu[free]: replaced\n' });
+  sb.git('replace', sb.git('rev-parse', 'HEAD:x.js').trim(), sb.git('hash-object', '-w', 'x.js').trim());
+  assert.equal(sb.git('diff', '--name-only', 'HEAD'), ''); // git itself sees no change
+  const hunks = sb.kizu(['hunks']);
+  assert.match(hunks.stdout, /^[0-9a-f]{8}  x\.js:2  \+1 -0  modified\n$/);
+  expectRun(sb, ['scan'], { status: 1, stdout: 'x.js:2  [free]  replaced\n' });
+  assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout).decision, 'block');
+});
