@@ -5,14 +5,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BIN, hook, sandbox } from '../helpers/sandbox.mjs';
+import { BIN, hook, sandbox, src, withEnv } from '../helpers/sandbox.mjs';
 import { expectRun } from '../helpers/expect.mjs';
 import { PROTOCOL, stopPayload } from '../helpers/hooks.mjs';
 
 const auLine = 'au.js is marked assume-unchanged, so git status and git diff do not show that it was modified; git-kizu reviews it anyway; restore: git update-index --no-assume-unchanged -- au.js';
 const swLine = 'sw.js is marked skip-worktree, so git status and git diff do not show that it was modified; git-kizu reviews it anyway; restore: git update-index --no-skip-worktree -- sw.js';
 
-test('assume-unchanged and skip-worktree: the change is listed with the ids it has unflagged, its scar is found, the flag is named with its fix; sparse checkout absent files are not', () => {
+test('assume-unchanged and skip-worktree: the change is listed with the ids it has unflagged, its scar is found, the flag is named with its fix; sparse checkout absent files are not', async () => {
   const sb = sandbox({ files: { 'au.js': 'a;\nb;\n', 'sw.js': 'a;\nb;\n', 'sparse/g.js': 'g;\n' } });
   sb.git('update-index', '--assume-unchanged', 'au.js');
   sb.git('update-index', '--skip-worktree', 'sw.js', 'sparse/g.js');
@@ -42,6 +42,16 @@ test('assume-unchanged and skip-worktree: the change is listed with the ids it h
     reason: 'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n- au.js:2 [free] hidden one → do what it says, then delete the scar line\n' + PROTOCOL,
     systemMessage: `git-kizu: 2 changes git does not show:\n  ${auLine}\n  ${swLine}`,
   });
+  // review (the loop, in this process, quit at once) names them at the start and after its summary.
+  const { runReview } = await import(src('cli/review/loop.ts'));
+  const { DEFAULT_REVIEW_KEYS } = await import(src('config/review-keys.ts'));
+  let out = '';
+  await withEnv({ ...sb.env, NO_COLOR: '1' }, () =>
+    runReview({ root: sb.dir, gitDir: sb.path('.git'), paths: [], all: false, keys: DEFAULT_REVIEW_KEYS, io: { readKey: async () => DEFAULT_REVIEW_KEYS.quit, readLine: async () => '', write: (t) => (out += t), writeErr: (t) => (out += t) } }),
+  );
+  const findings = `hidden change: ${auLine}\nhidden change: ${swLine}\n`;
+  assert.ok(out.startsWith(findings), out);
+  assert.ok(out.includes('review: 0 tapped, 0 rejected, 0 scarred, 0 reverted, 0 skipped\n') && out.endsWith(findings), out);
   // Cleared flags: the same hunks with the same ids, and nothing hidden any more.
   sb.git('update-index', '--no-assume-unchanged', 'au.js');
   sb.git('update-index', '--no-skip-worktree', 'sw.js');
