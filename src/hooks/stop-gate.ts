@@ -25,7 +25,7 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, userMessage, type StopFindings } from './text.js';
+import { guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
 
@@ -120,12 +120,12 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const streak = continues ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
   const findings: StopFindings = { scars, items, review };
+  const others = scars.length + items.length + rejected.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({ kind: 'allow', userMessage: stopGivenUpMessage(findings, max) });
+    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadableGivenUpMessage(unreadable, max) });
   }
   writeState(file, { key, streak, at: now });
-  const others = scars.length + items.length + rejected.length + unreviewed.length;
   const reason = [...(others ? [stopBlockReason(findings, streak, max)] : []), ...(unreadable.length ? [unreadableNamesReason(unreadable)] : [])].join('\n');
   return note({ kind: 'block', reason });
 }

@@ -379,3 +379,8 @@ export function unreadableNamesReason(names: string[]): string {
   const one = names.length === 1;
   return `git-kizu: ${one ? 'a file you changed has a name' : `${names.length} files you changed have names`} that ${one ? 'is' : 'are'} not valid UTF-8, so the human reviewer cannot review ${one ? 'it' : 'them'}: ${names.join(', ')}. Rename ${one ? 'it' : 'each'} to a UTF-8 name (git mv for a tracked file, mv for an untracked one) before you stop.`;
 }
+
+/** The user's message when the stop is allowed after `max` blocks held only by names that are not valid UTF-8 (quoted). */
+export function unreadableGivenUpMessage(names: string[], max: number): string {
+  return `git-kizu: allowing the stop after ${count(max, 'block')} without progress; ${count(names.length, 'file')} with a name that is not valid UTF-8 ${names.length === 1 ? 'is' : 'are'} still unreviewed: ${names.join(', ')}. Rename ${names.length === 1 ? 'it' : 'them'}, then review with \`git kizu hunks\`.`;
+}
