@@ -56,6 +56,11 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
   const res = await scanRepo({ root: ctx.root, mode: i.mode, paths, exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes });
   const q = pathQuoter(ctx.root);
   for (const s of res.skipped) i.reporter.warn(`skipped ${q(s.path)}: ${s.reason}`);
+  // Changes git does not show (assume-unchanged, skip-worktree: scanned anyway; names not valid UTF-8: not readable).
+  if (res.hidden.length || res.unreadable.length) {
+    const { hiddenFindingLines } = await import('../hunks/hidden-lines.js');
+    for (const l of hiddenFindingLines({ changes: res.hidden, unreadable: res.unreadable }, q)) i.reporter.warn(l);
+  }
   // Open review-queue items are part of the review state too (not for --staged: the index
   // holds no queue). With paths, only items anchored inside them.
   let items: QueueItem[] = [];

@@ -11,6 +11,7 @@ import { pc, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
 import { pathQuoter } from '../git/quote.js';
 import { listHunks, hunkRange, shortId } from '../hunks/listing.js';
+import { hiddenFindingLines, mergeHidden, type HiddenFindings } from '../hunks/hidden.js';
 import { BASELINE_REF } from '../git/layout.js';
 import { hasHead } from '../git/run.js';
 import { commonDirFast, findRootFast } from '../git/repo.js';
@@ -71,6 +72,12 @@ export interface StatusJson {
   storage: { kinds: KindPlan[]; error?: string };
   /** Config findings (config/findings.ts): a working config whose gate keys are not applied, a committed one that weakens review. */
   config: ConfigFinding[];
+  /**
+   * Changes git does not show (hunks/hidden.ts): assume-unchanged or skip-worktree files that
+   * differ from the index (their hunks and scars are counted above), and changed or untracked
+   * files whose name is not valid UTF-8, quoted (not counted above: the Stop hook holds on them).
+   */
+  hidden: HiddenFindings;
 }
 
 function settingsHas(file: string): boolean | null {
@@ -94,12 +101,12 @@ function settingsHas(file: string): boolean | null {
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks }, marks, scan, queue, guard, storage, agents, config] = await Promise.all([
+  const [{ baseline, hunks, ...listed }, marks, scan, queue, guard, storage, agents, config] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
         ? listHunks(ctx.root)
-        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [] },
+        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [] },
     ),
     readMarks(ctx.root),
     scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
@@ -161,6 +168,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     },
     storage,
     config,
+    hidden: mergeHidden(listed, scan),
   };
 }
 
@@ -209,7 +217,7 @@ export interface StatusCommandInput {
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hidden.unreadable.length;
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -243,6 +251,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   );
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
+  for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
   log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
   return code;
 }

@@ -12,6 +12,7 @@
  * C-quoted paths) are exported for the patch-file reader (rollback/journal/patch-parse.ts),
  * which adds what patch files bring (GNU diff headers, `-p` stripping, strict checks).
  */
+import { isUtf8 } from 'node:buffer';
 import { KizuError } from '../errors.js';
 
 /** One `@@` hunk as git printed it. */
@@ -124,6 +125,8 @@ const EMPTY = Buffer.alloc(0);
 export interface FileDiff {
   /** Repo-root-relative path, '/'-separated. */
   path: string;
+  /** The path's bytes when they are not valid UTF-8 (`path` then holds U+FFFD in place of the bad bytes). */
+  badName?: Buffer;
   status: 'modified' | 'added' | 'deleted';
   /** Git modes (e.g. '100644', '100755', '120000'), '' if the side does not exist. */
   oldMode: string;
@@ -206,17 +209,17 @@ export function unquoteC(s: Buffer, start: number): { bytes: Buffer; end: number
   return { bytes: Buffer.from(out), end: i + 1 };
 }
 
-/** The path named by a `diff --git a/P b/P` line (both sides equal: no renames). */
-function pathOfHeader(line: Buffer): string {
+/** The path bytes named by a `diff --git a/P b/P` line (both sides equal: no renames). */
+function pathOfHeader(line: Buffer): Buffer {
   const rest = line.subarray('diff --git '.length);
   if (rest[0] === 0x22) {
     const { bytes } = unquoteC(rest, 0);
-    return bytes.subarray(2).toString('utf8');
+    return bytes.subarray(2);
   }
   // `a/P b/P`: P occupies (len - 5) / 2 bytes.
   const n = (rest.length - 5) / 2;
   if (!Number.isInteger(n) || n <= 0) throw parseError(line);
-  return rest.subarray(2, 2 + n).toString('utf8');
+  return rest.subarray(2, 2 + n);
 }
 
 function parseError(line: Buffer): KizuError {
@@ -276,7 +279,9 @@ export function parseDiff(out: Buffer): FileDiff[] {
     pos = end + 1;
     if (o === 0x64 && s.startsWith('diff --git ', start)) {
       hunk = null;
-      cur = { path: pathOfHeader(out.subarray(start, end)), status: 'modified', oldMode: '', newMode: '', oldOid: '', newOid: '', binary: false, binaryLine: '', hunks: [] };
+      const name = pathOfHeader(out.subarray(start, end));
+      cur = { path: name.toString('utf8'), status: 'modified', oldMode: '', newMode: '', oldOid: '', newOid: '', binary: false, binaryLine: '', hunks: [] };
+      if (!isUtf8(name)) cur.badName = Buffer.from(name);
       files.push(cur);
       continue;
     }

@@ -33,6 +33,22 @@ export function quoteCStyle(p: string, quotePath = true): string {
   return `"${out}"`;
 }
 
+/**
+ * A path given as raw bytes (a name that is not valid UTF-8) quoted as git quotes it with
+ * `core.quotePath` true: in double quotes, `"` `\\` and control characters escaped, every byte
+ * of 0x80 or more as three octal digits (`"caf\351.js"`). Whatever core.quotePath says, such
+ * bytes never reach a terminal raw.
+ */
+export function quoteBytes(b: Buffer): string {
+  let out = '';
+  for (const c of b) {
+    if (ESC[c] !== undefined) out += ESC[c];
+    else if (c < 0x20 || c >= 0x7f) out += '\\' + c.toString(8).padStart(3, '0');
+    else out += String.fromCharCode(c);
+  }
+  return `"${out}"`;
+}
+
 /** A function quoting paths for text output ({@link quoteCStyle} with one core.quotePath). */
 export type PathQuote = (p: string) => string;
 

@@ -3,15 +3,19 @@
  * an explicit cwd, and `-z` output where git offers it.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { isUtf8 } from 'node:buffer';
 import { KizuError } from '../errors.js';
 
 /**
- * Environment for git children: never page, never prompt, stable (C) messages, and no
+ * Environment for git children: never page, never prompt, stable (C) messages, no
  * optional locks (git(1) GIT_OPTIONAL_LOCKS=0: `git status` does not refresh and rewrite
- * the index). Note: `git diff` in git 2.39 still refreshes the index opportunistically.
+ * the index), and no replace objects (git(1) GIT_NO_REPLACE_OBJECTS: a `refs/replace/` ref
+ * that swaps the baseline's blob for the changed one would make `git diff` and `git grep`
+ * see no change; git-kizu reads objects as they are). Note: `git diff` in git 2.39 still
+ * refreshes the index opportunistically.
  */
 function gitEnv(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', ...extra };
+  return { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', ...extra };
 }
 
 export interface GitResult {
@@ -90,6 +94,27 @@ export function gitSync(args: string[], opts: GitOptions): GitResult {
 /** Splits NUL-terminated `-z` output into its non-empty records (UTF-8). */
 export function splitZ(buf: Buffer): string[] {
   return buf.toString('utf8').split('\0').filter((s) => s.length > 0);
+}
+
+/**
+ * The NUL-separated records of git `-z` output that are not valid UTF-8 (a file name such as
+ * `caf\xe9.js` written in Latin-1), as raw bytes: {@link splitZ} decodes them with U+FFFD in
+ * place of the bad bytes, a name no file has. One native check of the whole output first, so
+ * output that is all UTF-8 (the usual case) costs no split.
+ * @returns the bad records in output order; [] when every record is valid UTF-8.
+ */
+export function nonUtf8Records(buf: Buffer): Buffer[] {
+  if (isUtf8(buf)) return [];
+  const out: Buffer[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    let nul = buf.indexOf(0, pos);
+    if (nul === -1) nul = buf.length;
+    const rec = buf.subarray(pos, nul);
+    if (rec.length && !isUtf8(rec)) out.push(rec);
+    pos = nul + 1;
+  }
+  return out;
 }
 
 /** Stdout as trimmed text. */

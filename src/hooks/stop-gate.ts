@@ -1,7 +1,8 @@
 /**
  * `stop` handler: blocks the agent's stop while scars remain in the default scan scope
- * (changed vs HEAD, staged, untracked-not-ignored), open review queue items, rejected hunks
- * or (with `stop.requireReview`) unreviewed hunks. Answers `block` to keep the agent
+ * (changed vs HEAD, staged, untracked-not-ignored, and files hidden by assume-unchanged or
+ * skip-worktree), open review queue items, rejected hunks, (with `stop.requireReview`)
+ * unreviewed hunks, or changed files whose name is not valid UTF-8 (nobody can review them). Answers `block` to keep the agent
  * working, `allow` with a message to let it stop while telling the user what is left, or
  * nothing.
  *
@@ -24,7 +25,7 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { guardMissingMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
+import { guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
 
@@ -86,15 +87,19 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars }, items, review, guardNote] = await Promise.all([
+  const [{ scars, hidden, unreadable }, items, review, guardNote] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
     openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
     input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
   ]);
   if (guardNote) problems.push(guardNote);
+  // Changes git does not show are reviewed (their scars are in `scars`); the user is told
+  // which flag hides them. A name that is not valid UTF-8 cannot be reviewed: the stop is held.
+  if (hidden.length) problems.push(hiddenChangesMessage(hidden));
+  if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
   const { rejected, unreviewed } = review;
-  if (!scars.length && !items.length && !rejected.length && !unreviewed.length) {
+  if (!scars.length && !items.length && !rejected.length && !unreviewed.length && !unreadable.length) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -105,6 +110,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...items.map((i) => `q\0${i.id}`),
         ...rejected.map((h) => `r\0${h.id}`),
         ...unreviewed.map((h) => `u\0${h.id}`),
+        ...unreadable.map((n) => `n\0${n}`),
       ]
         .sort()
         .join('\n'),
@@ -116,12 +122,14 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const streak = continues ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
   const findings: StopFindings = { scars, items, review };
+  const others = scars.length + items.length + rejected.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({ kind: 'allow', userMessage: stopGivenUpMessage(findings, max) });
+    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadableGivenUpMessage(unreadable, max) });
   }
   writeState(file, { key, streak, at: now });
-  return note({ kind: 'block', reason: stopBlockReason(findings, streak, max) });
+  const reason = [...(others ? [stopBlockReason(findings, streak, max)] : []), ...(unreadable.length ? [unreadableNamesReason(unreadable)] : [])].join('\n');
+  return note({ kind: 'block', reason });
 }
 
 /**

@@ -15,6 +15,9 @@ import type { HunkReview } from './hunk-review.js';
 import { count, joinAnd, plural, shellQuote } from '../words.js';
 import { KizuError } from '../errors.js';
 import { commitFix, untrustedWhat, type UntrustedConfig } from '../config/untrusted.js';
+import { hiddenChangeLine, unreadableNameLine } from '../hunks/hidden-lines.js';
+import type { HiddenChange } from '../git/hidden-changes.js';
+import { quoteCStyle } from '../git/quote.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each
@@ -365,4 +368,34 @@ export function untrustedConfigMessage(u: UntrustedConfig): string {
   const keys = u.keys.join(', ');
   const used = u.committed ? `the committed ${u.committed}'s values are used` : 'the defaults are used: nothing is committed';
   return `git-kizu: ${untrustedWhat(u)}, so its ${u.keys.length === 1 ? 'change' : 'changes'} to ${keys} ${u.keys.length === 1 ? 'is' : 'are'} not applied (${used}); commit it to apply it: ${commitFix(u)}`;
+}
+
+// --- issue 22: hidden changes ---
+
+/**
+ * The Stop hook's note to the user about files git does not show (assume-unchanged,
+ * skip-worktree) that differ from the index: each with the command that clears its flag
+ * (hunks/hidden.ts hiddenChangeLine, paths quoted as git quotes them).
+ */
+export function hiddenChangesMessage(changes: HiddenChange[]): string {
+  return `git-kizu: ${changes.length === 1 ? 'a change git does not show' : `${changes.length} changes git does not show`}:\n${changes.map((h) => `  ${hiddenChangeLine(h, (p) => quoteCStyle(p))}`).join('\n')}`;
+}
+
+/** The Stop hook's note to the user about files whose name is not valid UTF-8 (quoted). */
+export function unreadableNamesMessage(names: string[]): string {
+  return `git-kizu: ${names.length === 1 ? 'a file git-kizu cannot review' : `${names.length} files git-kizu cannot review`}:\n${names.map((n) => `  ${unreadableNameLine(n)}`).join('\n')}`;
+}
+
+/**
+ * What the agent is told when its stop is held on files whose name is not valid UTF-8
+ * (quoted as git quotes them): the reviewer cannot see them, so the agent renames them.
+ */
+export function unreadableNamesReason(names: string[]): string {
+  const one = names.length === 1;
+  return `git-kizu: ${one ? 'a file you changed has a name' : `${names.length} files you changed have names`} that ${one ? 'is' : 'are'} not valid UTF-8, so the human reviewer cannot review ${one ? 'it' : 'them'}: ${names.join(', ')}. Rename ${one ? 'it' : 'each'} to a UTF-8 name (git mv for a tracked file, mv for an untracked one) before you stop.`;
+}
+
+/** The user's message when the stop is allowed after `max` blocks held only by names that are not valid UTF-8 (quoted). */
+export function unreadableGivenUpMessage(names: string[], max: number): string {
+  return `git-kizu: allowing the stop after ${count(max, 'block')} without progress; ${count(names.length, 'file')} with a name that is not valid UTF-8 ${names.length === 1 ? 'is' : 'are'} still unreviewed: ${names.join(', ')}. Rename ${names.length === 1 ? 'it' : 'them'}, then review with \`git kizu hunks\`.`;
 }

@@ -24,6 +24,14 @@
  *   --ours/--theirs`, `git merge --abort`), listed so that it is seen even where the working
  *   tree equals the baseline.
  *
+ * - A file whose index entry is flagged assume-unchanged or skip-worktree (git status and git
+ *   diff do not look at it) and that differs from that entry (git/hidden-changes.ts) is
+ *   diffed as if the flags were cleared (a copy of the index without them, through
+ *   GIT_INDEX_FILE): its hunks are listed, with the ids they will have once the flag is
+ *   cleared, and the change is returned in `hidden` for the commands to name.
+ * - A file whose name is not valid UTF-8 cannot be named here: it is left out of the hunks
+ *   and returned in `unreadable`, quoted, for the commands to warn about.
+ *
  * Identity is content, not position (see {@link Hunk.id}).
  */
 import { QUEUE_FILE } from '../queue/paths.js';
@@ -31,7 +39,9 @@ import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import { quoteArg, quoteCStyle, type PathQuote } from '../git/quote.js';
-import { git, splitZ, type GitResult } from '../git/run.js';
+import { git, splitZ, nonUtf8Records, type GitResult } from '../git/run.js';
+import { quoteBytes } from '../git/quote.js';
+import { hiddenChanges, withUnflaggedIndex, type HiddenChange } from '../git/hidden-changes.js';
 import { commonDirFast, discoveryOverridden } from '../git/repo.js';
 import { checkRefObject, refFast, resolveRef } from '../git/refs.js';
 import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitLines, type FileDiff } from '../git/diff.js';
@@ -376,17 +386,28 @@ function bodyLines(body: Buffer): string[] {
   return ls;
 }
 
+/** What {@link listHunks} returns. */
+export interface HunkListing {
+  baseline: Baseline;
+  hunks: Hunk[];
+  /** Changes git does not show (assume-unchanged, skip-worktree); their hunks are in `hunks` when they could be diffed. */
+  hidden: HiddenChange[];
+  /** Changed or untracked files whose name is not valid UTF-8, quoted as git quotes them (`"caf\351.js"`); not in `hunks`. */
+  unreadable: string[];
+}
+
 /**
  * Lists every hunk of the working tree against the baseline ({@link getBaseline}), sorted
  * by path (byte order), then in file order.
  * @param root absolute working-tree top level.
  * @param opts.paths limit to these repo-root-relative paths (files or directories, taken
  *   literally, no globs).
- * @returns the baseline and the hunks; ids are unique within the list.
+ * @returns the baseline and the hunks (ids unique within the list), the hidden changes, the
+ *   names that are not valid UTF-8 (see the module comment).
  * @throws KizuError (exit 2) from {@link getBaseline}, or when git fails or prints output
  *   that is not a unified diff.
  */
-export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<{ baseline: Baseline; hunks: Hunk[] }> {
+export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<HunkListing> {
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
   // Usually the baseline comes from the ref files; then all its git processes start at once
   // (maybe already before this module loaded: baseline.ts startEarly).
@@ -396,7 +417,11 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
   const diffP = started.diff ?? startDiff(root, baseline.oid, specs);
   // While git runs: load the hash functions, and read untracked files once they are listed.
   nodeCrypto ??= await import('node:crypto');
+  const hiddenP = hiddenChanges(root, opts.paths ?? []);
+  hiddenP.catch(() => {});
+  const unreadable = new Set<string>();
   const untrackedP = othersP.then((others) => {
+    for (const b of nonUtf8Records(others.stdout)) unreadable.add(quoteBytes(b));
     const out: Draft[] = [];
     for (const rel of splitZ(others.stdout)) {
       if (rel.endsWith('/')) {
@@ -425,7 +450,22 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
   }
   // The review queue is the reviewer's file, not the agent's work: never a hunk to review.
   const unmerged = await unmergedP;
-  const drafts: Draft[] = parseDiff(diff.stdout).flatMap(draftsOfFile).filter((d) => d.path !== QUEUE_FILE && !unmerged.has(d.path));
+  const hidden = await hiddenP;
+  // The hidden files diffed as if their flags were cleared (null: the index could not be copied).
+  const hiddenPaths = new Set(hidden.changes.map((h) => h.path));
+  const unflagged = hiddenPaths.size
+    ? await withUnflaggedIndex(hidden, (file) => git([...DIFF_ARGS, baseline.oid, '--', ...[...hiddenPaths].map((p) => `:(literal)${p}`)], { cwd: root, env: { GIT_INDEX_FILE: file } }))
+    : null;
+  // From the main diff, a hidden file's entry shows its index side: the unflagged diff replaces it.
+  let files = parseDiff(diff.stdout);
+  if (unflagged) files = [...files.filter((f) => !hiddenPaths.has(f.path)), ...parseDiff(unflagged.stdout).filter((f) => hiddenPaths.has(f.path))];
+  const drafts: Draft[] = files
+    .filter((f) => {
+      if (f.badName) unreadable.add(quoteBytes(f.badName));
+      return !f.badName;
+    })
+    .flatMap(draftsOfFile)
+    .filter((d) => d.path !== QUEUE_FILE && !unmerged.has(d.path));
   for (const d of await untrackedP) drafts.push(d);
   for (const [p, c] of unmerged) {
     const d = new Detail(EMPTY, false, false, c.ours?.mode ?? '', '', '', '', undefined, []);
@@ -464,7 +504,7 @@ export async function listHunks(root: string, opts: { paths?: string[] } = {}): 
     details.set(h, d.detail);
     hunks.push(h);
   }
-  return { baseline, hunks };
+  return { baseline, hunks, hidden: hidden.changes, unreadable: [...unreadable] };
 }
 
 /** Length of {@link shortId}. */

@@ -7,6 +7,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { pathQuoter } from '../git/quote.js';
 import { repoInfo, commonDir, type RepoInfo } from '../git/repo.js';
 import { launcherFile, userLauncherFile } from '../git/layout.js';
 import { hasKizuHooks } from '../agents/claude/settings.js';
@@ -234,6 +235,8 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
       if (!(e instanceof KizuError)) throw e;
       checks.push({ name: 'config', ok: false, detail: e.message.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').replace(/:\s*$/, ''), fix: e.hint ?? 'fix the config file (see README "Config")' });
     }
+    const { hiddenChecks } = await import('../hunks/hidden.js');
+    checks.push(...(await hiddenChecks(repo.root, pathQuoter(repo.root))));
   }
   return checks;
 }

@@ -394,8 +394,8 @@ export async function unscarFiles(
  * stands above), or every scar in the file when `line` is null. What counts as a scar is
  * exactly what {@link scanBuffer} reports (so markers in Markdown code fences stay).
  * @returns the removed scars' original line numbers (1-based) and texts (no line ending).
- * @throws KizuError (exit 1) if `line` names no scar; (exit 2) for resolveFile refusals,
- *   binary files, and a line beyond the end of the file.
+ * @throws KizuError (exit 1) if `line` names no scar; (exit 2) for resolveFile refusals
+ *   and a line beyond the end of the file.
  */
 async function removeScars(
   root: string,
@@ -407,7 +407,8 @@ async function removeScars(
   const t = await resolveFile(root, cwd, file);
   const realRel = path.relative(await realpath(root), t.real).split(path.sep).join('/');
   const line = given === null ? null : lineNow(realRel, given);
-  const f = await readText(t, line);
+  // A file git calls binary may hold scars too (scanBuffer finds them): removing a line keeps every other byte.
+  const f = toLines(await readFile(t.real));
   const count = lineCount(f);
   const scarLines = new Set((await scanBuffer(t.rel, f.buf)).map((s) => s.line));
   let targets: number[] = [];

@@ -105,11 +105,15 @@ interface Candidate {
  *   continues);
  * - in Markdown, outside fenced code blocks (see {@link openFenceAfter});
  * - elsewhere, any such line (the line rule).
- * When a grammar cannot be loaded (a broken install), the line rule is used.
- * @returns scars in line order (empty for binary content: a NUL in the first 8 KiB).
+ * When a grammar cannot be loaded (a broken install), and for content git calls binary (a
+ * NUL in the first 8 KiB, which would otherwise hide a scar from every check), the line rule
+ * is used.
+ * @returns scars in line order.
  */
 export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> {
-  if (!buf.includes(MARKER) || isBinary(buf)) return [];
+  if (!buf.includes(MARKER)) return [];
+  // A file git calls binary (a NUL byte) has no language to parse: the line rule finds its scars.
+  const binary = isBinary(buf);
   let text = buf.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = splitLines(text);
@@ -129,7 +133,7 @@ export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> 
     const s = parseScarLine(line);
     if (s) found.push({ index: i, open: start + line.length - line.trimStart().length, scar: s });
   }
-  const kept = found.length ? await commentsOnly(relPath, text, lines, found) : found;
+  const kept = found.length && !binary ? await commentsOnly(relPath, text, lines, found) : found;
   return kept.map((c) => ({ path: relPath, line: c.index + 1, kind: c.scar.kind, body: c.scar.body }));
 }
 

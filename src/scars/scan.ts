@@ -5,7 +5,9 @@
  */
 import { readFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { git, splitZ, hasHead } from '../git/run.js';
+import { git, splitZ, hasHead, nonUtf8Records } from '../git/run.js';
+import { quoteBytes } from '../git/quote.js';
+import { hiddenChanges, type HiddenChange } from '../git/hidden-changes.js';
 import { KizuError } from '../errors.js';
 import { scanBuffer } from './parse.js';
 import type { Scar } from './parse.js';
@@ -21,6 +23,16 @@ export interface Skipped {
 export interface ScanResult {
   scars: Scar[];
   skipped: Skipped[];
+  /**
+   * Working-tree modes: files whose index entry is flagged assume-unchanged or skip-worktree
+   * and that differ from it (git/hidden-changes.ts); they are scanned like changed files.
+   */
+  hidden: HiddenChange[];
+  /**
+   * Files in the scope whose name is not valid UTF-8, quoted as git quotes them
+   * (`"caf\351.js"`): they cannot be read by name here, so their scars are not known.
+   */
+  unreadable: string[];
 }
 
 /** `default`: changed vs HEAD + untracked; `all`: tracked + untracked; `staged`: index blobs. */
@@ -50,8 +62,9 @@ const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 /**
  * Lists the root-relative files of a scope (working tree modes). `paths` are root-relative
  * files or directories, matched literally.
+ * @returns the files; `unreadable`: names git listed that are not valid UTF-8, quoted.
  */
-export async function scopeFiles(root: string, mode: 'default' | 'all', paths: string[] = []): Promise<string[]> {
+export async function scopeFiles(root: string, mode: 'default' | 'all', paths: string[] = []): Promise<{ files: string[]; unreadable: string[] }> {
   const spec = paths.length ? ['--', ...paths] : [];
   const untracked = git(['ls-files', '-z', '-o', '--exclude-standard', '--full-name', ...spec], { cwd: root, env: LITERAL });
   const listTracked = () => git(['ls-files', '-z', '--full-name', ...spec], { cwd: root, env: LITERAL });
@@ -62,7 +75,12 @@ export async function scopeFiles(root: string, mode: 'default' | 'all', paths: s
           async (r) => (r.status === 0 ? r : (await hasHead(root)) ? Promise.reject(new KizuError(`git diff HEAD failed: ${r.stderr.trim()}`)) : listTracked()),
         );
   const [t, u] = await Promise.all([tracked, untracked]);
-  return [...new Set([...splitZ(t.stdout), ...splitZ(u.stdout)])];
+  return { files: [...new Set([...splitZ(t.stdout), ...splitZ(u.stdout)])], unreadable: unreadableNames(t.stdout, u.stdout) };
+}
+
+/** The records of git -z name listings that are not valid UTF-8, quoted, each once. */
+function unreadableNames(...outs: Buffer[]): string[] {
+  return [...new Set(outs.flatMap((o) => nonUtf8Records(o).map(quoteBytes)))];
 }
 
 /**
@@ -71,11 +89,14 @@ export async function scopeFiles(root: string, mode: 'default' | 'all', paths: s
  * - `default`: files changed against HEAD (`git diff --name-only HEAD`, staged and unstaged)
  *   plus untracked files not ignored (`git ls-files -o --exclude-standard`); in a repo with
  *   no commits, every file in the index plus untracked ones.
- * - `all`: candidates from `git grep -l -I -F --untracked '@kizu['` (tracked and untracked,
+ * - `all`: candidates from `git grep -l -F --untracked '@kizu['` (tracked and untracked,
  *   not ignored), then each read and parsed.
  * - `staged`: candidates from `git grep --cached`, contents from the index blobs.
- * Binary files are skipped silently; files over `maxFileBytes` are reported in `skipped`;
- * files matching `exclude` are not read.
+ * Files git calls binary are scanned too (by the line rule: parse.ts scanBuffer); files over
+ * `maxFileBytes` are reported in `skipped`; files matching `exclude` are not read. In the
+ * working-tree modes, files hidden by assume-unchanged or skip-worktree that differ from the
+ * index are added to the scope (`hidden`); names that are not valid UTF-8 are reported in
+ * `unreadable`.
  * @throws KizuError (exit 2) if a git command fails.
  */
 export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
@@ -83,19 +104,31 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   const skipped: Skipped[] = [];
   const scars: Scar[] = [];
   const spec = o.paths?.length ? ['--', ...o.paths] : [];
+  let hidden: HiddenChange[] = [];
+  let unreadable: string[] = [];
+  // No -I: a file git calls binary (a NUL byte, or `binary`/`-diff` in .gitattributes) is
+  // searched too, or its scars would pass every check.
   if (o.mode === 'staged') {
-    const r = await git(['grep', '--cached', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
+    const r = await git(['grep', '--cached', '-l', '-z', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
     const files = splitZ(r.stdout).filter((p) => !isExcluded(p));
+    unreadable = unreadableNames(r.stdout);
     const blobs = await readIndexBlobs(o.root, files, o.maxFileBytes, skipped);
     for (const [p, buf] of blobs) scars.push(...(await scanBuffer(p, buf)));
   } else {
+    // git starts first; the index is read while it runs.
+    const listed =
+      o.mode === 'all'
+        ? git(['grep', '--untracked', '-l', '-z', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL }).then((r) => ({ files: splitZ(r.stdout), unreadable: unreadableNames(r.stdout) }))
+        : scopeFiles(o.root, 'default', o.paths);
+    listed.catch(() => {}); // awaited below
+    // Files git does not compare with the index (assume-unchanged, skip-worktree) are read
+    // as they are in the working tree: git diff and git grep would show their index version.
+    const hiddenP = hiddenChanges(o.root, o.paths ?? []);
+    hiddenP.catch(() => {});
     let files: string[];
-    if (o.mode === 'all') {
-      const r = await git(['grep', '--untracked', '-l', '-z', '-I', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
-      files = splitZ(r.stdout);
-    } else {
-      files = await scopeFiles(o.root, 'default', o.paths);
-    }
+    ({ files, unreadable } = await listed);
+    hidden = (await hiddenP).changes;
+    if (hidden.length) files = [...new Set([...files, ...hidden.filter((h) => h.change !== 'deleted').map((h) => h.path)])];
     files = files.filter((p) => !isExcluded(p));
     // Synchronous reads: for the many small files of a scope they cost far less than
     // promise-based reads through the thread pool (measured in bench/).
@@ -124,7 +157,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   }
   scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { scars, skipped };
+  return { scars, skipped, hidden, unreadable };
 }
 
 /**
@@ -191,5 +224,5 @@ export async function scanStagedForCommit(root: string, exclude: string[], maxFi
     scanRepo({ root, mode: 'staged', exclude, maxFileBytes }),
   ]);
   const set = new Set(splitZ(changed.stdout));
-  return { scars: res.scars.filter((s) => set.has(s.path)), skipped: res.skipped.filter((s) => set.has(s.path)) };
+  return { scars: res.scars.filter((s) => set.has(s.path)), skipped: res.skipped.filter((s) => set.has(s.path)), hidden: [], unreadable: res.unreadable };
 }

@@ -123,7 +123,7 @@ test('scan: what is a scar — not in markdown fences, not in strings, not a mar
   });
 });
 
-test('scan: binary files skipped silently; files over scan.maxFileBytes reported on stderr', () => {
+test('scan: scars in binary files count (git would hide them); files over scan.maxFileBytes reported on stderr', () => {
   const sb = sandbox();
   commitConfig(sb, { '.kizurc.json': '{"scan":{"maxFileBytes":100}}' });
   sb.write({
@@ -135,14 +135,14 @@ test('scan: binary files skipped silently; files over scan.maxFileBytes reported
   for (const mode of [[], ['--all']]) {
     expectRun(sb, ['scan', ...mode], {
       status: 1,
-      stdout: 'small.py:1  [ask]  explain this change\n',
+      stdout: 'bin.dat:1  [ask]  explain this change\n\nsmall.py:1  [ask]  explain this change\n',
       stderr: `git-kizu: warning: skipped big.py: too large (${bigSize} bytes > scan.maxFileBytes 100)\n`,
     });
   }
   sb.git('add', '-A');
   expectRun(sb, ['scan', '--staged'], {
     status: 1,
-    stdout: 'small.py:1  [ask]  explain this change\n',
+    stdout: 'bin.dat:1  [ask]  explain this change\n\nsmall.py:1  [ask]  explain this change\n',
     stderr: `git-kizu: warning: skipped big.py: too large (${bigSize} bytes > scan.maxFileBytes 100)\n`,
   });
 });

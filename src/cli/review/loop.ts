@@ -13,6 +13,8 @@ import { KizuError } from '../../errors.js';
 import { pc, type Reporter } from '../../output.js';
 import { listHunks, shortId, hunkRange, hunkSpot, type Hunk } from '../../hunks/listing.js';
 import { readMarks, markOf, markLabel, type MarkEntry } from '../../marks/read.js';
+import { hiddenFindingLines } from '../../hunks/hidden-lines.js';
+import { pathQuoter } from '../../git/quote.js';
 import { REVIEW_ACTIONS, ACTION_HELP, keyLabel, type ReviewAction } from '../../config/review-keys.js';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { lineOfGitLine, toLines } from '../../scars/lines.js';
@@ -123,11 +125,19 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
   const eligible = (h: Hunk) => o.all || markOf(startMarks, h.id) !== 'tapped';
   let hunks: Hunk[] = [];
   let marks = new Map<string, MarkEntry>();
+  // Changes git does not show (hunks/hidden.ts), named at the start and in the summary.
+  let hidden: string[] = [];
   const relist = async () => {
-    hunks = (await listHunks(root, { paths: o.paths })).hunks;
+    const listed = await listHunks(root, { paths: o.paths });
+    hunks = listed.hunks;
+    hidden = hiddenFindingLines({ changes: listed.hidden, unreadable: listed.unreadable }, pathQuoter(root));
     marks = await readMarks(root);
   };
+  const writeHidden = () => {
+    for (const l of hidden) io.write(`${pc.yellow(l)}\n`);
+  };
   await relist();
+  writeHidden();
   if (!hunks.some(eligible)) {
     io.write(hunks.length ? `every hunk is tapped (git kizu review --all shows them too)\n` : 'no hunks to review\n');
     sum.ended = 'nothing';
@@ -309,5 +319,6 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
     io.write(`not tapped (${open.length}):\n`);
     for (const h of open) io.write(`  ${hunkListLine(h, markLabel(marks, h.id))}\n`);
   }
+  writeHidden();
   return sum;
 }

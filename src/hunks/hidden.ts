@@ -1,0 +1,56 @@
+/**
+ * Changes that escape git's own listings, in words for the human: files whose index entry is
+ * flagged assume-unchanged or skip-worktree and that differ from it (git/hidden-changes.ts),
+ * and files whose name is not valid UTF-8 (git/run.ts nonUtf8Records). `status`, `review`,
+ * `doctor` and the Stop hook's message to the user name each with the command that undoes it.
+ */
+import { hiddenChanges } from '../git/hidden-changes.js';
+import { pathArg, quoteBytes, type PathQuote } from '../git/quote.js';
+import { git, nonUtf8Records } from '../git/run.js';
+import { restoreCommand, type HiddenFindings } from './hidden-lines.js';
+import type { HiddenChange } from '../git/hidden-changes.js';
+
+export { hiddenFindingLines, hiddenChangeLine, unreadableNameLine, type HiddenFindings } from './hidden-lines.js';
+
+/** One `doctor` check (install/doctor.ts Check). */
+export interface HiddenCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+/**
+ * The `doctor` checks of hidden changes, named `hidden changes`: one failing check per
+ * assume-unchanged or skip-worktree file that differs from the index and per changed or
+ * untracked file whose name is not valid UTF-8; none when there is nothing hidden.
+ * @param quote writes paths (src/git/quote.ts pathQuoter).
+ * @throws KizuError when git fails.
+ */
+export async function hiddenChecks(root: string, quote: PathQuote): Promise<HiddenCheck[]> {
+  const [scan, names] = await Promise.all([
+    hiddenChanges(root),
+    Promise.all([
+      git(['ls-files', '-z', '-o', '--exclude-standard'], { cwd: root }),
+      git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', 'HEAD'], { cwd: root, okStatus: [0, 128] }),
+    ]),
+  ]);
+  const unreadable = [...new Set(names.flatMap((r) => nonUtf8Records(r.stdout).map(quoteBytes)))];
+  const out: HiddenCheck[] = [
+    ...scan.changes.map((h) => ({ name: 'hidden changes', ok: false, detail: `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}`, fix: `${restoreCommand(h.flag)} -- ${pathArg(h.path)}` })),
+    ...unreadable.map((n) => ({ name: 'hidden changes', ok: false, detail: `${n} has a name that is not valid UTF-8: git-kizu cannot review, scan or snapshot it`, fix: 'rename it (git mv, or mv for an untracked file)' })),
+  ];
+  return out;
+}
+
+/**
+ * The hidden changes and unreadable names of a hunk listing and a scan (each may have seen
+ * some the other did not: a scan's scope and the listing's paths differ), each once, in
+ * path order.
+ */
+export function mergeHidden(...found: { hidden: HiddenChange[]; unreadable: string[] }[]): HiddenFindings {
+  const changes = new Map<string, HiddenChange>();
+  for (const f of found) for (const h of f.hidden) changes.set(h.path, h);
+  const unreadable = new Set(found.flatMap((f) => f.unreadable));
+  return { changes: [...changes.values()].sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path))), unreadable: [...unreadable].sort() };
+}
