@@ -31,11 +31,12 @@ import { claudeFix, guardFix, recordedInstall } from '../install/fix-commands.js
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
+import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
   baseline: { rev: string; oid: string; fromRef: boolean };
-  hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[] };
+  hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[]; laundered: LaunderedJson[] };
   scars: Scar[];
   /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). */
   queue: { open: ReturnType<typeof itemJson>[]; done: number; error?: string };
@@ -116,6 +117,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     agentStates(ctx.root, home, env),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
+  const laundered = baseline.oid ? await launderedJson(ctx.root, marks, { baseline, hunks }) : [];
   // Fixes re-run the install that was made (scope, agents, plugin), never adding hooks that run twice.
   const inst = recordedInstall(ctx.gitDir, home);
   const plugin = pluginEnabled(home);
@@ -129,7 +131,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const by = (m: string) => list.filter((h) => h.mark === m).length;
   return {
     baseline,
-    hunks: { total: list.length, unreviewed: by('unreviewed'), tapped: by('tapped'), rejected: by('rejected'), list },
+    hunks: { total: list.length, unreviewed: by('unreviewed'), tapped: by('tapped'), rejected: by('rejected'), list, laundered },
     scars: scan.scars,
     queue: {
       open: queue.items.filter((i) => !i.checked).map(itemJson),
@@ -187,13 +189,14 @@ export interface StatusCommandInput {
 
 /**
  * Prints the status (text with paths quoted as git quotes them, or {@link StatusJson} with `json`).
- * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks), else 1;
+ * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks, rejections
+ *   that outlived their hunk included), else 1;
  *   2 when the review queue file could not be read (the rest is still shown).
  * @throws KizuError as {@link gatherStatus}.
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length;
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -204,6 +207,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   log(`${pc.bold('baseline')}  ${s.baseline.rev}${s.baseline.oid ? ' ' + s.baseline.oid.slice(0, 12) : ''}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
   log(`${pc.bold('hunks')}     ${s.hunks.total}: ${s.hunks.unreviewed} unreviewed, ${s.hunks.tapped} tapped, ${s.hunks.rejected} rejected`);
   for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) log(`  ${pc.red('rejected')}  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
+  for (const l of s.hunks.laundered) log(`  ${pc.red('rejected')}  ${launderedLine(l, q)}`);
   log(`${pc.bold('scars')}     ${s.scars.length}`);
   for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${x.body}`);
   if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${s.queue.error}`);

@@ -1,7 +1,8 @@
 /**
  * `stop` handler: blocks the agent's stop while scars remain in the default scan scope
  * (changed vs HEAD, staged, untracked-not-ignored), open review queue items, rejected hunks
- * or (with `stop.requireReview`) unreviewed hunks. Answers `block` to keep the agent
+ * (rejections that outlived their hunk included: committed, or edited instead of reverted;
+ * hunks/rejections.ts) or (with `stop.requireReview`) unreviewed hunks. Answers `block` to keep the agent
  * working, `allow` with a message to let it stop while telling the user what is left, or
  * nothing.
  *
@@ -91,8 +92,8 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
     input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
   ]);
   if (guardNote) problems.push(guardNote);
-  const { rejected, unreviewed } = review;
-  if (!scars.length && !items.length && !rejected.length && !unreviewed.length) {
+  const { rejected, unreviewed, laundered } = review;
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -102,6 +103,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...scars.map((s) => `s\0${s.path}\0${s.kind}\0${s.body}`),
         ...items.map((i) => `q\0${i.id}`),
         ...rejected.map((h) => `r\0${h.id}`),
+        ...laundered.map((l) => `l\0${l.id}\0${l.how}\0${l.commit ?? ''}\0${l.edits.map((h) => h.id).join(',')}`),
         ...unreviewed.map((h) => `u\0${h.id}`),
       ]
         .sort()

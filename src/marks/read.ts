@@ -47,14 +47,15 @@ export function markOf(marks: Map<string, MarkEntry>, hunkId: string): 'unreview
  * user.email (else user.name). `state: 'none'` writes an untap tombstone. An empty list
  * writes nothing.
  * @param root working-tree top level.
- * @param updates full hex hunk ids with their new state, path and `path:start-end` range.
+ * @param updates full hex hunk ids with their new state, path and `path:start-end` range;
+ *   for a reject, the baseline commit and the hunk's place in it (format.ts `base`, `old`).
  * @param opts.who the committer identity, if the caller started git/objects.ts `identity` early.
  * @throws KizuError (exit 2) for a malformed id/state, a corrupt or unknown-version ref (the
  *   ref is left unchanged), or persistent contention.
  */
 export async function setMarks(
   root: string,
-  updates: { id: string; state: MarkState | 'none'; path: string; range: string }[],
+  updates: { id: string; state: MarkState | 'none'; path: string; range: string; base?: string; old?: string }[],
   opts: { who?: Promise<import('../git/objects.js').Ident> } = {},
 ): Promise<void> {
   const store = await import('./commits.js');
