@@ -374,7 +374,7 @@ function launderedLines(r: HunkReview): string[] {
     if (l.how === 'committed') {
       const c = l.commit!.slice(0, 12);
       return (
-        `- ${where} → a reviewer rejected this change and it was committed anyway in ${c}: ` +
+        `- ${where} → a reviewer rejected this change, and it is committed (in ${c}): ` +
         `undo it (\`git show ${c} -- ${q}\` shows the commit; \`git revert ${c}\` undoes all of it), ` +
         'or tell the user that only a human reviewer can accept it'
       );

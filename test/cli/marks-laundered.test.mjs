@@ -66,7 +66,7 @@ test('a rejected change committed with --no-verify: the Stop hook still holds, s
     decision: 'block',
     reason:
       'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-      `- a.txt:10 → a reviewer rejected this change and it was committed anyway in ${c.slice(0, 12)}: ` +
+      `- a.txt:10 → a reviewer rejected this change, and it is committed (in ${c.slice(0, 12)}): ` +
       `undo it (\`git show ${c.slice(0, 12)} -- a.txt\` shows the commit; \`git revert ${c.slice(0, 12)}\` undoes all of it), ` +
       'or tell the user that only a human reviewer can accept it',
   });
