@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { hook, sandbox } from '../helpers/sandbox.mjs';
 import { expectRun, ok } from '../helpers/expect.mjs';
 import { text } from '../helpers/files.mjs';
-import { stopPayload } from '../helpers/hooks.mjs';
+import { editPayload, stopPayload } from '../helpers/hooks.mjs';
 import { hunksJson } from '../helpers/hunks.mjs';
 
 const LINES = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
@@ -96,6 +96,14 @@ test('a rejected hunk edited instead of reverted: the Stop hook holds and names 
       `- a.txt:10 → a reviewer rejected this change; it was edited instead of reverted (now ${e.shortId} a.txt:10), and nobody reviewed the edit: ` +
       `revert it to the baseline (\`git diff ${base} -- a.txt\`), or tell the user the rework waits for review (\`git kizu review\`)`,
   });
+  // Right after the edit, the agent is told too (PostToolUse).
+  const post = hook(sb, 'post-tool-use', editPayload(sb, 'a.txt'));
+  assert.deepEqual(
+    JSON.parse(post.stdout).hookSpecificOutput.additionalContext,
+    'git-kizu: a reviewer rejected a change in the file you just edited:\n' +
+      `- a.txt:10 → a reviewer rejected this change; it was edited instead of reverted (now ${e.shortId} a.txt:10), and nobody reviewed the edit: ` +
+      `revert it to the baseline (\`git diff ${base} -- a.txt\`), or tell the user the rework waits for review (\`git kizu review\`)`,
+  );
   const st = sb.kizu(['status']);
   assert.equal(st.status, 1);
   assert.ok(
