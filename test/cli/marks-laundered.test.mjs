@@ -55,6 +55,17 @@ test('pre-commit guard (plain hooks dir): `git commit -am` of a rejected hunk is
   sb.write({ 'b.txt': 'b\n' });
   sb.git('add', 'b.txt');
   ok(sb.run('git', ['commit', '-q', '-m', 'other']), 'commit after the revert');
+  // A path with a terminal escape is named escaped, as git quotes paths.
+  const odd = 'e\x1b[31m.txt';
+  sb.write({ [odd]: text(LINES) });
+  sb.git('add', '--', odd);
+  ok(sb.run('git', ['commit', '-q', '-m', 'odd']), 'commit odd');
+  sb.write({ [odd]: text(withLines({ 3: 'three' })) });
+  const oh = hunksJson(sb).find((h) => h.path === odd);
+  ok(sb.kizu(['reject', oh.id.slice(0, 8)]), 'reject odd');
+  const refused = sb.run('git', ['commit', '-q', '-am', 'launder odd']);
+  assert.equal(refused.status, 1);
+  assert.equal(refused.stderr.split('\n')[1], `  "e\\033[31m.txt":3  (hunk ${oh.id.slice(0, 8)})`);
 });
 
 test('a rejected change committed with --no-verify: the Stop hook still holds, status and hunks name the commit; untap by the mark id withdraws it', () => {
