@@ -8,7 +8,7 @@
 import { repoInfo } from '../git/repo.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanStagedForCommit } from '../scars/scan.js';
-import { commitRefusal, rejectedCommitRefusal } from './text.js';
+import { commitRefusal, marksNotRead, rejectedCommitRefusal } from './text.js';
 import { readMarks } from '../marks/read.js';
 
 /**
@@ -21,7 +21,11 @@ export async function preCommit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ 
   // A config mistake must not let scars through: valid keys and defaults are used.
   const { config, problem } = await loadConfigLenient(root);
   const warning = problem ? [problem] : [];
-  const [{ scars }, rejected] = await Promise.all([scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes), stagedRejected(root)]);
+  const [{ scars }, rejected] = await Promise.all([
+    scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes),
+    // Unreadable marks (a corrupt ref) must not switch the scar check off: said on stderr, the scars still decide.
+    stagedRejected(root).catch((e: unknown) => (warning.push(marksNotRead(e)), [])),
+  ]);
   if (!scars.length && !rejected.length) return { code: 0, stderr: warning };
   return { code: 1, stderr: [...warning, ...(scars.length ? commitRefusal(scars) : []), ...(rejected.length ? rejectedCommitRefusal(rejected) : [])] };
 }
