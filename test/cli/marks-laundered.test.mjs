@@ -7,7 +7,7 @@
 // committed rejection by the mark's id.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hook, sandbox } from '../helpers/sandbox.mjs';
+import { hook, sandbox, src } from '../helpers/sandbox.mjs';
 import { expectRun, ok } from '../helpers/expect.mjs';
 import { text } from '../helpers/files.mjs';
 import { editPayload, stopPayload } from '../helpers/hooks.mjs';
@@ -158,4 +158,23 @@ test('a tapped hunk committed is no finding; a commit of other lines leaves the 
   sb.git('checkout', '--', 'a.txt');
   assert.equal(stop(sb), null);
   assert.equal(sb.kizu(['status']).status, 0);
+});
+
+test('review lists a rejection whose hunk was committed first (and again with the hunks not tapped at the end)', () => {
+  const { sb, id } = rejected();
+  sb.git('commit', '-q', '--no-verify', '-am', 'launder');
+  const c = sha(sb).slice(0, 7);
+  sb.write({ 'b.txt': 'new\n' });
+  // The loop is terminal-free (src/cli/review/loop.ts): driven here with one quit key.
+  const r = sb.runModule(`import { runReview } from ${JSON.stringify(src('cli/review/loop.ts'))};
+const keys = { tap: ' ', reject: '!', ask: 'a', rejectScar: 'r', free: 'c', revert: 'x', revertScar: 'X', skip: 's', quit: 'q', help: '?' };
+let out = '';
+await runReview({ root: process.cwd(), gitDir: process.cwd() + '/.git', paths: [], all: false, keys,
+  io: { readKey: async () => 'q', readLine: async () => null, write: (s) => { out += s; }, writeErr: (s) => { out += s; } } });
+process.stdout.write(out);`);
+  assert.equal(r.stderr, '');
+  const line = `rejected  ${id.slice(0, 8)}  a.txt:10  rejected change committed in ${c}: undo it (git revert ${c} undoes that whole commit), or accept it: git kizu tap ${id.slice(0, 8)} (git kizu untap ${id.slice(0, 8)} withdraws the rejection)`;
+  const lines = r.stdout.split('\n');
+  assert.equal(lines[0], line);
+  assert.equal(lines.filter((l) => l === line).length, 2, r.stdout);
 });
