@@ -216,8 +216,16 @@ test('post-tool-use: a rejected hunk in the edited file is named (exact); edits 
   kizuOk(sb, ['reject', 'src/app.js:2']);
   const two = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
   assert.deepEqual(JSON.parse(two.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected changes in the file you just edited:\n${rejLine('src/app.js:2', base12(sb))}\n${rejLine('src/app.js:20', base12(sb))}`);
-  // The rejected hunk reworked: nothing.
+  // The rejected hunks reworked: named as edits nobody reviewed (issue 22).
   sb.write({ 'src/app.js': text(withLines({ 2: 'line 2 reworked', 20: 'line 20 reworked' })) });
+  const { 'src/app.js:2': [e2], 'src/app.js:20': [e20] } = hunks(sb);
+  const edit = (range, now) =>
+    `- ${range} → a reviewer rejected this change; it was edited instead of reverted (now ${now} ${range}), and nobody reviewed the edit: ` +
+    `revert it to the baseline (\`git diff ${base12(sb)} -- src/app.js\`), or tell the user the rework waits for review (\`git kizu review\`)`;
+  const reworked = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
+  assert.deepEqual(JSON.parse(reworked.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected changes in the file you just edited:\n${edit('src/app.js:2', e2)}\n${edit('src/app.js:20', e20)}`);
+  // Reverted: nothing.
+  sb.write({ 'src/app.js': text(LINES) });
   const none = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
   assert.deepEqual([none.status, none.stdout, none.stderr], [0, '', '']);
 });
