@@ -80,6 +80,8 @@ export interface HunksCommandInput {
  * Lists hunks, one per line (paths quoted as git quotes them, src/git/quote.ts): `<shortId>  <range>  +<added> -<removed>  <kind>` (plus
  * `  [<mark>]` when the mark is not 'unreviewed'), or with `json` a JSON array of
  * {@link HunkJson}. With no changes prints `no changes against <rev> <oid>` (text mode) or `[]`.
+ * Text mode then lists each rejection whose hunk is gone while its change is not (committed,
+ * or edited instead of reverted; cli/laundered.ts): `rejected  <id8>  <range>  <words>: <fix>`.
  * The text lines go to the reporter in one `log` call (joined with '\n').
  * @returns 0.
  * @throws KizuError (exit 2) outside a repository, without a baseline commit, or for a path
@@ -101,10 +103,11 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
     }
   }
   let lookup = i.markOf;
+  let stored: Awaited<ReturnType<typeof import('../marks/read.js').readMarks>> | null = null;
   if (!lookup) {
     const { readMarks, markOf } = (await marksModule)!;
-    const stored = await readMarks(root);
-    lookup = (h) => markOf(stored, h.id);
+    const m = (stored = await readMarks(root));
+    lookup = (h) => markOf(m, h.id);
   }
   const marks = await Promise.all(hunks.map((h) => lookup!(h)));
   // Changes git does not show (assume-unchanged, skip-worktree, names not valid UTF-8): named on stderr.
@@ -116,17 +119,26 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
     i.reporter.log(JSON.stringify(hunks.map((h, k) => hunkJson(h, marks[k]))));
     return EXIT.OK;
   }
+  // Rejections whose hunk is gone while the change is not (committed, or edited instead of reverted): listed after the hunks.
+  const q = pathQuoter(root);
+  const gone: string[] = [];
+  if (stored && [...stored.values()].some((e) => e.state === 'rejected')) {
+    const { launderedJson, launderedLine } = await import('./laundered.js');
+    const files = rootPaths.length && !wantAll ? hunks.map((h) => h.path).concat(rootPaths) : null;
+    for (const l of await launderedJson(root, stored, { baseline, hunks })) {
+      if (!files || files.some((p) => l.path === p || l.path.startsWith(p + '/'))) gone.push(`${pc.red('rejected')}  ${launderedLine(l, q)}`);
+    }
+  }
   if (!hunks.length) {
-    i.reporter.log(`no changes against ${baseline.rev} ${baseline.oid}`);
+    i.reporter.log([`no changes against ${baseline.rev} ${baseline.oid}`, ...gone].join('\n'));
     return EXIT.OK;
   }
   // One write for all lines (hundreds of small writes cost milliseconds).
-  const q = pathQuoter(root);
   const rows = hunks.map((h, k) => {
     const mark = marks[k] !== 'unreviewed' ? `  [${marks[k]}]` : '';
     return `${pc.bold(shortId(h))}  ${hunkRange(h, q)}  ${pc.green(`+${h.added}`)} ${pc.red(`-${h.removed}`)}  ${h.kind}${mark}`;
   });
-  i.reporter.log(rows.join('\n'));
+  i.reporter.log([...rows, ...gone].join('\n'));
   return EXIT.OK;
 }
 

@@ -33,7 +33,12 @@ export interface MarkInput {
 /**
  * Marks hunks: resolves `specs` (or all current hunks with `all`) against the current hunks,
  * writes one marks commit (CAS, src/marks setMarks) and prints `<done> <shortId> <range>` per
- * hunk, in hunk order with duplicates dropped (`tapped 3fa2c1d src/a.ts:10-14`).
+ * hunk, in hunk order with duplicates dropped (`tapped 3fa2c1d src/a.ts:10-14`). A reject
+ * also stores the baseline commit and the hunk's place in it (hunks/rejections.ts). An id
+ * prefix that names no current hunk but a rejection whose hunk was committed or edited since
+ * (hunks/rejections.ts) marks that rejection's id, printed with its stored range and
+ * `(rejected change committed)` or `(rejected, edited since)`: how a reviewer accepts (tap)
+ * or withdraws (untap) such a rejection.
  * @returns 0 (also when `all` finds no hunks: then it prints `no hunks to <verb>` on stderr).
  * @throws KizuError: exit 1 for an unknown or ambiguous hunk (candidates listed, nothing
  *   written); exit 2 for no specs and no --all, specs with --all, a corrupt marks ref.
@@ -48,23 +53,72 @@ export async function markCommand(i: MarkInput): Promise<number> {
   const who = (await import('../git/objects.js')).identity(root);
   who.catch(() => {}); // awaited by setMarks
   const { listHunks, resolveHunks, shortId, hunkRange } = await import('../hunks/listing.js');
-  const { hunks } = await listHunks(root);
-  const picked = i.all ? hunks : resolveHunks(i.specs.map((x) => normaliseHunkSpec(root, i.cwd, x, hunks)), hunks, pathQuoter(root));
+  const { baseline, hunks } = await listHunks(root);
+  // A rejection whose hunk was committed or edited (hunks/rejections.ts) is named by its mark's id: take those out first.
+  const { gone, specs } = i.all ? { gone: [], specs: [] } : await launderedSpecs(root, i.specs, { baseline, hunks });
+  const picked = i.all ? hunks : specs.length || !gone.length ? resolveHunks(specs.map((x) => normaliseHunkSpec(root, i.cwd, x, hunks)), hunks, pathQuoter(root)) : [];
   const seen = new Set<string>();
   const chosen: Hunk[] = [];
   for (const h of picked) if (!seen.has(h.id)) (seen.add(h.id), chosen.push(h));
-  if (!chosen.length) {
+  const goneChosen = gone.filter((g) => !seen.has(g.id) && (seen.add(g.id), true));
+  if (!chosen.length && !goneChosen.length) {
     i.reporter.warn(`no hunks to ${i.verb}`);
     return EXIT.OK;
   }
+  const { hunkPlace } = await import('../hunks/rejections.js');
   await setMarks(
     root,
-    chosen.map((h) => ({ id: h.id, state: v.state, path: h.path, range: hunkRange(h) })),
+    [
+      // A reject records where the hunk sits in which commit, so that the rejection outlives a commit or an edit of the hunk.
+      ...chosen.map((h) => ({ id: h.id, state: v.state, path: h.path, range: hunkRange(h), ...(v.state === 'rejected' ? { base: baseline.oid, old: hunkPlace(h) } : {}) })),
+      ...goneChosen.map((g) => ({ id: g.id, state: v.state, path: g.path, range: g.range, ...(v.state === 'rejected' ? { base: g.base, old: g.old } : {}) })),
+    ],
     { who, by: i.by },
   );
   const q = pathQuoter(root);
   for (const h of chosen) i.reporter.log(`${v.done} ${shortId(h)} ${hunkRange(h, q)}`);
+  const range = (e: { path: string; range: string }) => (e.range.startsWith(e.path) ? q(e.path) + e.range.slice(e.path.length) : e.range);
+  for (const g of goneChosen) i.reporter.log(`${v.done} ${g.id.slice(0, 8)} ${range(g)} (${g.how === 'committed' ? 'rejected change committed' : 'rejected, edited since'})`);
   return EXIT.OK;
+}
+
+/** A rejection named by the id of its mark, whose hunk is no longer listed (hunks/rejections.ts). */
+interface GoneRejection {
+  id: string;
+  path: string;
+  range: string;
+  base?: string;
+  old?: string;
+  how: 'committed' | 'edited';
+}
+
+/**
+ * Splits `specs` into the hex prefixes (4+ digits) that name no current hunk but exactly one
+ * rejection that outlived its hunk (committed or edited: hunks/rejections.ts
+ * launderedRejections), and the rest (resolved against the current hunks as usual).
+ */
+async function launderedSpecs(
+  root: string,
+  given: string[],
+  current: Parameters<typeof import('../hunks/rejections.js').launderedRejections>[2],
+): Promise<{ gone: GoneRejection[]; specs: string[] }> {
+  const hex = (x: string) => /^[0-9a-fA-F]{4,}$/.test(x) && !current.hunks.some((h) => h.id.startsWith(x.toLowerCase()));
+  if (!given.some(hex)) return { gone: [], specs: given };
+  const marks = await readMarks(root);
+  const { launderedRejections } = await import('../hunks/rejections.js');
+  const found = await launderedRejections(root, marks, current);
+  const gone: GoneRejection[] = [];
+  const specs: string[] = [];
+  for (const x of given) {
+    const m = hex(x) ? found.filter((f) => f.id.startsWith(x.toLowerCase())) : [];
+    if (m.length !== 1) {
+      specs.push(x);
+      continue;
+    }
+    const e = marks.get(m[0].id)!;
+    gone.push({ id: m[0].id, path: e.path, range: e.range, base: e.base, old: e.old, how: m[0].how });
+  }
+  return { gone, specs };
 }
 
 export interface MarksListInput {

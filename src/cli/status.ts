@@ -33,12 +33,16 @@ import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
 import { configFindings, type ConfigFinding } from '../config/findings.js';
+import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
   baseline: { rev: string; oid: string; fromRef: boolean };
-  /** `byAgent`: the hunks whose stored mark an agent set (`by: agent:<name>`; its tap counts as unreviewed), with that mark. */
-  hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[]; byAgent: { id: string; state: string; by: string }[] };
+  /**
+   * `byAgent`: the hunks whose stored mark an agent set (`by: agent:<name>`; its tap counts as unreviewed), with that mark.
+   * `laundered`: rejections that outlived their hunk (committed, or edited instead of reverted).
+   */
+  hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[]; byAgent: { id: string; state: string; by: string }[]; laundered: LaunderedJson[] };
   scars: Scar[];
   /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). */
   queue: { open: ReturnType<typeof itemJson>[]; done: number; error?: string };
@@ -128,6 +132,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     configFindings(ctx.root),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
+  const laundered = baseline.oid ? await launderedJson(ctx.root, marks, { baseline, hunks }) : [];
   // Fixes re-run the install that was made (scope, agents, plugin), never adding hooks that run twice.
   const inst = recordedInstall(ctx.gitDir, home);
   const plugin = pluginEnabled(home);
@@ -151,6 +156,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
         const e = marks.get(h.id);
         return e && e.state !== 'none' && isAgentBy(e.by) ? [{ id: h.id, state: e.state, by: e.by }] : [];
       }),
+      laundered,
     },
     scars: scan.scars,
     queue: {
@@ -211,13 +217,14 @@ export interface StatusCommandInput {
 
 /**
  * Prints the status (text with paths quoted as git quotes them, or {@link StatusJson} with `json`).
- * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks), else 1;
+ * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks, rejections
+ *   that outlived their hunk included), else 1;
  *   2 when the review queue file could not be read (the rest is still shown).
  * @throws KizuError as {@link gatherStatus}.
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hidden.unreadable.length;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length;
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -232,6 +239,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     const a = agentMark.get(h.id);
     log(`  ${pc.red('rejected')}  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}${a ? `  (by ${a.by})` : ''}`);
   }
+  for (const l of s.hunks.laundered) log(`  ${pc.red('rejected')}  ${launderedLine(l, q)}`);
   for (const a of s.hunks.byAgent.filter((x) => x.state === 'tapped')) {
     const h = s.hunks.list.find((x) => x.id === a.id)!;
     log(`  ${pc.yellow('tapped by')} ${a.by}, not review  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);

@@ -48,7 +48,7 @@ export async function postToolUse(input: EditInput, warnLine: (line: string) => 
     const common = commonDirFast(root);
     if (!common || refFast(common, MARKS_REF) !== null) {
       const review = await (await import('./hunk-review.js')).hunkReviewOrNone(root, false, warn, [rel]);
-      if (review.rejected.length) reviews.push(review);
+      if (review.rejected.length || review.laundered.length) reviews.push(review);
     }
     let cfg = configs.get(root);
     if (!cfg) {

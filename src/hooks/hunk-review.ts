@@ -1,16 +1,20 @@
 /**
  * Hunk review state for the hooks: hunks a reviewer rejected (and, with
  * `stop.requireReview`, hunks nobody reviewed yet) that are still present with unchanged
- * content. Marks are keyed by hunk content id, so a hunk the agent reworked no longer
- * matches its mark and stops counting. The text for the agent is worded in text.ts.
+ * content, and rejections that outlived their hunk: a rejected change committed since, or
+ * rejected lines edited instead of reverted (hunks/rejections.ts). The text for the agent is
+ * worded in text.ts.
  */
 import { readMarks, markOf } from '../marks/read.js';
 import type { Hunk } from '../hunks/listing.js';
+import type { LaunderedRejection } from '../hunks/rejections.js';
 import { marksNotRead } from './text.js';
 
 export interface HunkReview {
   rejected: Hunk[];
   unreviewed: Hunk[];
+  /** Rejections whose hunk is gone while the change, or an edit of it, is still there (committed or edited; hunks/rejections.ts). */
+  laundered: LaunderedRejection[];
   /** The baseline commit the hunks were computed against ('' if not computed). */
   baseline: string;
   /**
@@ -20,11 +24,12 @@ export interface HunkReview {
   range: (h: Hunk) => string;
 }
 
-const NONE: HunkReview = { rejected: [], unreviewed: [], baseline: '', range: (h) => h.path };
+const NONE: HunkReview = { rejected: [], unreviewed: [], laundered: [], baseline: '', range: (h) => h.path };
 
 /**
  * @param paths limit to these repo-relative paths (PostToolUse: the edited file).
- * @returns rejected (and, if `requireReview`, unreviewed) current hunks. When no mark is
+ * @returns rejected (and, if `requireReview`, unreviewed) current hunks, and the rejections
+ *   that outlived their hunk (committed or edited). When no mark is
  *   `rejected` (for the paths) and review is not required, no git process is started.
  * @throws KizuError from the marks store (corrupt ref) or the hunk listing (git failure).
  */
@@ -35,9 +40,14 @@ export async function hunkReview(root: string, requireReview: boolean, paths?: s
   if (!anyRejected && !requireReview) return NONE;
   const { listHunks, hunkRange } = await import('../hunks/listing.js');
   const { baseline, hunks } = await listHunks(root, paths ? { paths } : {});
+  const { launderedRejections } = await import('../hunks/rejections.js');
+  const laundered = anyRejected ? await launderedRejections(root, marks, { baseline, hunks }, paths ? { paths } : {}) : [];
+  // A hunk that stands for an edited rejection is named there, not again as unreviewed.
+  const edits = new Set(laundered.flatMap((l) => l.edits.map((h) => h.id)));
   return {
     rejected: hunks.filter((h) => markOf(marks, h.id) === 'rejected'),
-    unreviewed: requireReview ? hunks.filter((h) => markOf(marks, h.id) === 'unreviewed') : [],
+    laundered,
+    unreviewed: requireReview ? hunks.filter((h) => markOf(marks, h.id) === 'unreviewed' && !edits.has(h.id)) : [],
     baseline: baseline.oid,
     range: (h) => hunkRange(h),
   };

@@ -1,12 +1,15 @@
 /**
  * git pre-commit handler (githooks(5): runs before the commit message is asked for; a
  * non-zero exit aborts the commit). Refuses a commit whose staged blobs (added, copied,
- * modified, renamed) hold scars. `KIZU_SKIP=1` skips it, as does `git commit --no-verify`.
+ * modified, renamed) hold scars, or whose staged changes hold a hunk a reviewer rejected
+ * (hunks/rejections.ts stagedRejections; looked for only when a reject mark exists).
+ * `KIZU_SKIP=1` skips it, as does `git commit --no-verify`.
  */
 import { repoInfo } from '../git/repo.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanStagedForCommit } from '../scars/scan.js';
-import { commitRefusal, untrustedConfigMessage } from './text.js';
+import { commitRefusal, marksNotRead, rejectedCommitRefusal, untrustedConfigMessage } from './text.js';
+import { readMarks } from '../marks/read.js';
 
 /**
  * @returns the exit code (0 allow, 1 refuse) and the lines for stderr.
@@ -20,7 +23,19 @@ export async function preCommit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ 
   // that changes them is checked with the values it replaces (config/trust.ts).
   const { config, problem, untrusted } = await loadConfigLenient(root);
   const warning = [...(problem ? [problem] : []), ...(untrusted ? [untrustedConfigMessage(untrusted)] : [])];
-  const { scars } = await scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes);
-  if (!scars.length) return { code: 0, stderr: warning };
-  return { code: 1, stderr: [...warning, ...commitRefusal(scars)] };
+  const [{ scars }, rejected] = await Promise.all([
+    scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes),
+    // Unreadable marks (a corrupt ref) must not switch the scar check off: said on stderr, the scars still decide.
+    stagedRejected(root).catch((e: unknown) => (warning.push(marksNotRead(e)), [])),
+  ]);
+  if (!scars.length && !rejected.length) return { code: 0, stderr: warning };
+  return { code: 1, stderr: [...warning, ...(scars.length ? commitRefusal(scars) : []), ...(rejected.length ? rejectedCommitRefusal(rejected) : [])] };
+}
+
+/** The rejected hunks staged for this commit; no git process unless a reject mark exists (readMarks reads the ref files). */
+async function stagedRejected(root: string): Promise<import('../hunks/rejections.js').StagedRejection[]> {
+  const marks = await readMarks(root);
+  if (![...marks.values()].some((e) => e.state === 'rejected')) return [];
+  const { stagedRejections } = await import('../hunks/rejections.js');
+  return stagedRejections(root, marks);
 }

@@ -1,8 +1,10 @@
 /**
  * `stop` handler: blocks the agent's stop while scars remain in the default scan scope
  * (changed vs HEAD, staged, untracked-not-ignored, and files hidden by assume-unchanged or
- * skip-worktree), open review queue items, rejected hunks, (with `stop.requireReview`)
- * unreviewed hunks, or changed files whose name is not valid UTF-8 (nobody can review them). Answers `block` to keep the agent
+ * skip-worktree), open review queue items, rejected hunks (rejections that outlived their
+ * hunk included: committed, or edited instead of reverted; hunks/rejections.ts), (with
+ * `stop.requireReview`) unreviewed hunks, or changed files whose name is not valid UTF-8
+ * (nobody can review them). Answers `block` to keep the agent
  * working, `allow` with a message to let it stop while telling the user what is left, or
  * nothing.
  *
@@ -98,8 +100,8 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   // which flag hides them. A name that is not valid UTF-8 cannot be reviewed: the stop is held.
   if (hidden.length) problems.push(hiddenChangesMessage(hidden));
   if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
-  const { rejected, unreviewed } = review;
-  if (!scars.length && !items.length && !rejected.length && !unreviewed.length && !unreadable.length) {
+  const { rejected, unreviewed, laundered } = review;
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -109,6 +111,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...scars.map((s) => `s\0${s.path}\0${s.kind}\0${s.body}`),
         ...items.map((i) => `q\0${i.id}`),
         ...rejected.map((h) => `r\0${h.id}`),
+        ...laundered.map((l) => `l\0${l.id}\0${l.how}\0${l.commit ?? ''}\0${l.edits.map((h) => h.id).join(',')}`),
         ...unreviewed.map((h) => `u\0${h.id}`),
         ...unreadable.map((n) => `n\0${n}`),
       ]

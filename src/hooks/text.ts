@@ -18,6 +18,7 @@ import { commitFix, untrustedWhat, type UntrustedConfig } from '../config/untrus
 import { hiddenChangeLine, unreadableNameLine } from '../hunks/hidden-lines.js';
 import type { HiddenChange } from '../git/hidden-changes.js';
 import { quoteCStyle } from '../git/quote.js';
+import type { LaunderedRejection, StagedRejection } from '../hunks/rejections.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each
@@ -170,10 +171,10 @@ export function editContext(scars: Scar[], items: QueueItem[], reviews: HunkRevi
     const list = budget.take(items.map(itemLine), (k) => moreLine(k, plural(k, 'open item'), 'git kizu queue list'));
     parts.push(`git-kizu: ${count(m, 'open review item')} in ${QUEUE_FILE} ${m === 1 ? 'is' : 'are'} about the file you just edited:\n${list.join('\n')}`);
   }
-  const rejected = reviews.filter((r) => r.rejected.length);
+  const rejected = reviews.filter((r) => r.rejected.length || r.laundered.length);
   if (rejected.length) {
-    const one = rejected.length === 1 && rejected[0].rejected.length === 1;
-    const list = budget.take(rejected.flatMap(rejectedLines), (k) => moreLine(k, plural(k, 'rejected change'), 'git kizu status'));
+    const one = rejected.length === 1 && rejected[0].rejected.length + rejected[0].laundered.length === 1;
+    const list = budget.take(rejected.flatMap((r) => [...rejectedLines(r), ...launderedLines(r)]), (k) => moreLine(k, plural(k, 'rejected change'), 'git kizu status'));
     parts.push(`git-kizu: a reviewer rejected ${one ? 'a change' : 'changes'} in the file you just edited:\n${list.join('\n')}`);
   }
   return parts.join('\n\n');
@@ -201,6 +202,7 @@ function findingLines(f: StopFindings): { text: string; omitted: number } {
     ...budget.take(f.scars.map(scarLine), (k) => moreLine(k, plural(k, 'scar'), 'git kizu scan')),
     ...budget.take(f.items.map(itemLine), (k) => moreLine(k, plural(k, 'open item'), 'git kizu queue list')),
     ...budget.take(rejectedLines(f.review), (k) => moreLine(k, plural(k, 'rejected change'), 'git kizu status')),
+    ...budget.take(launderedLines(f.review), (k) => moreLine(k, plural(k, 'rejected change'), 'git kizu status')),
     ...budget.take(unreviewedLines(f.review), (k) => moreLine(k, plural(k, 'change') + ' not reviewed yet', 'git kizu hunks')),
   ];
   return { text: lines.join('\n'), omitted: budget.omitted };
@@ -221,13 +223,13 @@ export function stopBlockReason(f: StopFindings, streak: number, max: number): s
   const what: string[] = [];
   if (n) what.push(`${count(n, 'scar')} that ${n === 1 ? 'is' : 'are'} still unresolved`);
   if (items.length) what.push(`${count(items.length, 'open item')} in ${QUEUE_FILE}`);
-  if (review.rejected.length) what.push(count(review.rejected.length, 'rejected change'));
+  if (review.rejected.length + review.laundered.length) what.push(count(review.rejected.length + review.laundered.length, 'rejected change'));
   if (review.unreviewed.length) what.push(`${count(review.unreviewed.length, 'change')} not reviewed yet`);
   const head =
-    !n && items.length && !review.rejected.length && !review.unreviewed.length
+    !n && items.length && !review.rejected.length && !review.laundered.length && !review.unreviewed.length
       ? `git-kizu: a human reviewer queued ${count(items.length, 'open item')} in ${QUEUE_FILE}`
       : `git-kizu: a human reviewer left ${joinAnd(what)}`;
-  const total = n + items.length + review.rejected.length + review.unreviewed.length;
+  const total = n + items.length + review.rejected.length + review.laundered.length + review.unreviewed.length;
   const { text, omitted } = findingLines(f);
   return (
     `${head}. Resolve ${total === 1 ? 'it' : 'each one'} before you stop:\n${text}` +
@@ -247,7 +249,7 @@ export function stopGivenUpMessage(f: StopFindings, max: number): string {
   const parts: [number, string][] = [
     [scars.length, 'scar'],
     [items.length, 'queue item'],
-    [review.rejected.length, 'rejected hunk'],
+    [review.rejected.length + review.laundered.length, 'rejected hunk'],
     [review.unreviewed.length, 'unreviewed hunk'],
   ];
   const left = joinAnd(parts.filter(([n]) => n).map(([n, w]) => count(n, w)));
@@ -398,4 +400,58 @@ export function unreadableNamesReason(names: string[]): string {
 /** The user's message when the stop is allowed after `max` blocks held only by names that are not valid UTF-8 (quoted). */
 export function unreadableGivenUpMessage(names: string[], max: number): string {
   return `git-kizu: allowing the stop after ${count(max, 'block')} without progress; ${count(names.length, 'file')} with a name that is not valid UTF-8 ${names.length === 1 ? 'is' : 'are'} still unreviewed: ${names.join(', ')}. Rename ${names.length === 1 ? 'it' : 'them'}, then review with \`git kizu hunks\`.`;
+}
+
+// --- issue 22: laundered rejections ---
+
+/** A stored or listed range (`path:start-end`, `path (binary)`) with its path quoted as git quotes paths (control characters escaped). */
+function quotedRange(p: string, range: string): string {
+  return range.startsWith(p) ? quoteCStyle(p) + range.slice(p.length) : quoteCStyle(range);
+}
+
+/**
+ * One line per rejection that outlived its hunk (committed, or edited instead of reverted),
+ * for the agent: where it was, what happened, what to do. The agent is told the fix is its
+ * own (undo the change) or the human's (tap), never to mark it itself.
+ */
+function launderedLines(r: HunkReview): string[] {
+  return r.laundered.map((l) => {
+    const where = quotedRange(l.path, l.range);
+    const q = shellQuote(l.path);
+    if (l.how === 'committed') {
+      const c = l.commit!.slice(0, 12);
+      return (
+        `- ${where} → a reviewer rejected this change, and it is committed (in ${c}): ` +
+        `undo it (\`git show ${c} -- ${q}\` shows the commit; \`git revert ${c}\` undoes all of it), ` +
+        'or tell the user that only a human reviewer can accept it'
+      );
+    }
+    const now = l.edits.length ? ` (now ${l.edits.map((h) => `${h.id.slice(0, 8)} ${quotedRange(h.path, r.range(h))}`).join(', ')})` : '';
+    const c = l.commit ? `, and the edit was committed in ${l.commit.slice(0, 12)}` : '';
+    return (
+      `- ${where} → a reviewer rejected this change; it was edited instead of reverted${now}${c}, and nobody reviewed the edit: ` +
+      `revert it to the baseline (\`git diff ${r.baseline.slice(0, 12)} -- ${q}\`), or tell the user the rework waits for review (\`git kizu review\`)`
+    );
+  });
+}
+
+/**
+ * The stderr lines of a commit refused because it holds hunks a reviewer rejected: each
+ * hunk (`path:line`, path escaped, and its id), and the fix: revert it (`git kizu revert
+ * <id>`, which reverts it in the index too) or unstage it, or ask the human reviewer to tap
+ * it (or untap the rejection). No way around the guard is taught.
+ */
+export function rejectedCommitRefusal(list: StagedRejection[]): string[] {
+  const n = list.length;
+  const lines = new ListBudget().take(
+    list.map((h) => `  ${quotedRange(h.path, h.range)}  (hunk ${h.id.slice(0, 8)})`),
+    (k) => `  … and ${k} more staged ${plural(k, 'hunk')}, not listed here: git kizu status lists them all`,
+  );
+  const one = list.find((h) => h.inWorkTree);
+  const revert = one ? `git kizu revert ${one.id.slice(0, 8)}` : 'git kizu revert <hunk>';
+  return [
+    `git-kizu: commit refused: ${n === 1 ? 'a change a reviewer rejected is' : `${n} changes a reviewer rejected are`} staged:`,
+    ...lines,
+    `Revert ${n === 1 ? 'it' : 'each'} (${revert}, which reverts it in the index too; or unstage it: git restore --staged -- <path>), or ask the human reviewer to look at it again: they can tap it to accept it, or untap it.`,
+  ];
 }

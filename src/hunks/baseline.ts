@@ -48,9 +48,13 @@ export interface Started {
   diff: Promise<GitResult> | undefined;
 }
 
-/** `git <DIFF_ARGS> <oid> -- <specs>` in `root`: the diff behind every hunk. */
-export function startDiff(root: string, oid: string, specs: string[]): Promise<GitResult> {
-  const p = git([...DIFF_ARGS, oid, '--', ...specs], { cwd: root });
+/**
+ * `git <DIFF_ARGS> <oid> -- <specs>` in `root`: the diff behind every hunk; with `index`,
+ * `git <DIFF_ARGS> --cached <oid> -- <specs>`: the index against `oid` (the index git names in
+ * GIT_INDEX_FILE, as in a pre-commit hook of `git commit -a`).
+ */
+export function startDiff(root: string, oid: string, specs: string[], index = false): Promise<GitResult> {
+  const p = git([...DIFF_ARGS, ...(index ? ['--cached'] : []), oid, '--', ...specs], { cwd: root });
   p.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
   return p;
 }
@@ -59,13 +63,16 @@ export function startDiff(root: string, oid: string, specs: string[]): Promise<G
  * Starts the untracked listing and, if the baseline is known from the ref files, the diff.
  * @param specs pathspecs (`:(literal)<path>`), [] for the whole tree.
  * @param fast the result of {@link baselineFast} if the caller has it already.
+ * @param index diff the index instead of the working tree (no untracked files, no unmerged
+ *   entries: both listings are empty).
  */
-export function startGit(root: string, specs: string[], fast: Baseline | undefined = baselineFast(root)): Started {
-  const others = git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
+export function startGit(root: string, specs: string[], fast: Baseline | undefined = baselineFast(root), index = false): Started {
+  const none = Promise.resolve<GitResult>({ stdout: Buffer.alloc(0), stderr: '', status: 0 });
+  const others = index ? none : git(['ls-files', '-z', '-o', '--exclude-standard', '--', ...specs], { cwd: root });
   others.catch(() => {}); // awaited by the caller; no unhandled rejection meanwhile
-  const unmerged = git(['ls-files', '-z', '-u', '--', ...specs], { cwd: root });
+  const unmerged = index ? none : git(['ls-files', '-z', '-u', '--', ...specs], { cwd: root });
   unmerged.catch(() => {});
-  return { fast, others, unmerged, diff: fast ? startDiff(root, fast.oid, specs) : undefined };
+  return { fast, others, unmerged, diff: fast ? startDiff(root, fast.oid, specs, index) : undefined };
 }
 
 const early = new Map<string, Started>();

@@ -402,19 +402,28 @@ export interface HunkListing {
  * @param root absolute working-tree top level.
  * @param opts.paths limit to these repo-root-relative paths (files or directories, taken
  *   literally, no globs).
+ * @param opts.against list against this commit (full id) instead of the baseline; the
+ *   returned baseline is `{rev: <oid>, oid, fromRef: false}`. Ids are computed as always, so
+ *   a hunk that is the same change against the same lines has the same id (how
+ *   ./rejections.ts finds a rejected hunk again against the commit it was rejected on).
+ * @param opts.index list the index (`git diff --cached`, GIT_INDEX_FILE honoured) instead of
+ *   the working tree: no untracked files, no conflicts.
  * @returns the baseline and the hunks (ids unique within the list), the hidden changes, the
  *   names that are not valid UTF-8 (see the module comment).
  * @throws KizuError (exit 2) from {@link getBaseline}, or when git fails or prints output
  *   that is not a unified diff.
  */
-export async function listHunks(root: string, opts: { paths?: string[] } = {}): Promise<HunkListing> {
+export async function listHunks(root: string, opts: { paths?: string[]; against?: string; index?: boolean } = {}): Promise<HunkListing> {
   const specs = (opts.paths ?? []).map((p) => `:(literal)${p}`);
+  const custom = opts.against !== undefined || opts.index === true;
   // Usually the baseline comes from the ref files; then all its git processes start at once
   // (maybe already before this module loaded: baseline.ts startEarly).
-  const started = (specs.length ? undefined : takeEarly(root)) ?? startGit(root, specs);
+  const started = custom
+    ? startGit(root, specs, opts.against !== undefined ? { rev: opts.against, oid: opts.against, fromRef: false } : undefined, opts.index === true)
+    : ((specs.length ? undefined : takeEarly(root)) ?? startGit(root, specs));
   const { fast, others: othersP } = started;
   const baseline = fast ?? (await getBaseline(root));
-  const diffP = started.diff ?? startDiff(root, baseline.oid, specs);
+  const diffP = started.diff ?? startDiff(root, baseline.oid, specs, opts.index === true);
   // While git runs: load the hash functions, and read untracked files once they are listed.
   nodeCrypto ??= await import('node:crypto');
   const hiddenP = hiddenChanges(root, opts.paths ?? []);

@@ -21,6 +21,8 @@ import {
   serializeMarks,
   isIsoMs,
   isAgentBy,
+  BASE_RE,
+  OLD_RE,
   type Marks,
   type MarkEntry,
   type MarkState,
@@ -222,6 +224,10 @@ export interface MarkUpdate {
   path: string;
   /** `path:start-end` (hunks module `hunkRange`). */
   range: string;
+  /** With a reject: the baseline commit the hunk was listed against (format.ts `base`). */
+  base?: string;
+  /** With a reject: where the hunk sat in `base`'s version of the file (format.ts `old`). */
+  old?: string;
 }
 
 const STATES = new Set(['tapped', 'rejected', 'none']);
@@ -246,6 +252,8 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
   for (const u of updates) {
     if (!/^[0-9a-f]+$/.test(u.id)) throw new KizuError(`not a hunk id: "${u.id}"`, { hint: 'hunk ids are lowercase hex (see git kizu hunks)' });
     if (!STATES.has(u.state)) throw new KizuError(`not a mark state: "${u.state}"`, { hint: 'use tapped, rejected or none' });
+    if (u.base !== undefined && !BASE_RE.test(u.base)) throw new KizuError(`not a commit id: "${u.base}"`, { hint: 'a mark\'s base is the full hex id of the baseline commit' });
+    if (u.old !== undefined && !OLD_RE.test(u.old)) throw new KizuError(`not a hunk place: "${u.old}"`, { hint: 'use <start>,<count>, file or mode' });
   }
   if (!updates.length) return resolveRef(root, MARKS_REF);
   const whoP = opts.who ?? identity(root);
@@ -267,7 +275,10 @@ export async function setMarks(root: string, updates: MarkUpdate[], opts: { who?
       // An agent's mark never takes a person's reject over (it would become the agent's).
       if (opts.by && isAgentBy(opts.by) && prev?.state === 'rejected' && !isAgentBy(prev.by)) continue;
       const t = prev && isIsoMs(prev.time) ? Math.max(now, Date.parse(prev.time) + 1) : now;
-      cur.set(u.id, { state: u.state, time: new Date(t).toISOString(), by: opts.by ?? byOf(who), path: u.path, range: u.range });
+      const e: MarkEntry = { state: u.state, time: new Date(t).toISOString(), by: opts.by ?? byOf(who), path: u.path, range: u.range };
+      if (u.base !== undefined) e.base = u.base;
+      if (u.old !== undefined) e.old = u.old;
+      cur.set(u.id, e);
     }
     const oid = await writeMarksCommit(gitdir, cur, old ? [old] : [], `${subject}\n\n${body}`, who);
     if (await casUpdateRef(root, MARKS_REF, oid, old, subject)) return oid;

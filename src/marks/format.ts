@@ -8,7 +8,16 @@
  * - `marks.json` is UTF-8 JSON, 2-space indented, keys sorted, ending in a newline:
  *   `{"version": 1, "marks": {"<hunk id>": {"state": "tapped"|"rejected"|"none",
  *   "time": "<ISO-8601 UTC with ms, e.g. 2025-01-02T03:04:05.678Z>", "by": "<user.email or
- *   name>", "path": "<repo-relative path>", "range": "<path:start-end>"}}}`
+ *   name>", "path": "<repo-relative path>", "range": "<path:start-end>"[, "base": "<commit>",
+ *   "old": "<start>,<count>"|"file"|"mode"]}}}`
+ * - `base` and `old` (optional; written with a reject since issue 22): the baseline commit the
+ *   hunk was listed against when it was rejected, and where it sat in that commit's version
+ *   of the file (git's `@@ -start,count`, context included; `file` for a hunk without lines
+ *   that stands for the whole file, `mode` for a change of the executable bit). They let a
+ *   rejection outlive its hunk: marks/rejections.ts tells a rejected change that was
+ *   committed or edited from one that was reverted. Marks without them (older builds, taps)
+ *   keep the plain meaning: a mark counts while its hunk is listed. A build that does not
+ *   know the fields reads the mark and drops them when it rewrites it.
  * - `state: "none"` is the tombstone written by untap: it is kept (never deleted) so that a
  *   merge with an older tap cannot bring the mark back.
  * - Each commit holds the full state; history is kept for the reflog/audit only. A merge
@@ -35,7 +44,16 @@ export interface MarkEntry {
   path: string;
   /** `path:start-end` of the hunk when it was marked (hunks module `hunkRange`). */
   range: string;
+  /** The baseline commit (full hex) the hunk was listed against when it was rejected (absent in older marks and taps). */
+  base?: string;
+  /** Where the hunk sat in `base`'s version of the file: `<start>,<count>` (git's `@@ -start,count`), `file` or `mode` (see the format above). */
+  old?: string;
 }
+
+/** A valid `old` value of a mark: `<start>,<count>`, `file` or `mode`. */
+export const OLD_RE = /^(?:\d{1,9},\d{1,9}|file|mode)$/;
+/** A valid `base` value: a full SHA-1 or SHA-256 object id. */
+export const BASE_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Hunk id → entry. */
 export type Marks = Map<string, MarkEntry>;
@@ -102,11 +120,13 @@ export function parseMarksJson(bytes: Uint8Array, ref: string): Marks {
       !isIsoMs(e.time) ||
       typeof e.by !== 'string' ||
       typeof e.path !== 'string' ||
-      typeof e.range !== 'string'
+      typeof e.range !== 'string' ||
+      (e.base !== undefined && (typeof e.base !== 'string' || !BASE_RE.test(e.base))) ||
+      (e.old !== undefined && (typeof e.old !== 'string' || !OLD_RE.test(e.old)))
     ) {
       throw corrupt(ref, `${MARKS_FILE} has a malformed entry for "${id}"`);
     }
-    out.set(id, { state: e.state as MarkEntry['state'], time: e.time, by: e.by, path: e.path, range: e.range });
+    out.set(id, entryOf(e as unknown as MarkEntry));
   }
   return out;
 }
@@ -118,8 +138,7 @@ export function parseMarksJson(bytes: Uint8Array, ref: string): Marks {
 export function serializeMarks(marks: Marks): string {
   const sorted: Record<string, MarkEntry> = {};
   for (const id of [...marks.keys()].sort()) {
-    const e = marks.get(id)!;
-    sorted[id] = { state: e.state, time: e.time, by: e.by, path: e.path, range: e.range };
+    sorted[id] = entryOf(marks.get(id)!);
   }
   return JSON.stringify({ version: FORMAT_VERSION, marks: sorted }, null, 2) + '\n';
 }
@@ -132,12 +151,20 @@ export function isAgentBy(by: string): boolean {
   return by.startsWith(AGENT_BY_PREFIX);
 }
 
+/** The entry's fields in their fixed order (`base` and `old` only when set). */
+function entryOf(e: MarkEntry): MarkEntry {
+  const out: MarkEntry = { state: e.state, time: e.time, by: e.by, path: e.path, range: e.range };
+  if (e.base !== undefined) out.base = e.base;
+  if (e.old !== undefined) out.old = e.old;
+  return out;
+}
+
 const RANK: Record<MarkEntry['state'], number> = { none: 0, tapped: 1, rejected: 2 };
 
 /**
  * Last-writer-wins choice between two entries for the same hunk id: the later `time` wins;
  * on equal times `rejected` > `tapped` > `none` (the more cautious state), then the larger
- * `by`, `path`, `range` (plain string order). Commutative: `newerEntry(a, b)` and
+ * `by`, `path`, `range`, `base`, `old` (plain string order; an absent field as ''). Commutative: `newerEntry(a, b)` and
  * `newerEntry(b, a)` return equal entries.
  */
 export function newerEntry(a: MarkEntry, b: MarkEntry): MarkEntry {
@@ -147,6 +174,8 @@ export function newerEntry(a: MarkEntry, b: MarkEntry): MarkEntry {
     [a.by, b.by],
     [a.path, b.path],
     [a.range, b.range],
+    [a.base ?? '', b.base ?? ''],
+    [a.old ?? '', b.old ?? ''],
   ];
   for (const [x, y] of keys) {
     if (x > y) return a;

@@ -60,7 +60,8 @@ export function markLabel(marks: Map<string, MarkEntry>, hunkId: string): string
  * user.email (else user.name). `state: 'none'` writes an untap tombstone. An empty list
  * writes nothing.
  * @param root working-tree top level.
- * @param updates full hex hunk ids with their new state, path and `path:start-end` range.
+ * @param updates full hex hunk ids with their new state, path and `path:start-end` range;
+ *   for a reject, the baseline commit and the hunk's place in it (format.ts `base`, `old`).
  * @param opts.who the committer identity, if the caller started git/objects.ts `identity` early.
  * @param opts.by what the entries' `by` says instead of the committer's email: `agent:<name>`
  *   for a mark set inside an agent's session (agents/session-env.ts).
@@ -69,7 +70,7 @@ export function markLabel(marks: Map<string, MarkEntry>, hunkId: string): string
  */
 export async function setMarks(
   root: string,
-  updates: { id: string; state: MarkState | 'none'; path: string; range: string }[],
+  updates: { id: string; state: MarkState | 'none'; path: string; range: string; base?: string; old?: string }[],
   opts: { who?: Promise<import('../git/objects.js').Ident>; by?: string } = {},
 ): Promise<void> {
   const store = await import('./commits.js');

@@ -64,23 +64,31 @@ test('stop: a rejected hunk blocks with the exact reason, naming only its place 
   assert.deepEqual(readdirSync(sb.path('.git/kizu/stop')), ['sess-1.json']);
 });
 
-test('stop: after the agent edits the rejected hunk\'s own lines, or reverts them, it no longer blocks', () => {
+test('stop: after the agent edits the rejected hunk\'s own lines it still blocks, as an edit nobody reviewed (issue 22); reverting them resolves it', () => {
   const sb = repo();
   kizuOk(sb, ['reject', 'src/app.js:20']);
   assert.equal(stopOut(sb, false).decision, 'block');
-  // Reworked: the hunk's content changed, so its id changed and the mark no longer matches.
+  // Reworked: the hunk's content changed, so its id changed; the rejection outlives it as an edit.
   sb.write({ 'src/app.js': text(withLines({ 20: 'line 20 reworked' })) });
-  assert.deepEqual(Object.values(hunks(sb)).map(([, m]) => m), ['unreviewed']);
-  assert.equal(stopOut(sb, true), null);
-  assert.deepEqual(readdirSync(sb.path('.git/kizu/stop')), [], 'the stop state is dropped when nothing is left');
-  // A context line of the hunk changed (line 18 is within 3 lines): a new id as well.
+  const [[edit, mark]] = Object.values(hunks(sb));
+  assert.equal(mark, 'unreviewed');
+  const edited = (now) =>
+    blocked(
+      'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
+        `- src/app.js:20 → a reviewer rejected this change; it was edited instead of reverted (now ${now} src/app.js:20), and nobody reviewed the edit: ` +
+        `revert it to the baseline (\`git diff ${base12(sb)} -- src/app.js\`), or tell the user the rework waits for review (\`git kizu review\`)`,
+    );
+  assert.deepEqual(stopOut(sb, true), edited(edit));
+  // A context line of the hunk changed (line 18 is within 3 lines): an edit as well.
   sb.write({ 'src/app.js': text(withLines({ 20: 'line 20 changed by the agent' })) });
   assert.equal(stopOut(sb, false).decision, 'block', 'the original content is rejected again');
   sb.write({ 'src/app.js': text(withLines({ 18: 'line 18 touched', 20: 'line 20 changed by the agent' })) });
-  assert.equal(stopOut(sb, true), null);
+  const [[ctx]] = Object.values(hunks(sb));
+  assert.match(stopOut(sb, true).reason, new RegExp(`edited instead of reverted \\(now ${ctx} src/app.js:18-20\\)`));
   // Reverted: the hunk is gone.
   sb.write({ 'src/app.js': text(LINES) });
   assert.equal(stopOut(sb, false), null);
+  assert.deepEqual(readdirSync(sb.path('.git/kizu/stop')), [], 'the stop state is dropped when nothing is left');
 });
 
 test('stop: an edit far above the rejected hunk is a separate hunk; the rejected one keeps its id and still blocks (no progress)', () => {
@@ -187,7 +195,8 @@ test('stop: bounded retries with a rejected hunk — 3 blocks without progress, 
     `${rejLine('src/app.js:2', base12(two))}\n${rejLine('src/app.js:20', base12(two))}`;
   assert.deepEqual(stopOut(two, false), blocked(both));
   assert.deepEqual(stopOut(two, true), blocked(both + streakNote(2)));
-  two.write({ 'src/app.js': text(withLines({ 2: 'line 2 reworked', 20: 'line 20 changed by the agent' })) });
+  // Line 2 reverted (an edit instead would still be a finding: issue 22).
+  two.write({ 'src/app.js': text(withLines({ 20: 'line 20 changed by the agent' })) });
   assert.deepEqual(stopOut(two, true), blocked(reason.replace(base12(sb), base12(two))), 'the set changed: progress, the count restarts');
 });
 
@@ -208,8 +217,16 @@ test('post-tool-use: a rejected hunk in the edited file is named (exact); edits 
   kizuOk(sb, ['reject', 'src/app.js:2']);
   const two = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
   assert.deepEqual(JSON.parse(two.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected changes in the file you just edited:\n${rejLine('src/app.js:2', base12(sb))}\n${rejLine('src/app.js:20', base12(sb))}`);
-  // The rejected hunk reworked: nothing.
+  // The rejected hunks reworked: named as edits nobody reviewed (issue 22).
   sb.write({ 'src/app.js': text(withLines({ 2: 'line 2 reworked', 20: 'line 20 reworked' })) });
+  const { 'src/app.js:2': [e2], 'src/app.js:20': [e20] } = hunks(sb);
+  const edit = (range, now) =>
+    `- ${range} → a reviewer rejected this change; it was edited instead of reverted (now ${now} ${range}), and nobody reviewed the edit: ` +
+    `revert it to the baseline (\`git diff ${base12(sb)} -- src/app.js\`), or tell the user the rework waits for review (\`git kizu review\`)`;
+  const reworked = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
+  assert.deepEqual(JSON.parse(reworked.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected changes in the file you just edited:\n${edit('src/app.js:2', e2)}\n${edit('src/app.js:20', e20)}`);
+  // Reverted: nothing.
+  sb.write({ 'src/app.js': text(LINES) });
   const none = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
   assert.deepEqual([none.status, none.stdout, none.stderr], [0, '', '']);
 });
@@ -255,7 +272,16 @@ test('a baseline set with `git kizu baseline set <rev>` is honoured: committed c
   const post = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
   assert.deepEqual(JSON.parse(post.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected a change in the file you just edited:\n${rejLine('src/app.js:20', first.slice(0, 12))}`);
   expectRun(sb, ['baseline', 'reset'], { status: 0, stdout: 'baseline reset: using HEAD\n' });
-  assert.equal(stopOut(sb, false), null, 'against HEAD the working tree has no hunks');
+  // Against HEAD the working tree has no hunks, but the rejected change is in HEAD: the rejection stands (issue 22).
+  const c = sb.git('rev-parse', 'HEAD').trim().slice(0, 12);
+  assert.deepEqual(
+    stopOut(sb, false),
+    blocked(
+      'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
+        `- src/app.js:20 → a reviewer rejected this change, and it is committed (in ${c}): ` +
+        `undo it (\`git show ${c} -- src/app.js\` shows the commit; \`git revert ${c}\` undoes all of it), or tell the user that only a human reviewer can accept it`,
+    ),
+  );
 });
 
 test('stop: a rejected new (untracked) file is named with the baseline it is missing from, not an empty `git diff`', () => {

@@ -59,7 +59,8 @@ test('review: ask scar, revert + scar, tap and reject in one session leave exact
   );
   assert.deepEqual(marksList(sb), {
     [h3.id]: { state: 'tapped', time: '<time>', by: EMAIL, path: 'b.txt', range: 'b.txt:1' },
-    [h4.id]: { state: 'rejected', time: '<time>', by: EMAIL, path: 'c.json', range: 'c.json:1' },
+    // A reject records the baseline commit and the hunk's place in it (issue 22).
+    [h4.id]: { state: 'rejected', time: '<time>', by: EMAIL, path: 'c.json', range: 'c.json:1', base: sb.git('rev-parse', 'HEAD').trim(), old: '1,1' },
   });
   assert.equal(sb.read('a.py'), text(reverted));
   assert.equal(sb.read('c.json'), '{"a":2}\n');

@@ -58,22 +58,23 @@ function run(t, ctx, agent) {
 /** Review marks of the current hunks of src/app.js, as [range, mark]. */
 const marks = (sb) => JSON.parse(sb.kizu(['hunks', '--json', 'src/app.js']).stdout).map((h) => [h.range, h.mark]);
 
-test('review: a rejected hunk blocks the first stop with only its place; the agent rewrites it (Read + Edit); the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
+test('review: a rejected hunk blocks the first stop with only its place; the agent rewrites it (Read + Edit), is told the rework is an edit nobody reviewed, reverts it; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = rejectedRepo();
   const REASON = `git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n${ctx.place}`;
   const READ = toolUse('Read', { file_path: ctx.app });
   const REWORK = 'const v10 = 10 * 10;';
   const EDIT = toolUse('Edit', { file_path: ctx.app, old_string: AGENT_LINE, new_string: REWORK });
-  const FINAL = 'Reworked v10 after the rejection.';
-  const { r, agent } = await run(t, ctx, ['done', [text('The reviewer rejected line 10; reworking it.'), READ], [EDIT], FINAL]);
+  const REVERT = toolUse('Edit', { file_path: ctx.app, old_string: REWORK, new_string: 'const v10 = 10;' });
+  const FINAL = 'Reverted v10 after the rejection.';
+  const { r, agent } = await run(t, ctx, ['done', [text('The reviewer rejected line 10; reworking it.'), READ], [EDIT], [REVERT], FINAL]);
 
-  assertRunEnded(r, agent, 4, 'agent-loop requests: done, (block) read, edit, final', FINAL);
+  assertRunEnded(r, agent, 5, 'agent-loop requests: done, (block) read, edit, (context) revert, final', FINAL);
 
   const stops = hookRuns(r, 'Stop');
   assert.equal(stops.length, 2, JSON.stringify(stops));
   assert.deepEqual([stops[0].exit_code, stops[0].stderr], [0, ''], 'first stop: exit code, stderr');
   assert.deepEqual(JSON.parse(stops[0].stdout), { decision: 'block', reason: REASON });
-  assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', ''], 'second stop: the reworked hunk no longer matches the mark');
+  assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', ''], 'second stop: the rejected lines are back to the baseline');
 
   // Request 1: right after the blocked stop, exactly the hook feedback, naming only the place.
   assert.equal(lastAssistantText(agent[1].body), 'done');
@@ -83,17 +84,22 @@ test('review: a rejected hunk blocks the first stop with only its place; the age
   for (const l of [AGENT_LINE, '1000', ...LINES.slice(6, 13)]) assert.ok(!fed.includes(l), `the stop feedback must not quote "${l}"`);
   assert.ok(!JSON.stringify(agent[1].body).includes(AGENT_LINE), 'the rejected content reaches the model only through its own Read');
 
-  // Request 2: the Read result. Request 3: the Edit went through; the new hunk is unmarked, so PostToolUse adds nothing.
+  // Request 2: the Read result. Request 3: the Edit went through; the rework is an edit of the rejected lines (issue 22), and PostToolUse says so.
   assert.deepEqual(newMessages(agent[2]), [
     { role: 'user', content: [{ tool_use_id: READ.id, type: 'tool_result', content: numbered(EDITED) }] },
   ]);
+  const posts = hookRuns(r, 'PostToolUse');
+  assert.equal(posts.length, 2, JSON.stringify(posts));
+  const context = JSON.parse(posts[0].stdout).hookSpecificOutput.additionalContext;
+  assert.match(context, /^git-kizu: a reviewer rejected a change in the file you just edited:\n- src\/app\.js:10 → a reviewer rejected this change; it was edited instead of reverted \(now [0-9a-f]{8} src\/app\.js:10\), and nobody reviewed the edit: /);
   assert.deepEqual(newMessages(agent[3]), [
     { role: 'user', content: [{ tool_use_id: EDIT.id, type: 'tool_result', content: editResult(ctx.app) }] },
+    postToolUseContext(context),
   ]);
-  assert.deepEqual(hookRuns(r, 'PostToolUse').map((p) => [p.hook_name, p.exit_code, p.stdout, p.stderr]), [['PostToolUse:Edit', 0, '', '']]);
+  assert.deepEqual([posts[1].exit_code, posts[1].stdout, posts[1].stderr], [0, '', ''], 'after the revert: nothing rejected in the file');
 
-  assert.equal(ctx.sb.read('src/app.js'), file({ 10: REWORK }));
-  assert.deepEqual(marks(ctx.sb), [['src/app.js:10', 'unreviewed']]);
+  assert.equal(ctx.sb.read('src/app.js'), ORIGINAL);
+  assert.deepEqual(marks(ctx.sb), []);
 });
 
 test('review: editing the file elsewhere names the rejected hunk in the PostToolUse context; the agent reworks it before stopping', { timeout: TEST_TIMEOUT }, async (t) => {

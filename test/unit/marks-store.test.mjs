@@ -273,3 +273,24 @@ process.stdout.write(JSON.stringify({ undici: process.moduleLoadList.some((m) =>
   assert.equal(sb.git('rev-parse', `${out.c2}^`).trim(), out.c1);
   assert.equal(sb.git('fsck', '--strict', '--no-dangling').trim(), '');
 });
+
+test('format: a reject\'s base and old are kept in order and validated; entries without them read as before; a bad one is corrupt', async () => {
+  const F = await import(src('marks/format.ts'));
+  const base = 'a'.repeat(40);
+  const e = { state: 'rejected', time: '2025-01-01T00:00:00.000Z', by: 'a', path: 'p', range: 'p:2', old: '1,4', base };
+  const plain = { state: 'tapped', time: '2025-01-01T00:00:00.000Z', by: 'a', path: 'q', range: 'q:1' };
+  const text = F.serializeMarks(new Map([['k1', e], ['k2', plain]]));
+  assert.equal(
+    text,
+    '{\n  "version": 1,\n  "marks": {\n    "k1": {\n      "state": "rejected",\n      "time": "2025-01-01T00:00:00.000Z",\n      "by": "a",\n      "path": "p",\n      "range": "p:2",\n' +
+      `      "base": "${base}",\n      "old": "1,4"\n    },\n    "k2": {\n      "state": "tapped",\n      "time": "2025-01-01T00:00:00.000Z",\n      "by": "a",\n      "path": "q",\n      "range": "q:1"\n    }\n  }\n}\n`,
+  );
+  assert.deepEqual(Object.fromEntries(F.parseMarksJson(Buffer.from(text), REF)), { k1: { state: 'rejected', time: e.time, by: 'a', path: 'p', range: 'p:2', base, old: '1,4' }, k2: plain });
+  for (const bad of [{ ...e, base: 'HEAD' }, { ...e, old: '1-4' }, { ...e, old: 7 }]) {
+    const doc = JSON.stringify({ version: 1, marks: { k1: bad } });
+    assert.throws(() => F.parseMarksJson(Buffer.from(doc), REF), { message: `${REF} is corrupt: marks.json has a malformed entry for "k1"` });
+  }
+  // Equal times and states: the fields break the tie the same way in either order.
+  const other = { ...e, base: 'b'.repeat(40) };
+  assert.deepEqual([F.newerEntry(e, other), F.newerEntry(other, e)], [other, other]);
+});

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError } from '../../errors.js';
 import { pc, type Reporter } from '../../output.js';
-import { listHunks, shortId, hunkRange, hunkSpot, type Hunk } from '../../hunks/listing.js';
+import { listHunks, shortId, hunkRange, hunkSpot, type Baseline, type Hunk } from '../../hunks/listing.js';
 import { readMarks, markOf, markLabel, type MarkEntry } from '../../marks/read.js';
 import { hiddenFindingLines } from '../../hunks/hidden-lines.js';
 import { pathQuoter } from '../../git/quote.js';
@@ -107,7 +107,9 @@ type Outcome =
  * changes a file the hunks are listed again (their ids and lines moved) and the loop goes
  * on with the first hunk after the one just handled, by position (path, then line). A
  * failed action prints the error and shows the hunk at that position again. Ends with a
- * summary line and the hunks not tapped yet.
+ * summary line and the hunks not tapped yet. Rejections whose hunk is gone while the change
+ * is not (committed, or edited instead of reverted: cli/laundered.ts) are listed first and
+ * again at the end, each with its fix.
  * @throws KizuError (exit 2) if the hunks cannot be listed at all (no baseline, git fails).
  */
 export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
@@ -124,20 +126,30 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
   const startMarks = await readMarks(root);
   const eligible = (h: Hunk) => o.all || markOf(startMarks, h.id) !== 'tapped';
   let hunks: Hunk[] = [];
+  let baseline: Baseline | null = null;
   let marks = new Map<string, MarkEntry>();
   // Changes git does not show (hunks/hidden.ts), named at the start and in the summary.
   let hidden: string[] = [];
   const relist = async () => {
     const listed = await listHunks(root, { paths: o.paths });
     hunks = listed.hunks;
+    baseline = listed.baseline;
     hidden = hiddenFindingLines({ changes: listed.hidden, unreadable: listed.unreadable }, pathQuoter(root));
     marks = await readMarks(root);
   };
   const writeHidden = () => {
     for (const l of hidden) io.write(`${pc.yellow(l)}\n`);
   };
+  /** The rejections whose hunk is gone while the change is not (committed, or edited instead of reverted), one line each. */
+  const gone = async (): Promise<string[]> => {
+    if (![...marks.values()].some((e) => e.state === 'rejected')) return [];
+    const { launderedJson, launderedLine } = await import('../laundered.js');
+    const all = await launderedJson(root, marks, { baseline: baseline!, hunks });
+    return all.filter((l) => !o.paths.length || o.paths.some((p) => l.path === p || l.path.startsWith(p + '/'))).map((l) => `${pc.red('rejected')}  ${printable(launderedLine(l, (p) => p))}`);
+  };
   await relist();
   writeHidden();
+  for (const l of await gone()) io.write(`${l}\n`);
   if (!hunks.some(eligible)) {
     io.write(hunks.length ? `every hunk is tapped (git kizu review --all shows them too)\n` : 'no hunks to review\n');
     sum.ended = 'nothing';
@@ -313,6 +325,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
   io.write(`review: ${sum.tapped} tapped, ${sum.rejected} rejected, ${sum.scarred} scarred, ${sum.reverted} reverted, ${sum.skipped} skipped\n`);
   await relist();
   const open = hunks.filter((h) => markOf(marks, h.id) !== 'tapped');
+  for (const l of await gone()) io.write(`${l}\n`);
   if (!hunks.length) io.write('no hunks left\n');
   else if (!open.length) io.write('every hunk is tapped\n');
   else {
