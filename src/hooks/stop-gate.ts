@@ -125,7 +125,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const streak = continues ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
   const findings: StopFindings = { scars, items, review };
-  const others = scars.length + items.length + rejected.length + unreviewed.length;
+  const others = scars.length + items.length + rejected.length + laundered.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });
     return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadableGivenUpMessage(unreadable, max) });
