@@ -31,6 +31,7 @@ import { claudeFix, guardFix, recordedInstall } from '../install/fix-commands.js
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
+import { findingLine, repoIntegrity, type IntegrityFinding } from '../install/integrity.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -67,6 +68,12 @@ export interface StatusJson {
    * `error`: why it could not be read (then `kinds` is empty).
    */
   storage: { kinds: KindPlan[]; error?: string };
+  /**
+   * Where the install differs from what `git kizu init` writes now, or a setting switches
+   * hooks off (install/integrity.ts): each with the file, what, the fix, and what it weakens
+   * (`stop`: an agent's Stop hook may not run; `guard`: the pre-commit guard may not run).
+   */
+  integrity: IntegrityFinding[];
 }
 
 function settingsHas(file: string): boolean | null {
@@ -90,7 +97,7 @@ function settingsHas(file: string): boolean | null {
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks }, marks, scan, queue, guard, storage, agents] = await Promise.all([
+  const [{ baseline, hunks }, marks, scan, queue, guard, storage, agents, integrity] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
@@ -114,6 +121,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       },
     ),
     agentStates(ctx.root, home, env),
+    repoIntegrity(ctx.root, home, env),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
   // Fixes re-run the install that was made (scope, agents, plugin), never adding hooks that run twice.
@@ -145,6 +153,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       guard: guard.state === 'missing' && guard.fix === 'git kizu init' ? { ...guard, fix: guardFix(inst, plugin) } : guard,
     },
     storage,
+    integrity,
   };
 }
 
@@ -217,8 +226,17 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : `not installed${s.hooks.claudeFix ? ` (${s.hooks.claudeFix})` : ''}`}` +
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
+  log(`${pc.bold('install')}   ${s.integrity.length ? `${pc.red(`${s.integrity.length} changed`)} since git kizu init (review may be switched off):` : 'as git kizu init wrote it'}`);
+  for (const f of s.integrity) log(`  ${findingLine(f, findRootFast(i.cwd))}`);
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
-  log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
+  const stopOff = s.integrity.some((f) => f.weakens === 'stop');
+  log(
+    blocking
+      ? stopOff
+        ? `${pc.yellow('not done:')} these must be resolved, but the agent's Stop hook may not run (see install above): it may stop without resolving them`
+        : `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved`
+      : pc.green('nothing blocks the agent'),
+  );
   return code;
 }
 

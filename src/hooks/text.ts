@@ -291,7 +291,7 @@ export function commitRefusal(scars: Scar[]): string[] {
     `git-kizu: commit refused: ${n} unresolved scar${n === 1 ? ' is' : 's are'} staged:`,
     ...list,
     'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.',
-    'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).',
+    GUARD_ASK_HUMAN,
   ];
 }
 
@@ -350,4 +350,22 @@ export function hookSkipped(event: string, e: unknown, badPayload: boolean): str
 /** The pre-commit check failed inside git-kizu (the commit is let through). */
 export function preCommitSkipped(e: unknown): string {
   return `git-kizu: pre-commit check skipped because of an internal error: ${oneLine(e)}`;
+}
+
+// --- issue 22: install integrity ---
+
+/**
+ * The last line of the guard's refusal. It goes to whoever committed, the agent included, so
+ * it names what to do and never how to skip the check (`KIZU_SKIP=1` and `--no-verify` are
+ * the human's, documented in the README, not taught to the agent).
+ */
+export const GUARD_ASK_HUMAN = 'If a scar cannot be resolved, ask the human reviewer: only they decide to commit it anyway.';
+
+/**
+ * The prompt hook's message to the user (never to the model) when git-kizu's install changed
+ * since init or a setting switches hooks off (install/integrity.ts), shown once per change:
+ * each line is install/integrity.ts `findingLine` (already escaped).
+ */
+export function integrityNotice(lines: string[]): string {
+  return `git-kizu: review may be switched off: ${count(lines.length, 'change')} to git-kizu's hooks since git kizu init: ${lines.join('; ')}. git kizu doctor lists them; this is shown once per change.`;
 }
