@@ -237,24 +237,34 @@ function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: Integr
   }
 }
 
-/** One other agent: every file its install would write now equals the file there. */
+/**
+ * One other agent: each file git-kizu owns whole (its runner, `.github/hooks/kizu.json`) is
+ * what its install would write now, byte for byte; in the files shared with the user
+ * (`.codex/hooks.json`, `.gemini/settings.json`, Codex's config.toml), every one of
+ * git-kizu's hooks is registered (the install module's `state`: the user's own keys and
+ * order there are theirs, and init's merge moves some of its blocks, so bytes would differ
+ * for edits that change nothing of git-kizu's).
+ */
 async function checkAgent(t: InstallTargets, agent: OtherAgent, env: NodeJS.ProcessEnv, fix: string, out: IntegrityFinding[]): Promise<void> {
   if (t.scope === 'local') return;
+  const label = AGENT_LABELS[agent];
   let plan;
+  let state;
   try {
-    plan = (await loadInstaller(agent)).planInstall(agentContext(t, agent, env));
+    const installer = await loadInstaller(agent);
+    const ctx = agentContext(t, agent, env);
+    plan = installer.planInstall(ctx);
+    state = installer.state(ctx);
   } catch (e) {
-    out.push({ file: t.repo?.root ?? t.home, what: `${AGENT_LABELS[agent]}'s hook settings cannot be read: ${oneLine(e)}`, fix, weakens: 'stop' });
+    out.push({ file: t.repo?.root ?? t.home, what: `${label}'s hook settings cannot be read: ${oneLine(e)}`, fix, weakens: 'stop' });
     return;
   }
   for (const w of plan.writes) {
-    const cur = readText(w.file);
-    const label = w.owned ? `${AGENT_LABELS[agent]}'s git-kizu file` : `git-kizu's ${AGENT_LABELS[agent]} hooks in it`;
-    if (cur === null) out.push({ file: w.file, what: `${label} ${w.owned ? 'is' : 'are'} missing`, fix, weakens: 'stop' });
-    else if (cur !== w.text) out.push({ file: w.file, what: `${label} ${w.owned ? 'differs' : 'differ'} from what git kizu init writes`, fix, weakens: 'stop' });
-    else if (w.mode !== undefined && w.mode & 0o100 && !(safe(() => statSync(w.file).mode, 0o755) & 0o100)) {
-      out.push({ file: w.file, what: `${label} is not executable`, fix, weakens: 'stop' });
-    }
+    if (!w.owned) continue;
+    checkScript(w.file, w.text, `${label}'s git-kizu file`, fix, 'stop', out, w.mode !== undefined && (w.mode & 0o100) !== 0);
+  }
+  if (state.installed !== 'installed') {
+    out.push({ file: state.file, what: `git-kizu's ${label} hooks are ${state.installed === 'partial' ? 'only partly' : 'not'} registered in it`, fix, weakens: 'stop' });
   }
 }
 
