@@ -226,7 +226,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : `not installed${s.hooks.claudeFix ? ` (${s.hooks.claudeFix})` : ''}`}` +
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
-  log(`${pc.bold('install')}   ${s.integrity.length ? `${pc.red(`${s.integrity.length} changed`)} since git kizu init (review may be switched off):` : 'as git kizu init wrote it'}`);
+  log(`${pc.bold('install')}   ${s.integrity.length ? `${pc.red(`${s.integrity.length} changed`)} since git kizu init (review may be switched off):` : 'no hook file changed since git kizu init, no setting switches hooks off'}`);
   for (const f of s.integrity) log(`  ${findingLine(f, findRootFast(i.cwd))}`);
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   const stopOff = s.integrity.some((f) => f.weakens === 'stop');

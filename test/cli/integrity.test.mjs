@@ -20,7 +20,7 @@ function statusInstall(sb) {
 }
 const prompt = (sb) => hook(sb, 'user-prompt-submit', { session_id: 's1', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go on' });
 const CLEAN_DOCTOR = ['ok   install: the installed hook files and settings are what git kizu init writes, and no setting switches the hooks off'];
-const CLEAN_STATUS = ['install   as git kizu init wrote it'];
+const CLEAN_STATUS = ['install   no hook file changed since git kizu init, no setting switches hooks off'];
 
 /** Each tampering an agent can do, the file it touches and the sentence doctor/status say. */
 const TAMPERINGS = [
