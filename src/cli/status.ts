@@ -229,13 +229,17 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   log(`${pc.bold('install')}   ${s.integrity.length ? `${pc.red(`${s.integrity.length} changed`)} since git kizu init (review may be switched off):` : 'no hook file changed since git kizu init, no setting switches hooks off'}`);
   for (const f of s.integrity) log(`  ${findingLine(f, findRootFast(i.cwd))}`);
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
+  // The last line says what holds the agent: only true if an agent's Stop hook is installed and runs.
   const stopOff = s.integrity.some((f) => f.weakens === 'stop');
+  const hooked = (['project', 'local', 'user'] as const).some((k) => s.hooks[k] !== false) || s.hooks.plugin || s.hooks.agents.some((a) => a.installed !== 'missing');
   log(
-    blocking
-      ? stopOff
-        ? `${pc.yellow('not done:')} these must be resolved, but the agent's Stop hook may not run (see install above): it may stop without resolving them`
-        : `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved`
-      : pc.green('nothing blocks the agent'),
+    !blocking
+      ? pc.green('nothing blocks the agent')
+      : !hooked
+        ? `${pc.yellow('not done:')} these must be resolved, but no agent's Stop hook is installed here (git kizu init installs it)`
+        : stopOff
+          ? `${pc.yellow('not done:')} these must be resolved, but the agent's Stop hook may not run (see install above): it may stop without resolving them`
+          : `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved`,
   );
   return code;
 }

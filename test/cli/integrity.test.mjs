@@ -116,6 +116,13 @@ test('each tampering is a doctor finding and a status line naming the fix; the S
   }
 });
 
+test('status with something to resolve and no agent hook installed says so, not that the Stop hook blocks', () => {
+  const sb = sandbox({ files: { 'a.js': 'a\n' } });
+  sb.write({ 'a.js': '// @kizu[ask]: explain this change\na\n' });
+  const last = exits(sb.kizu(['status']), 1).stdout.trimEnd().split('\n').at(-1);
+  assert.equal(last, "not done: these must be resolved, but no agent's Stop hook is installed here (git kizu init installs it)");
+});
+
 test('the prompt hook tells the user once per change, as a systemMessage, and again after another change', () => {
   const sb = sandbox();
   ok(sb.kizu(['init']));

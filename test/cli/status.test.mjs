@@ -145,6 +145,6 @@ test('status in a repository with no commits yet: no baseline, scars and queue s
       'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
       'install   no hook file changed since git kizu init, no setting switches hooks off\n' +
       'storage   0 journal entries, 0 snapshots, 0 saved reverts, 0 discarded tasks, 0 marks, 0 undo records\n' +
-      "not done: the agent's Stop hook blocks until these are resolved\n",
+      "not done: these must be resolved, but no agent's Stop hook is installed here (git kizu init installs it)\n",
   );
 });
