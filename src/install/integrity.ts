@@ -36,6 +36,7 @@
  */
 import { readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { sha256, readRecord, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
@@ -196,21 +197,56 @@ function checkClaudeSettings(t: InstallTargets, fix: string, out: IntegrityFindi
   }
   const entries = kizuEntries((hook) => hookCommand(t, hook));
   const differ: string[] = [];
-  for (const e of entries) {
-    try {
-      if (mergeKizuHooks(file, text, [e]).changed) differ.push(e.hook === 'journal' ? 'PostToolUse (journal)' : e.event);
-    } catch (err) {
-      out.push({ file, what: `cannot be read as settings: ${oneLine(err)}`, fix: `fix the JSON, then run \`${fix}\``, weakens: 'stop' });
-      return;
-    }
+  if (exactlyOurs(text, entries)) return;
+  try {
+    // One merge of every entry first; then each alone, to name what differs.
+    if (!mergeKizuHooks(file, text, entries).changed) return;
+    for (const e of entries) if (mergeKizuHooks(file, text, [e]).changed) differ.push(e.hook === 'journal' ? 'PostToolUse (journal)' : e.event);
+  } catch (err) {
+    out.push({ file, what: `cannot be read as settings: ${oneLine(err)}`, fix: `fix the JSON, then run \`${fix}\``, weakens: 'stop' });
+    return;
   }
-  if (!differ.length) return;
+  if (!differ.length) {
+    out.push({ file, what: "git-kizu's entries differ from what git kizu init writes", fix, weakens: 'stop' });
+    return;
+  }
   const events = [...new Set(differ)];
   out.push({
     file,
     what: `git-kizu's ${events.join(', ')} ${events.length === 1 ? 'entry is' : 'entries are'} missing or changed`,
     fix,
     weakens: events.some((e) => e === 'Stop' || e === 'SubagentStop') ? 'stop' : 'other',
+  });
+}
+
+/**
+ * The common case without the settings editor (agents/hooks-json.ts, whose parser costs the
+ * prompt hook most of this check): `text` is plain JSON whose `hooks` hold each entry's group
+ * exactly, and no other handler runs one of those commands. Then init's merge changes nothing.
+ * False means "ask the merge", not "differs".
+ */
+function exactlyOurs(text: string, entries: { event: string; group: { hooks: { command: string }[] } }[]): boolean {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const hooks = (v as { hooks?: unknown } | null)?.hooks;
+  if (!hooks || typeof hooks !== 'object') return false;
+  const ours = new Set(entries.flatMap((e) => e.group.hooks.map((h) => h.command)));
+  let handlers = 0;
+  for (const groups of Object.values(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups) {
+      const hs = (g as { hooks?: unknown } | null)?.hooks;
+      if (Array.isArray(hs)) handlers += hs.filter((h) => ours.has((h as { command?: unknown } | null)?.command as string)).length;
+    }
+  }
+  if (handlers !== entries.reduce((n, e) => n + e.group.hooks.length, 0)) return false;
+  return entries.every((e) => {
+    const groups = (hooks as Record<string, unknown>)[e.event];
+    return Array.isArray(groups) && groups.some((g) => isDeepStrictEqual(g, e.group));
   });
 }
 
@@ -349,7 +385,8 @@ function claudeManagedSettings(): string {
 /** Parses JSON with comments (the agents' settings allow them); undefined when it is not an object. */
 function jsonObject(text: string | null): Record<string, unknown> | undefined {
   if (text === null) return undefined;
-  const v = safe(() => parseJsonc(text) as unknown, undefined);
+  // Plain JSON first (the parser with comments is slower to start).
+  const v = safe(() => JSON.parse(text) as unknown, undefined) ?? safe(() => parseJsonc(text) as unknown, undefined);
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
