@@ -44,14 +44,13 @@ import { recordedBinPath, renderHookScript } from './scripts.js';
 import { renderLauncher } from './launcher.js';
 import { kizuEntries, mergeKizuHooks } from '../agents/claude/settings.js';
 import { AGENT_LABELS, loadInstaller, type AgentName } from '../agents/registry.js';
-import { agentContext, type OtherAgent } from './agents.js';
+import type { OtherAgent } from './agents.js';
 import { installRecordFile, kizuDir, launcherFile, userInstallRecordFile } from '../git/layout.js';
 import { pluginFix, reinstallFix, type RecordedInstall } from './fix-commands.js';
 import { PACKAGE_ROOT } from '../package.js';
 import { MARKETPLACE_NAME, PLUGIN_DIR, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
 import { writeFileAtomic } from '../files.js';
 import { commonDir, commonDirFast, findRootFast, gitDirFast, repoInfo } from '../git/repo.js';
-import { effectiveHooksDir } from './git-hook.js';
 
 /** One difference between the install and what init would write now, or a setting that switches hooks off. */
 export interface IntegrityFinding {
@@ -288,6 +287,8 @@ async function checkAgent(t: InstallTargets, agent: OtherAgent, env: NodeJS.Proc
   let state;
   try {
     const installer = await loadInstaller(agent);
+    // Loaded only for an install with other agents (the prompt hook's path stays small).
+    const { agentContext } = await import('./agents.js');
     const ctx = agentContext(t, agent, env);
     plan = installer.planInstall(ctx);
     state = installer.state(ctx);
@@ -465,6 +466,7 @@ function real(p: string): string {
  * @throws KizuError (exit 2) when git fails.
  */
 export async function repoIntegrity(root: string, home: string, env: NodeJS.ProcessEnv): Promise<IntegrityFinding[]> {
+  const { effectiveHooksDir } = await import('./git-hook.js');
   const [info, common, hooksDir] = await Promise.all([repoInfo(root), commonDir(root), effectiveHooksDir(root)]);
   return checkIntegrity({ root: info.root, gitDir: info.gitDir, commonDir: common, home, env, hooksDir });
 }
