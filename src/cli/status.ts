@@ -34,6 +34,7 @@ import { count } from '../words.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
 import { configFindings, type ConfigFinding } from '../config/findings.js';
 import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js';
+import { findingLine, repoIntegrity, type IntegrityFinding } from '../install/integrity.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -82,6 +83,12 @@ export interface StatusJson {
    * files whose name is not valid UTF-8, quoted (not counted above: the Stop hook holds on them).
    */
   hidden: HiddenFindings;
+  /**
+   * Where the install differs from what `git kizu init` writes now, or a setting switches
+   * hooks off (install/integrity.ts): each with the file, what, the fix, and what it weakens
+   * (`stop`: an agent's Stop hook may not run; `guard`: the pre-commit guard may not run).
+   */
+  integrity: IntegrityFinding[];
 }
 
 function settingsHas(file: string): boolean | null {
@@ -105,7 +112,7 @@ function settingsHas(file: string): boolean | null {
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
-  const [{ baseline, hunks, ...listed }, marks, scan, queue, guard, storage, agents, config] = await Promise.all([
+  const [{ baseline, hunks, ...listed }, marks, scan, queue, guard, storage, agents, config, integrity] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
@@ -130,6 +137,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     ),
     agentStates(ctx.root, home, env),
     configFindings(ctx.root),
+    repoIntegrity(ctx.root, home, env),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
   const laundered = baseline.oid ? await launderedJson(ctx.root, marks, { baseline, hunks }) : [];
@@ -175,6 +183,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     storage,
     config,
     hidden: mergeHidden(listed, scan),
+    integrity,
   };
 }
 
@@ -257,10 +266,23 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : `not installed${s.hooks.claudeFix ? ` (${s.hooks.claudeFix})` : ''}`}` +
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
+  log(`${pc.bold('install')}   ${s.integrity.length ? `${pc.red(`${s.integrity.length} changed`)} since git kizu init (review may be switched off):` : 'no hook file changed since git kizu init, no setting switches hooks off'}`);
+  for (const f of s.integrity) log(`  ${findingLine(f, findRootFast(i.cwd))}`);
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
   for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
-  log(blocking ? `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved` : pc.green('nothing blocks the agent'));
+  // The last line says what holds the agent: only true if an agent's Stop hook is installed and runs.
+  const stopOff = s.integrity.some((f) => f.weakens === 'stop');
+  const hooked = (['project', 'local', 'user'] as const).some((k) => s.hooks[k] !== false) || s.hooks.plugin || s.hooks.agents.some((a) => a.installed !== 'missing');
+  log(
+    !blocking
+      ? pc.green('nothing blocks the agent')
+      : !hooked
+        ? `${pc.yellow('not done:')} these must be resolved, but no agent's Stop hook is installed here (git kizu init installs it)`
+        : stopOff
+          ? `${pc.yellow('not done:')} these must be resolved, but the agent's Stop hook may not run (see install above): it may stop without resolving them`
+          : `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved`,
+  );
   return code;
 }
 

@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { AGENT_EVENTS, NO_ANSWER, PayloadError, type AgentEvent, type HookAnswer, type InputOf } from './contract.js';
 import { AGENTS, isAgent, loadHookAdapter, type AgentName } from '../agents/registry.js';
 import { readStdin } from './stdin.js';
-import { hookSkipped, preCommitSkipped, unknownHookAgent, unknownHookEvent } from './text.js';
+import { homedir } from 'node:os';
+import { hookSkipped, integrityNotice, preCommitSkipped, unknownHookAgent, unknownHookEvent } from './text.js';
 
 const EVENTS = [...AGENT_EVENTS, 'pre-commit'] as const;
 
@@ -34,9 +35,20 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     return NO_ANSWER;
   },
   'user-prompt-submit': async (input, warn) => {
-    // Snapshot only: nothing on stdout (Claude Code adds it to the model's context).
-    await (await import('./prompt-snapshot.js')).userPromptSubmit(input, warn);
-    return NO_ANSWER;
+    // The snapshot, and beside it the cheap install integrity check (install/integrity.ts),
+    // which runs here because the human's prompt outlives an agent that removed its Stop
+    // entry: a change is told to the user (a message for the user, never context for the
+    // model) once. Nothing else on stdout (Claude Code adds plain stdout to the model's context).
+    const told = import('../install/integrity.js')
+      .then((m) => m.promptIntegrity(input.cwd, process.env.HOME || homedir(), process.env))
+      .catch((): string[] => []);
+    try {
+      await (await import('./prompt-snapshot.js')).userPromptSubmit(input, warn);
+    } catch (e) {
+      warn(hookSkipped('user-prompt-submit', e, false));
+    }
+    const lines = await told;
+    return lines.length ? { kind: 'allow', userMessage: integrityNotice(lines) } : NO_ANSWER;
   },
 };
 

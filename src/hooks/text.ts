@@ -297,7 +297,7 @@ export function commitRefusal(scars: Scar[]): string[] {
     `git-kizu: commit refused: ${n} unresolved scar${n === 1 ? ' is' : 's are'} staged:`,
     ...list,
     'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.',
-    'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).',
+    GUARD_ASK_HUMAN,
   ];
 }
 
@@ -454,4 +454,22 @@ export function rejectedCommitRefusal(list: StagedRejection[]): string[] {
     ...lines,
     `Revert ${n === 1 ? 'it' : 'each'} (${revert}, which reverts it in the index too; or unstage it: git restore --staged -- <path>), or ask the human reviewer to look at it again: they can tap it to accept it, or untap it.`,
   ];
+}
+
+// --- issue 22: install integrity ---
+
+/**
+ * The last line of the guard's refusal. It goes to whoever committed, the agent included, so
+ * it names what to do and never how to skip the check (`KIZU_SKIP=1` and `--no-verify` are
+ * the human's, documented in the README, not taught to the agent).
+ */
+export const GUARD_ASK_HUMAN = 'If a scar cannot be resolved, ask the human reviewer: only they decide to commit it anyway.';
+
+/**
+ * The prompt hook's message to the user (never to the model) when git-kizu's install changed
+ * since init or a setting switches hooks off (install/integrity.ts), shown once per change:
+ * each line is install/integrity.ts `findingLine` (already escaped).
+ */
+export function integrityNotice(lines: string[]): string {
+  return `git-kizu: review may be switched off: ${count(lines.length, 'change')} to git-kizu's hooks since git kizu init: ${lines.join('; ')}. git kizu doctor lists them; this is shown once per change.`;
 }

@@ -21,6 +21,7 @@ import { agentStates } from './agents.js';
 import { AGENT_LABELS } from '../agents/registry.js';
 import { MARKETPLACE_NAME, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
 import { claudeFix, guardFix, launcherFix, recordedInstall } from './fix-commands.js';
+import { printable, repoIntegrity, type IntegrityFinding } from './integrity.js';
 
 /** One check's result. */
 export interface Check {
@@ -90,6 +91,12 @@ function claudeScopes(root: string | null, home: string): { installed: Scope[]; 
   return { installed, unreadable };
 }
 
+/** The integrity findings as checks named `install`: one per finding, or one ok check. */
+function integrityChecks(fs: IntegrityFinding[]): Check[] {
+  if (!fs.length) return [{ name: 'install', ok: true, detail: 'the installed hook files and settings are what git kizu init writes, and no setting switches the hooks off' }];
+  return fs.map((f) => ({ name: 'install', ok: false, detail: printable(`${f.file}: ${f.what}`), fix: printable(f.fix) }));
+}
+
 /**
  * Runs every check for the repository containing `cwd` (outside a repository: the user-scope
  * hooks, the runtime and nothing else).
@@ -123,6 +130,9 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
         : { name: 'pre-commit guard', ok: false, detail: `missing: ${g.why}`, fix: g.fix === 'git kizu init' ? repoFix : g.fix },
     );
   }
+
+  // Install integrity: every file init wrote is what it writes now, and no setting switches hooks off (install/integrity.ts).
+  if (repo) checks.push(...integrityChecks(await repoIntegrity(repo.root, home, env)));
 
   const { installed, unreadable } = claudeScopes(repo?.root ?? null, home);
   for (const u of unreadable) {

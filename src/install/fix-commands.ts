@@ -93,3 +93,21 @@ export function claudeFix(inst: RecordedInstall | null, othersInstalled: boolean
   if (inst?.scope === 'user') return 'git kizu init --scope user --agent claude';
   return inRepo ? 'git kizu init' : 'git kizu init --scope user';
 }
+
+/**
+ * The command that re-runs exactly the install a record says was made, for install
+ * integrity (install/integrity.ts): every file it wrote is written again as init writes it now.
+ * - project scope: `git kizu init`, plus `--agent <agents>` unless Claude Code alone, plus
+ *   `--via plugin` when Claude Code goes by the plugin;
+ * - local scope: `git kizu init --scope local`;
+ * - user scope: `git kizu init --scope user --agent <agents> [--via plugin]`, plus
+ *   `--pre-commit` when that install put the guard into this repository.
+ * @param guard whether the record installed the pre-commit guard (user scope only).
+ */
+export function reinstallFix(inst: RecordedInstall, guard: boolean): string {
+  const agents = inst.agents.length && !(inst.agents.length === 1 && inst.agents[0] === 'claude') ? ` --agent ${inst.agents.join(',')}` : '';
+  const via = inst.claude === 'plugin' ? ' --via plugin' : '';
+  if (inst.scope === 'local') return 'git kizu init --scope local';
+  if (inst.scope === 'user') return `git kizu init --scope user${inst.agents.length ? ` --agent ${inst.agents.join(',')}` : ''}${via}${guard ? ' --pre-commit' : ''}`;
+  return `git kizu init${agents}${via}`;
+}

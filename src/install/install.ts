@@ -307,7 +307,8 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
   const old = readRecord(t.recordFile);
 
   // Phase 1: read and check everything.
-  if (script) assertWritable(script.file, 'hook script', (text) => text === script.text || text.includes(SCRIPT_MARKER));
+  // A runner this scope's init created is git-kizu's whatever it holds now (install integrity's fix writes it again).
+  if (script) assertWritable(script.file, 'hook script', (text) => text === script.text || text.includes(SCRIPT_MARKER) || !!old?.files[script.file]?.created);
   if (claude) assertWritable(t.settingsFile, 'settings file');
   if (claude) assertWritable(t.commandFile, 'slash command');
   assertWritable(t.recordFile, 'install record');

@@ -134,11 +134,21 @@ export async function resolveTargets(cwd: string, scope: Scope, home?: string): 
   if (scope === 'user' && !h) {
     throw new KizuError('--scope user needs the home directory, but HOME is not set', { hint: 'set HOME to your home directory' });
   }
+  const common = repo ? await commonDir(repo.root) : null;
+  return targetsFor(scope, h, repo, common);
+}
+
+/**
+ * The install locations for `scope` from what is already known (no git process): the
+ * repository (null outside one), its common git dir and the home directory. What
+ * {@link resolveTargets} returns once it has found them; install/integrity.ts uses it on the
+ * prompt hook's path, where git is not run.
+ */
+export function targetsFor(scope: Scope, h: string, repo: RepoInfo | null, common: string | null): InstallTargets {
   const claudeDir = scope === 'user' ? path.join(path.resolve(h), '.claude') : path.join(repo!.root, '.claude');
   const hooksDir = path.join(claudeDir, 'hooks');
   const commandsDir = path.join(claudeDir, 'commands');
   const suffix = scope === 'project' ? '' : ` --scope ${scope}`;
-  const common = repo ? await commonDir(repo.root) : null;
   return {
     scope,
     home: path.resolve(h || '/'),

@@ -18,6 +18,7 @@ test('doctor before init: exit 1, one line per check with its fix', () => {
     r.stdout,
     `ok   repository: ${sb.dir}\n` +
       'fix  pre-commit guard: missing: no pre-commit hook runs git-kizu; fix: git kizu init\n' +
+      'ok   install: the installed hook files and settings are what git kizu init writes, and no setting switches the hooks off\n' +
       "fix  Claude Code hooks: no Claude Code settings file runs git-kizu's hooks; fix: git kizu init\n" +
       `ok   launcher: ${launcher} is missing (not needed while node and git-kizu are on PATH)\n` +
       `ok   runtime: node at ${which(sb, 'node')}, git-kizu at ${path.join(sb.binDir, 'git-kizu')}\n` +
@@ -37,6 +38,7 @@ test('doctor after init: every check ok, exit 0; --json has the same checks', ()
     r.stdout,
     `ok   repository: ${sb.dir}\n` +
       `ok   pre-commit guard: runs from ${path.join(sb.dir, '.git', 'hooks', 'pre-commit')}\n` +
+      'ok   install: the installed hook files and settings are what git kizu init writes, and no setting switches the hooks off\n' +
       'ok   Claude Code hooks: installed (project)\n' +
       `ok   launcher: ${launcher} starts git-kizu ${version}\n` +
       `ok   runtime: node at ${which(sb, 'node')}, git-kizu at ${path.join(sb.binDir, 'git-kizu')}\n` +
@@ -47,7 +49,7 @@ test('doctor after init: every check ok, exit 0; --json has the same checks', ()
   assert.equal(j.ok, true);
   assert.deepEqual(
     j.checks.map((c) => [c.name, c.ok]),
-    [['repository', true], ['pre-commit guard', true], ['Claude Code hooks', true], ['launcher', true], ['runtime', true], ['config', true]],
+    [['repository', true], ['pre-commit guard', true], ['install', true], ['Claude Code hooks', true], ['launcher', true], ['runtime', true], ['config', true]],
   );
 });
 
@@ -67,12 +69,15 @@ test('doctor names each broken part: runner not executable, launcher whose node 
   assert.equal(j.ok, false);
   const bad = j.checks.filter((c) => !c.ok);
   assert.deepEqual(bad, [
+    // Install integrity (test/cli/integrity.test.mjs): init writes an executable runner and this machine's node.
+    { name: 'install', ok: false, detail: `${sb.path('.claude/hooks/kizu-hook.sh')}: the hook runner is not executable`, fix: 'git kizu init' },
+    { name: 'install', ok: false, detail: `${launcher}: the launcher (it starts git-kizu for the hooks) differs from what git kizu init writes`, fix: 'git kizu init' },
     { name: 'Claude Code hooks', ok: false, detail: '.claude/settings.json runs .claude/hooks/kizu-hook.sh, which is missing or not executable', fix: 'git kizu init' },
     { name: 'launcher', ok: false, detail: `${launcher} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: 'git kizu init' },
     { name: 'runtime', ok: false, detail: 'node not on PATH, git-kizu not on PATH, and no working launcher: hooks skip git-kizu (they let the agent and commits through)', fix: 'npm install -g git-kizu && git kizu init' },
-    { name: 'config', ok: false, detail: bad[3].detail, fix: bad[3].fix },
+    { name: 'config', ok: false, detail: bad[5].detail, fix: bad[5].fix },
   ]);
-  assert.match(bad[3].detail, /^invalid config in .*\.kizurc\.json: .*"stop\.maxBlocks" must be an integer >= 1, got 0$/);
+  assert.match(bad[5].detail, /^invalid config in .*\.kizurc\.json: .*"stop\.maxBlocks" must be an integer >= 1, got 0$/);
 });
 
 test('the Stop hook tells the user once per session that the pre-commit guard init installed is gone', () => {
@@ -180,11 +185,12 @@ test('after a user-scope install, doctor and status name the guard-only fix, and
 });
 
 test('after init --via plugin, doctor and status point to the two claude plugin commands, and the guard fix adds no Claude Code settings', () => {
+  // (The install lines are install integrity's: test/cli/integrity.test.mjs.)
   const sb = sandbox();
   ok(sb.kizu(['init', '--agent', 'claude', '--via', 'plugin']));
   const plugin = `claude plugin marketplace add ${ROOT} && claude plugin install git-kizu@git-kizu`;
   const r = exits(sb.kizu(['doctor']), 1);
-  assert.deepEqual(r.stdout.split('\n').filter((l) => l.startsWith('fix')), [
+  assert.deepEqual(r.stdout.split('\n').filter((l) => l.startsWith('fix') && !l.startsWith('fix  install:')), [
     `fix  Claude Code hooks: git kizu init --via plugin left Claude Code's hooks to the git-kizu plugin, which is not enabled; fix: ${plugin}`,
   ]);
   const hooksLine = () => sb.kizu(['status']).stdout.split('\n').find((l) => l.startsWith('hooks'));
@@ -193,7 +199,7 @@ test('after init --via plugin, doctor and status point to the two claude plugin 
   // The guard gone: its fix keeps Claude Code on the plugin.
   sb.run('rm', [sb.path('.git/hooks/pre-commit')]);
   const fix = 'git kizu init --agent claude --via plugin';
-  assert.deepEqual(exits(sb.kizu(['doctor']), 1).stdout.split('\n').filter((l) => l.startsWith('fix')), [
+  assert.deepEqual(exits(sb.kizu(['doctor']), 1).stdout.split('\n').filter((l) => l.startsWith('fix') && !l.startsWith('fix  install:')), [
     `fix  pre-commit guard: missing: no pre-commit hook runs git-kizu; fix: ${fix}`,
     `fix  Claude Code hooks: git kizu init --via plugin left Claude Code's hooks to the git-kizu plugin, which is not enabled; fix: ${plugin}`,
   ]);
@@ -204,7 +210,7 @@ test('after init --via plugin, doctor and status point to the two claude plugin 
   const settings = path.join(sb.home, '.claude', 'settings.json');
   execFileSync('mkdir', ['-p', path.dirname(settings)]);
   writeFileSync(settings, JSON.stringify({ enabledPlugins: { 'git-kizu@git-kizu': true } }) + '\n');
-  assert.equal(ok(sb.kizu(['doctor'])).stdout.split('\n').filter((l) => l.startsWith('fix')).length, 0);
+  assert.equal(ok(sb.kizu(['doctor'])).stdout.split('\n').filter((l) => l.startsWith('fix') && !l.startsWith('fix  install:')).length, 0);
   assert.equal(hooksLine(), 'hooks     Claude Code: installed (plugin); pre-commit: installed (git hook, .git/hooks/pre-commit)');
 });
 
@@ -218,7 +224,7 @@ test('after a user-scope install, the launcher, runtime and settings fixes re-ru
   const r = sb.run(process.execPath, [path.join(sb.binDir, 'git-kizu'), 'doctor', '--json'], { env: { PATH: bare } });
   assert.equal(r.status, 1, r.stderr);
   const repoLauncher = path.join(sb.dir, '.git', 'kizu', 'git-kizu');
-  assert.deepEqual(JSON.parse(r.stdout).checks.filter((c) => !c.ok), [
+  assert.deepEqual(JSON.parse(r.stdout).checks.filter((c) => !c.ok && c.name !== 'install'), [
     { name: 'pre-commit guard', ok: false, detail: 'missing: no pre-commit hook runs git-kizu', fix: 'git kizu init --scope user --agent claude,codex --pre-commit' },
     { name: 'launcher', ok: false, detail: `${repoLauncher} is missing`, fix: 'git kizu init --scope user --agent claude,codex --pre-commit' },
     { name: 'launcher', ok: false, detail: `${launcher} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: 'git kizu init --scope user --agent claude,codex' },

@@ -141,7 +141,7 @@ test('pre-commit: 3,000 staged scars → the first 50, then how many more and `g
       Array.from({ length: PER_KIND }, (_, i) => `  a.js:${i + 1}  [free]  task ${i}\n`).join('') +
       '  … and 2950 more staged scars, not listed here: git kizu scan --staged lists them all\n' +
       'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.\n' +
-      'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).\n',
+      'If a scar cannot be resolved, ask the human reviewer: only they decide to commit it anyway.\n',
   );
   assert.ok(Buffer.byteLength(r.stderr) < BUDGET);
 });

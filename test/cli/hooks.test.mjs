@@ -272,7 +272,7 @@ test('pre-commit handler: staged blob decides, not the working tree; KIZU_SKIP=1
     'git-kizu: commit refused: 1 unresolved scar is staged:\n' +
       '  a.js:1  [ask]  explain this change\n' +
       'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.\n' +
-      'To commit anyway: KIZU_SKIP=1 git commit ... (or git commit --no-verify).\n',
+      'If a scar cannot be resolved, ask the human reviewer: only they decide to commit it anyway.\n',
   );
   const skip = sb.run(process.execPath, [path.join(sb.base, 'bin', 'git-kizu'), 'hook', 'pre-commit'], { env: { KIZU_SKIP: '1' } });
   assert.equal(skip.status, 0);

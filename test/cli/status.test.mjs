@@ -16,6 +16,7 @@ test('status on a clean repository: exit 0, exact text', () => {
       'scars     0\n' +
       'queue     0 open, 0 done (.claude/review-queue.md)\n' +
       'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
+      'install   no hook file changed since git kizu init, no setting switches hooks off\n' +
       'storage   0 journal entries, 0 snapshots, 0 saved reverts, 0 discarded tasks, 0 marks, 0 undo records\n' +
       'nothing blocks the agent\n',
   );
@@ -93,6 +94,7 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
       'queue     1 open, 1 done (.claude/review-queue.md)\n' +
       `  [${id}] a.js:2 (ask) why B?\n` +
       'hooks     Claude Code: installed (project); pre-commit: installed (git hook, .git/hooks/pre-commit)\n' +
+      'install   no hook file changed since git kizu init, no setting switches hooks off\n' +
       `storage   0 journal entries, 0 snapshots, 0 saved reverts, 0 discarded tasks, 2 marks (${marksBytes} B), 0 undo records\n` +
       "not done: the agent's Stop hook blocks until these are resolved\n",
   );
@@ -141,7 +143,8 @@ test('status in a repository with no commits yet: no baseline, scars and queue s
       '  a.py:1  [ask]  explain this change\n' +
       'queue     0 open, 0 done (.claude/review-queue.md)\n' +
       'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
+      'install   no hook file changed since git kizu init, no setting switches hooks off\n' +
       'storage   0 journal entries, 0 snapshots, 0 saved reverts, 0 discarded tasks, 0 marks, 0 undo records\n' +
-      "not done: the agent's Stop hook blocks until these are resolved\n",
+      "not done: these must be resolved, but no agent's Stop hook is installed here (git kizu init installs it)\n",
   );
 });
