@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../../files.js';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { repoInfo } from '../../git/repo.js';
 import { recordRewrite } from '../../scars/insert.js';
+import { isDotGitComponent, pathProblem } from '../../git/verify-path.js';
 
 /** One planned file change. */
 export interface FileWrite {
@@ -39,6 +40,9 @@ export interface FileWrite {
  * followed) to a place inside the repository and outside `.git`.
  */
 function workFileProblem(root: string, rel: string): string | null {
+  // The path itself first (git/verify-path.ts): its callers checked it; this is the last line.
+  const unsafe = pathProblem(rel);
+  if (unsafe) return unsafe;
   const abs = path.join(root, rel);
   let realRoot: string;
   try {
@@ -57,7 +61,7 @@ function workFileProblem(root: string, rel: string): string | null {
     }
     const r = path.relative(realRoot, real);
     if (r === '..' || r.startsWith('..' + path.sep) || path.isAbsolute(r)) return `${path.relative(root, d) || '.'} leads outside the repository (to ${real})`;
-    if (r.split(path.sep).some((c) => c.toLowerCase() === '.git')) return `${path.relative(root, d)} leads into a .git directory (${real})`;
+    if (r.split(path.sep).some(isDotGitComponent)) return `${path.relative(root, d)} leads into a .git directory (${real})`;
     break;
   }
   let st;

@@ -65,6 +65,7 @@ import { replaceFileSync, replaceWithSync } from '../../files.js';
 import { parseIndex, seedProblem, type ParsedIndex } from '../../git/index-file.js';
 import { ensureShadow, realGit, shadowEnv, type SnapshotStore } from './store.js';
 import { DIRTY_ARGS, indexChecksum, listUntracked, UPDATE_ARGS, type BegunSnapshot } from './begin.js';
+import { isDotGitComponent } from '../../git/verify-path.js';
 
 /** Permission bits used for files without an exception. */
 export interface ModeDefaults {
@@ -162,9 +163,9 @@ function readIndexFile(file: string, oidLen: number): ParsedIndex | null {
   }
 }
 
-/** True if a repository-relative path names something inside a `.git` directory. */
+/** True if a repository-relative path names something inside a `.git` directory (or a name taken for it: git/verify-path.ts). */
 function insideDotGit(p: string): boolean {
-  return p.split('/').some((c) => c.toLowerCase() === '.git');
+  return p.split('/').some(isDotGitComponent);
 }
 
 /** The most frequent value of `xs`, or `dflt` when empty. */

@@ -696,6 +696,12 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
     });
   }
   const manual = `the copy stays in ${trashRef}; by hand: git branch ${taskBranch(name)} ${t.tip}`;
+  if (worktree && (!t.worktree || !canonicalEq(t.worktree, path.resolve(root, worktree)))) {
+    // The undo record and the saved copy name the same worktree when rollback branch wrote them.
+    throw new KizuError(`cannot bring back the worktree of task "${name}": the undo log names ${quoteCStyle(path.resolve(root, worktree))}, but ${trashRef} was saved from ${t.worktree ? quoteCStyle(t.worktree) : 'no worktree'}; nothing was changed`, {
+      hint: `one of them was changed outside git kizu; ${manual}`,
+    });
+  }
   if (worktree) {
     const wt = path.resolve(root, worktree);
     const holder = (await listWorktrees(root)).find((w) => w.branch === ref);
@@ -724,7 +730,8 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
   } else if (!cur) {
     await git(['update-ref', '-m', `git kizu undo: task ${name}`, ref, t.tip, ZERO_OID], { cwd: root });
   }
-  if (t.checkout && t.from && (await exists(t.checkout)) === 'other') {
+  // Switched back only when it is still one of this repository's worktrees (the copy's path is stored state).
+  if (t.checkout && t.from && (await exists(t.checkout)) === 'other' && (await listWorktrees(root)).some((w) => canonicalEq(w.path, t.checkout!))) {
     const on = await headRef(t.checkout).catch(() => null);
     if (on === t.from && !(await statusPaths(t.checkout, { trackedOnly: true })).length) {
       await git(['switch', '--quiet', '--no-overwrite-ignore', taskBranch(name)], { cwd: t.checkout, okStatus: [0, 1, 128] });
