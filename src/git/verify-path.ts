@@ -142,10 +142,16 @@ export function pathProblem(p: string, opts: { symlink?: boolean } = {}): string
     if (c === '') return 'it has an empty component';
     if (c === '.') return 'it has a "." component';
     if (c === '..') return LEAVES_TREE;
-    if (isDotGitComponent(c)) return c.toLowerCase() === '.git' ? 'it leads into a .git directory' : `${quoteCStyle(c)} is taken for .git by some file systems`;
+    if (isDotGitComponent(c)) return c.toLowerCase() === '.git' ? 'it leads into a .git directory' : `${quoted(c)} is taken for .git by some file systems`;
     if (opts.symlink && i === parts.length - 1 && isDotGitmodulesComponent(c)) return 'a symbolic link named .gitmodules (or a name taken for it) is refused by git';
   }
   return null;
+}
+
+/** A component in double quotes, escaped as git quotes paths (quoteCStyle), so that trailing spaces and invisible code points show. */
+function quoted(c: string): string {
+  const q = quoteCStyle(c);
+  return q.startsWith('"') ? q : `"${q}"`;
 }
 
 /** The git modes a tree entry may have (`git ls-tree`): directory, file, executable, symbolic link, submodule. */
