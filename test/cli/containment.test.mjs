@@ -235,3 +235,23 @@ test('undo of rollback branch: a saved task whose kizu-modes name a directory ou
   assert.equal((statSync(path.join(sb.base, 'victim')).mode & 0o7777).toString(8), '700');
   assert.equal(existsSync(wt), false);
 });
+
+test('revert <hunk>: a forged baseline (refs/kizu/baseline) holding `.git/hooks/pre-commit` lists it as a deleted file, but reverting it is refused, nothing written', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const payload = blob(sb, '#!/bin/sh\necho pwned\n');
+  const dotgit = rawTree(sb, [['hooks', '40000', rawTree(sb, [['pre-commit', '100755', payload]])]]);
+  const base = commitOf(sb, rawTree(sb, [['.git', '40000', dotgit], ['a.txt', '100644', blob(sb, 'a\n')]]), 'forged baseline\n', [rev(sb, 'HEAD')]);
+  sb.git('update-ref', 'refs/kizu/baseline', base);
+  const listed = kizuOk(sb, ['hunks']);
+  const id = /^(\S+) {2}\.git\/hooks\/pre-commit \(deleted file\)/m.exec(listed)?.[1];
+  assert.ok(id, listed);
+  refusedEverywhere(
+    sb,
+    [['revert', id], ['revert', id, '-m', 'no']],
+    err(
+      `hunk ${id} (against the baseline ${base.slice(0, 12)}) names an unsafe path .git/hooks/pre-commit: it leads into a .git directory; nothing was changed`,
+      `git never checks out such a path, so the baseline commit was made by something else: see it with git ls-tree -r ${base}, and where it comes from with git kizu baseline show`,
+    ),
+  );
+  assert.equal(existsSync(sb.path('.git/hooks/pre-commit')), false);
+});

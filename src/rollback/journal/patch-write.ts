@@ -40,9 +40,6 @@ export interface FileWrite {
  * followed) to a place inside the repository and outside `.git`.
  */
 function workFileProblem(root: string, rel: string): string | null {
-  // The path itself first (git/verify-path.ts): its callers checked it; this is the last line.
-  const unsafe = pathProblem(rel);
-  if (unsafe) return unsafe;
   const abs = path.join(root, rel);
   let realRoot: string;
   try {
@@ -144,6 +141,11 @@ export async function writeAllOrNothing(root: string, writes: FileWrite[]): Prom
 
 /** {@link writeAllOrNothing} once the lock is held. */
 async function writeLocked(root: string, writes: FileWrite[]): Promise<void> {
+  // Every path first (git/verify-path.ts): the callers checked them; this is the last line, before any write.
+  for (const w of writes) {
+    const unsafe = pathProblem(w.path);
+    if (unsafe) throw new KizuError(`${quoteCStyle(w.path)}: ${unsafe}; nothing changed`, { hint: 'write files inside the working tree, outside .git' });
+  }
   const done: Done[] = [];
   for (const w of writes) {
     const abs = path.join(root, w.path);
