@@ -44,6 +44,14 @@ export const MAX_PATH_DEPTH = 2048;
 /** What {@link pathProblem} says of a path with a `..` component. */
 export const LEAVES_TREE = 'a ".." component leaves the working tree';
 
+/**
+ * What makes a path worth the full check: a character a rule looks at (backslash, NUL, `:`,
+ * `~`, a code point HFS+ ignores), a leading, doubled or trailing `/`, a `.` or `..`
+ * component, or a component starting with `.git` (any case). A path shorter than
+ * MAX_PATH_DEPTH characters cannot be too deep.
+ */
+const NEEDS_A_LOOK = /[\\\0:~\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]|^\/|\/\/|\/$|(?:^|\/)\.\.?(?:\/|$)|(?:^|\/)\.git/i;
+
 /** Code points HFS+ ignores in a file name (utf8.c next_hfs_char). */
 const HFS_IGNORED = new Set([0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x206a, 0x206b, 0x206c, 0x206d, 0x206e, 0x206f, 0xfeff]);
 
@@ -131,6 +139,8 @@ function isDotGitmodulesComponent(name: string): boolean {
  * @returns a short reason, e.g. `a ".." component leaves the working tree`.
  */
 export function pathProblem(p: string, opts: { symlink?: boolean } = {}): string | null {
+  // Fast path (snapshots check every file of the working tree): nothing any rule below looks at.
+  if (typeof p === 'string' && p !== '' && p.length < MAX_PATH_DEPTH && !NEEDS_A_LOOK.test(p)) return null;
   if (typeof p !== 'string' || p === '') return 'the path is empty';
   if (p.includes('\0')) return 'it holds a NUL byte';
   if (p.includes('\\')) return 'it holds a backslash, which Windows reads as a directory separator';

@@ -255,3 +255,19 @@ test('revert <hunk>: a forged baseline (refs/kizu/baseline) holding `.git/hooks/
   );
   assert.equal(existsSync(sb.path('.git/hooks/pre-commit')), false);
 });
+
+test('snapshot: a working-tree file whose name a restore would refuse (a backslash, a name taken for .git) is skipped and named, so that the snapshot stays restorable', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  sb.write({ 'we\\ird.txt': 'w\n', 'git~1/x.txt': 'x\n' });
+  const s = JSON.parse(kizuOk(sb, ['snapshot', '-m', 'with odd names', '--json']));
+  assert.deepEqual(s.skipped, [
+    { path: 'git~1/x.txt', reason: 'a name git-kizu does not write back ("git~1" is taken for .git by some file systems)' },
+    { path: 'we\\ird.txt', reason: 'a name git-kizu does not write back (it holds a backslash, which Windows reads as a directory separator)' },
+  ]);
+  writeFileSync(sb.path('a.txt'), 'changed\n');
+  const r = sb.kizu(['rollback', 'snapshot', s.name, '--yes']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(sb.read('a.txt'), 'a\n');
+  assert.equal(sb.read('we\\ird.txt'), 'w\n');
+  assert.equal(sb.read('git~1/x.txt'), 'x\n');
+});
