@@ -188,11 +188,20 @@ export function treeProblem(entries: Iterable<{ path: string; mode: string }>): 
     if (e.mode !== '040000') leaves.add(e.path);
     all.push(e);
   }
+  // Every directory the entries are under, each once (most share their parent).
+  const dirs = new Set<string>();
   for (const e of all) {
-    for (let i = e.path.indexOf('/'); i !== -1; i = e.path.indexOf('/', i + 1)) {
-      const parent = e.path.slice(0, i);
-      if (leaves.has(parent)) return { path: e.path, why: `it is under ${quoteCStyle(parent)}, which the same tree holds as a file, symbolic link or submodule` };
+    let d = e.path;
+    for (let i = d.lastIndexOf('/'); i > 0; i = d.lastIndexOf('/')) {
+      d = d.slice(0, i);
+      if (dirs.has(d)) break;
+      dirs.add(d);
     }
+  }
+  for (const e of all) {
+    if (!leaves.has(e.path) || !dirs.has(e.path)) continue;
+    const under = all.find((x) => x.path.startsWith(e.path + '/'))!;
+    return { path: under.path, why: `it is under ${quoteCStyle(e.path)}, which the same tree holds as a file, symbolic link or submodule` };
   }
   return null;
 }
