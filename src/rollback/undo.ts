@@ -117,6 +117,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
     });
   }
   const copy = await readRemovedTask(root, u.trashRef);
+  if (u.worktree) (await import('./tasks/removed.js')).checkSavedWorktree(copy, path.resolve(u.worktree), u.trashRef);
   const commit = copy.tip;
   let switchBack: BranchUndo['switchBack'] = null;
   // The task was checked out in a worktree that the rollback switched to another branch:

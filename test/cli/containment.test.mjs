@@ -271,3 +271,26 @@ test('snapshot: a working-tree file whose name a restore would refuse (a backsla
   assert.equal(sb.read('we\\ird.txt'), 'w\n');
   assert.equal(sb.read('git~1/x.txt'), 'x\n');
 });
+
+test('undo of rollback branch: an undo log naming another place for the task worktree than the saved copy is refused, dry run included', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  kizuOk(sb, ['task', 'start', 't2', '--worktree']);
+  const wt = sibling(sb, 't2');
+  commit(sb, wt, 'task work', { 'b.txt': 'b\n' });
+  kizuOk(sb, ['rollback', 'branch', 't2', '--yes']);
+  const trashRef = sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/trash/').trim();
+  const logFile = sb.path('.git/kizu/rollbacks.json');
+  const elsewhere = path.join(sb.base, 'elsewhere');
+  const log = readFileSync(logFile, 'utf8');
+  assert.ok(log.includes(JSON.stringify(wt)), log);
+  writeFileSync(logFile, log.split(JSON.stringify(wt)).join(JSON.stringify(elsewhere)));
+  refusedEverywhere(
+    sb,
+    [['undo', '--dry-run'], ['undo', '--yes']],
+    err(
+      `cannot bring back the worktree of task "t2": the undo log names ${elsewhere}, but ${trashRef} was saved from ${wt}; nothing was changed`,
+      `one of them was changed outside git kizu; the copy stays in ${trashRef}; by hand: git branch kizu/t2 ${sb.git('rev-parse', `${trashRef}^1`).trim()}`,
+    ),
+  );
+  assert.equal(existsSync(elsewhere), false);
+});

@@ -33,7 +33,7 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { quoteCStyle, shellPath } from '../../git/quote.js';
 import { git, splitZ } from '../../git/run.js';
-import { KIZU_IDENT, ZERO_OID, resolve } from './records.js';
+import { KIZU_IDENT, ZERO_OID, isInside, resolve } from './records.js';
 import { TASK_TRASH_PREFIX } from '../../git/layout.js';
 import { resolveKizuRef } from '../../git/refs.js';
 import { gitDirFast } from '../../git/repo.js';
@@ -432,4 +432,18 @@ async function refuseUnsafeCopy(root: string, spec: string, commit: string, mode
   }
   if (!bad) return;
   throw unsafePathError(`saved task ${spec}${spec === commit ? '' : ` (commit ${commit.slice(0, 12)})`}`, bad.path, bad.why, `git kizu rollback branch never saves such a path, so this copy was made or changed by something else: see what it holds with git ls-tree -r ${commit}`);
+}
+
+/**
+ * Refuses to recreate a removed task's worktree at `worktree` (the undo log's path) unless the
+ * removed-task commit `t` was saved from that same directory: `git kizu rollback branch`
+ * writes both, so a difference means one was changed outside git-kizu, and the undo log's
+ * path alone would decide where files are written.
+ * @throws KizuError exit 2 naming both paths; nothing was changed.
+ */
+export function checkSavedWorktree(t: RemovedTask, worktree: string, trashRef: string): void {
+  if (t.worktree && isInside(t.worktree, worktree) && isInside(worktree, t.worktree)) return;
+  throw new KizuError(`cannot bring back the worktree of task "${t.name}": the undo log names ${quoteCStyle(worktree)}, but ${trashRef} was saved from ${t.worktree ? quoteCStyle(t.worktree) : 'no worktree'}; nothing was changed`, {
+    hint: `one of them was changed outside git kizu; the copy stays in ${trashRef}; by hand: git branch kizu/${t.name} ${t.tip}`,
+  });
 }

@@ -32,7 +32,7 @@ import {
   type TaskInfo,
   type WorktreeInfo,
 } from './records.js';
-import { ignoredToSave, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
+import { checkSavedWorktree, ignoredToSave, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
 import { nestedRefusal, nestedRepositories, type NestedRepository } from './nested.js';
 import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
@@ -696,12 +696,8 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
     });
   }
   const manual = `the copy stays in ${trashRef}; by hand: git branch ${taskBranch(name)} ${t.tip}`;
-  if (worktree && (!t.worktree || !canonicalEq(t.worktree, path.resolve(root, worktree)))) {
-    // The undo record and the saved copy name the same worktree when rollback branch wrote them.
-    throw new KizuError(`cannot bring back the worktree of task "${name}": the undo log names ${quoteCStyle(path.resolve(root, worktree))}, but ${trashRef} was saved from ${t.worktree ? quoteCStyle(t.worktree) : 'no worktree'}; nothing was changed`, {
-      hint: `one of them was changed outside git kizu; ${manual}`,
-    });
-  }
+  // The undo record and the saved copy name the same worktree when rollback branch wrote them.
+  if (worktree) checkSavedWorktree(t, path.resolve(root, worktree), trashRef);
   if (worktree) {
     const wt = path.resolve(root, worktree);
     const holder = (await listWorktrees(root)).find((w) => w.branch === ref);
