@@ -847,7 +847,17 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
   // in a teammate's clone of a shared .claude/): the runner stays.
   const stillRun = settingsPlan !== null && !deleteSettings && hasKizuHooks(t.settingsFile, settingsPlan.text);
   const excludeFiles = new Map<string, string | null>();
-  if (everything) for (const e of rec?.exclude ?? []) if (!excludeFiles.has(e.file)) excludeFiles.set(e.file, readExcludeFile(e.file));
+  if (everything && rec?.exclude?.length) {
+    // The record is stored state anyone who writes the git dir can edit: the lines are taken
+    // out of this repository's exclude file only, never out of another file it names.
+    const own = t.repo ? await excludeFilePath(t.repo.root) : null;
+    const foreign = new Set<string>();
+    for (const e of rec.exclude) {
+      if (own === null || path.resolve(e.file) !== own) foreign.add(e.file);
+      else if (!excludeFiles.has(e.file)) excludeFiles.set(e.file, readExcludeFile(e.file));
+    }
+    for (const f of foreign) r.warn(`left ${show(f)} alone: the install record says git-kizu added lines to it, but git-kizu only ever adds them to this repository's exclude file${own ? ` (${show(own)})` : ''}`);
+  }
   const hookPath = !everything
     ? null
     : rec

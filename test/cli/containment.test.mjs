@@ -294,3 +294,20 @@ test('undo of rollback branch: an undo log naming another place for the task wor
   );
   assert.equal(existsSync(elsewhere), false);
 });
+
+test('teardown: an install record whose exclude lines name a file outside the repository leaves that file alone', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  kizuOk(sb, ['init', '--scope', 'local']);
+  const recFile = sb.path('.git/kizu/install-local.json');
+  const rec = JSON.parse(readFileSync(recFile, 'utf8'));
+  assert.ok(rec.exclude?.length, JSON.stringify(rec));
+  const victim = path.join(sb.base, 'victim.txt');
+  writeFileSync(victim, 'secret\n');
+  rec.exclude.push({ file: victim, offset: 0, text: 'secret\n', createdFile: true });
+  writeFileSync(recFile, JSON.stringify(rec, null, 2) + '\n');
+  const r = sb.kizu(['teardown', '--scope', 'local']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, `git-kizu: warning: left ${victim} alone: the install record says git-kizu added lines to it, but git-kizu only ever adds them to this repository's exclude file (.git/info/exclude)\n`);
+  assert.equal(readFileSync(victim, 'utf8'), 'secret\n');
+  assert.equal(readFileSync(sb.path('.git/info/exclude'), 'utf8').includes('.claude'), false);
+});
