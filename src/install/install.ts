@@ -61,6 +61,7 @@ import type { GuardInsertionRecord } from './state.js';
 import { AGENT_LABELS, type AgentName } from '../agents/registry.js';
 import { applyAgent, checkScope, defaultAgents, installedAgents, planAgentRemovals, planAgents, removeAgent, type ClaudeVia, type OtherAgent } from './agents.js';
 import { pluginSteps } from './plugin.js';
+import { isDotGitComponent } from '../git/verify-path.js';
 
 /** Options of {@link runInit}. */
 export interface InitOptions {
@@ -976,6 +977,13 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
     did++;
   }
   for (const g of !everything ? [] : (rec?.guard ?? (lost?.kind === 'remove' ? [lost.record] : []))) {
+    // The record is stored state: every hook manager's file is in the working tree (managers/),
+    // so a recorded file anywhere else (or in a .git directory) is not touched.
+    const rel = t.repo ? path.relative(t.repo.root, path.resolve(g.file)) : '..';
+    if (rel === '' || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel) || rel.split(path.sep).some(isDotGitComponent)) {
+      r.warn(`left ${show(g.file)} alone: the install record says git-kizu put the guard in it, but git-kizu only puts it in hook manager files of this working tree`);
+      continue;
+    }
     const { removal, syncedHook } = removeGuard(g);
     const shown = show(g.file);
     if (removal.kind === 'removed') {

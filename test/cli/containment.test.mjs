@@ -311,3 +311,19 @@ test('teardown: an install record whose exclude lines name a file outside the re
   assert.equal(readFileSync(victim, 'utf8'), 'secret\n');
   assert.equal(readFileSync(sb.path('.git/info/exclude'), 'utf8').includes('.claude'), false);
 });
+
+test('teardown: an install record whose guard insertion names a file outside the working tree leaves that file alone', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  kizuOk(sb, ['init']);
+  const recFile = sb.path('.git/kizu/install-project.json');
+  const rec = JSON.parse(readFileSync(recFile, 'utf8'));
+  const victim = path.join(sb.base, 'victim.txt');
+  writeFileSync(victim, 'secret\n');
+  rec.guard = [...(rec.guard ?? []), { manager: 'husky', file: victim, offset: 0, text: 'secret\n', createdFile: true }];
+  writeFileSync(recFile, JSON.stringify(rec, null, 2) + '\n');
+  const r = sb.kizu(['teardown']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, `git-kizu: warning: left ${victim} alone: the install record says git-kizu put the guard in it, but git-kizu only puts it in hook manager files of this working tree\n`);
+  assert.equal(readFileSync(victim, 'utf8'), 'secret\n');
+  assert.equal(existsSync(sb.path('.claude')), false);
+});
