@@ -23,6 +23,7 @@ import path from 'node:path';
 import { findRootFast } from '../git/repo.js';
 import type { JournalInput, ReportedChange } from './contract.js';
 import { fileMode, readWorkFile } from '../rollback/journal/patch-write.js';
+import { pathProblem } from '../git/verify-path.js';
 
 /** `s` with each '\n' not preceded by '\r' turned into "\r\n". */
 function crlf(b: Buffer): Buffer {
@@ -77,7 +78,8 @@ export async function journalHook(input: JournalInput, now = new Date()): Promis
     const root = findRootFast(path.dirname(abs));
     if (!root) continue;
     const rel = path.relative(root, abs).split(path.sep).join('/');
-    if (!rel || rel.startsWith('../') || rel === '..' || /^\.git(\/|$)/.test(rel)) continue;
+    // Only paths a rollback may write back (git/verify-path.ts): not outside the tree, not in .git.
+    if (pathProblem(rel)) continue;
     if (!byRoot.has(root)) byRoot.set(root, []);
     byRoot.get(root)!.push({ rel, abs, as: f });
   }

@@ -30,6 +30,7 @@ import { replaceWithSync, writeFileAtomic } from '../files.js';
 import { DIFF_ARGS, parseDiff } from '../git/diff.js';
 import { hunkDetail, hunkRange, shortId, hunkSpot, submoduleWords, type Hunk, type HunkDetail } from './listing.js';
 import type { IndexEntry, SavedFile } from './saved-reverts.js';
+import { pathProblem, unsafePathError } from '../git/verify-path.js';
 
 /**
  * The bytes of one side of a hunk: 'old' takes ' ' and '-' lines, 'new' takes ' ' and '+'
@@ -485,12 +486,19 @@ function gitModeBits(mode: string): number {
  * A modified file's hunk (lines, binary, link target, mode) whose change the index holds
  * too gets a `stagedFix` (see planStagedFix; its new blob is written to the object store).
  * @throws KizuError exit 1 if the path no longer holds what the hunk was listed from; exit 2
- *   for submodules, conflicts, files git converts (see verifyOid), a staged type change
+ *   for a path git-kizu must not write (git/verify-path.ts pathProblem: a forged baseline
+ *   holding `..` or `.git` entries), submodules, conflicts, files git converts (see verifyOid), a staged type change
  *   (planStagedFix), or a hunk that did not come from listHunks.
  */
 export async function planRevert(root: string, h: Hunk, baselineOid: string): Promise<RevertPlan> {
   const d = hunkDetail(h);
   if (!d) throw new KizuError(`hunk ${shortId(h)} has no diff detail`, { hint: 'this is a bug in git-kizu; hunks must come from listHunks' });
+  // The baseline is a commit anything that writes the git dir can make (refs/kizu/baseline,
+  // HEAD): a path git would never check out is not written back from it (git/verify-path.ts).
+  const unsafe = pathProblem(h.path, { symlink: d.oldMode === '120000' });
+  if (unsafe) {
+    throw unsafePathError(`hunk ${shortId(h)} (against the baseline ${baselineOid.slice(0, 12)})`, h.path, unsafe, `git never checks out such a path, so the baseline commit was made by something else: see it with git ls-tree -r ${baselineOid}, and where it comes from with git kizu baseline show`);
+  }
   if (h.kind === 'submodule') throw submoduleRefusal(h, d, baselineOid);
   if (h.kind === 'conflict') throw await conflictRefusal(root, h, d);
   const abs = path.join(root, ...h.path.split('/'));

@@ -19,6 +19,7 @@ import { git } from '../git/run.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { resolveKizuRef } from '../git/refs.js';
 import { quoteCStyle } from '../git/quote.js';
+import { pathProblem, unsafePathError } from '../git/verify-path.js';
 
 
 const IDENT = {
@@ -123,7 +124,9 @@ export async function saveRevert(root: string, f: SavedFile, reason: string): Pr
  * @param spec a commit id (or prefix) on refs/kizu/reverts, as printed by revert.
  * @throws KizuError (exit 1: `no saved revert <spec>: ...`) if `spec` is not a commit of the chain of
  *   saved reverts (never saved, or dropped by retention); exit 2
- *   if refs/kizu/reverts points at anything but an existing commit (git/refs.ts checkRefObject).
+ *   if refs/kizu/reverts points at anything but an existing commit (git/refs.ts checkRefObject),
+ *   or if the entry names a path git-kizu must not write (git/verify-path.ts pathProblem:
+ *   outside the working tree, in `.git`, ...).
  */
 export async function readSavedRevert(root: string, spec: string): Promise<SavedRevert> {
   const notFound = () =>
@@ -153,7 +156,13 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
   const p = field('path');
   const type = field('type') as SavedRevert['type'] | undefined;
   if (!msg.startsWith('kizu trash: ') || p === undefined || !type) throw notFound();
-  const path = JSON.parse(p) as string;
+  const path = JSON.parse(p) as unknown;
+  // A path git-kizu must not write (git/verify-path.ts): refused before anything reads the file.
+  const unsafe = typeof path === 'string' ? pathProblem(path, { symlink: type === 'symlink' }) : 'it is not a string';
+  if (unsafe) {
+    throw unsafePathError(`saved revert ${spec} (${REVERTS_REF})`, String(path), unsafe, `git kizu revert never saves such a path, so this entry was made or changed by something else: see it with git show ${commit}`);
+  }
+  if (type !== 'file' && type !== 'symlink' && type !== 'absent') throw notFound();
   const modeText = field('mode') ?? 'none';
   const mode = modeText === 'none' ? null : parseInt(modeText, 8);
   let blob: string | null = null;
@@ -172,7 +181,7 @@ export async function readSavedRevert(root: string, spec: string): Promise<Saved
   const index: IndexEntry | null | undefined = indexText === undefined ? undefined : im ? { mode: im[1], oid: im[2] } : indexText === 'none' ? null : undefined;
   // Named by its first id where retention wrote it again, as it was printed when saved.
   const first = field('id');
-  return { path, type, content, mode, ...(index === undefined ? {} : { index }), commit: first && /^[0-9a-f]{40}$/.test(first) ? first : commit, blob, reason: field('reason') ?? '' };
+  return { path: path as string, type, content, mode, ...(index === undefined ? {} : { index }), commit: first && /^[0-9a-f]{40}$/.test(first) ? first : commit, blob, reason: field('reason') ?? '' };
 }
 
 /** One saved revert as {@link listSavedReverts} gives it. */

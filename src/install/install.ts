@@ -61,6 +61,7 @@ import type { GuardInsertionRecord } from './state.js';
 import { AGENT_LABELS, type AgentName } from '../agents/registry.js';
 import { applyAgent, checkScope, defaultAgents, installedAgents, planAgentRemovals, planAgents, removeAgent, type ClaudeVia, type OtherAgent } from './agents.js';
 import { pluginSteps } from './plugin.js';
+import { isDotGitComponent } from '../git/verify-path.js';
 
 /** Options of {@link runInit}. */
 export interface InitOptions {
@@ -848,7 +849,17 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
   // in a teammate's clone of a shared .claude/): the runner stays.
   const stillRun = settingsPlan !== null && !deleteSettings && hasKizuHooks(t.settingsFile, settingsPlan.text);
   const excludeFiles = new Map<string, string | null>();
-  if (everything) for (const e of rec?.exclude ?? []) if (!excludeFiles.has(e.file)) excludeFiles.set(e.file, readExcludeFile(e.file));
+  if (everything && rec?.exclude?.length) {
+    // The record is stored state anyone who writes the git dir can edit: the lines are taken
+    // out of this repository's exclude file only, never out of another file it names.
+    const own = t.repo ? await excludeFilePath(t.repo.root) : null;
+    const foreign = new Set<string>();
+    for (const e of rec.exclude) {
+      if (own === null || path.resolve(e.file) !== own) foreign.add(e.file);
+      else if (!excludeFiles.has(e.file)) excludeFiles.set(e.file, readExcludeFile(e.file));
+    }
+    for (const f of foreign) r.warn(`left ${show(f)} alone: the install record says git-kizu added lines to it, but git-kizu only ever adds them to this repository's exclude file${own ? ` (${show(own)})` : ''}`);
+  }
   const hookPath = !everything
     ? null
     : rec
@@ -967,6 +978,13 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
     did++;
   }
   for (const g of !everything ? [] : (rec?.guard ?? (lost?.kind === 'remove' ? [lost.record] : []))) {
+    // The record is stored state: every hook manager's file is in the working tree (managers/),
+    // so a recorded file anywhere else (or in a .git directory) is not touched.
+    const rel = t.repo ? path.relative(t.repo.root, path.resolve(g.file)) : '..';
+    if (rel === '' || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel) || rel.split(path.sep).some(isDotGitComponent)) {
+      r.warn(`left ${show(g.file)} alone: the install record says git-kizu put the guard in it, but git-kizu only puts it in hook manager files of this working tree`);
+      continue;
+    }
     const { removal, syncedHook } = removeGuard(g);
     const shown = show(g.file);
     if (removal.kind === 'removed') {

@@ -24,6 +24,7 @@ import { acquireLock } from '../git/lock.js';
 import { undoLogFile, undoLogLockFile } from '../git/layout.js';
 import { shellPath } from '../git/quote.js';
 import { lstatInTree, replaceFileSync } from '../files.js';
+import { isDotGitComponent, pathProblem } from '../git/verify-path.js';
 
 /** What a rollback left at one path it changed (see {@link RollbackRecord}.changed). */
 export interface RollbackChange {
@@ -128,12 +129,15 @@ function problem(r: unknown): string | null {
       return `undo must be {kind: "branch", name, trashRef: "refs/...", worktree?}, got ${showValue(o.undo)}`;
     }
     if (u.worktree !== undefined && (typeof u.worktree !== 'string' || !path.isAbsolute(u.worktree))) return 'undo.worktree must be an absolute path';
+    // A worktree is never made inside a git dir (git/verify-path.ts isDotGitComponent: `.git` and the names taken for it).
+    if (typeof u.worktree === 'string' && u.worktree.split(/[\\/]/).some(isDotGitComponent)) return `undo.worktree must not be inside a .git directory, got ${showValue(u.worktree)}`;
   }
   if (o.changed !== undefined) {
     if (!Array.isArray(o.changed)) return 'changed must be an array of {path, sha256}';
     for (const c of o.changed as Record<string, unknown>[]) {
       const p = c?.path;
-      if (typeof p !== 'string' || !p || p.startsWith('/') || p.split('/').some((x) => x === '' || x === '.' || x === '..')) {
+      // The one path rule (git/verify-path.ts): what a rollback may have changed.
+      if (typeof p !== 'string' || pathProblem(p)) {
         return `changed[].path must be a repository-relative path, got ${showValue(p)}`;
       }
       if (c.sha256 !== null && (typeof c.sha256 !== 'string' || !/^([0-9a-f]{64}|other|unreadable)$/.test(c.sha256))) return `changed[].sha256 must be a SHA-256 or null, got ${showValue(c.sha256)}`;

@@ -117,6 +117,7 @@ async function branchPlan(root: string, u: NonNullable<RollbackRecord['undo']>):
     });
   }
   const copy = await readRemovedTask(root, u.trashRef);
+  if (u.worktree) (await import('./tasks/removed.js')).checkSavedWorktree(copy, path.resolve(u.worktree), u.trashRef);
   const commit = copy.tip;
   let switchBack: BranchUndo['switchBack'] = null;
   // The task was checked out in a worktree that the rollback switched to another branch:
@@ -179,8 +180,12 @@ async function undoWorktree(root: string, snap: SnapshotInfo, recreated: boolean
   const recorded = snap.meta.worktree;
   if (here && sameWorktree(snap.meta, root, here)) return root;
   if (recreated) return recorded;
-  if (!snap.meta.worktreeId) return isWorktree(recorded) ? recorded : root;
-  const { listWorktrees } = await import('./tasks/records.js');
+  const { listWorktrees, isInside } = await import('./tasks/records.js');
+  if (!snap.meta.worktreeId) {
+    // The recorded path is stored state: only a worktree of this repository is restored into.
+    const mine = isWorktree(recorded) && (await listWorktrees(root)).some((w) => isInside(w.path, recorded) && isInside(recorded, w.path));
+    return mine ? recorded : root;
+  }
   for (const w of await listWorktrees(root)) {
     const dir = gitDirFast(w.path);
     if (dir && worktreeId(dir) === snap.meta.worktreeId) return w.path;

@@ -23,6 +23,7 @@ import { languageOf } from '../syntax/languages.js';
 import { scanBuffer } from './parse.js';
 import { toLines, lineCount, lineText, eolFor, insertLine, removeLine, indentOf, isBlank, isBinary, lineOfGitLine, type LineFile } from './lines.js';
 import { withWorkTreeLock } from '../git/lock.js';
+import { isDotGitComponent } from '../git/verify-path.js';
 
 /** Runs `fn` holding the scars lock `<git-dir>/kizu/scars.lock`: the one working-tree write lock (see withWorkTreeLock). */
 function withScarsLock<T>(gitDir: string, fn: () => Promise<T>): Promise<T> {
@@ -72,9 +73,9 @@ function inside(root: string, p: string): boolean {
   return rel !== '' && !rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel);
 }
 
-/** True if root-relative `rel` (`/`-separated) is, or is inside, a `.git` directory at any depth. */
+/** True if root-relative `rel` (`/`-separated) is, or is inside, a `.git` directory at any depth (or a name taken for it: git/verify-path.ts). */
 function inGitDir(rel: string): boolean {
-  return rel.split('/').includes('.git');
+  return rel.split('/').some(isDotGitComponent);
 }
 
 /**

@@ -18,6 +18,7 @@
 import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { lineKind, parseHunkHeader, splitLines, unquoteC } from '../../git/diff.js';
+import { isDotGitComponent, LEAVES_TREE, pathProblem } from '../../git/verify-path.js';
 
 /** One body line of a hunk. */
 export interface PatchLine {
@@ -99,7 +100,8 @@ function gitHeaderNames(line: Buffer): [string, string] | null {
 
 /**
  * Strips `strip` leading components (git-apply(1) `-p`) and checks the result.
- * @throws PatchError for too few components, an absolute path, `..`, or a path in `.git`.
+ * @throws PatchError for too few components, an absolute path, `..`, a path in `.git` (or one a
+ *   file system takes for it), or anything else git/verify-path.ts pathProblem refuses.
  */
 function cleanPath(name: string, strip: number, where: string): string {
   const parts = name.split('/');
@@ -107,8 +109,11 @@ function cleanPath(name: string, strip: number, where: string): string {
   if (parts.length <= strip) throw new PatchError(`${where}: "${name}" has fewer than ${strip + 1} path components, so -p${strip} leaves no file name`);
   const rel = path.posix.normalize(parts.slice(strip).join('/'));
   if (rel === '.' || rel === '' || rel.endsWith('/')) throw new PatchError(`${where}: "${name}" names a directory, not a file`);
-  if (rel === '..' || rel.startsWith('../')) throw new PatchError(`${where}: "${name}" leaves the repository`);
-  if (/^\.git(\/|$)/i.test(rel)) throw new PatchError(`${where}: "${name}" is inside .git; git-kizu does not patch git's own files`);
+  // The one path rule (git/verify-path.ts), in the words patches have always used for the two usual cases.
+  const why = pathProblem(rel);
+  if (why === LEAVES_TREE) throw new PatchError(`${where}: "${name}" leaves the repository`);
+  if (why && rel.split('/').some(isDotGitComponent)) throw new PatchError(`${where}: "${name}" is inside .git; git-kizu does not patch git's own files`);
+  if (why) throw new PatchError(`${where}: "${name}" is not a path git-kizu writes: ${why}`);
   return rel;
 }
 

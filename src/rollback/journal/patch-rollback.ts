@@ -27,6 +27,8 @@ import path from 'node:path';
 import { git } from '../../git/run.js';
 import { KizuError } from '../../errors.js';
 import { quoteCStyle } from '../../git/quote.js';
+import { JOURNAL_REF } from '../../git/layout.js';
+import { pathProblem, unsafePathError } from '../../git/verify-path.js';
 import type { RawHunk } from '../../git/diff.js';
 import { diffBlobs, readBlob, writeBlob, shortIds, chrono, readJournal, recordEntry, type JournalEntry, type JournalFile } from './journal.js';
 import { splitLines } from './patch-apply.js';
@@ -324,7 +326,8 @@ async function stepFor(root: string, e: JournalEntry, f: JournalFile, cur: Buffe
  * (that was not itself rolled back) are not added.
  * @param all the whole journal (readJournal in ./journal.ts).
  * @returns steps and refusals; nothing is written.
- * @throws KizuError (exit 2) for an unreadable file, git or fs failures.
+ * @throws KizuError (exit 2) for an entry naming a path git-kizu must not write (git/verify-path.ts
+ *   pathProblem), checked for every entry before any file is read; an unreadable file, git or fs failures.
  */
 export async function planRollback(root: string, all: JournalEntry[], targets: JournalEntry[], cascade: boolean): Promise<RollbackPlan> {
   const short = shortIds(all);
@@ -335,6 +338,15 @@ export async function planRollback(root: string, all: JournalEntry[], targets: J
     const files = new Map<string, FilePlan>();
     const steps: Step[] = [];
     const refusals: Refusal[] = [];
+    // Every path of every entry is checked before any file is read (git/verify-path.ts).
+    for (const e of entries) {
+      for (const f of e.files) {
+        const why = pathProblem(f.path);
+        if (why) {
+          throw unsafePathError(`journal entry ${short.get(e.id) ?? e.id} (${JOURNAL_REF})`, f.path, why, `git kizu never journals such a path, so this entry was made or changed by something else: see it with git show ${e.id}`);
+        }
+      }
+    }
     for (const e of entries) {
       for (const f of e.files) {
         let st = files.get(f.path);

@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../../files.js';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { repoInfo } from '../../git/repo.js';
 import { recordRewrite } from '../../scars/insert.js';
+import { isDotGitComponent, pathProblem } from '../../git/verify-path.js';
 
 /** One planned file change. */
 export interface FileWrite {
@@ -57,7 +58,7 @@ function workFileProblem(root: string, rel: string): string | null {
     }
     const r = path.relative(realRoot, real);
     if (r === '..' || r.startsWith('..' + path.sep) || path.isAbsolute(r)) return `${path.relative(root, d) || '.'} leads outside the repository (to ${real})`;
-    if (r.split(path.sep).some((c) => c.toLowerCase() === '.git')) return `${path.relative(root, d)} leads into a .git directory (${real})`;
+    if (r.split(path.sep).some(isDotGitComponent)) return `${path.relative(root, d)} leads into a .git directory (${real})`;
     break;
   }
   let st;
@@ -140,6 +141,11 @@ export async function writeAllOrNothing(root: string, writes: FileWrite[]): Prom
 
 /** {@link writeAllOrNothing} once the lock is held. */
 async function writeLocked(root: string, writes: FileWrite[]): Promise<void> {
+  // Every path first (git/verify-path.ts): the callers checked them; this is the last line, before any write.
+  for (const w of writes) {
+    const unsafe = pathProblem(w.path);
+    if (unsafe) throw new KizuError(`${quoteCStyle(w.path)}: ${unsafe}; nothing changed`, { hint: 'write files inside the working tree, outside .git' });
+  }
   const done: Done[] = [];
   for (const w of writes) {
     const abs = path.join(root, w.path);

@@ -66,6 +66,7 @@ import { replaceFileSync, replaceWithSync } from '../../files.js';
 import { parseIndex, seedProblem, type ParsedIndex } from '../../git/index-file.js';
 import { ensureShadow, realGit, shadowEnv, type SnapshotStore } from './store.js';
 import { DIRTY_ARGS, indexChecksum, listUntracked, UPDATE_ARGS, type BegunSnapshot } from './begin.js';
+import { pathProblem } from '../../git/verify-path.js';
 
 /** Permission bits used for files without an exception. */
 export interface ModeDefaults {
@@ -164,11 +165,6 @@ function readIndexFile(file: string, oidLen: number): ParsedIndex | null {
   } catch {
     return null;
   }
-}
-
-/** True if a repository-relative path names something inside a `.git` directory. */
-function insideDotGit(p: string): boolean {
-  return p.split('/').some((c) => c.toLowerCase() === '.git');
 }
 
 /** The most frequent value of `xs`, or `dflt` when empty. */
@@ -456,7 +452,11 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
   const consider = (p: string, inP: boolean, inC: boolean) => {
     const abs = path.join(s.root, p);
     const slash = p.lastIndexOf('/');
-    const st = inC && !insideDotGit(p) && realDir(slash < 0 ? '' : p.slice(0, slash)) ? lstatOrNull(abs) : null;
+    // A name a restore would refuse (git/verify-path.ts) is not captured, and said so: a
+    // snapshot holding it could not be restored at all.
+    const unsafe = inC ? pathProblem(p) : null;
+    if (unsafe) skip(p, `a name git-kizu does not write back (${unsafe})`);
+    const st = inC && !unsafe && realDir(slash < 0 ? '' : p.slice(0, slash)) ? lstatOrNull(abs) : null;
     let ok = false;
     if (!st) {
       // A name that is not valid UTF-8 reaches here with U+FFFD for its bad bytes, a name no
@@ -527,7 +527,7 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     }
     for (const p of included) if (!p.endsWith('/')) OI.add(p);
     for (const p of extra) {
-      if (!U!.has(p) && !OI.has(p) && !insideDotGit(p)) {
+      if (!U!.has(p) && !OI.has(p) && !pathProblem(p)) {
         const st = lstatOrNull(path.join(s.root, p));
         if (st && (st.isFile() || st.isSymbolicLink())) OI.add(p);
       }

@@ -35,6 +35,7 @@ import { lstatInTree, replaceFileSync, replaceWithSync } from '../../files.js';
 import { openStore, realGit, type SnapshotStore } from './store.js';
 import { commitSnapshot, captureModes, headCommit, readIn, retain, LOCK_TIMEOUT_MS, type SnapshotInfo } from './snapshot.js';
 import { git } from '../../git/run.js';
+import { treeProblem, unsafePathError } from '../../git/verify-path.js';
 
 /** One side of a change. */
 export interface FileState {
@@ -131,16 +132,34 @@ interface TreeEntry {
   oid: string;
 }
 
-async function lsTree(s: SnapshotStore, tree: string): Promise<Map<string, TreeEntry>> {
+/** The entries of `tree` (`git ls-tree -r`) by path, and the paths it lists more than once (a forged tree). */
+async function lsTree(s: SnapshotStore, tree: string): Promise<{ entries: Map<string, TreeEntry>; dups: string[] }> {
   const out = (await realGit(s, ['ls-tree', '-r', '-z', '--full-tree', tree])).stdout.toString('utf8');
   const m = new Map<string, TreeEntry>();
+  const dups: string[] = [];
   for (const rec of out.split('\0')) {
     if (!rec) continue;
     const tab = rec.indexOf('\t');
     const [mode, , oid] = rec.slice(0, tab).split(' ');
-    m.set(rec.slice(tab + 1), { mode, oid });
+    const p = rec.slice(tab + 1);
+    if (m.has(p)) dups.push(p);
+    m.set(p, { mode, oid });
   }
-  return m;
+  return { entries: m, dups };
+}
+
+/**
+ * Refuses a snapshot whose tree git-kizu must not write from (git/verify-path.ts treeProblem:
+ * a path leaving the working tree or leading into `.git`, an unknown mode, a path under a
+ * file or a symbolic link of the same tree), before anything is captured or written.
+ * @throws KizuError exit 2 naming the snapshot, its ref and the first such path.
+ */
+function refuseUnsafeTree(target: SnapshotInfo, tgt: Map<string, TreeEntry>, dups: string[]): void {
+  const bad = dups.length ? { path: dups[0], why: 'the tree lists it twice' } : treeProblem([...tgt].map(([p, e]) => ({ path: p, mode: e.mode })));
+  if (!bad) return;
+  const where = target.ref || target.id;
+  const drop = target.ref ? `, and drop it with git kizu snapshot drop ${target.name}` : '';
+  throw unsafePathError(`snapshot ${target.name}${target.ref ? ` (${target.ref})` : ''}`, bad.path, bad.why, `git kizu snapshot never writes such a path, so this snapshot was made or changed by something else: see what it holds with git ls-tree -r ${where}${drop}`);
 }
 
 function stateOf(gitMode: string, oid: string, p: string, perms: { modes: Record<string, number>; defaults: ModeDefaults }): FileState | null {
@@ -482,7 +501,10 @@ export async function restoreSnapshot(root: string, id: string, opts: RestoreOpt
   const s = await openStore(root, { configProblem: opts.configProblem });
   const target = await readIn(s, id);
   const paths = opts.paths ? normalisePaths(opts.paths) : null;
-  const tgt = await lsTree(s, target.tree);
+  const listed = await lsTree(s, target.tree);
+  const tgt = listed.entries;
+  // Every path is checked before anything is captured or written, the dry run included.
+  refuseUnsafeTree(target, tgt, listed.dups);
   const timeout = opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS;
   let release = await acquireLock(s.lockFile, 'the snapshot store', timeout);
   try {

@@ -33,11 +33,13 @@ import path from 'node:path';
 import { KizuError, EXIT } from '../../errors.js';
 import { quoteCStyle, shellPath } from '../../git/quote.js';
 import { git, splitZ } from '../../git/run.js';
-import { KIZU_IDENT, ZERO_OID, resolve } from './records.js';
+import { KIZU_IDENT, ZERO_OID, isInside, resolve } from './records.js';
 import { TASK_TRASH_PREFIX } from '../../git/layout.js';
 import { resolveKizuRef } from '../../git/refs.js';
 import { gitDirFast } from '../../git/repo.js';
 import { worktreeId } from '../snapshots/store.js';
+import { lstatInTree } from '../../files.js';
+import { pathProblem, treeProblem, unsafePathError } from '../../git/verify-path.js';
 
 /** A removed task, as read back from its removed-task commit. */
 export interface RemovedTask {
@@ -151,8 +153,9 @@ export async function restoreModes(root: string, wt: string, t: Pick<RemovedTask
     const want = parseInt(m.modes[f.path] ?? (f.exec ? m.exec : m.file), 8);
     const file = path.join(wt, ...f.path.split('/'));
     try {
-      const st = await lstat(file);
-      if (st.isFile() && (st.mode & 0o7777) !== want) await chmod(file, want);
+      // Never through a symbolic link on the way (files.ts lstatInTree).
+      const st = lstatInTree(wt, f.path);
+      if (st?.isFile() && (st.mode & 0o7777) !== want) await chmod(file, want);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push({ path: f.path, error: (e as Error).message });
     }
@@ -161,8 +164,8 @@ export async function restoreModes(root: string, wt: string, t: Pick<RemovedTask
   for (const [d, bits] of Object.entries(m.dirs ?? {}).sort(([a], [b]) => b.length - a.length)) {
     const dir = path.join(wt, ...d.split('/'));
     try {
-      const st = await lstat(dir);
-      if (st.isDirectory() && (st.mode & 0o7777) !== parseInt(bits, 8)) await chmod(dir, parseInt(bits, 8));
+      const st = lstatInTree(wt, d);
+      if (st?.isDirectory() && (st.mode & 0o7777) !== parseInt(bits, 8)) await chmod(dir, parseInt(bits, 8));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') failures.push({ path: d, error: (e as Error).message });
     }
@@ -367,7 +370,8 @@ export async function saveRemovedTask(
  * @param spec its ref (`refs/kizu/trash/<name>/<time>`) or its commit id.
  * @throws KizuError (exit 1) when `spec` does not name a removed-task commit; exit 2 when
  *   `spec` is a ref under refs/kizu/trash/ that points at anything but an existing commit
- *   (git/refs.ts checkRefObject).
+ *   (git/refs.ts checkRefObject), or when the copy names a path git-kizu must not write
+ *   (its tree or its kizu-modes: refuseUnsafeCopy).
  */
 export async function readRemovedTask(root: string, spec: string): Promise<RemovedTask> {
   const notFound = () =>
@@ -392,6 +396,8 @@ export async function readRemovedTask(root: string, spec: string): Promise<Remov
   };
   const wt = opt('worktree');
   const co = opt('checkout');
+  const modes = parseModes(field('modes'));
+  await refuseUnsafeCopy(root, spec, commit, modes);
   return {
     ref: spec,
     commit,
@@ -404,6 +410,40 @@ export async function readRemovedTask(root: string, spec: string): Promise<Remov
     index: opt('index'),
     worktreeId: opt('worktree-id'),
     time: field('time') ?? '',
-    modes: parseModes(field('modes')),
+    modes,
   };
+}
+
+/**
+ * Refuses a removed-task commit that names a path git-kizu must not write or chmod
+ * (git/verify-path.ts): an entry of its tree (treeProblem: `..`, `.git` and its aliases, an
+ * unknown mode, a path under a file or link of the same tree) or a path of its kizu-modes
+ * (files and directories whose bits restoreModes sets).
+ * @throws KizuError exit 2 naming the ref and the first such path.
+ */
+async function refuseUnsafeCopy(root: string, spec: string, commit: string, modes: SavedModes | null): Promise<void> {
+  const out = (await git(['ls-tree', '-r', '-z', '--full-tree', commit], { cwd: root })).stdout;
+  const entries = splitZ(out).map((rec) => ({ mode: rec.slice(0, rec.indexOf(' ')), path: rec.slice(rec.indexOf('\t') + 1) }));
+  let bad = treeProblem(entries);
+  for (const p of [...Object.keys(modes?.modes ?? {}), ...Object.keys(modes?.dirs ?? {})]) {
+    if (bad) break;
+    const why = pathProblem(p);
+    if (why) bad = { path: p, why: `kizu-modes: ${why}` };
+  }
+  if (!bad) return;
+  throw unsafePathError(`saved task ${spec}${spec === commit ? '' : ` (commit ${commit.slice(0, 12)})`}`, bad.path, bad.why, `git kizu rollback branch never saves such a path, so this copy was made or changed by something else: see what it holds with git ls-tree -r ${commit}`);
+}
+
+/**
+ * Refuses to recreate a removed task's worktree at `worktree` (the undo log's path) unless the
+ * removed-task commit `t` was saved from that same directory: `git kizu rollback branch`
+ * writes both, so a difference means one was changed outside git-kizu, and the undo log's
+ * path alone would decide where files are written.
+ * @throws KizuError exit 2 naming both paths; nothing was changed.
+ */
+export function checkSavedWorktree(t: RemovedTask, worktree: string, trashRef: string): void {
+  if (t.worktree && isInside(t.worktree, worktree) && isInside(worktree, t.worktree)) return;
+  throw new KizuError(`cannot bring back the worktree of task "${t.name}": the undo log names ${quoteCStyle(worktree)}, but ${trashRef} was saved from ${t.worktree ? quoteCStyle(t.worktree) : 'no worktree'}; nothing was changed`, {
+    hint: `one of them was changed outside git kizu; the copy stays in ${trashRef}; by hand: git branch kizu/${t.name} ${t.tip}`,
+  });
 }

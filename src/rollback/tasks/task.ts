@@ -32,7 +32,7 @@ import {
   type TaskInfo,
   type WorktreeInfo,
 } from './records.js';
-import { ignoredToSave, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
+import { checkSavedWorktree, ignoredToSave, readRemovedTask, restoreModes, saveRemovedTask, type RemovedTask } from './removed.js';
 import { nestedRefusal, nestedRepositories, type NestedRepository } from './nested.js';
 import { loadConfig, loadConfigLenient } from '../../config/config.js';
 import { setWorktreeId } from '../snapshots/store.js';
@@ -696,6 +696,8 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
     });
   }
   const manual = `the copy stays in ${trashRef}; by hand: git branch ${taskBranch(name)} ${t.tip}`;
+  // The undo record and the saved copy name the same worktree when rollback branch wrote them.
+  if (worktree) checkSavedWorktree(t, path.resolve(root, worktree), trashRef);
   if (worktree) {
     const wt = path.resolve(root, worktree);
     const holder = (await listWorktrees(root)).find((w) => w.branch === ref);
@@ -724,7 +726,8 @@ export async function restoreTask(root: string, name: string, trashRef: string, 
   } else if (!cur) {
     await git(['update-ref', '-m', `git kizu undo: task ${name}`, ref, t.tip, ZERO_OID], { cwd: root });
   }
-  if (t.checkout && t.from && (await exists(t.checkout)) === 'other') {
+  // Switched back only when it is still one of this repository's worktrees (the copy's path is stored state).
+  if (t.checkout && t.from && (await exists(t.checkout)) === 'other' && (await listWorktrees(root)).some((w) => canonicalEq(w.path, t.checkout!))) {
     const on = await headRef(t.checkout).catch(() => null);
     if (on === t.from && !(await statusPaths(t.checkout, { trackedOnly: true })).length) {
       await git(['switch', '--quiet', '--no-overwrite-ignore', taskBranch(name)], { cwd: t.checkout, okStatus: [0, 1, 128] });
