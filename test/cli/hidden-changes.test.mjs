@@ -90,7 +90,7 @@ test('a name that is not valid UTF-8: named by hunks, scan, status and doctor, t
   expectRun(sb, ['scan'], { status: 0, stderr: `git-kizu: warning: unreadable name: ${line}\n` });
   const status = sb.kizu(['status']);
   assert.equal(status.status, 1);
-  assert.ok(status.stdout.endsWith(`\nunreadable name: ${line}\nnot done: the agent's Stop hook blocks until these are resolved\n`), status.stdout);
+  assert.ok(status.stdout.endsWith(`\nunreadable name: ${line}\nnot done: these must be resolved, but no agent's Stop hook is installed here (git kizu init installs it)\n`), status.stdout);
   assert.ok(sb.kizu(['doctor']).stdout.includes('fix  hidden changes: "caf\\351.js" has a name that is not valid UTF-8: git-kizu cannot review, scan or snapshot it; fix: rename it (git mv, or mv for an untracked file)\n'));
   const stop = hook(sb, 'stop', stopPayload(sb, false));
   assert.deepEqual(JSON.parse(stop.stdout), {

@@ -461,7 +461,7 @@ async function captureOnce(s: SnapshotStore, extra: string[], begun: BegunSnapsh
     if (!st) {
       // A name that is not valid UTF-8 reaches here with U+FFFD for its bad bytes, a name no
       // file has: said, not silently left out (git/run.ts nonUtf8Records).
-      if (inC && p.includes('\ufffd') && !insideDotGit(p)) skip(p, UNREADABLE_NAME);
+      if (inC && !unsafe && p.includes('\ufffd')) skip(p, UNREADABLE_NAME);
     } else if (st.isSymbolicLink()) ok = true;
     else if (st.isFile()) {
       if (st.size > max) skip(p, `larger than snapshot.maxFileBytes (${st.size} > ${max} bytes)`);
