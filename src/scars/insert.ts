@@ -17,6 +17,7 @@ import { pathArg, quoteArg, quoteCStyle, unquotePathArg } from '../git/quote.js'
 import { plural } from '../words.js';
 import { writeFileAtomic } from '../files.js';
 import { scarsRecordFile } from '../git/layout.js';
+import { recordWritten, scarKey } from '../provenance/ledger.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { languageOf } from '../syntax/languages.js';
@@ -480,9 +481,14 @@ async function recordScars(gitDir: string, rs: ScarRecord[], list = readRecords(
   await writeFileAtomic(recordFile(gitDir), JSON.stringify(list.slice(-RECORD_MAX), null, 2) + '\n');
 }
 
-/** Appends a written scar to the record (see recordScars). */
+/**
+ * Appends a written scar to the record (see recordScars), and to the ledger of what git kizu
+ * wrote here (provenance/ledger.ts: the hooks hand the agent this scar as the reviewer's).
+ */
 async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
   await recordScars(gitDir, [r]);
+  const p = parseScarLine(r.text);
+  if (p) recordWritten(gitDir, [...new Set([r.rel, r.realRel ?? r.rel])].map((rel) => scarKey(rel, p.kind, p.body)));
 }
 
 /** Index of the newest written scar that is not undone yet, or -1. */
