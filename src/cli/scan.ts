@@ -5,6 +5,7 @@ import { git, splitZ } from '../git/run.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
+import { printable } from '../printable.js';
 import { repoContext } from './context.js';
 import { pathQuoter, quoteCStyle, unquotePathArg } from '../git/quote.js';
 import { scanRepo, type ScanMode } from '../scars/scan.js';
@@ -83,16 +84,16 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
     for (const s of res.scars) {
       if (last && s.path !== last) i.reporter.log('');
       last = s.path;
-      i.reporter.log(`${pc.bold(`${q(s.path)}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${s.body}`);
+      i.reporter.log(`${pc.bold(`${q(s.path)}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${printable(s.body)}`);
     }
     if (items.length) {
       if (res.scars.length) i.reporter.log('');
       i.reporter.log(pc.bold(`queue (${QUEUE_FILE}):`));
-      for (const x of items) i.reporter.log(`${pc.bold(`[${x.id}]`)}${x.anchor ? `  ${q(x.anchor.path)}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${x.text}`);
+      for (const x of items) i.reporter.log(`${pc.bold(`[${printable(x.id)}]`)}${x.anchor ? `  ${q(x.anchor.path)}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${printable(x.text)}`);
     }
   }
   if (queueError) {
-    i.reporter.warn(`review queue not read: ${queueError.message}${queueError.hint ? ` (${queueError.hint})` : ''}`);
+    i.reporter.warn(`review queue not read: ${printable(queueError.message)}${queueError.hint ? ` (${printable(queueError.hint)})` : ''}`);
     return EXIT.ERROR;
   }
   return res.scars.length || items.length ? EXIT.FOUND : EXIT.OK;

@@ -300,7 +300,7 @@ export function guardMissingMessage(why: string, fix: string): string {
 export function commitRefusal(scars: Scar[]): string[] {
   const n = scars.length;
   const list = new ListBudget().take(
-    scars.map((s) => `  ${s.path}:${s.line}  [${s.kind}]  ${s.body}`),
+    scars.map((s) => `  ${printable(s.path)}:${s.line}  [${s.kind}]  ${printable(s.body)}`),
     (k) => `  … and ${k} more staged ${plural(k, 'scar')}, not listed here: git kizu scan --staged lists them all`,
   );
   return [
@@ -314,19 +314,16 @@ export function commitRefusal(scars: Scar[]): string[] {
 // ---------------------------------------------------------------------------------------
 // One-line notices on stderr (each without its line end)
 
-/** The first line of an error's message. */
+/** The first line of an error's message, {@link printable}. */
 function firstLine(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  return printable((e instanceof Error ? e.message : String(e)).split('\n')[0]);
 }
 
-/** An error's message on one line (line breaks and the blanks around them become one space, other control characters `\xNN`), at most 500 characters. */
+/** An error's message on one line (line breaks and the blanks around them become one space, other controls escaped: {@link printable}), at most 500 characters. */
 export function oneLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  // Line breaks folded; other control characters (a CR, a terminal escape from a payload quoted in a parser's message) shown as \xNN.
-  return msg
-    .replace(/\s*\n\s*/g, ' ')
-    .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
-    .slice(0, 500);
+  // Line breaks folded; other control characters (a CR, a terminal escape from a payload quoted in a parser's message) escaped.
+  return printable(msg.replace(/\s*\n\s*/g, ' ')).slice(0, 500);
 }
 
 /** The review queue could not be read (the hook goes on as if it were empty). */
