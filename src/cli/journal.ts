@@ -70,7 +70,8 @@ export async function journalCommand(i: JournalCommandInput): Promise<number> {
   }
   const q = pathQuoter(root);
   for (const e of shown) {
-    let line = entryLine(e, short, q);
+    // The tool name and session come from the agent's hook payload: escaped, one line.
+    let line = printable(entryLine(e, short, q));
     const by = undone.get(e.id);
     if (by) line += `  rolled back by ${short.get(by.id)}`;
     if (e.rollbackOf?.length) line += `  undoes ${e.rollbackOf.map((id) => short.get(id) ?? id.slice(0, 8)).join(', ')}`;

@@ -278,7 +278,8 @@ export function stopGivenUpMessage(f: StopFindings, max: number): string {
  * (a config mistake, an unreadable queue), one per line.
  */
 export function userMessage(message: string | null, problems: string[]): string {
-  return [...(message ? [message] : []), ...problems].join('\n');
+  // Problems quote config values and file text: escaped for the user's terminal (printable.ts).
+  return [...(message ? [message] : []), ...problems.map(printable)].join('\n');
 }
 
 /**

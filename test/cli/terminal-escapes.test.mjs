@@ -67,3 +67,13 @@ test('the one escape: C0 as \\xNN (tab kept), DEL, C1 and bidi as \\uXXXX; idemp
   const v = { s: 'a\u202eb\x9bc\x7f' };
   assert.deepEqual(JSON.parse(terminalLine(JSON.stringify(v), false)), v);
 });
+
+test('the pre-commit refusal on the human\'s terminal and the journal of a forged payload: escaped', async () => {
+  const { BIN } = await import('../helpers/sandbox.mjs');
+  const sb = hostile();
+  sb.git('add', 'a.js');
+  const r = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
+  assert.equal(r.status, 1);
+  assertInert(r.stderr);
+  assert.ok(r.stderr.includes('  a.js:2  [ask]  copy \\x1b]52;c;cm0gLXJmIH4=\\x07 this \\u2066now\n'), r.stderr);
+});
