@@ -68,7 +68,7 @@ test('the one escape: C0 as \\xNN (tab kept), DEL, C1 and bidi as \\uXXXX; idemp
   assert.deepEqual(JSON.parse(terminalLine(JSON.stringify(v), false)), v);
 });
 
-test('the pre-commit refusal on the human\'s terminal and the journal of a forged payload: escaped', async () => {
+test('the pre-commit refusal on the human\'s terminal: a staged scar body is escaped', async () => {
   const { BIN } = await import('../helpers/sandbox.mjs');
   const sb = hostile();
   sb.git('add', 'a.js');
