@@ -197,6 +197,8 @@ export async function addScar(gitDir: string, i: WriteScarInput): Promise<WriteS
   return withScarsLock(gitDir, async () => {
     const w = await writeScar(i, (realRel) => lineSince(readRecords(gitDir), realRel, i.line, seenAt));
     if (!w.noop) await recordScar(gitDir, { rel: w.rel, realRel: w.realRel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
+    // The same scar already there (typed in, or pulled): writing it through git kizu makes it the reviewer's.
+    else ledgerScar(gitDir, w.rel, w.realRel, w.text);
     return w;
   });
 }
@@ -487,8 +489,13 @@ async function recordScars(gitDir: string, rs: ScarRecord[], list = readRecords(
  */
 async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
   await recordScars(gitDir, [r]);
-  const p = parseScarLine(r.text);
-  if (p) recordWritten(gitDir, [...new Set([r.rel, r.realRel ?? r.rel])].map((rel) => scarKey(rel, p.kind, p.body)));
+  ledgerScar(gitDir, r.rel, r.realRel ?? r.rel, r.text);
+}
+
+/** Records the scar line `text` of `rel` (and `realRel`) in the ledger of what git kizu wrote (provenance/ledger.ts). */
+function ledgerScar(gitDir: string, rel: string, realRel: string, text: string): void {
+  const p = parseScarLine(text);
+  if (p) recordWritten(gitDir, [...new Set([rel, realRel])].map((r) => scarKey(r, p.kind, p.body)));
 }
 
 /** Index of the newest written scar that is not undone yet, or -1. */

@@ -99,6 +99,18 @@ test('a scar written by git kizu scar and an item by git kizu queue add are the 
       `\nAlso found in the repository: 1 remark that git kizu did not write on this machine (the origin ends each line). ${FOUND_RULE}\n` +
       '- "b.js":1 [ask] "why the capital?" (in the working tree, not written through git kizu here)',
   );
+  // scan --origin (what the /kizu command reads) tells them apart the same way.
+  const scan = sb.kizu(['scan', '--json', '--origin']);
+  assert.deepEqual(JSON.parse(scan.stdout), [
+    { path: 'a.js', line: 2, kind: 'ask', body: 'why the capital?', origin: null },
+    { path: 'b.js', line: 1, kind: 'ask', body: 'why the capital?', origin: 'in the working tree, not written through git kizu here' },
+    { path: 'a.js', line: 1, kind: null, body: 'rename x', queue: id, origin: null },
+  ]);
+  assert.equal(
+    sb.kizu(['scan', '--origin']).stdout,
+    'a.js:2  [ask]  why the capital?\n\nb.js:1  [ask]  why the capital?  (found: in the working tree, not written through git kizu here)\n\n' +
+      `queue (.claude/review-queue.md):\n[${id}]  a.js:1  rename x\n`,
+  );
   // Emptying the ledger only relabels: the reviewer's remarks are then found data, and they still block.
   rmSync(path.join(sb.dir, '.git/kizu/written'));
   const forged = JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's3'), { asFound: true }).stdout);
