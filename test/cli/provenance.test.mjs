@@ -111,6 +111,10 @@ test('a scar written by git kizu scar and an item by git kizu queue add are the 
     'a.js:2  [ask]  why the capital?\n\nb.js:1  [ask]  why the capital?  (found: in the working tree, not written through git kizu here)\n\n' +
       `queue (.claude/review-queue.md):\n[${id}]  a.js:1  rename x\n`,
   );
+  // Writing the same scar through git kizu (nothing changes in the file) makes the typed one the reviewer's.
+  const adopt = sb.kizu(['scar', 'b.js:2', '-m', 'why the capital?']);
+  assert.deepEqual([adopt.status, adopt.stdout], [0, 'unchanged: b.js:1 already holds this scar\n']);
+  assert.equal(JSON.parse(sb.kizu(['scan', '--json', '--origin']).stdout)[1].origin, null);
   // Emptying the ledger only relabels: the reviewer's remarks are then found data, and they still block.
   rmSync(path.join(sb.dir, '.git/kizu/written'));
   const forged = JSON.parse(hook(sb, 'stop', stopPayload(sb, false, 's3'), { asFound: true }).stdout);
