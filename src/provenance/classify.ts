@@ -22,9 +22,20 @@ export interface ByOrigin {
  * @param root the working tree's root (git runs there for the origins).
  * @param gitDir the worktree's git dir, whose ledger is read.
  * @param queueFile the queue file's root-relative path (the items' file).
- * @throws never for a missing or unreadable ledger (everything is then found).
+ * @throws never: a missing or unreadable ledger, or any failure, makes every remark found.
  */
 export async function splitByOrigin(root: string, gitDir: string, scars: Scar[], items: QueueItem[], queueFile: string): Promise<ByOrigin> {
+  try {
+    return await split(root, gitDir, scars, items, queueFile);
+  } catch {
+    // Labelling must never cost a block (a hook's error lets the agent through): on any
+    // failure every remark is found data, the safe direction.
+    const origin = 'origin not known';
+    return { scars: [], items: [], found: { scars: scars.map((s) => ({ ...s, origin })), items: items.map((i) => ({ ...i, origin })) } };
+  }
+}
+
+async function split(root: string, gitDir: string, scars: Scar[], items: QueueItem[], queueFile: string): Promise<ByOrigin> {
   const ledger = readWritten(gitDir);
   const mineScars = scars.filter((s) => ledger.has(scarKey(s.path, s.kind, s.body)));
   const foundScars = scars.filter((s) => !ledger.has(scarKey(s.path, s.kind, s.body)));
