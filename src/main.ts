@@ -5,6 +5,7 @@
  * exit code: commands and hook handlers return codes or throw.
  */
 import { EXIT, KizuError } from './errors.js';
+import { printableLines } from './printable.js';
 
 /**
  * Prints an error in the standard form (`git-kizu: error: <message>` and `hint: <hint>` for a
@@ -16,12 +17,12 @@ export async function reportError(e: unknown): Promise<number> {
   // hook never uses; hooks write with writeSync).
   const { pcErr: pc } = await import('./output.js');
   if (e instanceof KizuError) {
-    process.stderr.write(`${pc.red('git-kizu: error:')} ${e.message}\n`);
-    if (e.hint) process.stderr.write(`${pc.dim('hint:')} ${e.hint}\n`);
+    process.stderr.write(`${pc.red('git-kizu: error:')} ${printableLines(e.message)}\n`);
+    if (e.hint) process.stderr.write(`${pc.dim('hint:')} ${printableLines(e.hint)}\n`);
     return e.exitCode;
   }
   const err = e as Error;
-  process.stderr.write(`${pc.red('git-kizu: internal error:')} ${err?.stack ?? String(e)}\n`);
+  process.stderr.write(`${pc.red('git-kizu: internal error:')} ${printableLines(err?.stack ?? String(e))}\n`);
   process.stderr.write(`${pc.dim('hint:')} this is a bug in git-kizu; please report it with the command you ran\n`);
   return EXIT.ERROR;
 }

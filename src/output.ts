@@ -5,6 +5,7 @@
  * directly; they take a Reporter so that tests and the demo can capture output.
  */
 import { createRequire } from 'node:module';
+import { terminalLine } from './printable.js';
 
 /** The picocolors formatters (picocolors' `Colors`). */
 export type Colors = Omit<typeof import('picocolors'), 'createColors'>;
@@ -130,8 +131,16 @@ export function gitColorArg(): string {
   return colorOn() ? '--color=always' : '--no-color';
 }
 
+/**
+ * Where a command's lines go. Every line is escaped on its way out (src/printable.ts
+ * `terminalLine`): control characters, C1 and bidi controls become visible escapes, and only
+ * colour (SGR) sequences pass, and only while colours are on. So a line that carries text
+ * from the repository unescaped still cannot drive the terminal. (Commands escape such text
+ * where they put it in a line too, with `printable`, so that a line break in it cannot start
+ * a line of its own.) JSON lines stay valid JSON with the same value.
+ */
 export interface Reporter {
-  /** A normal output line (stdout). */
+  /** A normal output line (stdout); it may hold line feeds. */
   log(line: string): void;
   /** A warning line (stderr), prefixed "git-kizu: warning: ". */
   warn(line: string): void;
@@ -157,15 +166,15 @@ export function outputPaged(): boolean {
 
 /** Reporter writing to the process streams (stdout, or the pager while one runs). */
 export const consoleReporter: Reporter = {
-  log: (line) => sink.write(line + '\n'),
-  warn: (line) => process.stderr.write(`${pcErr.yellow('git-kizu: warning:')} ${line}\n`),
+  log: (line) => sink.write(terminalLine(line, pc.isColorSupported) + '\n'),
+  warn: (line) => process.stderr.write(`${pcErr.yellow('git-kizu: warning:')} ${terminalLine(line, pcErr.isColorSupported)}\n`),
 };
 
-/** Reporter that collects lines in memory (for the demo and tests). */
+/** Reporter that collects lines in memory (for the demo and tests), escaped as {@link consoleReporter} escapes them. */
 export function memoryReporter(): Reporter & { lines: string[]; warnings: string[] } {
   const lines: string[] = [];
   const warnings: string[] = [];
-  return { lines, warnings, log: (l) => lines.push(l), warn: (l) => warnings.push(l) };
+  return { lines, warnings, log: (l) => lines.push(terminalLine(l, pc.isColorSupported)), warn: (l) => warnings.push(terminalLine(l, pcErr.isColorSupported)) };
 }
 
 let pipesGuarded = false;

@@ -4,6 +4,7 @@
  */
 import { EXIT, KizuError } from '../errors.js';
 import type { Reporter } from '../output.js';
+import { printable } from '../printable.js';
 import { gitDirFast, repoInfo } from '../git/repo.js';
 import { pathQuoter, quoteCStyle } from '../git/quote.js';
 import { sameWorktree } from '../rollback/snapshots/store.js';
@@ -69,11 +70,12 @@ export async function journalCommand(i: JournalCommandInput): Promise<number> {
   }
   const q = pathQuoter(root);
   for (const e of shown) {
-    let line = entryLine(e, short, q);
+    // The tool name and session come from the agent's hook payload: escaped, one line.
+    let line = printable(entryLine(e, short, q));
     const by = undone.get(e.id);
     if (by) line += `  rolled back by ${short.get(by.id)}`;
     if (e.rollbackOf?.length) line += `  undoes ${e.rollbackOf.map((id) => short.get(id) ?? id.slice(0, 8)).join(', ')}`;
-    if (e.session) line += `  session ${e.session.slice(0, 8)}`;
+    if (e.session) line += `  session ${printable(e.session.slice(0, 8))}`;
     if (elsewhere(e)) line += `  worktree ${quoteCStyle(e.worktree!)}`;
     i.reporter.log(line);
     for (const f of e.files.slice(1)) i.reporter.log(`    also ${q(f.path)}  ${counts(f)}`);

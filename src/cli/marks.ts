@@ -5,6 +5,7 @@
 import { normaliseHunkSpec } from './hunks.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
+import { printable } from '../printable.js';
 import { repoInfo } from '../git/repo.js';
 import { pathQuoter } from '../git/quote.js';
 import type { Hunk } from '../hunks/listing.js';
@@ -149,7 +150,8 @@ export async function marksList(i: MarksListInput): Promise<number> {
   const q = pathQuoter(root);
   // The stored range begins with the raw path (hunkRange); the text shows it quoted.
   const range = (e: { path: string; range: string }) => (e.range.startsWith(e.path) ? q(e.path) + e.range.slice(e.path.length) : e.range);
-  for (const [id, e] of rows) i.reporter.log(`${e.state} ${id} ${range(e)}  ${e.by} ${e.time}`);
+  // Marks are pulled from other clones: every stored field is escaped (printable), one line each.
+  for (const [id, e] of rows) i.reporter.log(`${printable(String(e.state))} ${printable(id)} ${printable(range(e))}  ${printable(String(e.by))} ${printable(String(e.time))}`);
   return EXIT.OK;
 }
 

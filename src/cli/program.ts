@@ -72,10 +72,11 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--all', 'every tracked and untracked (not ignored) file, not just changed ones')
     .option('--staged', 'the staged blobs in the index instead of the working tree')
     .option('--json', 'print a JSON array of {path, line, kind, body}')
-    .action(async (paths: string[], o: { all?: boolean; staged?: boolean; json?: boolean }) => {
+    .option('--origin', 'say where each scar and item came from (null: written through git kizu here)')
+    .action(async (paths: string[], o: { all?: boolean; staged?: boolean; json?: boolean; origin?: boolean }) => {
       if (o.all && o.staged) throw new KizuError('--all and --staged cannot be combined', { hint: 'pick one scope' });
       const { scanCommand } = await import('./scan.js');
-      setCode(await scanCommand({ cwd, mode: o.all ? 'all' : o.staged ? 'staged' : 'default', json: !!o.json, paths, reporter }));
+      setCode(await scanCommand({ cwd, mode: o.all ? 'all' : o.staged ? 'staged' : 'default', json: !!o.json, origin: !!o.origin, paths, reporter }));
     });
 
   const queue = program.command('queue').description(`review notes for the agent, as GFM task items in .claude/review-queue.md`);

@@ -1,20 +1,13 @@
 /** `git kizu queue add|list|done|reopen|rm|clear`: the ghost-prompt review queue. */
 import { KizuError, EXIT } from '../errors.js';
 import { pc, type Reporter } from '../output.js';
+import { printable } from '../printable.js';
 import { count } from '../words.js';
 import { repoContext } from './context.js';
 import { pathQuoter } from '../git/quote.js';
 import { describeItem, type QueueItem } from '../queue/item.js';
 import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';
 
-/**
- * `s` safe to print to a terminal: C0 and C1 control characters and DEL (which a queue file
- * from anywhere may hold: escape sequences that retitle or clear the terminal) become
- * visible `\xNN` escapes. JSON output needs none of this (JSON.stringify escapes them).
- */
-function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
 
 export interface QueueAddInput {
   cwd: string;

@@ -5,6 +5,8 @@ import { git, splitZ } from '../git/run.js';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
+import { printable } from '../printable.js';
+import { splitByOrigin } from '../provenance/classify.js';
 import { repoContext } from './context.js';
 import { pathQuoter, quoteCStyle, unquotePathArg } from '../git/quote.js';
 import { scanRepo, type ScanMode } from '../scars/scan.js';
@@ -18,6 +20,11 @@ export interface ScanCommandInput {
   json: boolean;
   /** Paths relative to cwd (files or directories) limiting the scan. */
   paths: string[];
+  /**
+   * Say where each scar and item came from: `origin` in JSON (null for one written through
+   * git kizu here, else provenance/origin.ts's label), `(found: <origin>)` in text.
+   */
+  origin?: boolean;
   reporter: Reporter;
 }
 
@@ -76,11 +83,18 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
       queueError = e;
     }
   }
+  // Origins (--origin): the agent's /kizu command reads them to tell its reviewer's remarks from found ones.
+  const found = i.origin ? (await splitByOrigin(ctx.root, ctx.gitDir, res.scars, items, QUEUE_FILE)).found : null;
+  const scarOrigin = new Map(found?.scars.map((s) => [`${s.path}\0${s.line}`, s.origin]));
+  const itemOrigin = new Map(found?.items.map((x) => [x.id, x.origin]));
+  const so = (s: { path: string; line: number }) => scarOrigin.get(`${s.path}\0${s.line}`) ?? null;
+  const io = (x: QueueItem) => itemOrigin.get(x.id) ?? null;
+  const from = (o: string | null) => (o ? `  ${pc.yellow(`(found: ${o})`)}` : '');
   if (i.json) {
     i.reporter.log(
       JSON.stringify([
-        ...res.scars.map((s) => ({ path: s.path, line: s.line, kind: s.kind, body: s.body })),
-        ...items.map((x) => ({ path: x.anchor?.path ?? null, line: x.anchor?.line ?? null, kind: x.kind, body: x.text, queue: x.id })),
+        ...res.scars.map((s) => ({ path: s.path, line: s.line, kind: s.kind, body: s.body, ...(found ? { origin: so(s) } : {}) })),
+        ...items.map((x) => ({ path: x.anchor?.path ?? null, line: x.anchor?.line ?? null, kind: x.kind, body: x.text, queue: x.id, ...(found ? { origin: io(x) } : {}) })),
       ]),
     );
   } else {
@@ -88,16 +102,16 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
     for (const s of res.scars) {
       if (last && s.path !== last) i.reporter.log('');
       last = s.path;
-      i.reporter.log(`${pc.bold(`${q(s.path)}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${s.body}`);
+      i.reporter.log(`${pc.bold(`${q(s.path)}:${s.line}`)}  ${pc.cyan(`[${s.kind}]`)}  ${printable(s.body)}${from(so(s))}`);
     }
     if (items.length) {
       if (res.scars.length) i.reporter.log('');
       i.reporter.log(pc.bold(`queue (${QUEUE_FILE}):`));
-      for (const x of items) i.reporter.log(`${pc.bold(`[${x.id}]`)}${x.anchor ? `  ${q(x.anchor.path)}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${x.text}`);
+      for (const x of items) i.reporter.log(`${pc.bold(`[${printable(x.id)}]`)}${x.anchor ? `  ${q(x.anchor.path)}:${x.anchor.line}` : ''}${x.kind ? `  ${pc.cyan(`(${x.kind})`)}` : ''}  ${printable(x.text)}${from(io(x))}`);
     }
   }
   if (queueError) {
-    i.reporter.warn(`review queue not read: ${queueError.message}${queueError.hint ? ` (${queueError.hint})` : ''}`);
+    i.reporter.warn(`review queue not read: ${printable(queueError.message)}${queueError.hint ? ` (${printable(queueError.hint)})` : ''}`);
     return EXIT.ERROR;
   }
   return res.scars.length || items.length ? EXIT.FOUND : EXIT.OK;

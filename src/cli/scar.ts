@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
+import { printable } from '../printable.js';
 import { repoContext } from './context.js';
 import { pathArg, pathQuoter, unquotePathArg } from '../git/quote.js';
 import { git } from '../git/run.js';
@@ -44,7 +45,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
     if (i.target) throw new KizuError('--undo takes no <path>:<line>', { hint: 'run git kizu scar --undo alone' });
     const ctx = await repoContext(i.cwd);
     const r = await undoLastScar(ctx.root, ctx.gitDir);
-    i.reporter.log(`removed scar ${pathQuoter(ctx.root)(r.rel)}:${r.line}  ${r.text.trim()}`);
+    i.reporter.log(`removed scar ${pathQuoter(ctx.root)(r.rel)}:${r.line}  ${printable(r.text.trim())}`);
     return EXIT.OK;
   }
   if (!i.target) throw new KizuError('missing <path>:<line>', { hint: 'e.g. git kizu scar src/app.ts:42 --kind ask' });
@@ -75,7 +76,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
     i.reporter.log(`unchanged: ${q(r.rel)}:${r.scarLine} already holds this scar`);
     return EXIT.OK;
   }
-  i.reporter.log(`scarred ${q(r.rel)}:${r.scarLine}  ${r.text.trim()}`);
+  i.reporter.log(`scarred ${q(r.rel)}:${r.scarLine}  ${printable(r.text.trim())}`);
   return EXIT.OK;
 }
 

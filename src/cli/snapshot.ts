@@ -5,6 +5,7 @@
 import { EXIT, KizuError } from '../errors.js';
 import { gitColorArg, type Reporter } from '../output.js';
 import { count } from '../words.js';
+import { printable } from '../printable.js';
 import { git } from '../git/run.js';
 import { repoInfo, findRootFast } from '../git/repo.js';
 import { pathQuoter } from '../git/quote.js';
@@ -75,10 +76,11 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
   }
   if (!list.length) i.reporter.log('no snapshots (take one with git kizu snapshot)');
   for (const s of list) {
-    const msg = s.meta.message.split('\n')[0];
+    // Stored state the agent can forge: every field is escaped (printable), one line each.
+    const msg = printable(s.meta.message.split('\n')[0]);
     // Snapshot refs are shared by the worktrees of a repository: say which one took it.
-    const where = s.meta.worktree && !sameWorktree(s.meta, root, gitDir) ? `  [worktree ${s.meta.worktree}]` : '';
-    i.reporter.log(`${s.name}  ${s.meta.kind.padEnd(6)}  ${count(s.meta.files, 'file')}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
+    const where = s.meta.worktree && !sameWorktree(s.meta, root, gitDir) ? `  [worktree ${printable(s.meta.worktree)}]` : '';
+    i.reporter.log(`${printable(s.name)}  ${printable(s.meta.kind).padEnd(6)}  ${count(s.meta.files, 'file')}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
   }
   return EXIT.OK;
 }
@@ -108,7 +110,7 @@ export async function snapshotShow(i: { cwd: string; id: string; json: boolean; 
   r.log(`commit:   ${snap.id}`);
   r.log(`kind:     ${m.kind}`);
   r.log(`time:     ${m.time}`);
-  if (m.message) r.log(`message:  ${m.message.split('\n')[0]}`);
+  if (m.message) r.log(`message:  ${printable(m.message.split('\n')[0])}`);
   r.log(`head:     ${m.head ?? '(no commit)'}`);
   const here = sameWorktree(m, root, gitDir);
   r.log(`worktree: ${m.worktree}${!here ? ' (another worktree of this repository)' : m.worktree !== root ? ` (this worktree, since moved to ${root})` : ''}`);

@@ -31,6 +31,8 @@ import { guardStatus, type GuardStatus } from '../install/guard.js';
 import { claudeFix, guardFix, recordedInstall } from '../install/fix-commands.js';
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
+import { printable } from '../printable.js';
+import { splitByOrigin } from '../provenance/classify.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
 import { configFindings, type ConfigFinding } from '../config/findings.js';
 import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js';
@@ -44,9 +46,14 @@ export interface StatusJson {
    * `laundered`: rejections that outlived their hunk (committed, or edited instead of reverted).
    */
   hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[]; byAgent: { id: string; state: string; by: string }[]; laundered: LaunderedJson[] };
-  scars: Scar[];
-  /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). */
-  queue: { open: ReturnType<typeof itemJson>[]; done: number; error?: string };
+  /**
+   * `origin`: null for a scar written through git kizu on this machine (the reviewer's, as the
+   * hooks tell the agent), else where it came from (`in HEAD since <sha>`, `in the working
+   * tree, not written through git kizu here`: provenance/origin.ts).
+   */
+  scars: (Scar & { origin: string | null })[];
+  /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). `origin` as for scars. */
+  queue: { open: (ReturnType<typeof itemJson> & { origin: string | null })[]; done: number; error?: string };
   /**
    * Per scope: whether that settings file registers our hooks (null: file unreadable/invalid);
    * `preCommit`: whether the pre-commit guard runs on `git commit` (= `guard.state === 'installed'`);
@@ -152,6 +159,10 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const claudeHooks = plugin || Object.values(settings).some((v) => v !== false);
   const othersInstalled = agents.some((a) => a.installed !== 'missing');
   const by = (m: string) => list.filter((h) => h.mark === m).length;
+  const open = queue.items.filter((i) => !i.checked);
+  const origin = await splitByOrigin(ctx.root, ctx.gitDir, scan.scars, open, QUEUE_FILE);
+  const foundScar = new Map(origin.found.scars.map((s) => [`${s.path}\0${s.line}`, s.origin]));
+  const foundItem = new Map(origin.found.items.map((x) => [x.id, x.origin]));
   return {
     baseline,
     hunks: {
@@ -166,9 +177,9 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       }),
       laundered,
     },
-    scars: scan.scars,
+    scars: scan.scars.map((s) => ({ ...s, origin: foundScar.get(`${s.path}\0${s.line}`) ?? null })),
     queue: {
-      open: queue.items.filter((i) => !i.checked).map(itemJson),
+      open: open.map((x) => ({ ...itemJson(x), origin: foundItem.get(x.id) ?? null })),
       done: queue.items.filter((i) => i.checked).length,
       ...('error' in queue ? { error: queue.error } : {}),
     },
@@ -254,11 +265,12 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     log(`  ${pc.yellow('tapped by')} ${a.by}, not review  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
   }
   log(`${pc.bold('scars')}     ${s.scars.length}`);
-  for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${x.body}`);
-  if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${s.queue.error}`);
+  const from = (o: string | null) => (o ? `  ${pc.yellow(`(found: ${o})`)}` : '');
+  for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${printable(x.body)}${from(x.origin)}`);
+  if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${printable(s.queue.error)}`);
   else log(`${pc.bold('queue')}     ${s.queue.open.length} open, ${s.queue.done} done (${QUEUE_FILE})`);
   for (const o of s.queue.open) {
-    log(`  ${describeItem({ id: o.id, kind: o.kind, anchor: o.path ? { path: q(o.path), line: o.line ?? 0 } : null, text: o.text } as Parameters<typeof describeItem>[0])}`);
+    log(`  ${printable(describeItem({ id: o.id, kind: o.kind, anchor: o.path ? { path: q(o.path), line: o.line ?? 0 } : null, text: o.text } as Parameters<typeof describeItem>[0]))}${from(o.origin)}`);
   }
   const scopes = [...(['project', 'local', 'user'] as const).filter((k) => s.hooks[k]), ...(s.hooks.plugin ? ['plugin'] : [])];
   const bad = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k] === null);

@@ -1,6 +1,7 @@
 /** `git kizu undo [--dry-run] [--yes] [--json] [--whole-snapshot]`: reverse the last rollback (src/rollback/undo.ts). */
 import { KizuError, EXIT } from '../errors.js';
 import { outputPaged, type Reporter } from '../output.js';
+import { printable } from '../printable.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
@@ -21,7 +22,7 @@ export interface UndoInput {
 }
 
 function previewLines(u: UndoResult, q: PathQuote): string[] {
-  const out = [`undo: ${u.record.description} (${u.record.level} rollback of ${u.record.time})`];
+  const out = [`undo: ${printable(u.record.description)} (${printable(String(u.record.level))} rollback of ${printable(String(u.record.time))})`];
   if (u.branch) {
     const b = u.branch;
     out.push(b.branchExists ? `  branch  ${b.branch}  (already at ${b.commit.slice(0, 12)})` : `  branch  ${b.branch}  (recreated at ${b.commit.slice(0, 12)} from ${b.trashRef})`);
@@ -111,7 +112,7 @@ export async function undoCommand(i: UndoInput): Promise<number> {
     });
   }
   if (!i.json) {
-    r.log(`undone: ${u.record.description}`);
+    r.log(`undone: ${printable(u.record.description)}`);
     if (u.journalEntry) r.log(`journal entry ${u.journalEntry.short} records this undo: it rolls back ${u.journalEntry.undoes}, so what ${u.journalEntry.undoes} rolled back is in effect again`);
     if (plan.safetyName) r.log(`safety snapshot: ${plan.safetyName} (to redo: ${u.elsewhere ? `cd ${u.worktree} && ` : ''}git kizu rollback snapshot ${plan.safetyName})`);
     if (!u.popError && !u.popped) r.warn('the undo log changed meanwhile; the record was left in it');

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
+import { printable } from '../printable.js';
 import { repoContext } from './context.js';
 import { pathQuoter, unquotePathArg } from '../git/quote.js';
 import { parseLocation, unscarFiles } from '../scars/insert.js';
@@ -46,7 +47,7 @@ export async function unscarCommand(i: UnscarCommandInput): Promise<number> {
   }
   let total = 0;
   await unscarFiles(ctx.root, ctx.gitDir, jobs, (r) => {
-    for (const x of r.removed) i.reporter.log(`removed ${q(r.rel)}:${x.line}  ${x.text.trim()}`);
+    for (const x of r.removed) i.reporter.log(`removed ${q(r.rel)}:${x.line}  ${printable(x.text.trim())}`);
     total += r.removed.length;
   });
   if (total === 0) i.reporter.log(i.all ? 'no scars found' : `no scars in ${path.normalize(i.target!)}`);

@@ -91,6 +91,15 @@ export function queueCacheFile(gitDir: string): string {
   return path.join(kizuDir(gitDir), 'queue-cache.json');
 }
 
+/**
+ * `<gitDir>/kizu/written`: the ledger of the scars and queue items git kizu wrote in this
+ * worktree, one SHA-256 (hex) of each one's key a line (provenance/ledger.ts). Labels only:
+ * no gate reads it.
+ */
+export function writtenLedgerFile(gitDir: string): string {
+  return path.join(kizuDir(gitDir), 'written');
+}
+
 /** `<gitDir>/kizu/<name>.lock`: the lock around one read-modify-write (`queue`; `scars`, the working-tree write lock of git/lock.ts withWorkTreeLock); `<pid> <host> <ISO time>` (git/lock.ts withLock). */
 export function stateLockFile(gitDir: string, name: string): string {
   return path.join(kizuDir(gitDir), `${name}.lock`);

@@ -16,7 +16,7 @@ import type { HunkReview } from './hunk-review.js';
 import { loadConfigLenient, type KizuConfig } from '../config/config.js';
 import { scanBuffer, type Scar } from '../scars/parse.js';
 import { NO_ANSWER, type EditInput, type HookAnswer } from './contract.js';
-import { editContext, queueNotRead, untrustedConfigMessage } from './text.js';
+import { editContext, queueNotRead, untrustedConfigMessage, type FoundRemarks } from './text.js';
 
 /**
  * @param warnLine called with each distinct problem met on the way (config, queue, marks),
@@ -37,13 +37,18 @@ export async function postToolUse(input: EditInput, warnLine: (line: string) => 
   const queued: QueueItem[] = [];
   const reviews: HunkReview[] = [];
   const configs = new Map<string, KizuConfig>();
+  // What was found, per repository (each has its own ledger of what git kizu wrote).
+  const perRoot = new Map<string, { scars: Scar[]; items: QueueItem[] }>();
+  const of = (root: string) => perRoot.get(root) ?? (perRoot.set(root, { scars: [], items: [] }), perRoot.get(root)!);
   for (const f of files) {
     const abs = path.resolve(input.cwd, f);
     const root = findRootFast(path.dirname(abs));
     if (!root) continue;
     const rel = path.relative(root, abs).split(path.sep).join('/');
     if (rel.startsWith('..') || rel === '.git' || rel.startsWith('.git/')) continue;
-    queued.push(...(await queueItemsFor(root, rel, warn)));
+    const items = await queueItemsFor(root, rel, warn);
+    queued.push(...items);
+    of(root).items.push(...items);
     // Rejected hunks need refs/kizu/marks: without it (the common case) load nothing more.
     const common = commonDirFast(root);
     if (!common || refFast(common, MARKS_REF) !== null) {
@@ -66,10 +71,24 @@ export async function postToolUse(input: EditInput, warnLine: (line: string) => 
       continue; // deleted
     }
     if (!st.isFile() || st.size > cfg.scan.maxFileBytes) continue;
-    found.push(...(await scanBuffer(rel, await readFile(abs))));
+    const scars = await scanBuffer(rel, await readFile(abs));
+    found.push(...scars);
+    of(root).scars.push(...scars);
   }
   if (!found.length && !queued.length && !reviews.length) return NO_ANSWER;
-  return { kind: 'context', context: editContext(found, queued, reviews) };
+  // The reviewer's scars and items (written through git kizu here) are handed over as orders,
+  // the others as quoted data with their origin (each repository's own ledger).
+  const mine: { scars: Scar[]; items: QueueItem[] } = { scars: [], items: [] };
+  const others: FoundRemarks = { scars: [], items: [] };
+  const { splitByOrigin } = await import('../provenance/classify.js');
+  for (const [root, part] of perRoot) {
+    const s = await splitByOrigin(root, gitDirFast(root) ?? path.join(root, '.git'), part.scars, part.items, QUEUE_FILE);
+    mine.scars.push(...s.scars);
+    mine.items.push(...s.items);
+    others.scars.push(...s.found.scars);
+    others.items.push(...s.found.items);
+  }
+  return { kind: 'context', context: editContext(mine.scars, mine.items, reviews, others) };
 }
 
 /**

@@ -27,7 +27,9 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
+import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
+import { splitByOrigin } from '../provenance/classify.js';
+import { QUEUE_FILE } from '../queue/paths.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import type { QueueItem } from '../queue/item.js';
 
@@ -124,7 +126,12 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const continues = prev !== null && prev.key === key && (input.retry || (now - prev.at >= 0 && now - prev.at < RETRY_WINDOW_MS));
   const streak = continues ? prev.streak + 1 : 1;
   const max = config.stop.maxBlocks;
-  const findings: StopFindings = { scars, items, review };
+  // Every scar and item blocks, whatever its origin (the key above holds them all; the
+  // ledger is never read for the decision). The origin only decides how each is worded: the
+  // reviewer's (written through git kizu here) as orders, the others as quoted data.
+  const byOrigin = await splitByOrigin(root, gitDir, scars, items, QUEUE_FILE);
+  if (byOrigin.found.scars.length || byOrigin.found.items.length) problems.push(foundUserNote(byOrigin.found));
+  const findings: StopFindings = { scars: byOrigin.scars, items: byOrigin.items, review, found: byOrigin.found };
   const others = scars.length + items.length + rejected.length + laundered.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });

@@ -20,6 +20,7 @@ import { toLines, lineCount, isBinary } from '../scars/lines.js';
 
 import { QUEUE_FILE } from './paths.js';
 import { readQueue, itemsOf, type QueueState } from './read.js';
+import { itemKey, recordWritten } from '../provenance/ledger.js';
 
 export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
 const TEMPLATE = path.join(PACKAGE_ROOT, 'templates', 'review-queue.md');
@@ -141,6 +142,10 @@ export async function addItem(root: string, gitDir: string, cwd: string, i: NewI
     const added = items[items.length - 1];
     if (added.id !== id) throw new KizuError(`refusing to add the item: its id ${id} would not read back`, { hint: 'retry' });
     return { text: out, result: added };
+  }).then((added) => {
+    // The ledger of what git kizu wrote here: the hooks hand the agent this item as the reviewer's.
+    recordWritten(gitDir, [itemKey(added)]);
+    return added;
   });
 }
 

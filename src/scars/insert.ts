@@ -17,6 +17,7 @@ import { pathArg, quoteArg, quoteCStyle, unquotePathArg } from '../git/quote.js'
 import { plural } from '../words.js';
 import { writeFileAtomic } from '../files.js';
 import { scarsRecordFile } from '../git/layout.js';
+import { recordWritten, scarKey } from '../provenance/ledger.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { languageOf } from '../syntax/languages.js';
@@ -197,6 +198,8 @@ export async function addScar(gitDir: string, i: WriteScarInput): Promise<WriteS
   return withScarsLock(gitDir, async () => {
     const w = await writeScar(i, (realRel) => lineSince(readRecords(gitDir), realRel, i.line, seenAt));
     if (!w.noop) await recordScar(gitDir, { rel: w.rel, realRel: w.realRel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
+    // The same scar already there (typed in, or pulled): writing it through git kizu makes it the reviewer's.
+    else ledgerScar(gitDir, w.rel, w.realRel, w.text);
     return w;
   });
 }
@@ -482,9 +485,19 @@ async function recordScars(gitDir: string, rs: ScarRecord[], list = readRecords(
   await writeFileAtomic(recordFile(gitDir), JSON.stringify(list.slice(-RECORD_MAX), null, 2) + '\n');
 }
 
-/** Appends a written scar to the record (see recordScars). */
+/**
+ * Appends a written scar to the record (see recordScars), and to the ledger of what git kizu
+ * wrote here (provenance/ledger.ts: the hooks hand the agent this scar as the reviewer's).
+ */
 async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
   await recordScars(gitDir, [r]);
+  ledgerScar(gitDir, r.rel, r.realRel ?? r.rel, r.text);
+}
+
+/** Records the scar line `text` of `rel` (and `realRel`) in the ledger of what git kizu wrote (provenance/ledger.ts). */
+function ledgerScar(gitDir: string, rel: string, realRel: string, text: string): void {
+  const p = parseScarLine(text);
+  if (p) recordWritten(gitDir, [...new Set([rel, realRel])].map((r) => scarKey(r, p.kind, p.body)));
 }
 
 /** Index of the newest written scar that is not undone yet, or -1. */

@@ -3,6 +3,7 @@
 // "afterFileEdit", "beforeSubmitPrompt"; Cursor's agent is not on the npm registry, so they
 // are the documented payloads, not measured ones) in a sandbox repository with a scar.
 import { test } from 'node:test';
+import { vouch } from '../helpers/provenance.mjs';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { BIN, sandbox } from '../helpers/sandbox.mjs';
@@ -28,6 +29,7 @@ const common = (sb) => ({
 /** Runs the bin as Cursor's hook would (through the runner): `git-kizu hook <event> --agent cursor`. */
 function cursorHook(sb, event, payload) {
   const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  vouch(sb); // the scars are the reviewer's (helpers/provenance.mjs)
   return sb.run(process.execPath, [BIN, 'hook', event, '--agent', 'cursor'], { input, env: { CURSOR_PROJECT_DIR: sb.dir, CLAUDE_PROJECT_DIR: sb.dir } });
 }
 
@@ -125,7 +127,7 @@ test('git kizu init --agent cursor: a user\'s hooks.json gets the hooks, which r
     beforeSubmitPrompt: [{ command: '.cursor/hooks/kizu-hook.sh user-prompt-submit cursor', timeout: 30 }],
   });
   // As Cursor runs a project hook: the command in a shell, from the project root.
-  const run = (command, payload) => sb.run('sh', ['-c', command], { input: JSON.stringify(payload), env: { CURSOR_PROJECT_DIR: sb.dir, CLAUDE_PROJECT_DIR: sb.dir } });
+  const run = (command, payload) => (vouch(sb), sb.run('sh', ['-c', command], { input: JSON.stringify(payload), env: { CURSOR_PROJECT_DIR: sb.dir, CLAUDE_PROJECT_DIR: sb.dir } }));
   assert.deepEqual(run(hooks.stop[1].command, { ...common(sb), hook_event_name: 'stop', status: 'completed', loop_count: 0 }), {
     status: 0,
     stdout: JSON.stringify({ followup_message: REASON }) + '\n',

@@ -3,6 +3,7 @@
 // blocks the agent; it says so in one stderr line naming the fix, or runs the hook through the
 // clone's launcher, which holds this machine's node.
 import { test } from 'node:test';
+import { vouch } from '../helpers/provenance.mjs';
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,7 @@ const EVENTS = [
 /** Runs the hook the way Claude Code does (`sh -c <command>` in the project, CLAUDE_PROJECT_DIR set). */
 function runHook(sb, event, payload, PATH) {
   const command = `"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh ${event}`;
+  vouch(sb); // the scars are the reviewer's (helpers/provenance.mjs)
   return sb.run('/bin/sh', ['-c', command], { input: JSON.stringify(payload), env: { PATH, CLAUDE_PROJECT_DIR: sb.dir } });
 }
 

@@ -1,5 +1,6 @@
 // Hook handlers through the real bin: `git-kizu hook <event>` with payloads on stdin; scars
 // in the Stop and PostToolUse output, bounded retries, bad payloads, the pre-commit handler.
+import { vouch } from '../helpers/provenance.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -306,6 +307,7 @@ test('hook: unknown event → exit 2 with the list of events', () => {
 test('a hook whose stdin is non-blocking and not written yet waits for the payload (no "bad payload")', async () => {
   const { openSync, closeSync, writeSync, constants: C } = await import('node:fs');
   const sb = sandbox({ files: { 'src/app.ts': '// @kizu[ask]: why?\nexport const a = 1;\n' } });
+  vouch(sb); // the reviewer's scar (helpers/provenance.mjs), as hook() would record it
   const fifo = path.join(sb.base, 'stdin.fifo');
   sb.run('mkfifo', [fifo]);
   const rfd = openSync(fifo, C.O_RDONLY | C.O_NONBLOCK);

@@ -4,6 +4,7 @@
 // GEMINI_PROJECT_DIR set (a folder path with a space and an @, which Gemini's own text
 // replacement of `$GEMINI_PROJECT_DIR` would break inside double quotes).
 import { test } from 'node:test';
+import { vouch } from '../helpers/provenance.mjs';
 import assert from 'node:assert/strict';
 import { accessSync, constants, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -110,6 +111,7 @@ test('the installed commands, run as Gemini CLI runs them (bash -c, GEMINI_PROJE
   const sb = sandbox({ files: { 'src/app.js': 'const a = 1;\nconst b = 2;\n' } });
   assert.equal(sb.kizu(['init', '--agent', 'gemini']).status, 0);
   sb.write({ 'src/app.js': 'const a = 1;\n// @kizu[ask]: explain this change\nconst b = 3;\n' });
+  vouch(sb); // the reviewer's scar (helpers/provenance.mjs)
   const project = path.join(sb.base, 'my project@home');
   symlinkSync(sb.dir, project);
   const hooks = JSON.parse(sb.read('.gemini/settings.json')).hooks;

@@ -276,12 +276,12 @@ test('hand-written: an anchor outside the repository (../, absolute) is text, no
   assert.deepEqual(queueJson(sb).at(-1), J(id, false, null, null, null, '`../outside.txt:1` added', 7));
 });
 
-test('hand-written: control characters (terminal escapes) print as visible \\xNN, in list, done output and the unknown-id hint', () => {
+test('hand-written: control characters (terminal escapes) print as visible \\xNN (C1 as \\uXXXX), in list, done output and the unknown-id hint', () => {
   const sb = repo();
   const raw = '\u001b]0;pwned\u0007\u001b[2J\u001b[31mred\u009b text';
   sb.write({ [Q]: `- [ ] ${raw}\n` });
   const id = hid(raw);
-  const shown = '\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\x9b text';
+  const shown = '\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred\\u009b text';
   queueOk(sb, ['list'], `[ ] ${id}  ${shown}\n`);
   assert.deepEqual(queueJson(sb), [J(id, false, null, null, null, raw, 1)]); // JSON keeps the text (escaped by JSON itself)
   refused(sb, ['done', 'nope'], 1, err('no queue item with id nope', `the ids in ${Q} are:\n  ${id} [ ] ${shown}`));

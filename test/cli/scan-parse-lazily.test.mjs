@@ -3,6 +3,7 @@
 // of its language, never imports web-tree-sitter; a marker below a template literal does,
 // and there only the comment is a scar.
 import { test } from 'node:test';
+import { vouch } from '../helpers/provenance.mjs';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,7 @@ const LOGGER = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'he
 /** Runs `git-kizu hook <event>` with the load logger; returns the run and what it loaded. */
 function hookLogged(sb, event, payload) {
   const log = path.join(sb.base, `loads-${Math.random().toString(36).slice(2)}.txt`);
+  vouch(sb); // the scars are the reviewer's (helpers/provenance.mjs)
   const r = sb.run(process.execPath, ['--import', LOGGER, BIN, 'hook', event], { input: JSON.stringify(payload), env: { KIZU_TEST_LOAD_LOG: log } });
   return { r, loaded: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [] };
 }

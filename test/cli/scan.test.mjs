@@ -278,7 +278,7 @@ test('an unreadable review queue (not UTF-8) does not hide the scars: scan and s
   assert.deepEqual([scan.status, scan.stdout, scan.stderr], [2, 'a.js:2  [ask]  why\n', `git-kizu: warning: review queue not read: ${problem}\n`]);
   const status = sb.kizu(['status']);
   assert.equal(status.status, 2);
-  assert.ok(status.stdout.includes('\nscars     1\n  a.js:2  [ask]  why\n'), status.stdout);
+  assert.ok(status.stdout.includes('\nscars     1\n  a.js:2  [ask]  why  (found: in the working tree, not written through git kizu here)\n'), status.stdout);
   assert.ok(status.stdout.includes(`\nqueue     not read: ${problem}\n`), status.stdout);
   const json = sb.kizu(['status', '--json']);
   assert.equal(json.status, 2);

@@ -53,8 +53,9 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
       ['n.txt:1', 'rejected'],
     ],
   );
-  assert.deepEqual(s.scars, [{ path: 'b.js', line: 1, kind: 'ask', body: 'explain this change' }]);
-  assert.deepEqual(s.queue, { open: [{ id, checked: false, kind: 'ask', path: 'a.js', line: 2, text: 'why B?', queueLine: s.queue.open[0].queueLine }], done: 1 });
+  // The scar was typed into the file (origin: where it came from); the item was written through git kizu (origin null).
+  assert.deepEqual(s.scars, [{ path: 'b.js', line: 1, kind: 'ask', body: 'explain this change', origin: 'in the working tree, not written through git kizu here' }]);
+  assert.deepEqual(s.queue, { open: [{ id, checked: false, kind: 'ask', path: 'a.js', line: 2, text: 'why B?', queueLine: s.queue.open[0].queueLine, origin: null }], done: 1 });
   const { agents, ...claudeAndGuard } = s.hooks;
   // No other agent's hooks are installed, in either scope (each agent's states: test/unit/agent-*.test.mjs).
   assert.deepEqual(
@@ -90,7 +91,7 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
       'hunks     3: 1 unreviewed, 1 tapped, 1 rejected\n' +
       `  rejected  ${hunks[2].shortId}  n.txt:1\n` +
       'scars     1\n' +
-      '  b.js:1  [ask]  explain this change\n' +
+      '  b.js:1  [ask]  explain this change  (found: in the working tree, not written through git kizu here)\n' +
       'queue     1 open, 1 done (.claude/review-queue.md)\n' +
       `  [${id}] a.js:2 (ask) why B?\n` +
       'hooks     Claude Code: installed (project); pre-commit: installed (git hook, .git/hooks/pre-commit)\n' +
@@ -140,7 +141,7 @@ test('status in a repository with no commits yet: no baseline, scars and queue s
     'baseline  none (no commits yet)\n' +
       'hunks     0: 0 unreviewed, 0 tapped, 0 rejected\n' +
       'scars     1\n' +
-      '  a.py:1  [ask]  explain this change\n' +
+      '  a.py:1  [ask]  explain this change  (found: in the working tree, not written through git kizu here)\n' +
       'queue     0 open, 0 done (.claude/review-queue.md)\n' +
       'hooks     Claude Code: not installed (git kizu init); pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`\n' +
       'install   no hook file changed since git kizu init, no setting switches hooks off\n' +

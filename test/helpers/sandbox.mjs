@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { vouch } from './provenance.mjs';
 
 /** This repository's root directory (absolute path). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -161,9 +162,16 @@ export function sandbox({ init = true, commit = true, files = {} } = {}) {
   return sb;
 }
 
-/** Runs the bin directly with a hook payload on stdin (what the generated scripts exec). */
+/**
+ * Runs the bin directly with a hook payload on stdin (what the generated scripts exec). First
+ * records every scar and queue item in the working tree as written through git kizu
+ * (helpers/provenance.mjs vouch), as a reviewer using git kizu would have written them;
+ * `opts.asFound` skips that, so that they are labelled as found in the repository.
+ */
 export function hook(sb, event, payload, opts = {}) {
   const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return sb.run(process.execPath, [BIN, 'hook', event], { input, ...opts });
+  const { asFound, ...rest } = opts;
+  if (!asFound) vouch(sb, rest.cwd ?? sb.dir);
+  return sb.run(process.execPath, [BIN, 'hook', event], { input, ...rest });
 }
 

@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { KizuError } from '../../errors.js';
 import { pc, type Reporter } from '../../output.js';
+import { printable } from '../../printable.js';
 import { listHunks, shortId, hunkRange, hunkSpot, type Baseline, type Hunk } from '../../hunks/listing.js';
 import { readMarks, markOf, markLabel, type MarkEntry } from '../../marks/read.js';
 import { hiddenFindingLines } from '../../hunks/hidden-lines.js';
@@ -56,10 +57,8 @@ export interface ReviewSummary {
   ended: 'quit' | 'interrupted' | 'done' | 'nothing';
 }
 
-/** `s` safe to print: C0/C1 controls and DEL as `\xNN` (a hunk may hold escape sequences). */
-export function printable(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+/** `s` safe to print (a hunk may hold escape sequences): the one escape, src/printable.ts. */
+export { printable };
 
 /** One hunk as `git kizu hunks` prints it: `<shortId>  <range>  +a -r  <kind>[  [mark]]`. */
 export function hunkListLine(h: Hunk, mark: string): string {
