@@ -385,7 +385,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   bunx: {},
   pnpx: {},
   xargs: { shortValue: 'ILnPsdEaei', longValue: ['--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--delimiter', '--eof', '--arg-file', '--process-slot-var'] },
-  su: { shortValue: 'cgGsw', longValue: ['--command', '--group', '--supp-group', '--shell', '--whitelist-environment'] },
+  su: { shortValue: 'cgGsw', longValue: ['--command', '--group', '--supp-group', '--shell', '--whitelist-environment'], positionals: 1 },
   runuser: { shortValue: 'cgGsuw', longValue: ['--command', '--group', '--supp-group', '--shell', '--user', '--whitelist-environment'] },
   script: { shortValue: 'cEIOBTm', longValue: ['--command', '--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format'] },
   watch: { shortValue: 'nqd', longValue: ['--interval', '--differences', '--equexit'] },
@@ -536,6 +536,7 @@ function shell(st: State, c: SimpleCommand, depth: number): void {
   while (i < c.argv.length) {
     const v = c.argv[i].value;
     if (v === null) {
+      if (c.argv[i].raw.startsWith('<(')) break; // a script file made by process substitution
       st.out.dynamicNames.push({ ...c, via });
       return;
     }
