@@ -9,7 +9,7 @@
  *   by the command rules, and its output redirections and file arguments by the path rules.
  * Fails closed: text that cannot be parsed within the budget is `unparsable`/`over-budget`.
  */
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PlannedWrite, ToolCall } from '../hooks/contract.js';
 import { FILE_WRITERS, PACKAGE_JSON_REVIEW_KEYS, RULES, ruleOf, type PathPattern, type RuleId, type Strength } from './policy.js';
@@ -69,7 +69,22 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
   if (reading.unreadable) return { strength: ruleOf(reading.unreadable.why).strength as Verdict['strength'], rule: reading.unreadable.why, subject: `${excerpt(text)} (${reading.unreadable.detail})` };
   const out: Verdict[] = [];
   const repo = findRepo(ctx.cwd);
+  // Variables the line itself sets to static values (`D=.git; rm $D/index`), and the directories
+  // it changes into (`cd .git/hooks && rm pre-commit`): relative paths are judged from each.
+  const vars = new Map<string, string>([['HOME', ctx.home], ['PWD', ctx.cwd]]);
+  for (const c of reading.commands) for (const a of c.assignments) if (a.value.value !== null) vars.set(a.name, a.value.value);
+  // The directories a command may run in, in the order of the line: after `cd D`, D (and the
+  // one before, when D does not exist and the cd would fail); null for one the gate cannot know.
+  let dirs: (string | null)[] = [ctx.cwd];
   for (const c of reading.commands) {
+    const n = baseName(c.argv[0]?.value ?? null);
+    if (n === 'cd' || n === 'pushd') {
+      const t = c.argv.slice(1).find((w) => !(w.value ?? '').startsWith('-') || w.value === '-');
+      const v = t ? (t.value ?? substitute(t.raw, vars)) : ctx.home;
+      const from = dirs.find((d): d is string => d !== null) ?? ctx.cwd;
+      const to = v === null ? null : path.resolve(from, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
+      dirs = to === null ? [null] : existsSync(to) ? [to] : [to, ...dirs];
+    }
     const name = baseName(c.argv[0]?.value ?? null);
     const shown = excerpt(c.argv.map((w) => w.raw).join(' ') || c.redirects.map((r) => `${r.op} ${r.target.raw}`).join(' ') || c.assignments.map((a) => `${a.name}=${a.value.raw}`).join(' '));
     for (const r of RULES) {
@@ -78,8 +93,16 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
       if (r.match.test({ ...c, argv: name ? [{ value: name, raw: c.argv[0].raw }, ...c.argv.slice(1)] : c.argv })) out.push({ strength: r.strength, rule: r.id, subject: shown });
     }
     for (const target of writtenPaths(c, name)) {
-      const v = judgePathWord(target, ctx, repo, c);
-      if (v) out.push(v);
+      for (const dir of dirs) {
+        if (dir === null) {
+          // A directory the gate cannot know (`cd "$(git rev-parse --git-dir)"`) and a relative path written there.
+          const rel = target.value ?? target.raw;
+          if (!path.isAbsolute(rel) && !rel.startsWith('~')) out.push({ strength: ruleOf('dynamic-command').strength as Verdict['strength'], rule: 'dynamic-command', subject: shown });
+          continue;
+        }
+        const v = judgePathWord(target, { ...ctx, cwd: dir }, repo, c, vars);
+        if (v) out.push(v);
+      }
     }
     if (c.openArgs && c.via.includes('xargs') && name !== null && (name === 'git' || name === 'git-kizu' || FILE_WRITERS.has(name))) {
       out.push({ strength: ruleOf('open-arguments').strength as Verdict['strength'], rule: 'open-arguments', subject: shown });
@@ -97,7 +120,7 @@ function strongest(vs: Verdict[]): Verdict | null {
 function baseName(v: string | null): string | null {
   if (v === null) return null;
   const i = Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\'));
-  return i >= 0 ? v.slice(i + 1) : v;
+  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '');
 }
 
 /**
@@ -110,6 +133,15 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
   const out: Word[] = c.redirects.map((r) => r.target);
   if (name === null) return out;
   const args = c.argv.slice(1);
+  // Any command's output file option (`sort -o f`, `git diff --output=f`), except where -o means something else.
+  if (!['ls', 'grep', 'rg', 'egrep', 'fgrep', 'ps', 'ssh', 'mount', 'cat', 'head', 'tail', 'find'].includes(name)) {
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i].value ?? '';
+      if ((v === '-o' || v === '--output' || v === '--output-file' || v === '--log-file') && args[i + 1]) out.push(args[i + 1]);
+      const m = /^--(output|output-file|log-file|output-document)=(.*)$/.exec(v);
+      if (m) out.push({ value: m[2], raw: m[2] });
+    }
+  }
   let positional: Word[] = [];
   let afterDashes = false;
   for (const w of args) {
@@ -132,7 +164,8 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     // The script is the first positional unless given with -e/-f: every positional is checked (a path-looking script is harmless to check).
     return [...out, ...positional];
   }
-  if (name === 'cp' || name === 'install' || name === 'rsync') {
+  const links = (name === 'cp' && args.some((w) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(w.value ?? ''))) || name === 'ln';
+  if ((name === 'cp' || name === 'install' || name === 'rsync') && !links) {
     const t = args.findIndex((w) => w.value === '-t' || (w.value ?? '').startsWith('--target-directory'));
     if (t >= 0) return [...out, args[t].value === '-t' ? args[t + 1] : { value: (args[t].value ?? '').split('=')[1] ?? '', raw: args[t].raw }].filter(Boolean);
     positional = positional.slice(-1);
@@ -149,7 +182,19 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
 }
 
 /** A file word of a shell command against the path rules (a word that is not static is checked by its text). */
-function judgePathWord(w: Word, ctx: GateContext, repo: Repo | null, c: SimpleCommand): Verdict | null {
+function judgePathWord(w: Word, ctx: GateContext, repo: Repo | null, c: SimpleCommand, vars: Map<string, string> = new Map()): Verdict | null {
+  if (w.value === null) {
+    // Braces and globs in a path the shell expands: judged for each name they could give.
+    const text = substitute(w.raw, vars);
+    if (text !== null) {
+      for (const alt of expandBraces(text.replace(/["']/g, ''))) {
+        for (const name of /[*?[]/.test(alt) ? globMatches(alt, ctx.cwd) : [alt]) {
+          const v = judgePathWord({ value: name, raw: w.raw }, ctx, repo, c, vars);
+          if (v) return { ...v, subject: w.raw };
+        }
+      }
+    }
+  }
   if (w.value !== null) {
     const hit = classifyPath(w.value, ctx, repo);
     if (!hit) return null;
@@ -168,6 +213,61 @@ function judgePathWord(w: Word, ctx: GateContext, repo: Repo | null, c: SimpleCo
   if (hit && hit.rule !== 'package-json-review-keys') return { strength: ruleOf(hit.rule).strength as Verdict['strength'], rule: hit.rule, subject: w.raw };
   if (/(^|[\\/])\.git([\\/]|$)/i.test(literal)) return { strength: 'deny', rule: 'git-dir', subject: w.raw };
   return null;
+}
+
+/** `raw` with `$NAME`/`${NAME}` replaced by the known static values of `vars`; null when another expansion remains. */
+function substitute(raw: string, vars: Map<string, string>): string | null {
+  const s = raw.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, a: string | undefined, b: string | undefined) => vars.get((a ?? b)!) ?? m);
+  return /\$|`/.test(s) ? null : s;
+}
+
+/** bash's brace expansion of a word (`.{g,x}it` → `.git`, `.xit`), at most 64 results. */
+function expandBraces(s: string): string[] {
+  const m = /\{([^{}]*)\}/.exec(s);
+  if (!m || !/,|\.\./.test(m[1])) return [s];
+  const parts = m[1].includes(',') ? m[1].split(',') : [m[1]];
+  const out: string[] = [];
+  for (const p of parts) for (const r of expandBraces(s.slice(0, m.index) + p + s.slice(m.index + m[0].length))) if (out.length < 64) out.push(r);
+  return out;
+}
+
+/**
+ * The existing paths a glob (`*`, `?`, `[…]` in any component) matches from `cwd`, as bash
+ * expands it without dotglob (a component must start with a literal `.` to match a dotfile);
+ * at most 2000 directory entries are looked at, after which the glob itself is returned with
+ * every wildcard component guessed as `.git` (so an over-broad glob near a git dir still counts).
+ */
+function globMatches(pattern: string, cwd: string): string[] {
+  const abs = path.isAbsolute(pattern);
+  const comps = pattern.split('/').filter((c, i) => c !== '' || i === 0);
+  let paths = [abs ? '/' : ''];
+  let budget = 2000;
+  for (const comp of comps.slice(abs ? 1 : 0)) {
+    if (!/[*?[]/.test(comp)) {
+      paths = paths.map((p) => (p ? path.join(p, comp) : comp));
+      continue;
+    }
+    let re: RegExp;
+    try {
+      re = new RegExp('^' + comp.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.').replace(/\[!/g, '[^') + '$');
+    } catch {
+      return [pattern.replace(/[^/]*[*?[][^/]*/g, '.git')];
+    }
+    const next: string[] = [];
+    for (const p of paths) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(path.resolve(cwd, p || '.'));
+      } catch {
+        continue;
+      }
+      budget -= names.length;
+      if (budget < 0) return [pattern.replace(/[^/]*[*?[][^/]*/g, '.git')];
+      for (const n of names) if (re.test(n) && (n[0] !== '.' || comp[0] === '.')) next.push(p ? path.join(p, n) : n);
+    }
+    paths = next;
+  }
+  return paths;
 }
 
 // ---------------------------------------------------------------------------------------

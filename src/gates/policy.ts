@@ -86,6 +86,9 @@ export const RULE_IDS = [
   'kizu-refs',
   'update-ref-delete',
   'update-ref-stdin',
+  'git-alias-skips-hooks',
+  'package-json-command',
+  'hook-manager-uninstall',
   'reviewer-act',
   'forged-hook',
   'shell-from-stdin',
@@ -241,6 +244,17 @@ function commitSkipsHooks(args: (string | null)[]): boolean {
   return false;
 }
 
+/** git's own commands (and git-kizu's): any other subcommand may be an alias. */
+const GIT_BUILTINS = new Set(
+  ('add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick ' +
+    'citool clean clone column commit commit-graph commit-tree config count-objects credential describe diff diff-files diff-index diff-tree difftool fast-export fast-import ' +
+    'fetch fetch-pack filter-branch fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep gui hash-object help hook http-backend index-pack init ' +
+    'instaweb interpret-trailers kizu lfs log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index merge-tree mergetool mktag mktree ' +
+    'multi-pack-index mv name-rev notes pack-objects pack-redundant pack-refs patch-id prune prune-packed pull push range-diff read-tree rebase reflog remote repack replace ' +
+    'request-pull rerere reset restore rev-list rev-parse revert rm send-email send-pack shortlog show show-branch show-index show-ref sparse-checkout stash status stripspace ' +
+    'submodule switch symbolic-ref tag unpack-file unpack-objects update-index update-ref update-server-info var verify-commit verify-pack verify-tag version whatchanged worktree write-tree').split(' '),
+);
+
 /** The git subcommands that only read refs: naming refs/kizu there is fine. */
 const GIT_READ_ONLY = new Set([
   'log', 'show', 'diff', 'rev-parse', 'rev-list', 'cat-file', 'for-each-ref', 'show-ref', 'ls-remote', 'ls-tree',
@@ -380,7 +394,15 @@ export const RULES: readonly Rule[] = [
     match: {
       on: 'command',
       names: ['*'],
-      test: (c) => c.assignments.some((a) => /^GIT_CONFIG_(PARAMETERS|COUNT|KEY_\d+|VALUE_\d+|GLOBAL|SYSTEM|NOSYSTEM)$|^GIT_DIR$|^GIT_INDEX_FILE$/.test(a.name) && (/^GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM)$|^GIT_DIR$|^GIT_INDEX_FILE$/.test(a.name) ? isCommitLike(c) : true)),
+      // GIT_CONFIG_PARAMETERS/COUNT/KEY_n/VALUE_n set config for any git run after; GIT_CONFIG_GLOBAL/SYSTEM/NOSYSTEM
+      // swap the config files that may hold the hooks path (exported, or around git); GIT_DIR and GIT_INDEX_FILE around a commit.
+      test: (c) =>
+        c.assignments.some((a) => {
+          if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_\d+|VALUE_\d+)$/.test(a.name)) return true;
+          if (/^GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM)$/.test(a.name)) return c.argv.length === 0 || ['git', 'export', 'declare', 'typeset', 'readonly', 'local'].includes(c.argv[0]?.value ?? '');
+          if (/^GIT_(DIR|INDEX_FILE|WORK_TREE|COMMON_DIR)$/.test(a.name)) return isCommitLike(c);
+          return false;
+        }),
     },
   },
   {
@@ -412,6 +434,54 @@ export const RULES: readonly Rule[] = [
         const s = gitSubcommand(c);
         if (c.argv[s.at]?.value !== 'update-index') return false;
         return opts(c, s.at + 1).some((a) => a !== null && (abbrevOf(a, '--assume-unchanged', 5) || abbrevOf(a, '--skip-worktree', 4)));
+      },
+    },
+  },
+
+  {
+    // `git ci -n` where `ci` may be the user's alias of commit: a subcommand git does not have, with -n or --no-verify.
+    id: 'git-alias-skips-hooks',
+    class: 'review-bypass',
+    strength: 'ask',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const sub = gitSub(c);
+        if (sub === null || GIT_BUILTINS.has(sub)) return false;
+        const s = gitSubcommand(c);
+        return opts(c, s.at + 1).some((a) => a !== null && (a.startsWith('--') ? abbrevOf(a.split('=')[0], '--no-verify', '--no-ve'.length) : /^-[a-zA-Z]*n/.test(a)));
+      },
+    },
+  },
+  {
+    // `npm pkg set kizu.scan.exclude=…` / `npm pkg delete simple-git-hooks`: package.json's guarded keys by command.
+    id: 'package-json-command',
+    class: 'review-files',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['npm', 'pnpm', 'yarn', 'bun', 'npx', 'json', 'jq', 'sponge'],
+      test: (c) => {
+        const words = c.argv.slice(1).map((w) => w.value ?? w.raw);
+        const i = words.indexOf('pkg');
+        return i >= 0 && ['set', 'delete'].includes(words[i + 1] ?? '') && words.slice(i + 2).some((w) => PACKAGE_JSON_REVIEW_KEYS.some((k) => w === k || w.startsWith(k + '.') || w.startsWith(k + '=') || w.startsWith(k + '[')));
+      },
+    },
+  },
+  {
+    // Uninstalling a git hook manager takes the pre-commit guard with it.
+    id: 'hook-manager-uninstall',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['lefthook', 'pre-commit', 'prek', 'husky', 'simple-git-hooks', 'npx', 'pnpm', 'yarn', 'bunx'],
+      test: (c) => {
+        const words = c.argv.map((w) => (w.value ?? w.raw).toLowerCase());
+        const at = words.findIndex((w) => /(^|\/)(lefthook|pre-commit|prek|husky|simple-git-hooks)$/.test(w));
+        if (at < 0) return false;
+        return words.slice(at + 1).includes('uninstall');
       },
     },
   },

@@ -193,7 +193,7 @@ function walk(st: State, n: TsNode, depth: number, via: string[], redirects: Red
           argv.push({ value: c.text, raw: c.text });
           if (value) walkInside(st, value, depth, via);
         } else {
-          argv.push(wordOf(st, c));
+          argv.push(c.isNamed ? wordOf(st, c) : { value: c.text, raw: c.text });
           walkInside(st, c, depth, via);
         }
       }
@@ -275,6 +275,7 @@ function staticValue(st: State, n: TsNode, first: boolean): string | null {
       return v;
     }
     case 'number':
+    case 'variable_name':
       return n.text;
     case 'raw_string':
       return n.text.slice(1, -1);
@@ -287,6 +288,8 @@ function staticValue(st: State, n: TsNode, first: boolean): string | null {
       return inner.replace(/\\\n/g, '').replace(/\\([$`"\\])/g, '$1');
     }
     case 'concatenation': {
+      // `.{g,x}it` reads as words `.`, `{`, `g,x`, `}`, `it`: a brace expansion, not one static word.
+      if (n.namedChildren.some((c) => c?.type === 'word' && c.text === '{')) return null;
       let v = '';
       let i = 0;
       for (const c of n.namedChildren) {
@@ -343,11 +346,12 @@ function command(st: State, n: TsNode, depth: number, via: string[], redirects: 
 }
 
 /** Basename of a static command word (`/usr/bin/git` → `git`). */
-function base(w: Word | undefined): string | null {
+export function base(w: Word | undefined): string | null {
   if (!w || w.value === null) return null;
   const v = w.value;
   const i = Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\'));
-  return i >= 0 ? v.slice(i + 1) : v;
+  // Lower case, without `.exe`: macOS and Windows find `GIT` and `git.exe` as git.
+  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '');
 }
 
 /** Options of a wrapper: the ones that take a separate value, and whether `--opt=value` forms exist. */
@@ -389,7 +393,10 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   runuser: { shortValue: 'cgGsuw', longValue: ['--command', '--group', '--supp-group', '--shell', '--user', '--whitelist-environment'] },
   script: { shortValue: 'cEIOBTm', longValue: ['--command', '--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format'] },
   watch: { shortValue: 'nqd', longValue: ['--interval', '--differences', '--equexit'] },
-  'sudoedit': {},
+  sudoedit: {},
+  coproc: {},
+  nocorrect: {},
+  noglob: {},
 };
 
 /**
@@ -411,6 +418,38 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
   const name = base(first)!;
   st.out.commands.push(c);
 
+  if (name === 'alias' || name === 'trap') {
+    // alias NAME='code' (expanded where aliases are on), trap 'code' SIGNAL: shell code to read.
+    const codes = name === 'alias' ? c.argv.slice(1).filter((w) => (w.value ?? '').includes('=')).map((w) => w.value!.slice(w.value!.indexOf('=') + 1)) : c.argv[1]?.value ? [c.argv[1].value] : [];
+    if (c.argv.slice(1).some((w) => w.value === null)) st.out.dynamicNames.push(c);
+    for (const code of codes) readText(st, code, depth + 1, [...c.via, name]);
+    return;
+  }
+  if (name === 'source' || name === '.') {
+    // A script file is not read (as for `sh file`); stdin and process substitution are.
+    const f = c.argv[1];
+    if (!f) return;
+    if (f.value === null) st.out.shellsFromStdin.push(c);
+    else if (/^\/dev\/(stdin|fd\/0)$|^\/proc\/self\/fd\/0$/.test(f.value)) {
+      if (c.stdinText !== null) readText(st, c.stdinText, depth + 1, [...c.via, name]);
+      else st.out.shellsFromStdin.push(c);
+    }
+    return;
+  }
+  if (name === 'ssh') {
+    // ssh [options] host command…: the command runs in a shell (maybe on this machine).
+    const withValue = new Set('BbcDEeFIiJLlmOoPpQRSWw'.split(''));
+    let i = 1;
+    while (i < c.argv.length && (c.argv[i].value ?? '').startsWith('-')) {
+      const v = c.argv[i].value!;
+      i += v.length === 2 && withValue.has(v[1]) ? 2 : 1;
+    }
+    const rest = c.argv.slice(i + 1);
+    if (!rest.length) return;
+    if (rest.some((w) => w.value === null)) st.out.dynamicNames.push(c);
+    else readText(st, rest.map((w) => w.value).join(' '), depth + 1, [...c.via, 'ssh']);
+    return;
+  }
   if (name === 'eval') {
     const args = c.argv.slice(1);
     if (args.some((w) => w.value === null)) {

@@ -396,6 +396,12 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
     'this command deletes a ref with `git update-ref -d`. Delete branches with `git branch -d` and leave refs/kizu/* to git-kizu.',
   'update-ref-stdin':
     'this command updates refs from standard input, which the gate cannot read. Update refs one by one on the command line (`git update-ref <ref> <new>`), or ask the human.',
+  'git-alias-skips-hooks':
+    'this git command is not one of git\'s own (an alias, perhaps of commit) and passes -n or --no-verify, which would skip the git hooks. Run the git command it stands for, without skipping the hooks.',
+  'package-json-command':
+    'this command changes a key of package.json that git-kizu or a git hook manager reads ("kizu", "simple-git-hooks", "husky"). Leave those keys to the human.',
+  'hook-manager-uninstall':
+    "uninstalling the git hook manager removes the pre-commit check of review remarks with it. Leave the hooks installed; if a hook is in your way, say so in your answer.",
   'reviewer-act':
     "this git kizu command is the human reviewer's act (tap, reject, untap, review, teardown, gc, unscar --all, baseline set|reset, snapshot drop, marks push|pull, queue rm|clear). The agent's acts are `git kizu queue done <id>`, removing a scar it addressed, `git kizu scan`, `hunks` and `status`; tell the human what you want reviewed.",
   'forged-hook':

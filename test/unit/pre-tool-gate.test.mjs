@@ -22,6 +22,7 @@ mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
 mkdirSync(path.join(root, 'src'), { recursive: true });
 mkdirSync(home, { recursive: true });
 writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'x', scripts: { test: 'node --test' }, kizu: { scan: { exclude: [] } } }, null, 2) + '\n');
+writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
 symlinkSync(path.join(root, '.git', 'hooks'), path.join(root, 'src', 'hooks-link'));
 const ctx = { cwd: root, home };
 
@@ -214,6 +215,52 @@ const SHELL = [
   ['echo "{}" > ~/.claude/settings.json', 'deny user-hook-files'],
   ['rm package.json', 'deny package-json-review-keys'],
   ['sed -i s/a/b/ package.json', 'deny package-json-review-keys'],
+  // Directories, variables, braces and globs in paths.
+  ['cd .git/hooks && rm pre-commit', 'deny git-dir'],
+  ['cd .git; echo x > config', 'deny git-dir'],
+  ['pushd .husky && rm pre-commit', 'deny hook-files'],
+  ['cd src && rm a.ts', 'pass'],
+  ['cd "$(git rev-parse --git-dir)" && rm index', 'ask dynamic-command'],
+  ['D=.git; rm $D/index', 'deny git-dir'],
+  ['D=.git; rm "${D}/hooks/pre-commit"', 'deny git-dir'],
+  ['rm -rf .g?t', 'deny git-dir'],
+  ['rm -rf .gi*', 'deny git-dir'],
+  ['rm -rf ./*/../.g*', 'deny git-dir'],
+  ['rm -rf src/hooks-l*/*', 'deny git-dir'],
+  ['rm -rf .[g]it/hooks', 'deny git-dir'],
+  ['rm .{g,x}it/index', 'deny git-dir'],
+  ['rm .kizurc.*', 'deny kizu-config'],
+  ['rm -rf *', 'deny package-json-review-keys'], // the glob matches package.json, which holds "kizu"
+  ['cd src && rm -rf *', 'deny git-dir'], // src/hooks-link/ is .git/hooks/
+  ['cd src && rm -f *.ts', 'pass'],
+  ['cd /tmp && rm -rf *.log', 'pass'],
+  ['rm -rf dist/*', 'pass'],
+  ['rm src/*.ts', 'pass'],
+  ['sort -o .git/info/exclude x', 'deny git-dir'],
+  ['git diff --output=.git/hooks/pre-commit', 'deny git-dir'],
+  ['cp -l .git/config cfg', 'deny git-dir'],
+  ['ln .git/config cfg', 'deny git-dir'],
+  ['GIT commit -n', 'deny commit-no-verify'],
+  ['GIT_CONFIG_GLOBAL=/dev/null git commit', 'deny git-config-env'],
+  ['export GIT_CONFIG_GLOBAL=/dev/null', 'deny git-config-env'],
+  ['GIT_CONFIG_GLOBAL=/tmp/x npm test', 'pass'],
+  ['git ci -n', 'ask git-alias-skips-hooks'],
+  ['git ci -m x', 'pass'],
+  ['npm pkg set kizu.scan.exclude[0]=**', 'deny package-json-command'],
+  ['npm pkg delete simple-git-hooks', 'deny package-json-command'],
+  ['npm pkg set scripts.test=jest', 'pass'],
+  ['npx lefthook uninstall', 'deny hook-manager-uninstall'],
+  ['pre-commit uninstall', 'deny hook-manager-uninstall'],
+  ['lefthook run pre-commit', 'pass'],
+  // More places that run shell code.
+  ["alias g='git commit -n'", 'deny commit-no-verify'],
+  ["trap 'git commit -n' EXIT", 'deny commit-no-verify'],
+  ['ssh localhost git commit -n', 'deny commit-no-verify'],
+  ['ssh -p 22 localhost "git commit -n"', 'deny commit-no-verify'],
+  ['source /dev/stdin <<< "git commit -n"', 'deny commit-no-verify'],
+  ['. <(echo git commit -n)', 'ask shell-from-stdin'],
+  ['source ./env.sh', 'pass'],
+  ['coproc git commit -n', 'deny commit-no-verify'],
   // Interpreters.
   [`python3 -c 'open(".git/hooks/pre-commit","w")'`, 'deny interpreter-mentions-review'],
   [`node -e 'require("fs").rmSync(".kizurc.json")'`, 'deny interpreter-mentions-review'],
