@@ -38,7 +38,7 @@ export interface Verdict {
  * these can only run literal commands that none of the rules match (`ls`, `npm test`).
  */
 export function mayMatter(command: string): boolean {
-  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser/i.test(
+  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|\/etc\//i.test(
     command,
   );
 }
@@ -92,7 +92,7 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
       if (!r.match.names.includes('*') && (name === null || !r.match.names.includes(name))) continue;
       if (r.match.test({ ...c, argv: name ? [{ value: name, raw: c.argv[0].raw }, ...c.argv.slice(1)] : c.argv })) out.push({ strength: r.strength, rule: r.id, subject: shown });
     }
-    for (const target of writtenPaths(c, name)) {
+    for (const target of [...writtenPaths(c, name), ...patchedPaths(c, name, dirs.find((d): d is string => d !== null) ?? ctx.cwd)]) {
       for (const dir of dirs) {
         if (dir === null) {
           // A directory the gate cannot know (`cd "$(git rev-parse --git-dir)"`) and a relative path written there.
@@ -153,8 +153,27 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     positional.push(w);
   }
   if (name === 'git') {
-    const i = args.findIndex((w) => w.value === 'rm' || w.value === 'mv');
-    if (i >= 0 && args.slice(0, i).every((w) => w.value !== null && w.value.startsWith('-'))) return [...out, ...args.slice(i + 1).filter((w) => !(w.value ?? '').startsWith('-'))];
+    // git rm|mv, and git checkout|restore of paths (which writes them from the index or a commit the agent may have made),
+    // and update-index entries put straight into the index (`--cacheinfo mode,oid,path`).
+    const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));
+    const sub = i >= 0 ? args[i].value : null;
+    const rest = i >= 0 ? args.slice(i + 1) : [];
+    if (sub === 'rm' || sub === 'mv') return [...out, ...rest.filter((w) => !(w.value ?? '').startsWith('-'))];
+    if (sub === 'checkout' || sub === 'restore') {
+      const dd = rest.findIndex((w) => w.value === '--');
+      return [...out, ...(dd >= 0 ? rest.slice(dd + 1) : rest.filter((w) => !(w.value ?? '').startsWith('-')))];
+    }
+    if (sub === 'update-index') {
+      const more: Word[] = [];
+      rest.forEach((w, k) => {
+        if (w.value === '--cacheinfo' && rest[k + 1]) {
+          const v = rest[k + 1].value;
+          more.push(v !== null && v.split(',').length === 3 ? { value: v.split(',')[2], raw: rest[k + 1].raw } : (rest[k + 3] ?? rest[k + 1]));
+        }
+      });
+      if (rest.some((w) => w.value === '--add' || w.value === '--replace' || w.value === '--chmod=-x' || w.value === '--chmod=+x')) more.push(...rest.filter((w) => !(w.value ?? '').startsWith('-')));
+      return [...out, ...more];
+    }
     return out;
   }
   if (!FILE_WRITERS.has(name)) return out;
@@ -179,6 +198,57 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     return d >= 0 && args[d + 1] ? [...out, args[d + 1]] : out;
   }
   return [...out, ...positional];
+}
+
+/** Where a patch of `git apply|am` or `patch` comes from: a heredoc or here-string, `< file`, or file arguments (read, up to 1 MB each). */
+function patchTexts(c: SimpleCommand, name: string | null, dir: string): string[] {
+  const texts: string[] = [];
+  if (c.stdinText !== null) texts.push(c.stdinText);
+  const files: Word[] = [...c.inputs];
+  const args = c.argv.slice(1);
+  if (name === 'git') {
+    const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));
+    if (i < 0 || !['apply', 'am'].includes(args[i].value ?? '')) return [];
+    files.push(...args.slice(i + 1).filter((w) => !(w.value ?? '').startsWith('-')));
+  } else if (name === 'patch') {
+    args.forEach((w, k) => {
+      if ((w.value === '-i' || w.value === '--input') && args[k + 1]) files.push(args[k + 1]);
+      else if (w.value?.startsWith('--input=')) files.push({ value: w.value.slice(8), raw: w.raw });
+    });
+  } else return [];
+  for (const f of files) {
+    if (f.value === null) continue;
+    try {
+      const p = path.resolve(dir, f.value);
+      if (statSync(p).size <= 1 << 20) texts.push(readFileSync(p, 'utf8'));
+    } catch {
+      /* not a readable file: nothing to judge */
+    }
+  }
+  return texts;
+}
+
+/** The paths a patch (unified diff, git diff, or apply_patch) writes, for `git apply|am` and `patch` (a/ and b/ prefixes both ways). */
+function patchedPaths(c: SimpleCommand, name: string | null, dir: string): Word[] {
+  const out: Word[] = [];
+  for (const t of patchTexts(c, name, dir)) {
+    for (const line of t.split('\n')) {
+      const m =
+        /^diff --git "?a\/(.+?)"? "?b\/(.+?)"?$/.exec(line) ??
+        /^(?:---|\+\+\+) "?(.+?)"?(?:\t.*)?$/.exec(line) ??
+        /^(?:rename|copy) (?:from|to) (.+)$/.exec(line) ??
+        /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(line) ??
+        /^\*\*\* Move to: (.+)$/.exec(line);
+      if (!m) continue;
+      for (const p of m.slice(1)) {
+        if (!p || p === '/dev/null') continue;
+        out.push({ value: p, raw: p });
+        const stripped = p.replace(/^[ab]\//, '');
+        if (stripped !== p) out.push({ value: stripped, raw: p });
+      }
+    }
+  }
+  return out;
 }
 
 /** A file word of a shell command against the path rules (a word that is not static is checked by its text). */
@@ -211,7 +281,10 @@ function judgePathWord(w: Word, ctx: GateContext, repo: Repo | null, c: SimpleCo
   const literal = w.raw.replace(/["']/g, '');
   const hit = classifyPath(literal.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^)]*\)|`[^`]*`/g, 'x'), ctx, repo);
   if (hit && hit.rule !== 'package-json-review-keys') return { strength: ruleOf(hit.rule).strength as Verdict['strength'], rule: hit.rule, subject: w.raw };
-  if (/(^|[\\/])\.git([\\/]|$)/i.test(literal)) return { strength: 'deny', rule: 'git-dir', subject: w.raw };
+  if (/(^|[^\w.-])\.git([^\w.-]|$)/i.test(literal)) return { strength: 'deny', rule: 'git-dir', subject: w.raw };
+  // A link whose target the gate cannot read may point into .git, and the next write would go through it.
+  const name = baseName(c.argv[0]?.value ?? null);
+  if (name === 'ln' || (name === 'cp' && c.argv.some((x) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(x.value ?? '')))) return { strength: ruleOf('dynamic-command').strength as Verdict['strength'], rule: 'dynamic-command', subject: c.argv.map((x) => x.raw).join(' ') };
   return null;
 }
 
@@ -342,7 +415,8 @@ function readText(file: string): string | null {
 
 /** A component that names a git dir: `.git` in any case, with NTFS's trailing dots and spaces, its 8.3 alias `git~1`, or an NTFS stream (`.git::$INDEX_ALLOCATION`). */
 function isGitComponent(c: string): boolean {
-  const l = c.toLowerCase();
+  // HFS+ ignores these code points in names (git's is_hfs_dotgit): `.g\u200cit` is `.git` there.
+  const l = c.toLowerCase().replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '');
   return /^\.git[. ]*$/.test(l) || /^git~\d+$/.test(l) || l.startsWith('.git::') || /^\.git\u200c|^\.git\u200d/.test(l);
 }
 
@@ -385,6 +459,22 @@ export function classifyPath(p: string, ctx: GateContext, repo: Repo | null): Pa
       for (const r of RULES) {
         if (r.match.on === 'path' && r.match.repo?.some((pat) => matches(rel, pat))) return { rule: r.id, shown: shown(root), abs: cand };
       }
+    }
+    for (const root of repo?.roots ?? []) {
+      const rel = path.relative(root.toLowerCase(), lc).split(path.sep).join('/');
+      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      for (const r of RULES) {
+        if (r.match.on !== 'path' || !r.match.anyDepth) continue;
+        const parts = rel.split('/');
+        for (let k = 1; k < parts.length; k++) {
+          const tail = parts.slice(k).join('/');
+          if (r.match.anyDepth.some((pat) => matches(tail, pat))) return { rule: r.id, shown: shown(root), abs: cand };
+        }
+      }
+    }
+    const sysRel = lc.split(path.sep).join('/').replace(/^[a-z]:/, '').replace(/^\/+/, '');
+    for (const r of RULES) {
+      if (r.match.on === 'path' && r.match.system?.some((pat) => matches(sysRel, pat))) return { rule: r.id, shown: cand, abs: cand };
     }
     const home = path.resolve(ctx.home).toLowerCase();
     const hrel = path.relative(home, lc).split(path.sep).join('/');

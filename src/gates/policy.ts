@@ -48,6 +48,10 @@ export interface PathMatch {
   repo?: PathPattern[];
   /** Patterns relative to the home directory (the agents' and git's user-scope files). */
   home?: PathPattern[];
+  /** Patterns relative to the file system's root (system-wide config: /etc/gitconfig, managed agent settings). */
+  system?: PathPattern[];
+  /** Patterns on the end of a path, at any depth in the repository (`.claude/settings.json` of a subproject). */
+  anyDepth?: PathPattern[];
   /** True: every path with a component named `.git` (any case, NTFS/HFS aliases), and every path in the repository's git dirs. */
   gitDir?: boolean;
 }
@@ -81,6 +85,7 @@ export const RULE_IDS = [
   'git-config-hooks-path',
   'git-config-alias',
   'git-config-env',
+  'git-config-edit',
   'kizu-skip',
   'hide-changes',
   'kizu-refs',
@@ -331,9 +336,23 @@ export const RULES: readonly Rule[] = [
   // Files the write tools (and shell commands' file arguments) may not change.
   { id: 'kizu-config', class: 'review-files', strength: 'deny', match: { on: 'path', repo: CONFIG_PATHS } },
   { id: 'package-json-review-keys', class: 'review-files', strength: 'deny', match: { on: 'engine' } },
-  { id: 'hook-files', class: 'review-files', strength: 'deny', match: { on: 'path', repo: HOOK_PATHS } },
+  {
+    id: 'hook-files',
+    class: 'review-files',
+    strength: 'deny',
+    match: { on: 'path', repo: HOOK_PATHS, anyDepth: [{ dir: '.claude', prefix: 'settings' }, { under: '.claude/hooks' }, { exact: '.claude/review-queue.md' }] },
+  },
   { id: 'review-queue-file', class: 'review-files', strength: 'deny', match: { on: 'path', repo: [{ exact: '.claude/review-queue.md' }] } },
-  { id: 'user-hook-files', class: 'review-files', strength: 'deny', match: { on: 'path', home: HOME_HOOK_PATHS } },
+  {
+    id: 'user-hook-files',
+    class: 'review-files',
+    strength: 'deny',
+    match: {
+      on: 'path',
+      home: HOME_HOOK_PATHS,
+      system: [{ exact: 'etc/gitconfig' }, { under: 'etc/claude-code' }, { under: 'library/application support/claudecode' }, { under: 'etc/codex' }, { under: 'etc/gemini-cli' }],
+    },
+  },
   { id: 'git-dir', class: 'git-dir', strength: 'deny', match: { on: 'path', gitDir: true } },
 
   // Shell commands that skip or switch off review.
@@ -384,6 +403,19 @@ export const RULES: readonly Rule[] = [
         if (c.argv[s.at]?.value !== 'config') return false;
         // `git config [--global|--file f|...] <key> <value>`, `git config set <key>`, `--unset`, `--add`, ...
         return c.argv.slice(s.at + 1).some((w) => bad(w.value ?? w.raw));
+      },
+    },
+  },
+  {
+    id: 'git-config-edit',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        return c.argv[s.at]?.value === 'config' && opts(c, s.at + 1).some((a) => a === '-e' || a === '--edit' || a === 'edit');
       },
     },
   },

@@ -20,6 +20,12 @@ import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
 /** The shells whose `-c` string, heredoc or piped stdin are read as commands. */
 export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'fish', 'tcsh', 'csh']);
 
+/** Environment variables whose value a program runs as a shell command (git's editors, pager, ssh, diff). */
+const COMMAND_VARS: ReadonlySet<string> = new Set(['GIT_EDITOR', 'EDITOR', 'VISUAL', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'PAGER', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'SSH_ASKPASS', 'PROMPT_COMMAND', 'BASH_ENV', 'ENV']);
+
+/** git config keys whose value git runs as a shell command. */
+const COMMAND_KEYS = /^(core\.(editor|pager|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|credential\.(.+\.)?helper|pager\..+|alias\..+|gpg\.program|gpg\..+\.program|interactive\.difffilter)$/i;
+
 /** One word of a command: its value when static (quotes and escapes applied), else null; its source text. */
 export interface Word {
   value: string | null;
@@ -40,6 +46,8 @@ export interface SimpleCommand {
   assignments: { name: string; value: Word }[];
   /** Its output redirections (and those of the statement around it). */
   redirects: Redirect[];
+  /** The files its input redirections read (`< x.patch`). */
+  inputs: Word[];
   /** The wrappers it was found under (`env`, `sudo`, `bash -c`, ...), outermost first. */
   via: string[];
   /** True when more arguments arrive at run time (`xargs`, `find -exec … {}`). */
@@ -146,14 +154,16 @@ function walk(st: State, n: TsNode, depth: number, via: string[], redirects: Red
     case 'redirected_statement': {
       const body = n.childForFieldName('body');
       const reds: Redirect[] = [...redirects];
+      const inputs: Word[] = [];
       let stdinText: string | null = null;
       for (const r of n.childrenForFieldName('redirect')) {
         if (!r) continue;
         const red = redirectOf(st, r, depth, via);
         if (red.out) reds.push(red.out);
+        if (red.input) inputs.push(red.input);
         if (red.stdinText !== null) stdinText = red.stdinText;
       }
-      if (body?.type === 'command') command(st, body, depth, via, reds, piped, stdinText);
+      if (body?.type === 'command') command(st, body, depth, via, reds, piped, stdinText, inputs);
       else if (body) {
         walk(st, body, depth, via, reds, piped);
       }
@@ -216,11 +226,11 @@ function walkInside(st: State, n: TsNode, depth: number, via: string[]): void {
 }
 
 function bare(via: string[], redirects: Redirect[]): SimpleCommand {
-  return { argv: [], assignments: [], redirects, via, openArgs: false, stdinText: null, stdinFromPipe: false };
+  return { argv: [], assignments: [], redirects, inputs: [], via, openArgs: false, stdinText: null, stdinFromPipe: false };
 }
 
 /** A redirect node: an output redirection's target, or a heredoc's / here-string's static text. */
-function redirectOf(st: State, r: TsNode, depth: number, via: string[]): { out: Redirect | null; stdinText: string | null } {
+function redirectOf(st: State, r: TsNode, depth: number, via: string[]): { out: Redirect | null; stdinText: string | null; input?: Word } {
   tick(st);
   if (r.type === 'heredoc_redirect') {
     const body = r.namedChildren.find((c) => c?.type === 'heredoc_body');
@@ -243,6 +253,7 @@ function redirectOf(st: State, r: TsNode, depth: number, via: string[]): { out: 
   for (const c of r.children) if (c && !c.isNamed) op += c.type;
   const dest = r.childForFieldName('destination');
   if (dest) walkInside(st, dest, depth, via);
+  if (dest && op === '<') return { out: null, stdinText: null, input: wordOf(st, dest) };
   if (!dest || !/>/.test(op)) return { out: null, stdinText: null };
   const target = wordOf(st, dest);
   // `>&2`, `2>&1`: a file descriptor, not a file.
@@ -321,10 +332,11 @@ function ansiC(s: string): string {
 // ---------------------------------------------------------------------------------------
 // Commands and wrappers
 
-function command(st: State, n: TsNode, depth: number, via: string[], redirects: Redirect[], piped: boolean, stdinText: string | null): void {
+function command(st: State, n: TsNode, depth: number, via: string[], redirects: Redirect[], piped: boolean, stdinText: string | null, inputs: Word[] = []): void {
   const assignments: SimpleCommand['assignments'] = [];
   const argv: Word[] = [];
   const reds = [...redirects];
+  inputs = [...inputs];
   for (const c of n.children) {
     if (!c || !c.isNamed) continue;
     if (c.type === 'variable_assignment') {
@@ -334,6 +346,7 @@ function command(st: State, n: TsNode, depth: number, via: string[], redirects: 
     } else if (c.type === 'file_redirect' || c.type === 'heredoc_redirect' || c.type === 'herestring_redirect') {
       const red = redirectOf(st, c, depth, via);
       if (red.out) reds.push(red.out);
+      if (red.input) inputs.push(red.input);
       if (red.stdinText !== null) stdinText = red.stdinText;
     } else if (c.type === 'subscript' || c.type === 'comment') {
       continue;
@@ -342,7 +355,7 @@ function command(st: State, n: TsNode, depth: number, via: string[], redirects: 
       walkInside(st, c, depth, via);
     }
   }
-  resolve(st, { argv, assignments, redirects: reds, via, openArgs: false, stdinText, stdinFromPipe: piped }, depth);
+  resolve(st, { argv, assignments, redirects: reds, inputs, via, openArgs: false, stdinText, stdinFromPipe: piped }, depth);
 }
 
 /** Basename of a static command word (`/usr/bin/git` → `git`). */
@@ -417,6 +430,34 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
   }
   const name = base(first)!;
   st.out.commands.push(c);
+  // Environment variables and git config values that git (or another program) runs as shell code.
+  for (const a of c.assignments) {
+    if (!COMMAND_VARS.has(a.name)) continue;
+    if (a.value.value === null) st.out.dynamicNames.push(c);
+    else readText(st, a.value.value, depth + 1, [...c.via, a.name]);
+  }
+  if (name === 'git') {
+    let i = 1;
+    for (; i < c.argv.length; i++) {
+      const v = c.argv[i].value;
+      if (v === null || !v.startsWith('-')) break;
+      let kv: string | null | undefined;
+      if (v === '-c') kv = c.argv[++i]?.value;
+      else if (v.startsWith('-c')) kv = v.slice(2);
+      else if (['-C', '--git-dir', '--work-tree', '--namespace', '--config-env'].includes(v)) i++;
+      const eq = kv ? kv.indexOf('=') : -1;
+      if (kv && eq > 0 && COMMAND_KEYS.test(kv.slice(0, eq))) readText(st, kv.slice(eq + 1).replace(/^!/, ''), depth + 1, [...c.via, 'git -c']);
+    }
+    // `git config [options] <key> <value>` (and `git config set <key> <value>`) of such a key: its value is judged as code.
+    if (c.argv[i]?.value === 'config') {
+      const pos = c.argv.slice(i + 1).filter((w) => !(w.value ?? '').startsWith('-') && w.value !== 'set');
+      if (pos.length >= 2 && COMMAND_KEYS.test(pos[0].value ?? '')) {
+        if (pos[1].value === null) st.out.dynamicNames.push(c);
+        else readText(st, pos[1].value.replace(/^!/, ''), depth + 1, [...c.via, 'git config']);
+      }
+    }
+  }
+
 
   if (name === 'alias' || name === 'trap') {
     // alias NAME='code' (expanded where aliases are on), trap 'code' SIGNAL: shell code to read.
@@ -556,6 +597,7 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
       argv: rest,
       assignments,
       redirects: c.redirects,
+      inputs: c.inputs,
       via,
       openArgs: c.openArgs || name === 'xargs',
       stdinText: c.stdinText,

@@ -384,6 +384,8 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
     "this command moves or clears git's hooks path (`core.hooksPath`), which switches off the pre-commit check. Run the git command without it.",
   'git-config-alias':
     "this command sets a git alias, include or fsmonitor, which could run another command in place of git's own. Run the git command you mean directly.",
+  'git-config-edit':
+    "`git config --edit` opens git's config in an editor, where the hooks path or an alias could change unseen. Set the one key you need with `git config <key> <value>`.",
   'git-config-env':
     "this command sets git's config or index through the environment (GIT_CONFIG_*, GIT_DIR, GIT_INDEX_FILE) around a commit, which can skip or blind the pre-commit check. Run the git command without those variables.",
   'kizu-skip':

@@ -23,6 +23,8 @@ mkdirSync(path.join(root, 'src'), { recursive: true });
 mkdirSync(home, { recursive: true });
 writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'x', scripts: { test: 'node --test' }, kizu: { scan: { exclude: [] } } }, null, 2) + '\n');
 writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
+writeFileSync(path.join(root, 'evil.patch'), 'diff --git a/.kizurc.json b/.kizurc.json\nnew file mode 100644\n--- /dev/null\n+++ b/.kizurc.json\n@@ -0,0 +1 @@\n+{}\n');
+writeFileSync(path.join(root, 'fine.patch'), '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b\n');
 symlinkSync(path.join(root, '.git', 'hooks'), path.join(root, 'src', 'hooks-link'));
 const ctx = { cwd: root, home };
 
@@ -252,6 +254,31 @@ const SHELL = [
   ['npx lefthook uninstall', 'deny hook-manager-uninstall'],
   ['pre-commit uninstall', 'deny hook-manager-uninstall'],
   ['lefthook run pre-commit', 'pass'],
+  // Patches, checkouts and the index.
+  ['git apply evil.patch', 'deny kizu-config'],
+  ['patch -p1 < evil.patch', 'deny kizu-config'],
+  ['patch -p1 -i evil.patch', 'deny kizu-config'],
+  ['git apply <<EOF\n--- a/.husky/pre-commit\n+++ b/.husky/pre-commit\n@@ -1 +1 @@\n-x\n+exit 0\nEOF', 'deny hook-files'],
+  ['git apply fine.patch', 'pass'],
+  ['git checkout -- .kizurc.json', 'deny kizu-config'],
+  ['git restore --source=HEAD~1 .husky/pre-commit', 'deny hook-files'],
+  ['git checkout main', 'pass'],
+  ['git checkout -- src/a.ts', 'pass'],
+  ['git update-index --add --cacheinfo 100644,e69de29bb2d1d6434b8b29ae775ad8c2e48c5391,.kizurc.json', 'deny kizu-config'],
+  ['git update-index --chmod=-x .husky/pre-commit', 'deny hook-files'],
+  ['git config --edit', 'deny git-config-edit'],
+  ['git config --global -e', 'deny git-config-edit'],
+  // Code that git or a program runs from the environment or config.
+  ['GIT_EDITOR="sh -c \'git commit -n\'" git rebase -i HEAD~2', 'deny commit-no-verify'],
+  ['GIT_EDITOR="rm .git/index" git commit', 'deny git-dir'],
+  ['git -c core.pager="rm .kizurc.json" log', 'deny kizu-config'],
+  ['git -c core.editor=true commit', 'pass'],
+  ['git config core.editor "rm -rf .husky"', 'deny hook-files'],
+  ['git config core.editor vim', 'pass'],
+  ['ln -s "$(echo .git)" g', 'deny git-dir'],
+  ['ln -s "$T" g', 'ask dynamic-command'],
+  ['echo x > /etc/gitconfig', 'deny user-hook-files'],
+  ['echo "{}" > sub/project/.claude/settings.local.json', 'deny hook-files'],
   // More places that run shell code.
   ["alias g='git commit -n'", 'deny commit-no-verify'],
   ["trap 'git commit -n' EXIT", 'deny commit-no-verify'],
@@ -305,6 +332,9 @@ const WRITES = [
   [[{ path: 'sub/.git/config', content: '' }], 'deny git-dir'],
   [[{ path: '.git./config', content: '' }], 'deny git-dir'],
   [[{ path: 'GIT~1/config', content: '' }], 'deny git-dir'],
+  [[{ path: '.g\u200cit/config', content: '' }], 'deny git-dir'],
+  [[{ path: 'packages/web/.claude/settings.json', content: '' }], 'deny hook-files'],
+  [[{ path: '/etc/claude-code/managed-settings.json', content: '' }], 'deny user-hook-files'],
   [[{ path: '.claude/settings.json', content: '{}' }], 'deny hook-files'],
   [[{ path: '.claude/settings.local.json', content: '{}' }], 'deny hook-files'],
   [[{ path: '.claude/hooks/kizu-hook.sh', content: '' }], 'deny hook-files'],
