@@ -57,9 +57,12 @@ export async function judge(call: ToolCall, ctx: GateContext): Promise<Verdict |
     return strongest(verdicts);
   }
   if (!mayMatter(call.command)) return null;
-  const { parserFor } = await import('../syntax/grammars.js');
-  const { readShell } = await import('./shell.js');
-  const reading = readShell(await parserFor('bash'), call.command, ctx.home);
+  const { readPlainShell, readShell } = await import('./shell.js');
+  let reading = readPlainShell(call.command, ctx.home);
+  if (!reading) {
+    const { parserFor } = await import('../syntax/grammars.js');
+    reading = readShell(await parserFor('bash'), call.command, ctx.home);
+  }
   return judgeReading(reading, call.command, ctx);
 }
 

@@ -100,6 +100,41 @@ export function readShell(parser: TsParser, text: string, home: string): ShellRe
   return out;
 }
 
+/**
+ * Reads a command line made only of plain words (letters, digits and `_-.,/:=@%+`, separated
+ * by spaces: no quoting, expansion, glob, operator or redirection) without the parser: it is
+ * one simple command, its words are their own values. Such a line is the common case (`git
+ * status`, `git log --oneline -5`), and it spares loading tree-sitter.
+ * @returns the reading, or null when the line is not plain or needs the parser after all
+ *   (a wrapper running a string as shell code): then read it with {@link readShell}.
+ */
+export function readPlainShell(text: string, home: string): ShellReading | null {
+  if (text.length > BUDGET.maxChars || !/^[\w\-.,/:=@%+ \t]+$/.test(text) || !text.trim()) return null;
+  const words = text.trim().split(/[ \t]+/);
+  const out: ShellReading = { commands: [], unreadable: null, dynamicNames: [], shellsFromStdin: [] };
+  const st: State = { nodes: 0, deadline: Date.now() + BUDGET.parseMs, parser: null as unknown as TsParser, home, out };
+  const assignments: SimpleCommand['assignments'] = [];
+  let i = 0;
+  for (; i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]); i++) {
+    const eq = words[i].indexOf('=');
+    assignments.push({ name: words[i].slice(0, eq), value: { value: words[i].slice(eq + 1), raw: words[i].slice(eq + 1) } });
+  }
+  const argv = words.slice(i).map((w) => ({ value: w, raw: w }));
+  // export/declare/... NAME=value: assignments, as the parser reads a declaration command.
+  if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(argv[0]?.value ?? '')) {
+    for (const w of argv.slice(1)) {
+      const eq = w.value.indexOf('=');
+      if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(w.value.slice(0, eq))) assignments.push({ name: w.value.slice(0, eq), value: { value: w.value.slice(eq + 1), raw: w.value.slice(eq + 1) } });
+    }
+  }
+  try {
+    resolve(st, { ...bare([], []), argv, assignments }, 0);
+  } catch {
+    return null; // shell code to parse (sh -c word, eval ...): the parser reads the whole line
+  }
+  return out;
+}
+
 interface State {
   nodes: number;
   deadline: number;

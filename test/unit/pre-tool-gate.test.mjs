@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { src } from '../helpers/sandbox.mjs';
 
-const { judge, mayMatter, changedKeys } = await import(src('gates/engine.ts'));
+const { judge, judgeReading, mayMatter, changedKeys } = await import(src('gates/engine.ts'));
+const { readShell, readPlainShell } = await import(src('gates/shell.ts'));
+const { parserFor } = await import(src('syntax/grammars.ts'));
 const { RULES, RULE_IDS } = await import(src('gates/policy.ts'));
 const { GATE_REASONS } = await import(src('hooks/text.ts'));
 const { SEARCH_PLACES } = await import(src('config/search.ts'));
@@ -306,6 +308,18 @@ for (const [command, expected] of SHELL) {
     assert.equal(await shell(command), expected);
   });
 }
+
+test('a plain line read without the parser gets the verdict the parser gives', async () => {
+  const parser = await parserFor('bash');
+  let plain = 0;
+  for (const [command] of SHELL) {
+    const fast = readPlainShell(command, home);
+    if (!fast) continue;
+    plain++;
+    assert.deepEqual(judgeReading(fast, command, ctx), judgeReading(readShell(parser, command, home), command, ctx), command);
+  }
+  assert.ok(plain > 40, `${plain} plain lines`);
+});
 
 test('deep $(…) nesting is read (no hang) and the innermost command judged', async () => {
   let c = 'git commit -n';
