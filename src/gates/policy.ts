@@ -556,7 +556,8 @@ export const RULES: readonly Rule[] = [
         const sub = gitSub(c);
         if (sub !== null && GIT_READ_ONLY.has(sub)) return false;
         if (sub === 'kizu') return false;
-        return c.argv.slice(1).some((w) => /refs\/kizu|^\+?kizu\//i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText));
+        // (not `kizu/<name>`: those are `git kizu task` branches under refs/heads/)
+        return c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText));
       },
     },
   },

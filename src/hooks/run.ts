@@ -66,7 +66,7 @@ export async function runHook(event: string, args: string[] = []): Promise<numbe
   } catch (e) {
     if (event === 'pre-tool-use') {
       // The gate fails closed: a call it cannot judge does not run.
-      say(gateFailedClosed(unknownHookAgent(event, (e as Error).message, AGENTS)));
+      say(gateFailedClosed(`${(e as Error).message}; the hook settings should run \`git-kizu hook pre-tool-use --agent <agent>\` with one of: ${AGENTS.join(', ')}`));
       return PRE_TOOL_FAIL_CLOSED_EXIT;
     }
     // A wrong registration must not trap the agent: say it, let the action through.

@@ -71,7 +71,7 @@ test('fails closed: a bad payload, a Bash call without a command, an unknown age
   const cases = [
     [run('not json'), /^git-kizu refused this tool call: its pre-tool gate could not check it \(hook payload is not JSON \(.*\)\); if this repeats, tell the human to run `git kizu doctor`\n$/],
     [run(JSON.stringify(pre(sb, 'Bash', { cmd: 'git commit -n' }))), /could not check it \(hook payload field "tool_input\.command" should be a string, got undefined\)/],
-    [run(JSON.stringify(pre(sb, 'Bash', { command: 'ls' })), ['--agent', 'nobody']), /could not check it \(git-kizu: pre-tool-use hook skipped: unknown agent "nobody"/],
+    [run(JSON.stringify(pre(sb, 'Bash', { command: 'ls' })), ['--agent', 'nobody']), /could not check it \(unknown agent "nobody"; the hook settings should run `git-kizu hook pre-tool-use --agent <agent>` with one of: claude, codex, gemini, copilot, cursor\)/],
     [run(JSON.stringify({ ...pre(sb, 'Bash', { command: 'ls' }), turn_id: 'x' }), ['--agent', 'codex']), /could not check it \(git-kizu's pre-tool gate has no Codex adapter yet\)/],
   ];
   for (const [r, re] of cases) {

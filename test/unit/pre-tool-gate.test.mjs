@@ -173,7 +173,9 @@ const SHELL = [
   ['git for-each-ref --format="delete %(refname)" refs/kizu | git update-ref --stdin', 'ask update-ref-stdin'],
   ['git push origin :refs/kizu/marks', 'deny kizu-refs'],
   ['git branch -D refs/kizu/x', 'deny kizu-refs'],
-  ['git tag -d kizu/x', 'deny kizu-refs'],
+  ['git tag -d refs/kizu/x', 'deny kizu-refs'],
+  ['git checkout kizu/fix-login', 'pass'], // a `git kizu task` branch
+  ['git merge kizu/fix-login', 'pass'],
   // The reviewer's acts and forged hooks.
   ['git kizu untap --all', 'deny reviewer-act'],
   ['git kizu tap src/a.ts', 'deny reviewer-act'],
