@@ -84,3 +84,18 @@ test('fails closed: a bad payload, a Bash call without a command, an unknown age
   const stop = sb.run(process.execPath, [BIN, 'hook', 'stop'], { input: 'not json' });
   assert.equal(stop.status, 0);
 });
+
+test('package.json through the payload: an Edit or MultiEdit that changes "kizu" is denied, one of its other keys passes; a Write is compared as a whole', () => {
+  const sb = sandbox({ files: { 'package.json': '{\n  "name": "x",\n  "scripts": { "test": "node --test" },\n  "kizu": { "scan": { "exclude": [] } }\n}\n' } });
+  const decision = (p) => {
+    const r = hook(sb, 'pre-tool-use', p);
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout ? JSON.parse(r.stdout).hookSpecificOutput.permissionDecision : 'none';
+  };
+  const file_path = sb.path('package.json');
+  assert.equal(decision(pre(sb, 'Edit', { file_path, old_string: '"node --test"', new_string: '"node --test --watch"' })), 'none');
+  assert.equal(decision(pre(sb, 'Edit', { file_path, old_string: '"exclude": []', new_string: '"exclude": ["**"]' })), 'deny');
+  assert.equal(decision(pre(sb, 'MultiEdit', { file_path, edits: [{ old_string: '"x"', new_string: '"y"' }, { old_string: '"kizu"', new_string: '"kizu-off"' }] })), 'deny');
+  assert.equal(decision(pre(sb, 'Write', { file_path, content: '{"name":"y","kizu":{"scan":{"exclude":[]}}}' })), 'none');
+  assert.equal(decision(pre(sb, 'Write', { file_path, content: '{"name":"y"}' })), 'deny');
+});
