@@ -391,6 +391,13 @@ function uniq(xs: string[]): string[] {
   return [...new Set(xs)];
 }
 
+/** The nearest existing directory at or above `p`'s parent. */
+function nearestDir(p: string): string {
+  let d = path.dirname(p);
+  while (!existsSync(d) && path.dirname(d) !== d) d = path.dirname(d);
+  return d;
+}
+
 /** The real path of `p`'s longest existing prefix, with the rest appended (a symlinked parent is seen through). */
 function real(p: string): string {
   let head = p;
@@ -443,11 +450,14 @@ interface PathHit {
  * The path rule a path falls under, if any: resolved against `ctx.cwd` (`~` is the home),
  * normalised, and seen through the symbolic links of its existing part; compared in lower case.
  */
-export function classifyPath(p: string, ctx: GateContext, repo: Repo | null): PathHit | null {
+export function classifyPath(p: string, ctx: GateContext, cwdRepo: Repo | null): PathHit | null {
   const expanded = p === '~' || p.startsWith('~/') ? ctx.home + p.slice(1) : p;
   const abs = path.resolve(ctx.cwd, expanded);
   const cands = uniq([abs, real(abs)]);
   for (const cand of cands) {
+    // The path's own repository (another clone or worktree than the agent's cwd has its own config and hooks), else the cwd's.
+    const own = cwdRepo && cwdRepo.roots.some((r) => cand.toLowerCase().startsWith(r.toLowerCase() + path.sep)) ? null : findRepo(nearestDir(cand));
+    const repo: Repo | null = own ?? cwdRepo;
     const shown = (base: string) => path.relative(base, cand) || '.';
     if (cand.split(/[\\/]/).some(isGitComponent)) return { rule: 'git-dir', shown: repo ? shown(repo.roots[0]) : cand, abs: cand };
     const lc = cand.toLowerCase();

@@ -23,6 +23,8 @@ const home = path.join(base, 'home');
 mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
 mkdirSync(path.join(root, 'src'), { recursive: true });
 mkdirSync(home, { recursive: true });
+// Another clone beside the repository: its config and hooks are protected too.
+mkdirSync(path.join(base, 'other', '.git'), { recursive: true });
 writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'x', scripts: { test: 'node --test' }, kizu: { scan: { exclude: [] } } }, null, 2) + '\n');
 writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
 writeFileSync(path.join(root, 'evil.patch'), 'diff --git a/.kizurc.json b/.kizurc.json\nnew file mode 100644\n--- /dev/null\n+++ b/.kizurc.json\n@@ -0,0 +1 @@\n+{}\n');
@@ -377,6 +379,9 @@ const WRITES = [
   [[{ path: 'package.json', content: '{not json "kizu"' }], 'deny package-json-review-keys'],
   [[{ path: 'package.json' }], 'deny package-json-review-keys'],
   [[{ path: 'src/package.json', content: '{"kizu":{}}' }], 'pass'],
+  [[{ path: `${base}/other/.kizurc.json`, content: '{}' }], 'deny kizu-config'],
+  [[{ path: `${base}/other/.husky/pre-commit`, content: '' }], 'deny hook-files'],
+  [[{ path: `${base}/other/src/a.ts`, content: '' }], 'pass'],
 ];
 
 for (const [writes, expected] of WRITES) {
