@@ -21,6 +21,12 @@ export interface GateContext {
   cwd: string;
   /** The home directory (absolute). */
   home: string;
+  /**
+   * More absolute paths (files, or directories with everything under them) judged as the
+   * home's hook files (rule `user-hook-files`): where the agents' user settings live when the
+   * environment moves them (`$CLAUDE_CONFIG_DIR/settings.json`, `$CODEX_HOME`, ...).
+   */
+  userHookPaths?: string[];
 }
 
 /** What the gate decided about a call that may not simply run. */
@@ -484,6 +490,10 @@ export function classifyPath(p: string, ctx: GateContext, cwdRepo: Repo | null):
           if (r.match.anyDepth.some((pat) => matches(tail, pat))) return { rule: r.id, shown: shown(root), abs: cand };
         }
       }
+    }
+    for (const x of ctx.userHookPaths ?? []) {
+      const xl = path.resolve(x).toLowerCase();
+      if (lc === xl || lc.startsWith(xl + path.sep)) return { rule: 'user-hook-files', shown: cand, abs: cand };
     }
     const sysRel = lc.split(path.sep).join('/').replace(/^[a-z]:/, '').replace(/^\/+/, '');
     for (const r of RULES) {

@@ -5,6 +5,7 @@
 // one stderr line), where every other hook lets the action through.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { BIN, hook, sandbox } from '../helpers/sandbox.mjs';
 
 const pre = (sb, tool_name, tool_input, extra = {}) => ({ session_id: 's', cwd: sb.dir, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't1', ...extra });
@@ -98,4 +99,13 @@ test('package.json through the payload: an Edit or MultiEdit that changes "kizu"
   assert.equal(decision(pre(sb, 'MultiEdit', { file_path, edits: [{ old_string: '"x"', new_string: '"y"' }, { old_string: '"kizu"', new_string: '"kizu-off"' }] })), 'deny');
   assert.equal(decision(pre(sb, 'Write', { file_path, content: '{"name":"y","kizu":{"scan":{"exclude":[]}}}' })), 'none');
   assert.equal(decision(pre(sb, 'Write', { file_path, content: '{"name":"y"}' })), 'deny');
+});
+
+test('Claude Code settings moved by CLAUDE_CONFIG_DIR are protected like ~/.claude/settings.json', () => {
+  const sb = sandbox();
+  const dir = path.join(sb.base, 'claude-config');
+  const r = hook(sb, 'pre-tool-use', pre(sb, 'Write', { file_path: path.join(dir, 'settings.json'), content: '{"disableAllHooks":true}' }), { env: { CLAUDE_CONFIG_DIR: dir } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny');
+  assert.match(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason, /\(rule user-hook-files: /);
 });

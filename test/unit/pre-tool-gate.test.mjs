@@ -390,6 +390,14 @@ for (const [writes, expected] of WRITES) {
   });
 }
 
+test('user settings moved by the environment (CLAUDE_CONFIG_DIR, ...) are protected when the handler names them', async () => {
+  const moved = path.join(base, 'claude-config');
+  const c = { ...ctx, userHookPaths: [path.join(moved, 'settings.json'), path.join(moved, 'hooks')] };
+  assert.equal(await write([{ path: path.join(moved, 'settings.json'), content: '{}' }], c), 'deny user-hook-files');
+  assert.equal(await write([{ path: path.join(moved, 'hooks', 'x.sh'), content: '' }], c), 'deny user-hook-files');
+  assert.equal(await write([{ path: path.join(moved, 'notes.md'), content: '' }], c), 'pass');
+});
+
 test('every config file name config/search.ts reads is protected', async () => {
   for (const p of SEARCH_PLACES.filter((p) => p !== 'package.json')) assert.equal(await write([{ path: p, content: '' }]), 'deny kizu-config', p);
 });
