@@ -186,6 +186,21 @@ try {
   if (!p.stdout.includes('additionalContext')) throw new Error(`post-tool-use produced no context: ${p.stdout}${p.stderr}`);
   acceptance('hook post-tool-use', `${repoDesc}, 1 edited file with a scar, vs node -e 0 (the hook starts no git process)`, () => run('git-kizu', ['hook', 'post-tool-use'], big, ptu).ms, () => run('node', ['-e', '0'], big).ms, 1.3);
 
+  // PreToolUse, the pre-tool gate: a harmless edit (path rules only) and a harmless command (the
+  // pre-filter lets it through unparsed), each against node -e 0; a plain git command (judged
+  // word by word, no parser); and a quoted one, which loads tree-sitter-bash and parses it.
+  const preTool = (tool, input) => JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, tool_use_id: 't' });
+  for (const [what, payload] of [
+    ['a harmless edit (Edit of pkg0/mod0/file0.js)', preTool('Edit', { file_path: edited, old_string: 'a', new_string: 'b' })],
+    ['a harmless command (`npm test`, not parsed)', preTool('Bash', { command: 'npm test' })],
+    ['a plain git command (`git log --oneline -5`: judged without the parser)', preTool('Bash', { command: 'git log --oneline -5' })],
+    ['a parsed command (`git commit -m "x"`: tree-sitter-bash loaded)', preTool('Bash', { command: 'git commit -m "x"' })],
+  ]) {
+    const g = run('git-kizu', ['hook', 'pre-tool-use'], big, payload);
+    if (g.status !== 0 || g.stdout || g.stderr) throw new Error(`pre-tool-use did not let ${what} through: ${g.status} ${g.stdout}${g.stderr}`);
+    compare(`hook pre-tool-use on ${what} vs node -e 0`, () => run('git-kizu', ['hook', 'pre-tool-use'], big, payload).ms, () => run('node', ['-e', '0'], big).ms, 1.3);
+  }
+
   // Stop: scans the changed and untracked files.
   const stopPayload = JSON.stringify({ session_id: 'bench', transcript_path: transcript, cwd: big, hook_event_name: 'Stop', stop_hook_active: false });
   const s = run('git-kizu', ['hook', 'stop'], big, stopPayload);

@@ -12,6 +12,7 @@
 #   journal             PostToolUse, run async: records the edit in the git-kizu edit
 #                       journal (refs/kizu/journal; list it with `git kizu journal`)
 #   user-prompt-submit  UserPromptSubmit: snapshots the working tree (refs/kizu/snapshots)
+#   pre-tool-use        PreToolUse (Bash and the editing tools): the pre-tool gate
 # It runs `git-kizu hook <event>` when git-kizu and node are on PATH. If they are not, or the
 # event is not one of these, it says so in one line on stderr, reads the payload and exits 0,
 # so it never blocks the agent or the prompt.
@@ -20,8 +21,9 @@ case "$1" in
   post-tool-use) kizu_label='PostToolUse' ;;
   journal) kizu_label='PostToolUse journal' ;;
   user-prompt-submit) kizu_label='UserPromptSubmit' ;;
+  pre-tool-use) kizu_label='PreToolUse' ;;
   *)
-    echo "git-kizu: hook skipped: $0 was run with \"$1\", expected stop, post-tool-use, journal or user-prompt-submit; reinstall the git-kizu plugin (claude plugin update git-kizu@git-kizu)" >&2
+    echo "git-kizu: hook skipped: $0 was run with \"$1\", expected stop, post-tool-use, journal, user-prompt-submit or pre-tool-use; reinstall the git-kizu plugin (claude plugin update git-kizu@git-kizu)" >&2
     [ -t 0 ] || cat >/dev/null # drain the payload so the agent's write does not fail
     exit 0
     ;;

@@ -15,6 +15,9 @@ import type { HookAnswer } from '../hooks/contract.js';
  *     a message for the user;
  *   - allow: `{"systemMessage":...}`;
  *   - context: `{"hookSpecificOutput":{"hookEventName":...,"additionalContext":...}}`;
+ *   - deny and ask (a pre-tool gate's answer; this shape has no way to ask): `{"decision":"block","reason":...}`
+ *     (the form Codex's PreToolUse and Gemini CLI's BeforeTool read as a refused call),
+ *     with `"systemMessage"` as for block;
  *   each followed by '\n'; none: '' (print nothing).
  */
 export function renderDecisionJson(a: HookAnswer, hookEventName: string): string {
@@ -23,6 +26,8 @@ export function renderDecisionJson(a: HookAnswer, hookEventName: string): string
     case 'none':
       return '';
     case 'block':
+    case 'deny':
+    case 'ask':
       out = { decision: 'block', reason: a.reason, ...(a.userMessage !== undefined ? { systemMessage: a.userMessage } : {}) };
       break;
     case 'allow':

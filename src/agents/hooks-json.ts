@@ -75,7 +75,7 @@ export interface KizuEntry {
 }
 
 /** Every script name git-kizu installs or installed (a command naming one is ours; used on teardown). */
-export const KIZU_SCRIPTS = [HOOK_SCRIPT, ...Object.values(LEGACY_HOOK_SCRIPTS)];
+export const KIZU_SCRIPTS: string[] = [HOOK_SCRIPT, ...Object.values(LEGACY_HOOK_SCRIPTS).filter((s): s is string => s !== undefined)];
 
 /**
  * A command running a launcher (install/launcher.ts: `<common-dir>/kizu/git-kizu` or
@@ -97,7 +97,8 @@ export const anyOurs: CommandTest = (cmd) => KIZU_SCRIPTS.some((s) => cmd.includ
  */
 export function runsHook(hook: AgentEvent): CommandTest {
   const runner = new RegExp(`${HOOK_SCRIPT.replace('.', '\\.')}['"]?\\s+${hook}(?![\\w-])`);
-  return (cmd) => runner.test(cmd) || LAUNCHER_HOOK.exec(cmd)?.[1] === hook || cmd.includes(LEGACY_HOOK_SCRIPTS[hook]);
+  const legacy = LEGACY_HOOK_SCRIPTS[hook];
+  return (cmd) => runner.test(cmd) || LAUNCHER_HOOK.exec(cmd)?.[1] === hook || (legacy !== undefined && cmd.includes(legacy));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  */
 
 /** The hook events an agent's hook runs (`git kizu hook <event>`), in git-kizu's own names. */
-export const AGENT_EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit'] as const;
+export const AGENT_EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit', 'pre-tool-use'] as const;
 export type AgentEvent = (typeof AGENT_EVENTS)[number];
 
 /**
@@ -81,12 +81,48 @@ export interface PromptInput extends HookInput {
   prompt: string;
 }
 
+/**
+ * One file a tool is about to write, with what the agent says it will write there (the
+ * pre-tool gate reads it to tell an edit of a `package.json` key it guards from any other).
+ */
+export interface PlannedWrite {
+  /** The path as the agent sent it (absolute, or relative to the input's `cwd`). */
+  path: string;
+  /** The whole new content, when the tool writes the whole file (Claude Code's Write). */
+  content?: string;
+  /**
+   * The string replacements the tool makes, in order, when it edits the file in place
+   * (Claude Code's Edit: one; MultiEdit: each of `edits`): `old` is replaced by `new`, the
+   * first occurrence, or every one when `all`.
+   */
+  replacements?: { old: string; new: string; all: boolean }[];
+  /** True when the tool deletes the file (a patch's delete); the other fields are then unset. */
+  deletes?: boolean;
+}
+
+/**
+ * What a tool call is about to do, in the terms the pre-tool gate judges:
+ * - `shell`: run `command`, a shell command line (bash syntax) as the agent sent it;
+ * - `write`: write, edit, create or delete the files of `writes` (each at least once);
+ * - `other`: anything else (a read, a search, a web fetch, a tool the adapter does not know).
+ */
+export type ToolCall = { kind: 'shell'; command: string } | { kind: 'write'; writes: PlannedWrite[] } | { kind: 'other' };
+
+/** `pre-tool-use`: the agent is about to run a tool; the gate may deny it (or ask the user). */
+export interface PreToolInput extends HookInput {
+  /** The agent's name of the tool (`Bash`, `Write`, `apply_patch`, ...), for messages. */
+  tool: string;
+  /** What the call is about to do. */
+  call: ToolCall;
+}
+
 /** The input of each event. */
 export interface InputOf {
   stop: StopInput;
   'post-tool-use': EditInput;
   journal: JournalInput;
   'user-prompt-submit': PromptInput;
+  'pre-tool-use': PreToolInput;
 }
 
 /**
@@ -95,13 +131,29 @@ export interface InputOf {
  *   (if any) is shown to the user;
  * - `allow`: the agent may go on (or stop), and the user is shown `userMessage`;
  * - `context`: text added to the agent's context;
- * - `none`: nothing to say.
+ * - `deny` (pre-tool-use only): the tool call does not run; `reason` is what the agent reads
+ *   (why, and what to do instead), `userMessage` (if any) is shown to the user;
+ * - `ask` (pre-tool-use only): the user decides whether the call runs, `reason` shown in the
+ *   prompt; an agent that cannot ask renders it as `deny`;
+ * - `none`: nothing to say (for pre-tool-use: the call may run, as far as git-kizu is concerned;
+ *   the agent's own permission rules still apply).
  */
 export type HookAnswer =
   | { kind: 'none' }
   | { kind: 'block'; reason: string; userMessage?: string }
   | { kind: 'allow'; userMessage: string }
-  | { kind: 'context'; context: string };
+  | { kind: 'context'; context: string }
+  | { kind: 'deny'; reason: string; userMessage?: string }
+  | { kind: 'ask'; reason: string; userMessage?: string };
+
+/**
+ * How a `pre-tool-use` hook fails closed when it cannot judge a call (a payload it cannot
+ * parse, an internal error, an unknown `--agent`): exit code 2 with the reason as one line on
+ * stderr, which Claude Code (hooks reference, "Exit code 2 behavior": PreToolUse blocks the
+ * tool call and shows stderr to Claude), Codex and Gemini CLI read as a blocked call. Every
+ * other event exits 0 on such an error.
+ */
+export const PRE_TOOL_FAIL_CLOSED_EXIT = 2;
 
 /** The answer that says nothing. */
 export const NO_ANSWER: HookAnswer = { kind: 'none' };

@@ -6,16 +6,19 @@
  * src/hooks/contract.ts, runs the event's handler (loaded only for its event), and writes
  * the answer as the adapter renders it. Contract: exactly one JSON object on stdout or
  * nothing; a bad payload or an internal error exits 0 with one line on stderr (a hook must
- * never trap the agent on git-kizu's own bug); only real review state blocks.
+ * never trap the agent on git-kizu's own bug); only real review state blocks. The exception
+ * is `pre-tool-use`, the gate in front of a tool call: it fails closed, exiting
+ * {@link PRE_TOOL_FAIL_CLOSED_EXIT} (2) with the reason on stderr, which the agents read as
+ * a blocked call.
  * `pre-commit` is git's hook (no payload): it exits 1 to refuse the commit.
  */
 import { writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AGENT_EVENTS, NO_ANSWER, PayloadError, type AgentEvent, type HookAnswer, type InputOf } from './contract.js';
+import { AGENT_EVENTS, NO_ANSWER, PRE_TOOL_FAIL_CLOSED_EXIT, PayloadError, type AgentEvent, type HookAnswer, type InputOf } from './contract.js';
 import { AGENTS, isAgent, loadHookAdapter, type AgentName } from '../agents/registry.js';
 import { readStdin } from './stdin.js';
 import { homedir } from 'node:os';
-import { hookSkipped, integrityNotice, preCommitSkipped, unknownHookAgent, unknownHookEvent } from './text.js';
+import { gateFailedClosed, hookSkipped, integrityNotice, oneLine, preCommitSkipped, unknownHookAgent, unknownHookEvent } from './text.js';
 
 const EVENTS = [...AGENT_EVENTS, 'pre-commit'] as const;
 
@@ -50,15 +53,17 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     const lines = await told;
     return lines.length ? { kind: 'allow', userMessage: integrityNotice(lines) } : NO_ANSWER;
   },
+  'pre-tool-use': async (input) => (await import('./pre-tool-gate.js')).preToolUse(input),
 };
 
 /**
  * Runs the handler for `event` with the hook payload on stdin.
  * @param args the arguments after the event: `--agent <agent>` (one of registry.ts `AGENTS`;
  *   default `claude`), parsed by node's `util.parseArgs`.
- * @returns the exit code: 0 (always, for the agents' events, also for an unknown agent or
- *   argument, and for a pre-commit check that fails internally), 1 when pre-commit refuses
- *   the commit, 2 for an unknown event. Never throws.
+ * @returns the exit code: 0 (always, for the agents' events other than pre-tool-use, also for
+ *   an unknown agent or argument, and for a pre-commit check that fails internally), 1 when
+ *   pre-commit refuses the commit, 2 for an unknown event and for a pre-tool-use hook that
+ *   cannot judge the call (fail closed). Never throws.
  */
 export async function runHook(event: string, args: string[] = []): Promise<number> {
   if (!(EVENTS as readonly string[]).includes(event)) {
@@ -71,6 +76,11 @@ export async function runHook(event: string, args: string[] = []): Promise<numbe
     if (!isAgent(a)) throw new Error(`unknown agent "${a}"`);
     agent = a;
   } catch (e) {
+    if (event === 'pre-tool-use') {
+      // The gate fails closed: a call it cannot judge does not run.
+      say(gateFailedClosed(`${(e as Error).message}; the hook settings should run \`git-kizu hook pre-tool-use --agent <agent>\` with one of: ${AGENTS.join(', ')}`));
+      return PRE_TOOL_FAIL_CLOSED_EXIT;
+    }
     // A wrong registration must not trap the agent: say it, let the action through.
     say(unknownHookAgent(event, (e as Error).message, AGENTS));
     return 0;
@@ -86,12 +96,14 @@ export async function runHook(event: string, args: string[] = []): Promise<numbe
       return 0;
     }
   }
-  await runAgentHook(event as AgentEvent, agent);
-  return 0;
+  return runAgentHook(event as AgentEvent, agent);
 }
 
-/** Parse, handle, render for one agent event; any error becomes one stderr line. */
-async function runAgentHook<E extends AgentEvent>(event: E, agent: AgentName): Promise<void> {
+/**
+ * Parse, handle, render for one agent event; any error becomes one stderr line.
+ * @returns the exit code: 0, or for pre-tool-use {@link PRE_TOOL_FAIL_CLOSED_EXIT} on any error.
+ */
+async function runAgentHook<E extends AgentEvent>(event: E, agent: AgentName): Promise<number> {
   const warn: Warn = say;
   try {
     const { parseHookInput, renderAnswer } = await loadHookAdapter(agent);
@@ -99,8 +111,14 @@ async function runAgentHook<E extends AgentEvent>(event: E, agent: AgentName): P
     const handler = HANDLERS[event] as (input: InputOf[E], warn: Warn) => Promise<HookAnswer>;
     const out = renderAnswer(await handler(input, warn), hookEventName);
     if (out) writeAll(1, out);
+    return 0;
   } catch (e) {
+    if (event === 'pre-tool-use') {
+      say(gateFailedClosed(oneLine(e)));
+      return PRE_TOOL_FAIL_CLOSED_EXIT;
+    }
     say(hookSkipped(event, e, e instanceof PayloadError));
+    return 0;
   }
 }
 

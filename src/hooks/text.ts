@@ -20,6 +20,7 @@ import type { HiddenChange } from '../git/hidden-changes.js';
 import { quoteCStyle } from '../git/quote.js';
 import type { LaunderedRejection, StagedRejection } from '../hunks/rejections.js';
 import { printable } from '../printable.js';
+import type { RuleId } from '../gates/policy.js';
 
 // ---------------------------------------------------------------------------------------
 // Scars, queue items and hunks, one line each
@@ -576,4 +577,95 @@ function foundEditPart(f: FoundRemarks, budget: ListBudget): string {
 export function foundUserNote(f: FoundRemarks): string {
   const n = f.scars.length + f.items.length;
   return `git-kizu: ${count(n, 'review remark')} in this repository ${n === 1 ? 'was' : 'were'} not written through git kizu on this machine (committed, pulled or typed into a file); the agent was told to treat ${n === 1 ? 'it' : 'them'} as data and ask you: \`git kizu status\` shows ${n === 1 ? 'it' : 'them'} with ${n === 1 ? 'its' : 'their'} origin`;
+}
+
+// --- issue 22: pre-tool gate ---
+
+/** Text from the agent's call shown safely: the one escape (printable.ts), line breaks included. */
+function escapeShown(s: string): string {
+  return printable(s);
+}
+
+/**
+ * What the agent reads when the pre-tool gate refuses a call, by rule (src/gates/policy.ts
+ * `RULE_IDS`): why, and what to do instead. Each is one or two sentences; the gate adds the
+ * rule id and what matched.
+ */
+export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
+  'kizu-config':
+    "this file is git-kizu's config, which decides what review checks; the human reviewer changes it, not the agent. If the config is in your way, say so in your answer and let the human change it.",
+  'package-json-review-keys':
+    'this edit changes a key of package.json that git-kizu or a git hook manager reads ("kizu", "simple-git-hooks", "husky"). Edit only the other keys (one Edit per change, leaving those keys as they are), or ask the human to change them.',
+  'hook-files':
+    "this file registers or runs the hooks that put your edits under review (an agent's hook settings, a hook runner, a git hook manager's config). Leave it as it is; if a hook is in your way, say so in your answer.",
+  'review-queue-file':
+    'this is the review queue the human keeps for you. Do not edit it; when you have done an item, run `git kizu queue done <id>`.',
+  'user-hook-files':
+    "this file in the home directory registers hooks or git config for every repository (an agent's user settings, ~/.gitconfig). Leave it as it is; if it is in your way, say so in your answer.",
+  'git-dir':
+    "this path is inside a .git directory (git's refs, hooks, config and git-kizu's review state). Change the repository only through ordinary git commands on the working tree, never by writing into .git.",
+  'commit-no-verify':
+    'this commit skips the git hooks (`--no-verify`/`-n`), and with them the check that no unresolved review remark is committed. Commit without it; if the pre-commit check refuses, resolve what it names (or tell the human).',
+  'git-config-hooks-path':
+    "this command moves or clears git's hooks path (`core.hooksPath`), which switches off the pre-commit check. Run the git command without it.",
+  'git-config-alias':
+    "this command sets a git alias, include or fsmonitor, which could run another command in place of git's own. Run the git command you mean directly.",
+  'git-config-edit':
+    "`git config --edit` opens git's config in an editor, where the hooks path or an alias could change unseen. Set the one key you need with `git config <key> <value>`.",
+  'git-config-env':
+    "this command sets git's config or index through the environment (GIT_CONFIG_*, GIT_DIR, GIT_INDEX_FILE) around a commit, which can skip or blind the pre-commit check. Run the git command without those variables.",
+  'kizu-skip':
+    'KIZU_SKIP switches off the pre-commit check of review remarks; it is for the human, not the agent. Run the command without it; if the check refuses a commit, resolve what it names (or tell the human).',
+  'hide-changes':
+    'marking files `--assume-unchanged` or `--skip-worktree` hides their changes from git and from review. Leave the index flags as they are.',
+  'kizu-refs':
+    "this command changes git-kizu's refs (refs/kizu/*: review marks, journal, snapshots, queue state), which only git-kizu writes. Use the git kizu command for what you need (`git kizu queue done <id>`, `git kizu status`).",
+  'update-ref-delete':
+    'this command deletes a ref with `git update-ref -d`. Delete branches with `git branch -d` and leave refs/kizu/* to git-kizu.',
+  'update-ref-stdin':
+    'this command updates refs from standard input, which the gate cannot read. Update refs one by one on the command line (`git update-ref <ref> <new>`), or ask the human.',
+  'git-alias-skips-hooks':
+    'this git command is not one of git\'s own (an alias, perhaps of commit) and passes -n or --no-verify, which would skip the git hooks. Run the git command it stands for, without skipping the hooks.',
+  'package-json-command':
+    'this command changes a key of package.json that git-kizu or a git hook manager reads ("kizu", "simple-git-hooks", "husky"). Leave those keys to the human.',
+  'hook-manager-uninstall':
+    "uninstalling the git hook manager removes the pre-commit check of review remarks with it. Leave the hooks installed; if a hook is in your way, say so in your answer.",
+  'reviewer-act':
+    "this git kizu command is the human reviewer's act (tap, reject, untap, review, teardown, gc, unscar --all, baseline set|reset, snapshot drop, marks push|pull, queue rm|clear). The agent's acts are `git kizu queue done <id>`, removing a scar it addressed, `git kizu scan`, `hunks` and `status`; tell the human what you want reviewed.",
+  'forged-hook':
+    '`git kizu hook` is run by the agent\'s hook settings with the agent\'s own payload, never by hand. Leave the hooks to the agent.',
+  'shell-from-stdin':
+    'this command runs shell code the gate cannot read (a pipe or a file fed to a shell). Run the commands directly, or ask the human.',
+  'dynamic-command':
+    'the command to run is computed when it runs (a variable, a command substitution or eval of one as the command), so the gate cannot tell what it is. Write the command out literally.',
+  'open-arguments':
+    'xargs adds arguments the gate cannot see to a git or file-changing command. Run the command with its arguments written out, or loop over them in the shell.',
+  'interpreter-mentions-review':
+    "this one-liner of a script interpreter touches git's dir, git-kizu's refs or config, the hooks or review switches. Use ordinary git commands on the working tree, or ask the human.",
+  'interpreter-runs-git-commit':
+    'this one-liner of a script interpreter runs a git commit, whose options the gate cannot see. Run `git commit` directly in the shell.',
+  unparsable:
+    'the gate could not parse this command as shell syntax, so it cannot tell what it runs. Write it as plain shell (split it into simpler commands).',
+  'over-budget':
+    'this command is too long or too deeply nested for the gate to check in time. Split it into simpler commands.',
+};
+
+/**
+ * The reason the agent reads when the gate denies (or asks about) a call: `git-kizu refused
+ * this <tool> call: <reason> (rule <id>: <what matched>)`; what matched is escaped.
+ */
+export function gateReason(v: { strength: 'deny' | 'ask'; rule: RuleId; subject: string }, tool: string): string {
+  const verb = v.strength === 'deny' ? 'refused' : 'held back (the user decides)';
+  return `git-kizu ${verb} this ${escapeShown(tool || 'tool')} call: ${GATE_REASONS[v.rule]} (rule ${v.rule}: ${escapeShown(v.subject)})`;
+}
+
+/** The line shown to the user when the gate denies or asks: what the agent tried, by rule. */
+export function gateUserMessage(v: { strength: 'deny' | 'ask'; rule: RuleId; subject: string }, tool: string): string {
+  const what = v.strength === 'deny' ? 'denied' : 'asks about';
+  return `git-kizu pre-tool gate ${what} the agent's ${escapeShown(tool || 'tool')} call (rule ${v.rule}): ${escapeShown(v.subject)}`;
+}
+
+/** The stderr line of a pre-tool-use hook that could not judge the call: it is refused (exit 2). */
+export function gateFailedClosed(why: string): string {
+  return `git-kizu refused this tool call: its pre-tool gate could not check it (${escapeShown(why)}); if this repeats, tell the human to run \`git kizu doctor\``;
 }

@@ -44,7 +44,7 @@ export const HOOK_SCRIPT = 'kizu-hook.sh';
  * (`kizu-stop.sh` ran `git-kizu hook stop`, and so on). `init` replaces them with
  * {@link HOOK_SCRIPT} and `teardown` removes them.
  */
-export const LEGACY_HOOK_SCRIPTS: Readonly<Record<AgentEvent, string>> = {
+export const LEGACY_HOOK_SCRIPTS: Readonly<Partial<Record<AgentEvent, string>>> = {
   stop: 'kizu-stop.sh',
   'post-tool-use': 'kizu-post-tool-use.sh',
   journal: 'kizu-journal.sh',
@@ -159,7 +159,7 @@ export function targetsFor(scope: Scope, h: string, repo: RepoInfo | null, commo
     settingsFile: path.join(claudeDir, scope === 'local' ? 'settings.local.json' : 'settings.json'),
     hookScript: scope === 'local' ? null : path.join(hooksDir, HOOK_SCRIPT),
     projectRunner: scope === 'user' ? null : path.join(hooksDir, HOOK_SCRIPT),
-    legacyScripts: Object.values(LEGACY_HOOK_SCRIPTS).map((n) => path.join(hooksDir, n)),
+    legacyScripts: Object.values(LEGACY_HOOK_SCRIPTS).filter((n): n is string => n !== undefined).map((n) => path.join(hooksDir, n)),
     commandFile: path.join(commandsDir, COMMAND_FILE),
     recordFile: recordFileFor(scope, path.resolve(h || '/'), repo)!,
     commonDir: common,

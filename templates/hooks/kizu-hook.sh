@@ -15,6 +15,8 @@
 #                       (refs/kizu/snapshots; list them with `git kizu snapshot list`) before
 #                       Claude Code handles the prompt, and prints nothing on stdout (it
 #                       would be added to the model's context)
+#   pre-tool-use        PreToolUse (Bash and the editing tools): the gate that denies a
+#                       tool call which would switch review off (README "Pre-tool gate")
 # This file holds no path of this machine, so it is the same for everyone who commits it.
 # It runs `git-kizu hook <event>`: git-kizu from PATH when node is on PATH too; else this
 # clone's launcher, <git-common-dir>/kizu/git-kizu, which `git kizu init` writes with this
@@ -34,8 +36,9 @@ case "$1" in
   post-tool-use) kizu_label='PostToolUse' ;;
   journal) kizu_label='PostToolUse journal' ;;
   user-prompt-submit) kizu_label='UserPromptSubmit' ;;
+  pre-tool-use) kizu_label='PreToolUse' ;;
   *)
-    echo "git-kizu: hook skipped: $0 was run with \"$1\", expected stop, post-tool-use, journal or user-prompt-submit; run \`{{INIT}}\` again to repair the hook settings" >&2
+    echo "git-kizu: hook skipped: $0 was run with \"$1\", expected stop, post-tool-use, journal, user-prompt-submit or pre-tool-use; run \`{{INIT}}\` again to repair the hook settings" >&2
     [ -t 0 ] || cat >/dev/null # drain the payload so the agent's write does not fail
     exit 0
     ;;

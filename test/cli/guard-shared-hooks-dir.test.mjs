@@ -76,7 +76,7 @@ test('--scope user --pre-commit installs the guard in the shared directory; proj
     'created .claude/hooks/kizu-hook.sh\n' +
       'created .claude/commands/kizu.md\n' +
       `unchanged ~/.ghooks/pre-commit (the git-kizu guard there runs for every repository using core.hooksPath from your global git config (${sb.env.GIT_CONFIG_GLOBAL}))\n` +
-      'created .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)\n' +
+      'created .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit, PreToolUse)\n' +
       `${NEXT}\n`,
   );
   const doctor = sb.kizu(['doctor'], { cwd: b }).stdout.split('\n').find((l) => l.includes('pre-commit guard'));

@@ -103,7 +103,7 @@ test('pre-commit framework with `default_stages: [pre-push]`: init prints the en
     r.stdout,
     'created .claude/hooks/kizu-hook.sh\ncreated .claude/commands/kizu.md\n' +
       `repos:\n${entry}\n` +
-      'created .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)\n' +
+      'created .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit, PreToolUse)\n' +
       `${NEXT}\n`,
   );
   assert.equal(

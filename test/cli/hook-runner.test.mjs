@@ -17,6 +17,7 @@ const EVENTS = [
   ['post-tool-use', 'PostToolUse'],
   ['journal', 'PostToolUse journal'],
   ['user-prompt-submit', 'UserPromptSubmit'],
+  ['pre-tool-use', 'PreToolUse'],
 ];
 
 /** Runs the hook the way Claude Code does (`sh -c <command>` in the project, CLAUDE_PROJECT_DIR set). */

@@ -301,7 +301,7 @@ test('hook: unknown event → exit 2 with the list of events', () => {
   const sb = scarredRepo();
   const r = hook(sb, 'nope', '{}');
   assert.equal(r.status, 2);
-  assert.equal(r.stderr, 'git-kizu: unknown hook event "nope"; expected one of: stop, post-tool-use, journal, user-prompt-submit, pre-commit\n');
+  assert.equal(r.stderr, 'git-kizu: unknown hook event "nope"; expected one of: stop, post-tool-use, journal, user-prompt-submit, pre-tool-use, pre-commit\n');
 });
 
 test('a hook whose stdin is non-blocking and not written yet waits for the payload (no "bad payload")', async () => {

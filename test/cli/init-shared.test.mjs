@@ -126,7 +126,7 @@ test('symbolic links at the settings file, the slash command, the runner and the
   assert.deepEqual(lines(r.stdout).slice(0, 3), [
     'updated .claude/hooks/kizu-hook.sh (the symbolic link to ../../shared/runner.sh)',
     'created .claude/commands/kizu.md (the symbolic link to ../../shared/kizu.md)',
-    'updated .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit) (the symbolic link to ../shared/settings.json)',
+    'updated .claude/settings.json (added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit, PreToolUse) (the symbolic link to ../shared/settings.json)',
   ]);
   for (const at of Object.keys(links)) assert.ok(lstatSync(sb.path(at)).isFile(), `${at} is a regular file now`);
   assert.equal(sb.read('shared/settings.json'), '{\n  "model": "x"\n}\n');

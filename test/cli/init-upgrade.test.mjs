@@ -106,7 +106,9 @@ function oldInit(sb, scope) {
   files[sb.path('.claude/commands/kizu.md')] = { created: first, sha256: sha(TEMPLATE_COMMAND) };
   const old = (name) => `"$CLAUDE_PROJECT_DIR"/.claude/hooks/${name}`;
   const settings = scope === 'project' ? '.claude/settings.json' : '.claude/settings.local.json';
-  writeFileSync(sb.path(settings), JSON.stringify({ hooks: expectedHooks(...OLD_NAMES.map(old)) }, null, 2) + '\n');
+  // The previous version registered no PreToolUse gate.
+  const { PreToolUse: _none, ...oldHooks } = expectedHooks(...OLD_NAMES.map(old));
+  writeFileSync(sb.path(settings), JSON.stringify({ hooks: oldHooks }, null, 2) + '\n');
   const events = ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'];
   const rec = {
     version: 1,
@@ -134,7 +136,7 @@ test('init over an install of the previous version: one runner, the settings ent
   assert.deepEqual(lines(r.stdout), [
     'created .claude/hooks/kizu-hook.sh',
     'unchanged .claude/commands/kizu.md',
-    'updated .claude/settings.json (updated the git-kizu hooks)',
+    'updated .claude/settings.json (added hooks: PreToolUse)',
     'removed .claude/hooks/kizu-stop.sh',
     'removed .claude/hooks/kizu-post-tool-use.sh',
     'removed .claude/hooks/kizu-journal.sh',
@@ -159,8 +161,9 @@ test('init over an install of the previous version: one runner, the settings ent
       file: sb.path('.claude/settings.json'),
       createdFile: true,
       createdHooksKey: true,
-      createdEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'],
-      addedEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'],
+      // The gate is new in this version: added (and so created) by the upgrade.
+      createdEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit', 'PreToolUse'],
+      addedEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit', 'PreToolUse'],
     },
     preCommit: null,
   });
@@ -218,7 +221,7 @@ test('upgrading: an old script you modified is kept with a warning; old scripts 
   assert.deepEqual(lines(p.stdout), [
     'created .claude/hooks/kizu-hook.sh',
     'unchanged .claude/commands/kizu.md',
-    'updated .claude/settings.json (updated the git-kizu hooks)',
+    'updated .claude/settings.json (added hooks: PreToolUse)',
     'kept .claude/hooks/kizu-stop.sh (still used by the --scope local install)',
     'kept .claude/hooks/kizu-post-tool-use.sh (still used by the --scope local install)',
     'kept .claude/hooks/kizu-journal.sh (still used by the --scope local install)',
@@ -231,7 +234,7 @@ test('upgrading: an old script you modified is kept with a warning; old scripts 
   assert.deepEqual(lines(l.stdout), [
     'unchanged .claude/commands/kizu.md',
     EXCLUDED('.claude/settings.local.json and .claude/review-queue.md'),
-    'updated .claude/settings.local.json (updated the git-kizu hooks)',
+    'updated .claude/settings.local.json (added hooks: PreToolUse)',
     'removed .claude/hooks/kizu-stop.sh',
     'removed .claude/hooks/kizu-post-tool-use.sh',
     'removed .claude/hooks/kizu-journal.sh',

@@ -60,8 +60,8 @@ test('init writes the hook runner script (0755, header), the exact settings JSON
     file: sb.path('.claude/settings.json'),
     createdFile: true,
     createdHooksKey: true,
-    createdEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'],
-    addedEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit'],
+    createdEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit', 'PreToolUse'],
+    addedEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit', 'PreToolUse'],
   });
   assert.deepEqual(rec.preCommit, { hook: sb.path('.git/hooks/pre-commit'), chained: null, created: true });
 });
@@ -141,6 +141,9 @@ test('a settings.json with user hooks, a custom key, 4-space indent and CRLF: pr
       '        ],\r\n' +
       '        "UserPromptSubmit": [\r\n' +
       `            ${ourGroup(PROJECT_UPS, 30)}\r\n` +
+      '        ],\r\n' +
+      '        "PreToolUse": [\r\n' +
+      `            ${ourGroup(PROJECT_UPS.replace(/user-prompt-submit$/, 'pre-tool-use'), 30, '^(Bash|Write|Edit|MultiEdit|NotebookEdit)$')}\r\n` +
       '        ]\r\n' +
       '    },\r\n' +
       '    "custom": {"keep": [1, 2, 3]}\r\n' +
@@ -155,7 +158,7 @@ test('a settings.json with user hooks, a custom key, 4-space indent and CRLF: pr
   assert.equal(sb.read('.claude/settings.json'), after);
 
   const t = ok(sb.kizu(['teardown']), 'teardown');
-  assert.ok(t.stdout.includes('updated .claude/settings.json (removed git-kizu hooks: PostToolUse, Stop, SubagentStop, UserPromptSubmit)\n'), t.stdout);
+  assert.ok(t.stdout.includes('updated .claude/settings.json (removed git-kizu hooks: PostToolUse, Stop, SubagentStop, UserPromptSubmit, PreToolUse)\n'), t.stdout);
   assert.equal(sb.read('.claude/settings.json'), user);
   assert.deepEqual(readdirSync(sb.path('.claude')), ['settings.json']);
 });
@@ -314,6 +317,7 @@ test('generated runner: git-kizu and node on PATH first, then the clone\'s launc
     ['post-tool-use', 'PostToolUse hook'],
     ['journal', 'PostToolUse journal hook'],
     ['user-prompt-submit', 'UserPromptSubmit hook'],
+    ['pre-tool-use', 'PreToolUse hook'],
   ]) {
     const r = sb.run(script, [name], { input: '{}', env: bare });
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', `git-kizu: ${label} skipped: ${NO_RUNTIME}\n`], name);
@@ -325,7 +329,7 @@ test('generated runner: git-kizu and node on PATH first, then the clone\'s launc
     assert.deepEqual([r.status, r.stdout], [0, ''], args.join(' '));
     assert.equal(
       r.stderr,
-      `git-kizu: hook skipped: ${script} was run with "${args[0] ?? ''}", expected stop, post-tool-use, journal or user-prompt-submit; run \`git kizu init\` again to repair the hook settings\n`,
+      `git-kizu: hook skipped: ${script} was run with "${args[0] ?? ''}", expected stop, post-tool-use, journal, user-prompt-submit or pre-tool-use; run \`git kizu init\` again to repair the hook settings\n`,
     );
   }
 

@@ -19,8 +19,9 @@ export const UNINSTALLED = (scope) =>
 /**
  * The exact settings JSON init writes; `stop`/`post`/`journal`/`ups` are the command strings.
  * The journal hook is its own PostToolUse group, run async (Claude Code hooks: `"async": true`).
+ * `pre` (the pre-tool gate) defaults to `stop`'s command with the event `pre-tool-use`.
  */
-export function expectedHooks(stop, post, journal, ups) {
+export function expectedHooks(stop, post, journal, ups, pre = stop.replace(/stop$/, 'pre-tool-use')) {
   return {
     Stop: [{ hooks: [{ type: 'command', command: stop, timeout: 30 }] }],
     SubagentStop: [{ hooks: [{ type: 'command', command: stop, timeout: 30 }] }],
@@ -29,6 +30,7 @@ export function expectedHooks(stop, post, journal, ups) {
       { matcher: '^(Write|Edit|MultiEdit|NotebookEdit)$', hooks: [{ type: 'command', command: journal, async: true, timeout: 30 }] },
     ],
     UserPromptSubmit: [{ hooks: [{ type: 'command', command: ups, timeout: 30 }] }],
+    PreToolUse: [{ matcher: '^(Bash|Write|Edit|MultiEdit|NotebookEdit)$', hooks: [{ type: 'command', command: pre, timeout: 30 }] }],
   };
 }
 /** The hook commands of a project (or local) install. */
@@ -50,7 +52,7 @@ export const EXCLUDED = (what, verb = 'updated') => `${verb} .git/info/exclude (
 export const NO_RUNTIME =
   "git-kizu cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); install git-kizu (npm install -g git-kizu), then run `git kizu init`";
 /** What init adds to a settings file, as it says so. */
-export const ADDED = '(added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit)';
+export const ADDED = '(added hooks: Stop, SubagentStop, PostToolUse, UserPromptSubmit, PreToolUse)';
 
 /** Permission bits of the file at absolute path `p`. */
 export const mode = (p) => statSync(p).mode & 0o777;

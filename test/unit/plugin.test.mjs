@@ -21,7 +21,7 @@ const readJson = (rel) => JSON.parse(readFileSync(path.join(ROOT, rel), 'utf8'))
 const PLUGIN = path.join(ROOT, 'plugin');
 const SCRIPT = path.join(PLUGIN, 'hooks', 'kizu-plugin-hook.sh');
 const PAYLOAD = JSON.stringify({ hook_event_name: 'Stop', session_id: 's', filler: 'x'.repeat(200_000) });
-const EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit'];
+const EVENTS = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit', 'pre-tool-use'];
 
 /** `claude plugin validate <args>` in the repository root, with a temp HOME and no traffic. */
 function validate(args) {
@@ -118,6 +118,7 @@ test('hooks/hooks.json registers exactly the events, matchers, timeouts and asyn
       { matcher: editing, hooks: [{ type: 'command', command: cmd('journal'), async: true, timeout: 30 }] },
     ],
     UserPromptSubmit: [{ hooks: [{ type: 'command', command: cmd('user-prompt-submit'), timeout: 30 }] }],
+    PreToolUse: [{ matcher: '^(Bash|Write|Edit|MultiEdit|NotebookEdit)$', hooks: [{ type: 'command', command: cmd('pre-tool-use'), timeout: 30 }] }],
   });
   assert.equal(PLUGIN_HOOK_SCRIPT, 'hooks/kizu-plugin-hook.sh');
   assert.ok(existsSync(path.join(ROOT, PLUGIN_DIR, PLUGIN_HOOK_SCRIPT)));
@@ -175,7 +176,7 @@ test('each hooks.json command runs `git-kizu hook <event>` from PATH with the pa
     'git-kizu': '#!/bin/sh\nprintf "git-kizu %s; payload %s bytes\\n" "$*" "$(wc -c | tr -d " ")"\n',
   });
   const commands = Object.values(readJson('plugin/hooks/hooks.json').hooks).flatMap((groups) => groups.flatMap((g) => g.hooks.map((h) => h.command)));
-  assert.equal(commands.length, 5);
+  assert.equal(commands.length, 6);
   for (const cmd of commands) {
     const event = cmd.split(' ').at(-1);
     // CLAUDE_PLUGIN_ROOT as Claude Code expands it in the command line.
@@ -188,7 +189,7 @@ test('git-kizu missing from PATH: one stderr line naming the fix, exit 0, the pa
   const sb = sandbox({ init: false });
   const tools = binDir(sb, 'bin-tools', ['node', 'cat', 'sh']);
   for (const event of EVENTS) {
-    const label = { stop: 'Stop', 'post-tool-use': 'PostToolUse', journal: 'PostToolUse journal', 'user-prompt-submit': 'UserPromptSubmit' }[event];
+    const label = { stop: 'Stop', 'post-tool-use': 'PostToolUse', journal: 'PostToolUse journal', 'user-prompt-submit': 'UserPromptSubmit', 'pre-tool-use': 'PreToolUse' }[event];
     const r = runHook(`sh "${SCRIPT}" ${event}`, [tools]);
     assert.deepEqual(r, {
       status: 0,
@@ -215,12 +216,12 @@ test('git-kizu on PATH but node missing: the same one line, exit 0, the payload 
 test('an unknown event: one stderr line naming the fix, exit 0, the payload drained, git-kizu not run', () => {
   const sb = sandbox({ init: false });
   const tools = binDir(sb, 'bin-any', ['node', 'cat', 'sh'], { 'git-kizu': '#!/bin/sh\necho ran\n' });
-  const r = runHook(`sh "${SCRIPT}" pre-tool-use`, [tools]);
+  const r = runHook(`sh "${SCRIPT}" pre-tool-gate`, [tools]);
   assert.deepEqual(r, {
     status: 0,
     stdout: 'rest:\n',
     stderr:
-      `git-kizu: hook skipped: ${SCRIPT} was run with "pre-tool-use", expected stop, post-tool-use, journal or user-prompt-submit; ` +
+      `git-kizu: hook skipped: ${SCRIPT} was run with "pre-tool-gate", expected stop, post-tool-use, journal, user-prompt-submit or pre-tool-use; ` +
       'reinstall the git-kizu plugin (claude plugin update git-kizu@git-kizu)\n',
   });
 });

@@ -4,7 +4,10 @@
  * (https://code.claude.com/docs/en/hooks, "Hook input"), as measured with 2.1.332:
  * common fields `session_id`, `transcript_path`, `cwd`, `hook_event_name`; PostToolUse adds
  * `tool_name`, `tool_input`, `tool_use_id`, `tool_response`; Stop adds `stop_hook_active`,
- * `last_assistant_message`; SubagentStop adds `agent_id`; UserPromptSubmit adds `prompt`.
+ * `last_assistant_message`; SubagentStop adds `agent_id`; UserPromptSubmit adds `prompt`;
+ * PreToolUse adds `tool_name`, `tool_input` (Bash: `command`; Write: `file_path`, `content`;
+ * Edit: `file_path`, `old_string`, `new_string`, `replace_all`; MultiEdit: `file_path`,
+ * `edits`; NotebookEdit: `notebook_path`) and `tool_use_id`.
  * Tool output shapes (`tool_response`) as in @anthropic-ai/claude-code sdk-tools.d.ts.
  */
 import {
@@ -14,6 +17,9 @@ import {
   type InputOf,
   type JournalInput,
   type ParsedPayload,
+  type PlannedWrite,
+  type PreToolInput,
+  type ToolCall,
   type PromptInput,
   type ReportedChange,
   type StopInput,
@@ -87,6 +93,7 @@ export const CLAUDE_EVENTS: Record<AgentEvent, string[]> = {
   'post-tool-use': ['PostToolUse'],
   journal: ['PostToolUse'],
   'user-prompt-submit': ['UserPromptSubmit'],
+  'pre-tool-use': ['PreToolUse'],
 };
 
 /**
@@ -108,6 +115,8 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, env
     input = { ...common, paths: editedPaths(p) } satisfies EditInput;
   } else if (event === 'journal') {
     input = { ...common, edit: recordableEdit(p) } satisfies JournalInput;
+  } else if (event === 'pre-tool-use') {
+    input = { ...common, tool: p.tool_name ?? '', call: toolCall(p) } satisfies PreToolInput;
   } else {
     const prompt = (p as { prompt?: unknown }).prompt;
     if (prompt !== undefined && typeof prompt !== 'string') {
@@ -116,6 +125,45 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, env
     input = { ...common, prompt: prompt ?? '' } satisfies PromptInput;
   }
   return { input: input as InputOf[E], hookEventName: p.hook_event_name! };
+}
+
+/** Claude Code's shell tool. */
+const SHELL_TOOL = 'Bash';
+
+/**
+ * What a PreToolUse payload's call is about to do: Bash runs `tool_input.command`; Write,
+ * Edit, MultiEdit and NotebookEdit write the file of `file_path`/`notebook_path` (Write with
+ * its whole `content`, Edit and MultiEdit by their string replacements); any other tool is
+ * `other`.
+ * @throws PayloadError for a Bash call without a string `command`, or an editing call
+ *   without a path or with a field of the wrong type (the gate then fails closed).
+ */
+function toolCall(p: HookPayload): ToolCall {
+  const ti = (p.tool_input ?? {}) as Obj;
+  if (p.tool_name === SHELL_TOOL) {
+    if (typeof ti.command !== 'string') throw new PayloadError(`hook payload field "tool_input.command" should be a string, got ${showValue(ti.command).slice(0, 80)}`);
+    return { kind: 'shell', command: ti.command };
+  }
+  if (!p.tool_name || !EDIT_TOOLS.has(p.tool_name)) return { kind: 'other' };
+  const paths = editedPaths(p);
+  if (!paths.length) throw new PayloadError(`hook payload of ${p.tool_name} names no file (tool_input.file_path or notebook_path)`);
+  const writes: PlannedWrite[] = paths.map((path) => ({ path }));
+  if (paths.length === 1) {
+    const w = writes[0];
+    if (p.tool_name === 'Write') {
+      if (typeof ti.content === 'string') w.content = ti.content;
+    } else if (p.tool_name === 'Edit' || p.tool_name === 'MultiEdit') {
+      const edits: unknown[] = p.tool_name === 'MultiEdit' && Array.isArray(ti.edits) ? ti.edits : [ti];
+      const reps: NonNullable<PlannedWrite['replacements']> = [];
+      for (const e of edits) {
+        const o = e && typeof e === 'object' ? (e as Obj) : {};
+        if (typeof o.old_string !== 'string' || typeof o.new_string !== 'string') return { kind: 'write', writes };
+        reps.push({ old: o.old_string, new: o.new_string, all: o.replace_all === true });
+      }
+      w.replacements = reps;
+    }
+  }
+  return { kind: 'write', writes };
 }
 
 /** The tools whose edits are journaled. */

@@ -38,7 +38,7 @@ export function pluginHookCommand(hook: AgentEvent): string {
 /**
  * The `hooks` object of hooks/hooks.json: event name → matcher groups, one group per
  * kizuEntries entry in its order (Stop, SubagentStop, PostToolUse review and async journal,
- * UserPromptSubmit), each running {@link pluginHookCommand}.
+ * UserPromptSubmit, PreToolUse gate), each running {@link pluginHookCommand}.
  */
 export function pluginHooks(): Record<string, MatcherGroup[]> {
   const hooks: Record<string, MatcherGroup[]> = {};

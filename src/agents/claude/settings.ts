@@ -12,6 +12,14 @@ export type { CommandHook, KizuEntry, MatcherGroup, MergeResult, RemoveOptions, 
 
 /** The PostToolUse matcher: exactly the file-editing tools (anchored regex). */
 export const POST_TOOL_USE_MATCHER = '^(Write|Edit|MultiEdit|NotebookEdit)$';
+/** The PreToolUse matcher of the pre-tool gate: the shell tool and the file-editing tools (anchored regex). */
+export const PRE_TOOL_USE_MATCHER = '^(Bash|Write|Edit|MultiEdit|NotebookEdit)$';
+/**
+ * Timeout of the pre-tool gate, in seconds. Claude Code lets a call through when its hook
+ * times out, so this is far above the gate's own budget (src/gates/: a command it cannot
+ * judge within that budget is denied); it only bounds a machine too loaded to start node.
+ */
+export const PRE_TOOL_USE_TIMEOUT_S = 30;
 /** Hook timeouts in seconds (Claude Code `timeout` field). */
 export const STOP_TIMEOUT_S = 30;
 export const POST_TOOL_USE_TIMEOUT_S = 10;
@@ -29,12 +37,13 @@ export const JOURNAL_TIMEOUT_S = 30;
 export const USER_PROMPT_SUBMIT_TIMEOUT_S = 30;
 
 /**
- * The five entries init registers, each running `command(hook)` (a shell command line, see
+ * The six entries init registers, each running `command(hook)` (a shell command line, see
  * `hookCommand`): Stop and SubagentStop run hook `stop` (timeout 30 s); PostToolUse runs
  * `post-tool-use` (timeout 10 s) and, in a separate group with `"async": true`, `journal`
  * (timeout 30 s), both for the tools matched by {@link POST_TOOL_USE_MATCHER};
  * UserPromptSubmit (no matcher: it has none) runs `user-prompt-submit` (timeout 30 s),
- * which snapshots the working tree.
+ * which snapshots the working tree; PreToolUse runs `pre-tool-use` (timeout 30 s), the gate
+ * that denies tool calls switching review off, for the tools of {@link PRE_TOOL_USE_MATCHER}.
  */
 export function kizuEntries(command: (hook: AgentEvent) => string): KizuEntry[] {
   const stop: MatcherGroup = { hooks: [{ type: 'command', command: command('stop'), timeout: STOP_TIMEOUT_S }] };
@@ -55,6 +64,11 @@ export function kizuEntries(command: (hook: AgentEvent) => string): KizuEntry[] 
       event: 'UserPromptSubmit',
       hook: 'user-prompt-submit',
       group: { hooks: [{ type: 'command', command: command('user-prompt-submit'), timeout: USER_PROMPT_SUBMIT_TIMEOUT_S }] },
+    },
+    {
+      event: 'PreToolUse',
+      hook: 'pre-tool-use',
+      group: { matcher: PRE_TOOL_USE_MATCHER, hooks: [{ type: 'command', command: command('pre-tool-use'), timeout: PRE_TOOL_USE_TIMEOUT_S }] },
     },
   ];
 }

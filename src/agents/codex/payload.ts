@@ -29,6 +29,7 @@ export const CODEX_EVENTS: Record<AgentEvent, string[]> = {
   'post-tool-use': ['PostToolUse'],
   journal: ['PostToolUse'],
   'user-prompt-submit': ['UserPromptSubmit'],
+  'pre-tool-use': [], // not registered for Codex yet
 };
 
 /** The tool names under which Codex reports an apply_patch edit (`Edit` and `Write` are its matcher aliases). */
@@ -108,6 +109,7 @@ export function patchFailed(response: unknown): boolean {
  *   {@link CODEX_EVENTS}[event]) and {@link patchOf}.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, _env: NodeJS.ProcessEnv): ParsedPayload<E> {
+  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Codex adapter yet`);
   const o = parseCodexPayload(text, CODEX_EVENTS[event]);
   const common = { session: typeof o.session_id === 'string' ? o.session_id : null, cwd: typeof o.cwd === 'string' && o.cwd ? o.cwd : process.cwd() };
   let input: InputOf[AgentEvent];

@@ -28,6 +28,10 @@ export function renderAnswer(a: HookAnswer, hookEventName: string): string {
       return '';
     case 'block':
       return JSON.stringify({ decision: 'block', reason: a.reason }) + '\n';
+    case 'deny':
+    case 'ask':
+      // The pre-tool gate is not registered for Copilot CLI yet; its adapter refuses the event.
+      return JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: a.reason }) + '\n';
     case 'context': {
       const pascal = /^[A-Z]/.test(hookEventName);
       const out = pascal

@@ -32,6 +32,7 @@ export const COPILOT_EVENTS: Record<AgentEvent, string[]> = {
   'post-tool-use': ['postToolUse', 'PostToolUse'],
   journal: ['postToolUse', 'PostToolUse'],
   'user-prompt-submit': ['userPromptSubmitted', 'UserPromptSubmit'],
+  'pre-tool-use': [], // not registered for Copilot CLI yet
 };
 
 /** The tool names of a patch edit: `apply_patch` (camelCase payloads), `Edit` (snake_case ones). */
@@ -129,6 +130,7 @@ function failed(result: unknown): boolean {
  * @throws PayloadError as described for each check above.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, _env: NodeJS.ProcessEnv): ParsedPayload<E> {
+  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Copilot CLI adapter yet`);
   const f = fields(text, event);
   const common = { session: f.session, cwd: f.cwd || process.cwd() };
   let input: InputOf[AgentEvent];

@@ -37,6 +37,7 @@ export const CURSOR_EVENTS: Record<AgentEvent, string[]> = {
   'post-tool-use': ['afterFileEdit'],
   journal: ['afterFileEdit'],
   'user-prompt-submit': ['beforeSubmitPrompt'],
+  'pre-tool-use': [], // not registered for Cursor yet
 };
 
 /** One edit of an `afterFileEdit` payload. */
@@ -141,6 +142,7 @@ export function stopEventName(status: string | undefined): string {
  *   {@link CURSOR_EVENTS}[event]), and for an `afterFileEdit` payload without a `file_path`.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, env: NodeJS.ProcessEnv): ParsedPayload<E> {
+  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Cursor adapter yet`);
   const p = parsePayload(text, CURSOR_EVENTS[event]);
   const common = { session: p.conversation_id ?? null, cwd: workingDir(p, env) };
   let input: InputOf[AgentEvent];

@@ -62,6 +62,7 @@ export const GEMINI_HOOKS: Record<AgentEvent, { name: string; timeout: number }>
   'post-tool-use': { name: 'kizu-post-tool-use', timeout: 10_000 },
   journal: { name: 'kizu-journal', timeout: 30_000 },
   'user-prompt-submit': { name: 'kizu-snapshot', timeout: 30_000 },
+  'pre-tool-use': { name: 'kizu-pre-tool-gate', timeout: 30_000 }, // not registered yet (ORDER)
 };
 
 /** The order of the entries in a new `hooks` object. */

@@ -40,6 +40,7 @@ export const GEMINI_EVENTS: Record<AgentEvent, string> = {
   'post-tool-use': 'AfterTool',
   journal: 'AfterTool',
   'user-prompt-submit': 'BeforeAgent',
+  'pre-tool-use': 'BeforeTool', // not registered for Gemini CLI yet
 };
 
 /** Gemini CLI's file-editing tools (core tool names `WRITE_FILE_TOOL_NAME`, `EDIT_TOOL_NAME`). */
@@ -100,6 +101,7 @@ function editedPaths(p: Obj): string[] {
  *   {@link GEMINI_EVENTS}[event]), and for a `tool_response.error` that is not an object.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, env: NodeJS.ProcessEnv): ParsedPayload<E> {
+  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Gemini CLI adapter yet`);
   const p = parseGeminiPayload(text, GEMINI_EVENTS[event]);
   const common = {
     session: typeof p.session_id === 'string' && p.session_id ? p.session_id : null,

@@ -1,0 +1,622 @@
+/**
+ * The pre-tool gate's policy table: every rule a tool call is judged by, as data the engine
+ * (./engine.ts) applies. A rule has
+ * - an `id` (stable: tests, the agent's reason text in src/hooks/text.ts `GATE_REASONS`, and
+ *   the danger gates that will extend this table name rules by it);
+ * - a `class` (what it protects; the danger gates add their own classes: secrets, CI,
+ *   test-weakening, destructive commands);
+ * - a `strength`: `deny` (the call does not run), `ask` (the user decides, where the agent can
+ *   ask; denied elsewhere) or `pass` (a rule that documents a decision to let a call through);
+ * - what it matches (`match`): for the write tools and the file arguments of shell commands,
+ *   `paths` (patterns on the path relative to the repository root or the home directory, or on
+ *   any component); for shell commands, a command name and a test on its arguments
+ *   (./shell.ts resolves wrappers, quoting and nesting first).
+ * The first matching rule of the strongest strength decides (deny over ask over pass).
+ */
+import type { SimpleCommand } from './shell.js';
+export { SHELLS } from './shell.js';
+
+/** What a rule does to a matching call. */
+export type Strength = 'deny' | 'ask' | 'pass';
+
+/** What a rule protects. */
+export type GateClass =
+  /** git-kizu's config, hook registrations and runners, and its review queue file. */
+  | 'review-files'
+  /** Anything under a `.git` directory (refs, hooks, config, git-kizu's own state). */
+  | 'git-dir'
+  /** Shell commands that skip or switch off review (`--no-verify`, `core.hooksPath`, `KIZU_SKIP`, hidden changes). */
+  | 'review-bypass'
+  /** Shell commands that move or delete git-kizu's refs (`refs/kizu/*`). */
+  | 'review-refs'
+  /** The reviewer's own git-kizu commands, and forged hook runs. */
+  | 'reviewer-acts'
+  /** Commands the gate cannot see through (unparsable, over budget, a command name it cannot know). */
+  | 'unjudgeable';
+
+/**
+ * A path pattern (lower case, `/`-separated; paths are compared in lower case, since macOS
+ * and Windows file systems are case-insensitive): `exact` path, a directory `under` which
+ * every path matches, or a `prefix` of the last component within `dir`.
+ */
+export type PathPattern = { exact: string } | { under: string } | { dir: string; prefix: string };
+
+/** Where a path rule's patterns apply. */
+export interface PathMatch {
+  on: 'path';
+  /** Patterns relative to the repository root (the working tree's top). */
+  repo?: PathPattern[];
+  /** Patterns relative to the home directory (the agents' and git's user-scope files). */
+  home?: PathPattern[];
+  /** Patterns relative to the file system's root (system-wide config: /etc/gitconfig, managed agent settings). */
+  system?: PathPattern[];
+  /** Patterns on the end of a path, at any depth in the repository (`.claude/settings.json` of a subproject). */
+  anyDepth?: PathPattern[];
+  /** True: every path with a component named `.git` (any case, NTFS/HFS aliases), and every path in the repository's git dirs. */
+  gitDir?: boolean;
+}
+
+/** A shell command rule: the command (after ./shell.ts resolved wrappers) and a test on it. */
+export interface CommandMatch {
+  on: 'command';
+  /** Command names (basenames) it applies to; '*' for every command. */
+  names: readonly string[];
+  /** True when the command (its arguments, assignments, redirections) matches. */
+  test: (c: SimpleCommand) => boolean;
+}
+
+/** A rule of the table. */
+export interface Rule {
+  id: RuleId;
+  class: GateClass;
+  strength: Strength;
+  match: PathMatch | CommandMatch | { on: 'engine' };
+}
+
+/** Every rule id (the reason texts in src/hooks/text.ts are keyed by these). */
+export const RULE_IDS = [
+  'kizu-config',
+  'package-json-review-keys',
+  'hook-files',
+  'review-queue-file',
+  'user-hook-files',
+  'git-dir',
+  'commit-no-verify',
+  'git-config-hooks-path',
+  'git-config-alias',
+  'git-config-env',
+  'git-config-edit',
+  'kizu-skip',
+  'hide-changes',
+  'kizu-refs',
+  'update-ref-delete',
+  'update-ref-stdin',
+  'git-alias-skips-hooks',
+  'package-json-command',
+  'hook-manager-uninstall',
+  'reviewer-act',
+  'forged-hook',
+  'shell-from-stdin',
+  'dynamic-command',
+  'interpreter-mentions-review',
+  'interpreter-runs-git-commit',
+  'unparsable',
+  'over-budget',
+  'open-arguments',
+] as const;
+export type RuleId = (typeof RULE_IDS)[number];
+
+// ---------------------------------------------------------------------------------------
+// Paths
+
+/**
+ * git-kizu's config files (config/search.ts `SEARCH_PLACES`, code files included: those are
+ * refused by name, and a refusal is an error worth protecting too), relative to the root.
+ * package.json is judged by its content (rule `package-json-review-keys`).
+ */
+const CONFIG_PATHS: PathPattern[] = [
+  { dir: '', prefix: '.kizurc' },
+  { dir: '.config', prefix: 'kizurc' },
+  { dir: '', prefix: 'kizu.config.' },
+];
+
+/** Hook registrations and runners of every agent and hook manager, relative to the root. */
+const HOOK_PATHS: PathPattern[] = [
+  { dir: '.claude', prefix: 'settings' }, // settings.json, settings.local.json: hooks, disableAllHooks, permissions
+  { under: '.claude/hooks' },
+  { under: '.claude/kizu' },
+  { exact: '.claude/commands/kizu.md' },
+  { under: '.codex' },
+  { exact: '.gemini/settings.json' },
+  { under: '.github/hooks' },
+  { exact: '.cursor/hooks.json' },
+  { under: '.husky' },
+  { dir: '', prefix: 'lefthook' },
+  { dir: '', prefix: '.lefthook' },
+  { dir: '.config', prefix: 'lefthook' },
+  { exact: '.pre-commit-config.yaml' },
+  { exact: '.pre-commit-config.yml' },
+  { dir: '', prefix: '.simple-git-hooks' },
+  { dir: '', prefix: 'simple-git-hooks.' },
+];
+
+/** The same registrations in the home directory (user scope), and git's user config. */
+const HOME_HOOK_PATHS: PathPattern[] = [
+  { dir: '.claude', prefix: 'settings' },
+  { under: '.claude/hooks' },
+  { under: '.claude/kizu' },
+  { exact: '.claude/commands/kizu.md' },
+  { under: '.codex' },
+  { exact: '.gemini/settings.json' },
+  { exact: '.cursor/hooks.json' },
+  { under: '.copilot/hooks' },
+  { exact: '.gitconfig' },
+  { exact: '.config/git/config' },
+  { under: '.config/kizu' },
+  { dir: '', prefix: '.kizurc' },
+];
+
+/** The `package.json` keys whose change the gate denies: git-kizu's config and simple-git-hooks' hooks (and husky 4's). */
+export const PACKAGE_JSON_REVIEW_KEYS = ['kizu', 'simple-git-hooks', 'husky'] as const;
+
+// ---------------------------------------------------------------------------------------
+// Commands
+
+/** `arg` is `long` or an abbreviation of it git's parse-options accepts (at least `min` characters). */
+export function abbrevOf(arg: string, long: string, min: number): boolean {
+  return arg.length >= min && long.startsWith(arg);
+}
+
+/** The static arguments of a command up to `--` (null where an argument is not static). */
+function opts(c: SimpleCommand, from = 1): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (const w of c.argv.slice(from)) {
+    if (w.value === '--') break;
+    out.push(w.value);
+  }
+  return out;
+}
+
+/**
+ * git's own options before the subcommand, and where the subcommand is (./shell.ts leaves
+ * `git` as `argv[0]`). Options with a separate value: `-C`, `-c`, `--git-dir`,
+ * `--work-tree`, `--namespace`, `--exec-path` (only with `=`), `--config-env`, `--super-prefix`.
+ */
+export function gitSubcommand(c: SimpleCommand): { at: number; config: string[]; dynamic: boolean } {
+  const config: string[] = [];
+  let i = 1;
+  let dynamic = false;
+  while (i < c.argv.length) {
+    const v = c.argv[i].value;
+    if (v === null) {
+      dynamic = true;
+      config.push(c.argv[i].raw);
+      i++;
+      continue;
+    }
+    if (v === '-c' || v === '--config-env') {
+      config.push(c.argv[i + 1]?.value ?? c.argv[i + 1]?.raw ?? '');
+      i += 2;
+    } else if (v.startsWith('-c') && v.length > 2) {
+      config.push(v.slice(2));
+      i++;
+    } else if (v.startsWith('--config-env=')) {
+      config.push(v.slice('--config-env='.length));
+      i++;
+    } else if (['-C', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--list-cmds', '--attr-source'].includes(v)) i += 2;
+    else if (v.startsWith('-')) i++;
+    else break;
+  }
+  return { at: i, config, dynamic };
+}
+
+/** The git subcommand's name, or null when there is none or it is not static. */
+function gitSub(c: SimpleCommand): string | null {
+  const s = gitSubcommand(c);
+  return c.argv[s.at]?.value ?? null;
+}
+
+/** True when a git config key (`core.hooksPath=x`, `--config-env` `core.hooksPath=VAR`) names `core.hooksPath`. */
+const HOOKS_PATH_KEY = /hookspath/i;
+
+/** The short options of `git commit` that take a value (the rest of a cluster is that value). */
+const COMMIT_SHORT_WITH_VALUE = new Set(['m', 'F', 'c', 'C', 't', 'S', 'u']);
+
+/** True when `git commit`'s arguments hold `--no-verify` (or an abbreviation) or `-n` (alone or in a short-option cluster). */
+function commitSkipsHooks(args: (string | null)[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) continue;
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0];
+      if (abbrevOf(name, '--no-verify', '--no-ve'.length)) return true;
+      // Long options with a separate value: skip it.
+      if (['--message', '--file', '--author', '--date', '--cleanup', '--reuse-message', '--reedit-message', '--fixup', '--squash', '--template', '--trailer', '--pathspec-from-file'].some((o) => abbrevOf(name, o, 4)) && !a.includes('=')) i++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      for (let k = 1; k < a.length; k++) {
+        const ch = a[k];
+        if (ch === 'n') return true;
+        if (COMMIT_SHORT_WITH_VALUE.has(ch)) {
+          // The rest of the cluster is the value; -S and -u take it only attached.
+          if (k === a.length - 1 && ch !== 'S' && ch !== 'u') i++;
+          break;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** git's own commands (and git-kizu's): any other subcommand may be an alias. */
+const GIT_BUILTINS = new Set(
+  ('add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick ' +
+    'citool clean clone column commit commit-graph commit-tree config count-objects credential describe diff diff-files diff-index diff-tree difftool fast-export fast-import ' +
+    'fetch fetch-pack filter-branch fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep gui hash-object help hook http-backend index-pack init ' +
+    'instaweb interpret-trailers kizu lfs log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index merge-tree mergetool mktag mktree ' +
+    'multi-pack-index mv name-rev notes pack-objects pack-redundant pack-refs patch-id prune prune-packed pull push range-diff read-tree rebase reflog remote repack replace ' +
+    'request-pull rerere reset restore rev-list rev-parse revert rm send-email send-pack shortlog show show-branch show-index show-ref sparse-checkout stash status stripspace ' +
+    'submodule switch symbolic-ref tag unpack-file unpack-objects update-index update-ref update-server-info var verify-commit verify-pack verify-tag version whatchanged worktree write-tree').split(' '),
+);
+
+/** The git subcommands that only read refs: naming refs/kizu there is fine. */
+const GIT_READ_ONLY = new Set([
+  'log', 'show', 'diff', 'rev-parse', 'rev-list', 'cat-file', 'for-each-ref', 'show-ref', 'ls-remote', 'ls-tree',
+  'grep', 'blame', 'shortlog', 'describe', 'name-rev', 'merge-base', 'whatchanged', 'range-diff', 'format-patch',
+  'diff-tree', 'diff-index', 'diff-files', 'status', 'help', 'version', 'count-objects', 'verify-commit', 'archive',
+]);
+
+/** `git kizu <sub>` / `git-kizu <sub>`: the subcommand words (static) after the options. */
+export function kizuWords(c: SimpleCommand, from: number): (string | null)[] {
+  return c.argv.slice(from).map((w) => w.value);
+}
+
+/**
+ * Which `git kizu` invocations are the reviewer's acts: `tap`, `reject`, `untap`, `review`
+ * (the interactive review), `teardown`, `gc`, `unscar --all`, `baseline set|reset`,
+ * `snapshot drop`, `marks push|pull`, `queue rm|clear`; `hook` is the agents' hook entry,
+ * never typed. Everything else (`queue done <id>`, `scan`, `hunks`, `status`, `scar`,
+ * `unscar <file>:<line>`, `revert`, ...) is the agent's to run.
+ */
+export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
+  let i = 0;
+  while (i < words.length && (words[i] === null || words[i]!.startsWith('-'))) {
+    if (words[i] === null) return 'act'; // a subcommand the gate cannot read: treat it as the worst
+    i++;
+  }
+  const sub = words[i];
+  if (sub === undefined) return null;
+  const rest = words.slice(i + 1);
+  const has = (o: string) => rest.includes(o);
+  const next = rest.find((w) => w === null || !w.startsWith('-'));
+  switch (sub) {
+    case 'hook':
+      return 'hook';
+    case 'tap':
+    case 'reject':
+    case 'untap':
+    case 'review':
+    case 'teardown':
+    case 'gc':
+      return has('--help') || has('-h') ? null : 'act';
+    case 'unscar':
+      return has('--all') || rest.some((w) => w === null) ? 'act' : null;
+    case 'baseline':
+      return next === 'set' || next === 'reset' || next === null ? 'act' : null;
+    case 'snapshot':
+      return next === 'drop' || next === null ? 'act' : null;
+    case 'marks':
+      return next === 'push' || next === 'pull' || next === null ? 'act' : null;
+    case 'queue':
+      return next === 'rm' || next === 'clear' || next === null ? 'act' : null;
+    default:
+      return null;
+  }
+}
+
+/** Interpreters whose one-liners (`-c`, `-e`, a program argument) are read as text. */
+export const INTERPRETERS = /^(python[\d.]*|pypy[\d.]*|node(js)?|perl[\d.]*|ruby[\d.]*|php[\d.]*|deno|bun|osascript|rscript|lua[\d.]*|luajit|tclsh[\d.]*|[gmn]?awk|busybox|jshell|groovy|pwsh|powershell)$/i;
+
+/** What an interpreter's code may not mention: git's dir as a path component, git-kizu's refs, its skip switch, the hooks path, hook skipping, the index flags that hide changes, ref plumbing. */
+export const INTERPRETER_MENTIONS = /(^|[\s/\\'"`=(,:;])\.git([\\/'"`\s),;]|$)|refs\/kizu|kizu_skip|hooks_?path|no-verify|assume-unchanged|skip-worktree|update-ref|git-kizu|\.kizurc|kizu\.config|\.husky|lefthook|\.claude[\\/]settings/i;
+
+/** An interpreter's code that runs `git commit` somehow (`-n` would not be visible as a word). */
+export const INTERPRETER_GIT_COMMIT = /\bgit\b[\s\S]*\bcommit\b/i;
+
+/** The commands whose arguments name files they write, delete, move or change (./engine.ts checks those paths). */
+export const FILE_WRITERS = new Set([
+  'rm', 'unlink', 'rmdir', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'tee', 'ln', 'mv',
+  'cp', 'install', 'rsync', 'dd', 'sed', 'gsed', 'perl', 'ed', 'ex', 'vi', 'vim', 'nvim', 'nano', 'emacs', 'patch', 'mkdir', 'mkfifo', 'mktemp',
+  'git-rm', 'git-mv', 'find-delete', 'sponge', 'split', 'csplit', 'tar', 'unzip', 'curl', 'wget',
+]);
+
+/** The rules. */
+export const RULES: readonly Rule[] = [
+  // Files the write tools (and shell commands' file arguments) may not change.
+  { id: 'kizu-config', class: 'review-files', strength: 'deny', match: { on: 'path', repo: CONFIG_PATHS } },
+  { id: 'package-json-review-keys', class: 'review-files', strength: 'deny', match: { on: 'engine' } },
+  {
+    id: 'hook-files',
+    class: 'review-files',
+    strength: 'deny',
+    match: { on: 'path', repo: HOOK_PATHS, anyDepth: [{ dir: '.claude', prefix: 'settings' }, { under: '.claude/hooks' }, { exact: '.claude/review-queue.md' }] },
+  },
+  { id: 'review-queue-file', class: 'review-files', strength: 'deny', match: { on: 'path', repo: [{ exact: '.claude/review-queue.md' }] } },
+  {
+    id: 'user-hook-files',
+    class: 'review-files',
+    strength: 'deny',
+    match: {
+      on: 'path',
+      home: HOME_HOOK_PATHS,
+      system: [{ exact: 'etc/gitconfig' }, { under: 'etc/claude-code' }, { under: 'library/application support/claudecode' }, { under: 'etc/codex' }, { under: 'etc/gemini-cli' }],
+    },
+  },
+  { id: 'git-dir', class: 'git-dir', strength: 'deny', match: { on: 'path', gitDir: true } },
+
+  // Shell commands that skip or switch off review.
+  {
+    id: 'commit-no-verify',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const sub = gitSub(c);
+        const s = gitSubcommand(c);
+        const args = opts(c, s.at + 1);
+        if (sub === 'commit') return commitSkipsHooks(args);
+        // merge runs pre-merge-commit (which runs pre-commit): its --no-verify skips the guard too.
+        if (sub === 'merge' || sub === 'pull') return args.some((a) => a !== null && a.startsWith('--') && abbrevOf(a.split('=')[0], '--no-verify', '--no-ve'.length));
+        return false;
+      },
+    },
+  },
+  {
+    id: 'git-config-hooks-path',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        if (s.config.some((k) => HOOKS_PATH_KEY.test(k))) return true;
+        const sub = c.argv[s.at]?.value;
+        return sub === 'config' && c.argv.slice(s.at + 1).some((w) => HOOKS_PATH_KEY.test(w.value ?? w.raw));
+      },
+    },
+  },
+  {
+    id: 'git-config-alias',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        const bad = (k: string) => /^\s*(alias\.|include\.|includeif\.|core\.fsmonitor|core\.worktree)/i.test(k);
+        if (s.config.some(bad)) return true;
+        if (c.argv[s.at]?.value !== 'config') return false;
+        // `git config [--global|--file f|...] <key> <value>`, `git config set <key>`, `--unset`, `--add`, ...
+        return c.argv.slice(s.at + 1).some((w) => bad(w.value ?? w.raw));
+      },
+    },
+  },
+  {
+    id: 'git-config-edit',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        return c.argv[s.at]?.value === 'config' && opts(c, s.at + 1).some((a) => a === '-e' || a === '--edit' || a === 'edit');
+      },
+    },
+  },
+  {
+    id: 'git-config-env',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['*'],
+      // GIT_CONFIG_PARAMETERS/COUNT/KEY_n/VALUE_n set config for any git run after; GIT_CONFIG_GLOBAL/SYSTEM/NOSYSTEM
+      // swap the config files that may hold the hooks path (exported, or around git); GIT_DIR and GIT_INDEX_FILE around a commit.
+      test: (c) =>
+        c.assignments.some((a) => {
+          if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_\d+|VALUE_\d+)$/.test(a.name)) return true;
+          if (/^GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM)$/.test(a.name)) return c.argv.length === 0 || ['git', 'export', 'declare', 'typeset', 'readonly', 'local'].includes(c.argv[0]?.value ?? '');
+          if (/^GIT_(DIR|INDEX_FILE|WORK_TREE|COMMON_DIR)$/.test(a.name)) return isCommitLike(c);
+          return false;
+        }),
+    },
+  },
+  {
+    id: 'kizu-skip',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['*'],
+      test: (c) => {
+        if (c.assignments.some((a) => a.name === 'KIZU_SKIP')) return true;
+        const name = c.argv[0]?.value ?? '';
+        // `export KIZU_SKIP`, `declare -x KIZU_SKIP=1`, `read KIZU_SKIP`, `printf -v KIZU_SKIP`, `env KIZU_SKIP=1` ...
+        if (['export', 'declare', 'typeset', 'local', 'readonly', 'read', 'printf', 'set', 'setenv', 'let', 'mapfile', 'readarray', 'getopts', 'launchctl'].includes(name)) {
+          return c.argv.slice(1).some((w) => /^KIZU_SKIP(=|$)/.test(w.value ?? w.raw.replace(/^['"]/, '')));
+        }
+        return false;
+      },
+    },
+  },
+  {
+    id: 'hide-changes',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        if (c.argv[s.at]?.value !== 'update-index') return false;
+        return opts(c, s.at + 1).some((a) => a !== null && (abbrevOf(a, '--assume-unchanged', 5) || abbrevOf(a, '--skip-worktree', 4)));
+      },
+    },
+  },
+
+  {
+    // `git ci -n` where `ci` may be the user's alias of commit: a subcommand git does not have, with -n or --no-verify.
+    id: 'git-alias-skips-hooks',
+    class: 'review-bypass',
+    strength: 'ask',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const sub = gitSub(c);
+        if (sub === null || GIT_BUILTINS.has(sub)) return false;
+        const s = gitSubcommand(c);
+        return opts(c, s.at + 1).some((a) => a !== null && (a.startsWith('--') ? abbrevOf(a.split('=')[0], '--no-verify', '--no-ve'.length) : /^-[a-zA-Z]*n/.test(a)));
+      },
+    },
+  },
+  {
+    // `npm pkg set kizu.scan.exclude=…` / `npm pkg delete simple-git-hooks`: package.json's guarded keys by command.
+    id: 'package-json-command',
+    class: 'review-files',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['npm', 'pnpm', 'yarn', 'bun', 'npx', 'json', 'jq', 'sponge'],
+      test: (c) => {
+        const words = c.argv.slice(1).map((w) => w.value ?? w.raw);
+        const i = words.indexOf('pkg');
+        return i >= 0 && ['set', 'delete'].includes(words[i + 1] ?? '') && words.slice(i + 2).some((w) => PACKAGE_JSON_REVIEW_KEYS.some((k) => w === k || w.startsWith(k + '.') || w.startsWith(k + '=') || w.startsWith(k + '[')));
+      },
+    },
+  },
+  {
+    // Uninstalling a git hook manager takes the pre-commit guard with it.
+    id: 'hook-manager-uninstall',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['lefthook', 'pre-commit', 'prek', 'husky', 'simple-git-hooks', 'npx', 'pnpm', 'yarn', 'bunx'],
+      test: (c) => {
+        const words = c.argv.map((w) => (w.value ?? w.raw).toLowerCase());
+        const at = words.findIndex((w) => /(^|\/)(lefthook|pre-commit|prek|husky|simple-git-hooks)$/.test(w));
+        if (at < 0) return false;
+        return words.slice(at + 1).includes('uninstall');
+      },
+    },
+  },
+
+  // git-kizu's refs.
+  {
+    id: 'update-ref-delete',
+    class: 'review-refs',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        return c.argv[s.at]?.value === 'update-ref' && opts(c, s.at + 1).some((a) => a === '-d' || (a !== null && /^-[a-z]*d/.test(a) && !a.startsWith('--')) || a === '--delete');
+      },
+    },
+  },
+  {
+    id: 'update-ref-stdin',
+    class: 'review-refs',
+    strength: 'ask',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        return c.argv[s.at]?.value === 'update-ref' && opts(c, s.at + 1).includes('--stdin');
+      },
+    },
+  },
+  {
+    id: 'kizu-refs',
+    class: 'review-refs',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const sub = gitSub(c);
+        if (sub !== null && GIT_READ_ONLY.has(sub)) return false;
+        if (sub === 'kizu') return false;
+        // (not `kizu/<name>`: those are `git kizu task` branches under refs/heads/)
+        return c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText));
+      },
+    },
+  },
+
+  // The reviewer's acts.
+  {
+    id: 'reviewer-act',
+    class: 'reviewer-acts',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git', 'git-kizu'],
+      test: (c) => kizuAct(c) === 'act',
+    },
+  },
+  {
+    id: 'forged-hook',
+    class: 'reviewer-acts',
+    strength: 'deny',
+    match: { on: 'command', names: ['git', 'git-kizu'], test: (c) => kizuAct(c) === 'hook' },
+  },
+
+  // What the gate cannot see through.
+  { id: 'shell-from-stdin', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  { id: 'dynamic-command', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  { id: 'open-arguments', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  {
+    id: 'interpreter-mentions-review',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: { on: 'command', names: ['*'], test: (c) => INTERPRETERS.test(c.argv[0]?.value ?? '') && c.argv.slice(1).some((w) => INTERPRETER_MENTIONS.test(w.value ?? w.raw)) },
+  },
+  {
+    id: 'interpreter-runs-git-commit',
+    class: 'review-bypass',
+    strength: 'ask',
+    match: { on: 'command', names: ['*'], test: (c) => INTERPRETERS.test(c.argv[0]?.value ?? '') && INTERPRETER_GIT_COMMIT.test(c.argv.slice(1).map((w) => w.value ?? w.raw).join(' ')) },
+  },
+  { id: 'unparsable', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  { id: 'over-budget', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+];
+
+/** True for `git commit`/`merge` (where an environment that moves git's config or index changes what the guard sees). */
+function isCommitLike(c: SimpleCommand): boolean {
+  if (c.argv[0]?.value !== 'git') return false;
+  const sub = gitSub(c);
+  return sub === 'commit' || sub === 'merge' || sub === 'pull' || sub === null;
+}
+
+/** `git kizu ...` or `git-kizu ...`: the reviewer's act, a forged hook, or neither. */
+function kizuAct(c: SimpleCommand): 'act' | 'hook' | null {
+  const name = c.argv[0]?.value;
+  if (name === 'git-kizu') return reviewerAct(kizuWords(c, 1));
+  const s = gitSubcommand(c);
+  if (c.argv[s.at]?.value !== 'kizu') return null;
+  return reviewerAct(kizuWords(c, s.at + 1));
+}
+
+/** The rule of `id`. */
+export function ruleOf(id: RuleId): Rule {
+  return RULES.find((r) => r.id === id)!;
+}
