@@ -19,7 +19,7 @@
  * file, and the result always ends with a newline. Nothing here reads files.
  */
 
-import type { ReportedChange } from '../hooks/contract.js';
+import type { PlannedWrite, ReportedChange } from '../hooks/contract.js';
 
 /** One `@@` chunk of an update: `oldLines` are replaced by `newLines` (each without its '\n'). */
 export interface PatchChunk {
@@ -140,6 +140,23 @@ export function patchedPaths(files: PatchFile[]): string[] {
     if (f.moveTo) out.add(f.moveTo);
   }
   return [...out];
+}
+
+/**
+ * The files a patch is about to write, for the pre-tool gate (src/hooks/contract.ts
+ * `PlannedWrite`): each added file with its whole content, each updated file (and a move's
+ * target, with the source deleted), each deleted file with `deletes`. A path the patch names
+ * twice is listed twice, so the gate judges every write.
+ */
+export function patchWrites(files: PatchFile[]): PlannedWrite[] {
+  const out: PlannedWrite[] = [];
+  for (const f of files) {
+    if (f.kind === 'add') out.push({ path: f.path, ...(f.contents !== null ? { content: f.contents } : {}) });
+    else if (f.kind === 'delete') out.push({ path: f.path, deletes: true });
+    else if (f.moveTo) out.push({ path: f.path, deletes: true }, { path: f.moveTo });
+    else out.push({ path: f.path });
+  }
+  return out;
 }
 
 /** codex-rs/apply-patch seek_sequence.rs: `pattern` in `lines` from `start` (at the end first when `eof`), exact then looser. */

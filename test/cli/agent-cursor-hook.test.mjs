@@ -111,7 +111,7 @@ test('git kizu init --agent cursor: a user\'s hooks.json gets the hooks, which r
       'created .git/hooks/pre-commit',
       'created .cursor/hooks/kizu-hook.sh',
       'updated .cursor/hooks.json',
-      'Cursor runs git-kizu from .cursor/hooks.json: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.',
+      'Cursor runs git-kizu from .cursor/hooks.json: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree, beforeShellExecution denies shell commands that would switch review off (edits are not gated before the write: Cursor documents no hook for that).',
       'Cursor gives a hook no way to add context after an edit, so the agent learns of scars when it tries to stop.',
       "Built from Cursor's documentation only (https://cursor.com/docs/hooks); not run against Cursor itself.",
       'Cursor runs project hooks only in a trusted workspace: trust this folder when Cursor asks.',
@@ -125,6 +125,7 @@ test('git kizu init --agent cursor: a user\'s hooks.json gets the hooks, which r
     stop: [{ command: '.cursor/hooks/audit.sh' }, { command: '.cursor/hooks/kizu-hook.sh stop cursor', timeout: 30 }],
     afterFileEdit: [{ command: '.cursor/hooks/kizu-hook.sh journal cursor', timeout: 30 }],
     beforeSubmitPrompt: [{ command: '.cursor/hooks/kizu-hook.sh user-prompt-submit cursor', timeout: 30 }],
+    beforeShellExecution: [{ command: '.cursor/hooks/kizu-hook.sh pre-tool-use cursor', timeout: 30 }],
   });
   // As Cursor runs a project hook: the command in a shell, from the project root.
   const run = (command, payload) => (vouch(sb), sb.run('sh', ['-c', command], { input: JSON.stringify(payload), env: { CURSOR_PROJECT_DIR: sb.dir, CLAUDE_PROJECT_DIR: sb.dir } }));

@@ -54,6 +54,7 @@ test('init --agent gemini (project): runner + hooks merged into the user\'s sett
       ],
       AfterAgent: [{ hooks: [h('kizu-stop', 'stop', 30000)] }],
       BeforeAgent: [{ hooks: [h('kizu-snapshot', 'user-prompt-submit', 30000)] }],
+      BeforeTool: [{ matcher: '^(run_shell_command|write_file|replace)$', hooks: [h('kizu-pre-tool-gate', 'pre-tool-use', 30000)] }],
     },
   });
   const merged = sb.read('.gemini/settings.json');

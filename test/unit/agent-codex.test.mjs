@@ -165,6 +165,7 @@ const EXPECTED_HOOKS = {
     Stop: [{ hooks: [{ type: 'command', command: cmd('stop'), timeout: 30 }] }],
     SubagentStop: [{ hooks: [{ type: 'command', command: cmd('stop'), timeout: 30 }] }],
     UserPromptSubmit: [{ hooks: [{ type: 'command', command: cmd('user-prompt-submit'), timeout: 30 }] }],
+    PreToolUse: [{ matcher: 'Bash|apply_patch', hooks: [{ type: 'command', command: cmd('pre-tool-use'), timeout: 30 }] }],
   },
 };
 
@@ -181,6 +182,7 @@ const PROJECT_KEYS = [
   ['stop:0:0', 'stop', undefined, cmd('stop')],
   ['subagent_stop:0:0', 'subagent_stop', undefined, cmd('stop')],
   ['user_prompt_submit:0:0', 'user_prompt_submit', undefined, cmd('user-prompt-submit')],
+  ['pre_tool_use:0:0', 'pre_tool_use', 'Bash|apply_patch', cmd('pre-tool-use')],
 ];
 
 test('install (project): runner, hooks.json, trust entries, the project trust step; idempotent; state', async () => {
@@ -250,13 +252,14 @@ test('install then remove keeps the user\'s hooks.json and config.toml byte for 
   assert.deepEqual(hooks.hooks.Stop[1], EXPECTED_HOOKS.hooks.Stop[0]);
   const config = readFileSync(configFile, 'utf8');
   // Our Stop handler is the Stop event's second group: its trust key says so.
-  assert.equal(config, userConfig + trustBlock(hooksFile, [PROJECT_KEYS[0], PROJECT_KEYS[1], ['stop:1:0', 'stop', undefined, cmd('stop')], PROJECT_KEYS[3], PROJECT_KEYS[4]]));
+  assert.equal(config, userConfig + trustBlock(hooksFile, [PROJECT_KEYS[0], PROJECT_KEYS[1], ['stop:1:0', 'stop', undefined, cmd('stop')], PROJECT_KEYS[3], PROJECT_KEYS[4], PROJECT_KEYS[5]]));
   assert.deepEqual([...trustedHashes(config).keys()], [
     `${hooksFile}:post_tool_use:0:0`,
     `${hooksFile}:post_tool_use:1:0`,
     `${hooksFile}:stop:1:0`,
     `${hooksFile}:subagent_stop:0:0`,
     `${hooksFile}:user_prompt_submit:0:0`,
+    `${hooksFile}:pre_tool_use:0:0`,
   ]);
   assert.equal(projectTrusted(config, '/elsewhere'), true);
   assert.equal(projectTrusted(config, sb.dir), false);
@@ -324,9 +327,30 @@ test('install (user) through a linked $CODEX_HOME: the trust keys name the real 
     `${real}/hooks.json:stop:0:0`,
     `${real}/hooks.json:subagent_stop:0:0`,
     `${real}/hooks.json:user_prompt_submit:0:0`,
+    `${real}/hooks.json:pre_tool_use:0:0`,
   ]);
   writePlan(plan);
   assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'trusted', file: path.join(link, 'hooks.json'), fix: null });
   // Removal finds the block and its tables again.
   assert.equal(installer.planRemove(ctx).writes.find((w) => w.file === path.join(link, 'config.toml')).text, null);
+});
+
+// Recorded with Codex CLI 0.171.0: a PreToolUse payload of its shell tool (exec_command, named
+// Bash in hooks) and of apply_patch.
+const PRE_SHELL = { session_id: SESSION, turn_id: TURN, transcript_path: TRANSCRIPT, cwd: CWD, hook_event_name: 'PreToolUse', model: 'gpt-5.5', permission_mode: 'bypassPermissions', tool_name: 'Bash', tool_input: { command: 'echo hi > out.txt' }, tool_use_id: 'call_1' };
+const PRE_PATCH = { ...PRE_SHELL, tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Add File: b.txt\n+hello\n*** Delete File: c.txt\n*** Update File: d.txt\n*** Move to: e.txt\n@@\n-x\n+y\n*** End Patch\n' }, tool_use_id: 'call_2' };
+
+test('PreToolUse → pre-tool-use: Bash is a shell call, apply_patch writes its files; a deny (and an ask, which Codex would run) renders as a PreToolUse deny', () => {
+  const parse = (p) => parseHookInput('pre-tool-use', JSON.stringify(p), {});
+  assert.deepEqual(parse(PRE_SHELL), { input: { session: SESSION, cwd: CWD, tool: 'Bash', call: { kind: 'shell', command: 'echo hi > out.txt' } }, hookEventName: 'PreToolUse' });
+  assert.deepEqual(parse(PRE_PATCH).input.call, {
+    kind: 'write',
+    writes: [{ path: 'b.txt', content: 'hello\n' }, { path: 'c.txt', deletes: true }, { path: 'd.txt', deletes: true }, { path: 'e.txt' }],
+  });
+  assert.deepEqual(parse({ ...PRE_SHELL, tool_name: 'mcp__x__y', tool_input: {} }).input.call, { kind: 'other' });
+  assert.throws(() => parse({ ...PRE_SHELL, tool_input: { cmd: 'ls' } }), (e) => e instanceof PayloadError && e.message === 'hook payload field "tool_input.command" of Bash should be a string, got undefined');
+  const deny = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R"},"systemMessage":"U"}\n';
+  assert.equal(renderAnswer({ kind: 'deny', reason: 'R', userMessage: 'U' }, 'PreToolUse'), deny);
+  assert.equal(renderAnswer({ kind: 'ask', reason: 'R', userMessage: 'U' }, 'PreToolUse'), deny);
+  assert.equal(renderAnswer({ kind: 'none' }, 'PreToolUse'), '');
 });

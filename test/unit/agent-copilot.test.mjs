@@ -86,6 +86,7 @@ const hookFile = (c) =>
         ],
         agentStop: [{ type: 'command', bash: c('stop'), timeoutSec: 30 }],
         userPromptSubmitted: [{ type: 'command', bash: c('user-prompt-submit'), timeoutSec: 30 }],
+        preToolUse: [{ type: 'command', bash: c('pre-tool-use'), timeoutSec: 30 }],
       },
     },
     null,
@@ -136,4 +137,25 @@ test('install (user): $COPILOT_HOME/hooks, absolute runner path, no trust step',
   assert.deepEqual(installer.state(ctx), { installed: 'installed', trust: 'not-needed', file: path.join(home, 'hooks', 'kizu.json'), fix: null });
   assert.equal(existsSync(runner), true);
   assert.equal(readFileSync(runner, 'utf8'), runnerText('copilot'));
+});
+
+// Recorded with Copilot CLI 1.0.102: preToolUse payloads of its bash tool (arguments an
+// object) and of apply_patch (the patch text).
+test('preToolUse → pre-tool-use: bash is a shell call, apply_patch writes its files; deny and ask render as a deny', () => {
+  const base = { sessionId: 'fe2bbefe-0478-4a5c-8b41-fc7df216d644', timestamp: 1796526197738, cwd: '/repo' };
+  assert.deepEqual(parse('pre-tool-use', { ...base, toolName: 'bash', toolArgs: { command: 'echo hi > out.txt', description: 'x' } }), {
+    input: { session: base.sessionId, cwd: '/repo', tool: 'bash', call: { kind: 'shell', command: 'echo hi > out.txt' } },
+    hookEventName: 'preToolUse',
+  });
+  assert.deepEqual(parse('pre-tool-use', { ...base, toolName: 'write_bash', toolArgs: JSON.stringify({ sessionId: '1', input: 'git commit -n\n' }) }).input.call, { kind: 'shell', command: 'git commit -n\n' });
+  assert.deepEqual(parse('pre-tool-use', { ...base, toolName: 'apply_patch', toolArgs: '*** Begin Patch\n*** Add File: b.txt\n+hello\n*** End Patch\n' }).input.call, {
+    kind: 'write',
+    writes: [{ path: 'b.txt', content: 'hello\n' }],
+  });
+  assert.deepEqual(parse('pre-tool-use', { ...base, toolName: 'view', toolArgs: { path: 'x' } }).input.call, { kind: 'other' });
+  assert.throws(() => parse('pre-tool-use', { ...base, toolArgs: {} }), /has no "toolName" \(is this a preToolUse payload\?\)/);
+  assert.throws(() => parse('pre-tool-use', { ...base, toolName: 'bash', toolArgs: { cmd: 'ls' } }), /should hold "command" as a string/);
+  const deny = '{"permissionDecision":"deny","permissionDecisionReason":"R"}\n';
+  assert.equal(renderAnswer({ kind: 'deny', reason: 'R', userMessage: 'U' }, 'preToolUse'), deny);
+  assert.equal(renderAnswer({ kind: 'ask', reason: 'R' }, 'preToolUse'), deny);
 });

@@ -167,7 +167,8 @@ const NEW_PROJECT_FILE =
   '{\n  "version": 1,\n  "hooks": {\n' +
   '    "afterFileEdit": [\n      {\n        "command": ".cursor/hooks/kizu-hook.sh journal cursor",\n        "timeout": 30\n      }\n    ],\n' +
   '    "stop": [\n      {\n        "command": ".cursor/hooks/kizu-hook.sh stop cursor",\n        "timeout": 30\n      }\n    ],\n' +
-  '    "beforeSubmitPrompt": [\n      {\n        "command": ".cursor/hooks/kizu-hook.sh user-prompt-submit cursor",\n        "timeout": 30\n      }\n    ]\n' +
+  '    "beforeSubmitPrompt": [\n      {\n        "command": ".cursor/hooks/kizu-hook.sh user-prompt-submit cursor",\n        "timeout": 30\n      }\n    ],\n' +
+  '    "beforeShellExecution": [\n      {\n        "command": ".cursor/hooks/kizu-hook.sh pre-tool-use cursor",\n        "timeout": 30\n      }\n    ]\n' +
   '  }\n}\n';
 
 test('cursor install: project scope writes the runner and a new hooks.json; a second plan writes the same bytes; teardown deletes both', () => {
@@ -181,7 +182,7 @@ test('cursor install: project scope writes the runner and a new hooks.json; a se
     { file: path.join(dir, 'hooks.json'), text: NEW_PROJECT_FILE, owned: false },
   ]);
   assert.deepEqual(plan.notes, [
-    `Cursor runs git-kizu from .cursor/hooks.json: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.`,
+    `Cursor runs git-kizu from .cursor/hooks.json: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree, beforeShellExecution denies shell commands that would switch review off (edits are not gated before the write: Cursor documents no hook for that).`,
     'Cursor gives a hook no way to add context after an edit, so the agent learns of scars when it tries to stop.',
     "Built from Cursor's documentation only (https://cursor.com/docs/hooks); not run against Cursor itself.",
     'Cursor runs project hooks only in a trusted workspace: trust this folder when Cursor asks.',
@@ -213,6 +214,7 @@ test('cursor install: user scope runs the runner by its absolute path; no trust 
     afterFileEdit: [{ command: `'${runner}' journal cursor`, timeout: 30 }],
     stop: [{ command: `'${runner}' stop cursor`, timeout: 30 }],
     beforeSubmitPrompt: [{ command: `'${runner}' user-prompt-submit cursor`, timeout: 30 }],
+    beforeShellExecution: [{ command: `'${runner}' pre-tool-use cursor`, timeout: 30 }],
   });
   assert.equal(plan.notes.length, 3);
   assert.match(plan.notes[0], /^Cursor runs git-kizu from ~\/\.cursor\/hooks\.json: /);
@@ -254,7 +256,11 @@ test("cursor install: a user's hooks.json (4 spaces, CRLF, own hooks) gets ours 
       '    "version": 1,',
       '    "hooks": {',
       '        "beforeShellExecution": [',
-      '            { "command": ".cursor/hooks/block-git.sh", "matcher": "git" }',
+      '            { "command": ".cursor/hooks/block-git.sh", "matcher": "git" },',
+      '            {',
+      '                "command": ".cursor/hooks/kizu-hook.sh pre-tool-use cursor",',
+      '                "timeout": 30',
+      '            }',
       '        ],',
       '        "afterFileEdit": [',
       '            {',
@@ -303,7 +309,8 @@ test('cursor install: an older entry of ours is replaced in place (a loop_limit 
     text,
     '{"hooks": {"stop": [{"command":".cursor/hooks/kizu-hook.sh stop cursor","timeout":30}, {"command": "mine.sh"}], ' +
       '"afterFileEdit": [{"command":".cursor/hooks/kizu-hook.sh journal cursor","timeout":30}], ' +
-      '"beforeSubmitPrompt": [{"command":".cursor/hooks/kizu-hook.sh user-prompt-submit cursor","timeout":30}]}}\n',
+      '"beforeSubmitPrompt": [{"command":".cursor/hooks/kizu-hook.sh user-prompt-submit cursor","timeout":30}], ' +
+      '"beforeShellExecution": [{"command":".cursor/hooks/kizu-hook.sh pre-tool-use cursor","timeout":30}]}}\n',
   );
   writeFileSync(file, text);
   // The user lifted Cursor's follow-up bound on our stop hook: init keeps it.
@@ -335,4 +342,18 @@ test('cursor install: a hooks.json that is not JSON or has the wrong shape is re
   assert.throws(() => installer.planRemove(ctx), (e) => e.name === 'KizuError' && e.message === message);
   assert.deepEqual(installer.state(ctx), { installed: 'missing', trust: 'unknown', file, fix: `${message}; fix it, then run \`git kizu init --agent cursor\`` });
   assert.equal(readFileSync(file, 'utf8'), '{"version": 1,,}\n');
+});
+
+// From Cursor's documentation (https://cursor.com/docs/hooks, "beforeShellExecution"):
+// `command` and `cwd`, answered with `permission`, `user_message`, `agent_message`.
+test('cursor beforeShellExecution → pre-tool-use: a shell call in its cwd; deny and ask answered with permission and both messages', () => {
+  const p = { conversation_id: 'c1', generation_id: 'g1', hook_event_name: 'beforeShellExecution', workspace_roots: ['/ws'], command: 'git commit -n', cwd: '/ws/sub' };
+  assert.deepEqual(parseHookInput('pre-tool-use', JSON.stringify(p), {}), {
+    input: { session: 'c1', cwd: '/ws/sub', tool: 'shell', call: { kind: 'shell', command: 'git commit -n' } },
+    hookEventName: 'beforeShellExecution',
+  });
+  assert.throws(() => parseHookInput('pre-tool-use', JSON.stringify({ ...p, command: undefined }), {}), /has no "command"/);
+  assert.equal(renderAnswer({ kind: 'deny', reason: 'R', userMessage: 'U' }, 'beforeShellExecution'), '{"permission":"deny","user_message":"U","agent_message":"R"}\n');
+  assert.equal(renderAnswer({ kind: 'ask', reason: 'R' }, 'beforeShellExecution'), '{"permission":"ask","user_message":"R","agent_message":"R"}\n');
+  assert.equal(renderAnswer({ kind: 'none' }, 'beforeShellExecution'), '');
 });

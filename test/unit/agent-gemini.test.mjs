@@ -192,6 +192,7 @@ const HOOKS = (cmd = PROJECT_CMD) => ({
     { matcher: MATCHER, hooks: [handler('kizu-journal', 'journal', 30000, cmd)] },
   ],
   BeforeAgent: [{ hooks: [handler('kizu-snapshot', 'user-prompt-submit', 30000, cmd)] }],
+  BeforeTool: [{ matcher: '^(run_shell_command|write_file|replace)$', hooks: [handler('kizu-pre-tool-gate', 'pre-tool-use', 30000, cmd)] }],
 });
 
 test('install (project): the runner and .gemini/settings.json; a second plan writes the same bytes; notes say the trust step', () => {
@@ -298,6 +299,7 @@ test('install then remove keeps a user\'s own settings.json byte for byte (other
       AfterTool: [{ matcher: 'run_shell_command', hooks: [{ name: 'audit', type: 'command', command: './audit.sh', timeout: 5000 }] }, ...HOOKS().AfterTool],
       AfterAgent: [{ hooks: [{ name: 'notify', type: 'command', command: 'notify-send done', timeout: 1000 }] }, ...HOOKS().AfterAgent],
       BeforeAgent: HOOKS().BeforeAgent,
+      BeforeTool: HOOKS().BeforeTool,
     });
     assert.ok(merged.includes('\n        "BeforeAgent": [\n            {\n                "hooks": [\n'), merged); // the file's own indent
     apply(plan);
@@ -366,4 +368,23 @@ test('install: a settings.json with comments and hooks.enabled/disabled (which G
   } finally {
     d.cleanup();
   }
+});
+
+// Recorded with Gemini CLI 0.61.0: BeforeTool payloads of its shell tool and write_file.
+const PRE = { session_id: SESSION, transcript_path: '/t.jsonl', cwd: '/repo', hook_event_name: 'BeforeTool', timestamp: '2026-12-06T03:02:54.209Z' };
+
+test('BeforeTool → pre-tool-use: run_shell_command is a shell call, write_file and replace write their file; a deny (and an ask) renders as a BeforeTool deny', () => {
+  assert.deepEqual(parse('pre-tool-use', { ...PRE, tool_name: 'run_shell_command', tool_input: { command: 'echo hi > out.txt' } }), {
+    input: { session: SESSION, cwd: '/repo', tool: 'run_shell_command', call: { kind: 'shell', command: 'echo hi > out.txt' } },
+    hookEventName: 'BeforeTool',
+  });
+  assert.deepEqual(parse('pre-tool-use', { ...PRE, tool_name: 'write_file', tool_input: { file_path: '/repo/b.txt', content: 'hello\n' } }).input.call, { kind: 'write', writes: [{ path: '/repo/b.txt', content: 'hello\n' }] });
+  assert.deepEqual(parse('pre-tool-use', { ...PRE, tool_name: 'replace', tool_input: { file_path: '/repo/b.txt', old_string: 'a', new_string: 'b', allow_multiple: true } }).input.call, {
+    kind: 'write',
+    writes: [{ path: '/repo/b.txt', replacements: [{ old: 'a', new: 'b', all: true }] }],
+  });
+  assert.deepEqual(parse('pre-tool-use', { ...PRE, tool_name: 'read_file', tool_input: { file_path: '/repo/b.txt' } }).input.call, { kind: 'other' });
+  assert.throws(() => parse('pre-tool-use', { ...PRE, tool_name: 'write_file', tool_input: { content: 'x' } }), /names no file \(tool_input\.file_path\)/);
+  assert.equal(renderAnswer({ kind: 'deny', reason: 'R' }, 'BeforeTool'), '{"decision":"deny","reason":"R"}\n');
+  assert.equal(renderAnswer({ kind: 'ask', reason: 'R', userMessage: 'U' }, 'BeforeTool'), '{"decision":"deny","reason":"R","systemMessage":"U"}\n');
 });

@@ -36,10 +36,12 @@ const HOOKS: { event: string; hook: AgentEvent; matcher?: string }[] = [
   { event: 'Stop', hook: 'stop' },
   { event: 'SubagentStop', hook: 'stop' },
   { event: 'UserPromptSubmit', hook: 'user-prompt-submit' },
+  // The pre-tool gate: Codex names its shell tool `Bash` in hooks; `apply_patch` is its edit tool.
+  { event: 'PreToolUse', hook: 'pre-tool-use', matcher: 'Bash|apply_patch' },
 ];
 
 /** Codex's snake_case name of each event (the trust key's second part). */
-const SNAKE: Record<string, string> = { PostToolUse: 'post_tool_use', Stop: 'stop', SubagentStop: 'subagent_stop', UserPromptSubmit: 'user_prompt_submit' };
+const SNAKE: Record<string, string> = { PostToolUse: 'post_tool_use', Stop: 'stop', SubagentStop: 'subagent_stop', UserPromptSubmit: 'user_prompt_submit', PreToolUse: 'pre_tool_use' };
 
 /** Seconds Codex gives each hook. */
 const TIMEOUT = 30;

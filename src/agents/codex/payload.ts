@@ -7,7 +7,11 @@
  * <the patch text>}`), `tool_response` (a string: "Exit code: 0 ... Success. Updated the
  * following files: ..."), `tool_use_id`; Stop adds `stop_hook_active` (false on the first
  * stop of a turn, true on a stop that follows a block) and `last_assistant_message`;
- * SubagentStop adds `agent_id`, `agent_type`; UserPromptSubmit adds `prompt`.
+ * SubagentStop adds `agent_id`, `agent_type`; UserPromptSubmit adds `prompt`; PreToolUse
+ * adds `tool_name` (`Bash` for its shell tool `exec_command`, `apply_patch` for a patch),
+ * `tool_input` (`{"command": <the command line or the patch text>}`) and `tool_use_id`
+ * (measured with 0.171.0: `write_stdin`, which types into a running command, fires no
+ * PreToolUse hook, so the gate refuses the commands that would read their program from it).
  * The edited paths are only in the patch text (src/agents/apply-patch.ts), relative to `cwd`.
  */
 import {
@@ -16,12 +20,14 @@ import {
   type InputOf,
   type JournalInput,
   type ParsedPayload,
+  type PreToolInput,
   type PromptInput,
   type StopInput,
+  type ToolCall,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
 import { showValue } from '../../words.js';
-import { PatchSyntaxError, parseApplyPatch, patchReports, patchedPaths, type PatchFile } from '../apply-patch.js';
+import { PatchSyntaxError, parseApplyPatch, patchReports, patchWrites, patchedPaths, type PatchFile } from '../apply-patch.js';
 
 /** The Codex events each git-kizu hook event is registered for (see install.ts). */
 export const CODEX_EVENTS: Record<AgentEvent, string[]> = {
@@ -29,7 +35,7 @@ export const CODEX_EVENTS: Record<AgentEvent, string[]> = {
   'post-tool-use': ['PostToolUse'],
   journal: ['PostToolUse'],
   'user-prompt-submit': ['UserPromptSubmit'],
-  'pre-tool-use': [], // not registered for Codex yet
+  'pre-tool-use': ['PreToolUse'],
 };
 
 /** The tool names under which Codex reports an apply_patch edit (`Edit` and `Write` are its matcher aliases). */
@@ -90,6 +96,26 @@ export function patchOf(o: Obj): PatchFile[] | null {
   }
 }
 
+/** The tool name under which Codex sends a call of its shell tool (`exec_command`) to PreToolUse. */
+const SHELL_TOOL = 'Bash';
+
+/**
+ * What a PreToolUse payload's call is about to do: `Bash` runs `tool_input.command`; an
+ * apply_patch (or its aliases) writes the files of its patch; any other tool is `other`.
+ * @throws PayloadError for a Bash call without a string command, and as {@link patchOf}
+ *   (the gate then fails closed).
+ */
+function toolCall(o: Obj): ToolCall {
+  if (o.tool_name === SHELL_TOOL) {
+    const ti = o.tool_input;
+    const command = ti && typeof ti === 'object' ? (ti as Obj).command : undefined;
+    if (typeof command !== 'string') throw new PayloadError(`hook payload field "tool_input.command" of Bash should be a string, got ${showValue(command).slice(0, 80)}`);
+    return { kind: 'shell', command };
+  }
+  const files = patchOf(o);
+  return files ? { kind: 'write', writes: patchWrites(files) } : { kind: 'other' };
+}
+
 /**
  * True when the tool call's response says it failed: Codex prefixes a command-like output
  * with "Exit code: N" (non-zero on failure), and a patch that does not fit is refused with
@@ -109,7 +135,6 @@ export function patchFailed(response: unknown): boolean {
  *   {@link CODEX_EVENTS}[event]) and {@link patchOf}.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, _env: NodeJS.ProcessEnv): ParsedPayload<E> {
-  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Codex adapter yet`);
   const o = parseCodexPayload(text, CODEX_EVENTS[event]);
   const common = { session: typeof o.session_id === 'string' ? o.session_id : null, cwd: typeof o.cwd === 'string' && o.cwd ? o.cwd : process.cwd() };
   let input: InputOf[AgentEvent];
@@ -126,6 +151,8 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, _en
         ? { tool: o.tool_name as string, toolUseId: (o.tool_use_id as string | undefined) ?? null, paths: patchedPaths(files), reported: null, reportedByPath: patchReports(files) }
         : null;
     input = { ...common, edit } satisfies JournalInput;
+  } else if (event === 'pre-tool-use') {
+    input = { ...common, tool: (o.tool_name as string | undefined) ?? '', call: toolCall(o) } satisfies PreToolInput;
   } else {
     input = { ...common, prompt: (o.prompt as string | undefined) ?? '' } satisfies PromptInput;
   }

@@ -8,6 +8,11 @@
  *   sees; the `hookSpecificOutput` form of the other agents is silently dropped for camelCase
  *   events, so it is added (next to the top-level key, which works) only for the PascalCase
  *   (VS Code compatible) event names.
+ * - preToolUse: `{"permissionDecision":"deny","permissionDecisionReason":R}`: the tool does not
+ *   run and the model reads "Denied by preToolUse hook: R"; `"ask"` in `copilot -p` is
+ *   denied too ("unable to ask user for confirmation"), so an ask is rendered as a deny
+ *   there and everywhere (one rendering; an interactive session asks its own way for the
+ *   calls its rules name).
  * A message for the user alone (`systemMessage` elsewhere) is not printed: Copilot's hook
  * reference names no such field, so nothing shows it to the user.
  * Exactly one JSON object on one line, or nothing.
@@ -30,7 +35,6 @@ export function renderAnswer(a: HookAnswer, hookEventName: string): string {
       return JSON.stringify({ decision: 'block', reason: a.reason }) + '\n';
     case 'deny':
     case 'ask':
-      // The pre-tool gate is not registered for Copilot CLI yet; its adapter refuses the event.
       return JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: a.reason }) + '\n';
     case 'context': {
       const pascal = /^[A-Z]/.test(hookEventName);

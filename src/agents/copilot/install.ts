@@ -7,7 +7,8 @@
  *   `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash": "...", "timeoutSec": n}]}}`
  *   with no matcher (a postToolUse hook runs after every tool). git-kizu owns one whole file,
  *   `kizu.json`, next to its runner `kizu-hook.sh`;
- * - the camelCase events are registered (`postToolUse`, `agentStop`, `userPromptSubmitted`),
+ * - the camelCase events are registered (`postToolUse`, `agentStop`, `userPromptSubmitted`,
+ *   `preToolUse`),
  *   whose payloads are camelCase (agents/copilot/payload.ts);
  * - the project command finds the runner from the repository's top level, as a hook may run
  *   in a subdirectory: `"$(git rev-parse --show-toplevel)"/.github/hooks/kizu-hook.sh <event> copilot`;
@@ -30,6 +31,8 @@ const HOOKS: { event: string; hook: AgentEvent }[] = [
   { event: 'postToolUse', hook: 'journal' },
   { event: 'agentStop', hook: 'stop' },
   { event: 'userPromptSubmitted', hook: 'user-prompt-submit' },
+  // The pre-tool gate; Copilot's hooks have no matcher, so it runs before every tool call.
+  { event: 'preToolUse', hook: 'pre-tool-use' },
 ];
 
 /** Seconds Copilot gives each hook. */

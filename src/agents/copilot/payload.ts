@@ -8,6 +8,8 @@
  *   toolName, toolArgs, toolResult: {resultType, textResultForLlm}}`, where `toolArgs` of
  *   `apply_patch` is the patch text; agentStop `{sessionId, timestamp, cwd, transcriptPath,
  *   stopReason, stop_hook_active}`; userPromptSubmitted `{sessionId, timestamp, cwd, prompt}`;
+ *   preToolUse `{sessionId, timestamp, cwd, toolName, toolArgs}`, where `toolArgs` of `bash` is
+ *   an object `{command, description, ...}` and that of `apply_patch` the patch text (measured);
  * - PascalCase events (`PostToolUse`, `Stop`, `UserPromptSubmit`: the VS Code compatible
  *   format): snake_case fields with `hook_event_name`, the patch tool reported as `Edit` with
  *   `tool_input` = the patch text and `tool_result: {result_type, text_result_for_llm}`.
@@ -19,12 +21,14 @@ import {
   type InputOf,
   type JournalInput,
   type ParsedPayload,
+  type PreToolInput,
   type PromptInput,
   type StopInput,
+  type ToolCall,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
 import { showValue } from '../../words.js';
-import { PatchSyntaxError, parseApplyPatch, patchReports, patchedPaths, type PatchFile } from '../apply-patch.js';
+import { PatchSyntaxError, parseApplyPatch, patchReports, patchWrites, patchedPaths, type PatchFile } from '../apply-patch.js';
 
 /** The Copilot events of each git-kizu hook event: the camelCase name (registered) first, then the PascalCase one. */
 export const COPILOT_EVENTS: Record<AgentEvent, string[]> = {
@@ -32,7 +36,7 @@ export const COPILOT_EVENTS: Record<AgentEvent, string[]> = {
   'post-tool-use': ['postToolUse', 'PostToolUse'],
   journal: ['postToolUse', 'PostToolUse'],
   'user-prompt-submit': ['userPromptSubmitted', 'UserPromptSubmit'],
-  'pre-tool-use': [], // not registered for Copilot CLI yet
+  'pre-tool-use': ['preToolUse', 'PreToolUse'],
 };
 
 /** The tool names of a patch edit: `apply_patch` (camelCase payloads), `Edit` (snake_case ones). */
@@ -85,8 +89,8 @@ function fields(text: string, event: AgentEvent): Fields {
   }
   if (o.sessionId === undefined) throw new PayloadError('hook payload has no "sessionId" or "hook_event_name" (is this a GitHub Copilot CLI hook payload?)');
   // A camelCase payload does not name its event: the one git-kizu registers for this hook.
-  if ((event === 'post-tool-use' || event === 'journal') && o.toolName === undefined) {
-    throw new PayloadError('hook payload has no "toolName" (is this a postToolUse payload?)');
+  if ((event === 'post-tool-use' || event === 'journal' || event === 'pre-tool-use') && o.toolName === undefined) {
+    throw new PayloadError(`hook payload has no "toolName" (is this a ${names[0]} payload?)`);
   }
   return {
     session: o.sessionId as string,
@@ -116,6 +120,39 @@ function patchOf(f: Fields): PatchFile[] | null {
   }
 }
 
+/**
+ * Copilot CLI's shell tools whose arguments hold a command line or the keystrokes sent to a
+ * running one, by the argument that holds it: `bash` runs `command`; `write_bash` (offered in
+ * some modes) types `input` into a running shell, so the gate judges it as a command too.
+ */
+const SHELL_TOOLS: Readonly<Record<string, string>> = { bash: 'command', write_bash: 'input' };
+
+/**
+ * What a preToolUse call is about to do: a shell tool runs its command (see
+ * {@link SHELL_TOOLS}); a patch tool writes the files of its patch; any other tool is `other`.
+ * `toolArgs` may come as an object or as its JSON text.
+ * @throws PayloadError for a shell call without the string argument, and as {@link patchOf}
+ *   (the gate then fails closed).
+ */
+function toolCall(f: Fields): ToolCall {
+  const key = f.tool !== null ? SHELL_TOOLS[f.tool] : undefined;
+  if (key !== undefined) {
+    let args = f.args;
+    if (typeof args === 'string') {
+      try {
+        args = JSON.parse(args);
+      } catch {
+        /* checked below */
+      }
+    }
+    const command = args && typeof args === 'object' ? (args as Obj)[key] : undefined;
+    if (typeof command !== 'string') throw new PayloadError(`the ${f.tool} arguments in the hook payload should hold "${key}" as a string, got ${showValue(f.args).slice(0, 80)}`);
+    return { kind: 'shell', command };
+  }
+  const files = patchOf(f);
+  return files ? { kind: 'write', writes: patchWrites(files) } : { kind: 'other' };
+}
+
 /** True when the tool result says the call failed (`toolResult.resultType`, `tool_result.result_type` other than "success"). */
 function failed(result: unknown): boolean {
   if (!result || typeof result !== 'object') return false;
@@ -130,7 +167,6 @@ function failed(result: unknown): boolean {
  * @throws PayloadError as described for each check above.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, _env: NodeJS.ProcessEnv): ParsedPayload<E> {
-  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Copilot CLI adapter yet`);
   const f = fields(text, event);
   const common = { session: f.session, cwd: f.cwd || process.cwd() };
   let input: InputOf[AgentEvent];
@@ -143,6 +179,8 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, _en
     const edit: JournalInput['edit'] =
       files && !failed(f.result) ? { tool: f.tool!, toolUseId: null, paths: patchedPaths(files), reported: null, reportedByPath: patchReports(files) } : null;
     input = { ...common, edit } satisfies JournalInput;
+  } else if (event === 'pre-tool-use') {
+    input = { ...common, tool: f.tool ?? '', call: toolCall(f) } satisfies PreToolInput;
   } else input = { ...common, prompt: f.prompt ?? '' } satisfies PromptInput;
   return { input: input as InputOf[E], hookEventName: f.event };
 }

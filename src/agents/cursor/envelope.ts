@@ -13,6 +13,10 @@
  * - `beforeSubmitPrompt` output `{"continue": true | false, "user_message": ...}`: git-kizu
  *   never holds a prompt back, and always answers `{"continue":true}` (the output is not
  *   sent to the model).
+ * - `beforeShellExecution` output `{"permission": "allow" | "deny" | "ask", "user_message",
+ *   "agent_message"}`: a deny does not run the command, `agent_message` goes to the agent and
+ *   `user_message` to the user; git-kizu answers deny (and ask, which the documentation
+ *   allows, as ask) and prints nothing to let a command run.
  * Exactly one JSON object on one line, or nothing.
  */
 import type { HookAnswer } from '../../hooks/contract.js';
@@ -22,13 +26,18 @@ export const CONTINUE = '{"continue":true}\n';
 
 /**
  * @param hookEventName the Cursor event the hook ran for, as payload.ts returns it: `stop`,
- *   `stop:<status>` for a stop that did not complete, `afterFileEdit`, `beforeSubmitPrompt`.
+ *   `stop:<status>` for a stop that did not complete, `afterFileEdit`, `beforeSubmitPrompt`,
+ *   `beforeShellExecution`.
  * @returns the stdout text: `{"followup_message":<reason>}` for a block of a completed stop;
- *   {@link CONTINUE} for beforeSubmitPrompt, whatever the answer; each followed by '\n';
+ *   {@link CONTINUE} for beforeSubmitPrompt, whatever the answer; `{"permission":...}` for a
+ *   deny or ask of beforeShellExecution; each followed by '\n';
  *   '' for anything else (print nothing).
  */
 export function renderAnswer(a: HookAnswer, hookEventName: string): string {
   if (hookEventName === 'beforeSubmitPrompt') return CONTINUE;
   if (hookEventName === 'stop' && a.kind === 'block') return JSON.stringify({ followup_message: a.reason }) + '\n';
+  if (hookEventName === 'beforeShellExecution' && (a.kind === 'deny' || a.kind === 'ask')) {
+    return JSON.stringify({ permission: a.kind, user_message: a.userMessage ?? a.reason, agent_message: a.reason }) + '\n';
+  }
   return '';
 }

@@ -19,7 +19,8 @@
  * reads no output of it, so the `post-tool-use` context hook is not registered: post-edit
  * context is not available on Cursor); `stop` → `stop` (the stop gate, its block sent as a
  * follow-up message, at most Cursor's default `loop_limit` of 5 per conversation);
- * `beforeSubmitPrompt` → `user-prompt-submit` (the prompt snapshot).
+ * `beforeSubmitPrompt` → `user-prompt-submit` (the prompt snapshot); `beforeShellExecution`
+ * → `pre-tool-use` (the pre-tool gate, for shell commands only).
  */
 import { readConfigText } from '../config-text.js';
 import { existsSync, readFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ import { mergeCursorHooks, registeredCursorHooks, removeCursorHooks, type Cursor
 export const STOP_TIMEOUT_S = 30;
 export const JOURNAL_TIMEOUT_S = 30;
 export const PROMPT_TIMEOUT_S = 30;
+export const PRE_TOOL_TIMEOUT_S = 30;
 
 /** The documentation everything for Cursor was built from. */
 export const CURSOR_DOCS = 'https://cursor.com/docs/hooks';
@@ -74,12 +76,13 @@ export function cursorHookCommand(ctx: AgentInstallContext, t: CursorTargets, ho
   return `${script} ${hook} cursor`;
 }
 
-/** The three definitions init registers (see the module comment). */
+/** The four definitions init registers (see the module comment). */
 export function cursorEntries(command: (hook: AgentEvent) => string): CursorEntry[] {
   return [
     { event: 'afterFileEdit', hook: 'journal', def: { command: command('journal'), timeout: JOURNAL_TIMEOUT_S } },
     { event: 'stop', hook: 'stop', def: { command: command('stop'), timeout: STOP_TIMEOUT_S } },
     { event: 'beforeSubmitPrompt', hook: 'user-prompt-submit', def: { command: command('user-prompt-submit'), timeout: PROMPT_TIMEOUT_S } },
+    { event: 'beforeShellExecution', hook: 'pre-tool-use', def: { command: command('pre-tool-use'), timeout: PRE_TOOL_TIMEOUT_S } },
   ];
 }
 
@@ -103,7 +106,7 @@ function planInstall(ctx: AgentInstallContext): AgentInstallPlan {
   const t = cursorTargets(ctx);
   const text = mergeCursorHooks(t.hooksFile, readConfigText(t.hooksFile), entriesFor(ctx, t));
   const notes = [
-    `Cursor runs git-kizu from ${ctx.scope === 'user' ? '~/.cursor/hooks.json' : '.cursor/hooks.json'}: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree.`,
+    `Cursor runs git-kizu from ${ctx.scope === 'user' ? '~/.cursor/hooks.json' : '.cursor/hooks.json'}: afterFileEdit records each edit in the journal, stop keeps the agent working while review scars remain (as a follow-up message; Cursor sends at most 5 in a conversation), beforeSubmitPrompt snapshots the working tree, beforeShellExecution denies shell commands that would switch review off (edits are not gated before the write: Cursor documents no hook for that).`,
     `Cursor gives a hook no way to add context after an edit, so the agent learns of scars when it tries to stop.`,
     `Built from Cursor's documentation only (${CURSOR_DOCS}); not run against Cursor itself.`,
   ];

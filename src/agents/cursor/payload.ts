@@ -11,7 +11,8 @@
  * - `afterFileEdit`: `file_path` (absolute) and `edits[]` of `{old_string, new_string}`;
  * - `stop`: `status` ("completed" | "aborted" | "error") and `loop_count` (how many times
  *   the stop hook has already triggered an automatic follow-up in this conversation, from 0);
- * - `beforeSubmitPrompt`: `prompt` and `attachments[]`.
+ * - `beforeSubmitPrompt`: `prompt` and `attachments[]`;
+ * - `beforeShellExecution`: `command` (the command line) and `cwd`.
  * Hook processes get `CURSOR_PROJECT_DIR` (the workspace root; "Environment Variables").
  */
 import {
@@ -21,6 +22,7 @@ import {
   type InputOf,
   type JournalInput,
   type ParsedPayload,
+  type PreToolInput,
   type PromptInput,
   type ReportedChange,
   type StopInput,
@@ -37,7 +39,7 @@ export const CURSOR_EVENTS: Record<AgentEvent, string[]> = {
   'post-tool-use': ['afterFileEdit'],
   journal: ['afterFileEdit'],
   'user-prompt-submit': ['beforeSubmitPrompt'],
-  'pre-tool-use': [], // not registered for Cursor yet
+  'pre-tool-use': ['beforeShellExecution'],
 };
 
 /** One edit of an `afterFileEdit` payload. */
@@ -56,6 +58,8 @@ export interface CursorPayload {
   status?: string;
   loop_count?: number;
   prompt?: string;
+  command?: string;
+  cwd?: string;
 }
 
 function show(v: unknown): string {
@@ -67,13 +71,13 @@ function show(v: unknown): string {
  * @param expectEvents `hook_event_name` must be one of these.
  * @throws PayloadError if it is empty, not JSON, not a JSON object, lacks `hook_event_name`,
  *   is for another event, or has a known field of the wrong type: `conversation_id`,
- *   `file_path`, `status`, `prompt` strings, `workspace_roots` an array of strings, `edits`
+ *   `file_path`, `status`, `prompt`, `command`, `cwd` strings, `workspace_roots` an array of strings, `edits`
  *   an array of objects whose `old_string` and `new_string` are strings, `loop_count` a
  *   whole number >= 0.
  */
 export function parsePayload(text: string, expectEvents: string[]): CursorPayload {
   const o = parseJsonObject(text);
-  for (const k of ['hook_event_name', 'conversation_id', 'file_path', 'status', 'prompt']) {
+  for (const k of ['hook_event_name', 'conversation_id', 'file_path', 'status', 'prompt', 'command', 'cwd']) {
     if (o[k] !== undefined && typeof o[k] !== 'string') throw new PayloadError(`hook payload field "${k}" should be a string, got ${show(o[k])}`);
   }
   if (o.workspace_roots !== undefined && (!Array.isArray(o.workspace_roots) || o.workspace_roots.some((r) => typeof r !== 'string'))) {
@@ -135,14 +139,16 @@ export function stopEventName(status: string | undefined): string {
  *   file nor how often, and Cursor reports no content, so neither the content before nor
  *   after can be computed without reading the file (the journal reads the file at hook time
  *   as the content after);
- * - `user-prompt-submit`: `prompt`.
+ * - `user-prompt-submit`: `prompt`;
+ * - `pre-tool-use`: a shell call of `command` from `beforeShellExecution` (its `cwd` the
+ *   working directory); Cursor documents no hook before a file edit, so edits are not gated
+ *   before the write there (the stop gate and status see them after).
  * The session is `conversation_id`. The returned `hookEventName` is the payload's, except for
  * a stop that did not complete (see {@link stopEventName}).
  * @throws PayloadError as {@link parsePayload} (the event must be one of
  *   {@link CURSOR_EVENTS}[event]), and for an `afterFileEdit` payload without a `file_path`.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, env: NodeJS.ProcessEnv): ParsedPayload<E> {
-  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Cursor adapter yet`);
   const p = parsePayload(text, CURSOR_EVENTS[event]);
   const common = { session: p.conversation_id ?? null, cwd: workingDir(p, env) };
   let input: InputOf[AgentEvent];
@@ -158,6 +164,9 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, env
       const reported: ReportedChange = { before: null, beforeUnknown: true, after: undefined };
       input = { ...common, edit: { tool: 'afterFileEdit', toolUseId: null, paths, reported } } satisfies JournalInput;
     }
+  } else if (event === 'pre-tool-use') {
+    if (p.command === undefined) throw new PayloadError('hook payload has no "command" (beforeShellExecution names the command line)');
+    input = { ...common, cwd: p.cwd || common.cwd, tool: 'shell', call: { kind: 'shell', command: p.command } } satisfies PreToolInput;
   } else {
     input = { ...common, prompt: p.prompt ?? '' } satisfies PromptInput;
   }

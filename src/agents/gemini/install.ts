@@ -48,13 +48,15 @@ import { hasKizuHooks, mergeKizuHooks, parseSettings, removeKizuHooks, type Dial
  */
 const GEMINI_SETTINGS: Dialect = { comments: true, otherHookKeys: true };
 import type { AgentFileWrite, AgentHookState, AgentInstallContext, AgentInstallPlan, AgentInstaller, AgentRemovePlan } from '../registry.js';
-import { EDIT_TOOLS, GEMINI_EVENTS } from './payload.js';
+import { EDIT_TOOLS, GEMINI_EVENTS, SHELL_TOOL } from './payload.js';
 
 /** The runner's file name (the same runner as every agent's: templates/hooks/kizu-hook.sh). */
 const RUNNER = 'kizu-hook.sh';
 
 /** The AfterTool matcher: exactly Gemini CLI's file-editing tools (anchored: Gemini tests it unanchored). */
 export const AFTER_TOOL_MATCHER = `^(${EDIT_TOOLS.join('|')})$`;
+/** The BeforeTool matcher of the pre-tool gate: the shell tool and the file-editing tools (anchored). */
+export const BEFORE_TOOL_MATCHER = `^(${[SHELL_TOOL, ...EDIT_TOOLS].join('|')})$`;
 
 /** Each hook's handler `name` and `timeout` (milliseconds, Gemini CLI's unit; its default is 60 000). */
 export const GEMINI_HOOKS: Record<AgentEvent, { name: string; timeout: number }> = {
@@ -62,11 +64,11 @@ export const GEMINI_HOOKS: Record<AgentEvent, { name: string; timeout: number }>
   'post-tool-use': { name: 'kizu-post-tool-use', timeout: 10_000 },
   journal: { name: 'kizu-journal', timeout: 30_000 },
   'user-prompt-submit': { name: 'kizu-snapshot', timeout: 30_000 },
-  'pre-tool-use': { name: 'kizu-pre-tool-gate', timeout: 30_000 }, // not registered yet (ORDER)
+  'pre-tool-use': { name: 'kizu-pre-tool-gate', timeout: 30_000 },
 };
 
 /** The order of the entries in a new `hooks` object. */
-const ORDER: AgentEvent[] = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit'];
+const ORDER: AgentEvent[] = ['stop', 'post-tool-use', 'journal', 'user-prompt-submit', 'pre-tool-use'];
 
 /** `<root>/.gemini` (project) or `~/.gemini` (user). */
 function geminiDir(ctx: AgentInstallContext): string {
@@ -95,16 +97,18 @@ export function hookCommand(ctx: AgentInstallContext, hook: AgentEvent): string 
 }
 
 /**
- * git-kizu's four groups: AfterAgent runs `stop`; AfterTool (for {@link AFTER_TOOL_MATCHER})
+ * git-kizu's five groups: AfterAgent runs `stop`; AfterTool (for {@link AFTER_TOOL_MATCHER})
  * runs `post-tool-use` and, in a group of its own, `journal`; BeforeAgent runs
- * `user-prompt-submit` (a snapshot before each prompt; it prints nothing).
+ * `user-prompt-submit` (a snapshot before each prompt; it prints nothing); BeforeTool (for
+ * {@link BEFORE_TOOL_MATCHER}) runs `pre-tool-use`, the gate.
  */
 export function geminiEntries(ctx: AgentInstallContext): KizuEntry[] {
   return ORDER.map((hook) => {
     const { name, timeout } = GEMINI_HOOKS[hook];
     const handler = { name, type: 'command' as const, command: hookCommand(ctx, hook), timeout };
     const event = GEMINI_EVENTS[hook];
-    return { event, hook, group: event === 'AfterTool' ? { matcher: AFTER_TOOL_MATCHER, hooks: [handler] } : { hooks: [handler] } };
+    const matcher = event === 'AfterTool' ? AFTER_TOOL_MATCHER : event === 'BeforeTool' ? BEFORE_TOOL_MATCHER : undefined;
+    return { event, hook, group: matcher ? { matcher, hooks: [handler] } : { hooks: [handler] } };
   });
 }
 

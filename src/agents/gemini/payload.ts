@@ -15,6 +15,9 @@
  *   block, tool call, stop with false, block, ... without end), and a known upstream report
  *   says older versions always sent false; so it is no turn marker, and the stop gate must
  *   bound its blocks without it;
+ * - `BeforeTool` adds `tool_name` and `tool_input` (measured: `run_shell_command`
+ *   `{command, ...}`, `write_file` `{file_path, content}`, `replace` `{file_path, old_string,
+ *   new_string, ...}`, the path absolute);
  * - `BeforeAgent` adds `prompt` (also fired again, with the block's reason as the prompt, when
  *   an AfterAgent hook blocked).
  * Gemini CLI runs a hook with its working directory and `GEMINI_PROJECT_DIR`,
@@ -27,9 +30,12 @@ import {
   type InputOf,
   type JournalInput,
   type ParsedPayload,
+  type PlannedWrite,
+  type PreToolInput,
   type PromptInput,
   type ReportedChange,
   type StopInput,
+  type ToolCall,
 } from '../../hooks/contract.js';
 import { parseJsonObject } from '../payload-json.js';
 import { showValue } from '../../words.js';
@@ -40,7 +46,7 @@ export const GEMINI_EVENTS: Record<AgentEvent, string> = {
   'post-tool-use': 'AfterTool',
   journal: 'AfterTool',
   'user-prompt-submit': 'BeforeAgent',
-  'pre-tool-use': 'BeforeTool', // not registered for Gemini CLI yet
+  'pre-tool-use': 'BeforeTool',
 };
 
 /** Gemini CLI's file-editing tools (core tool names `WRITE_FILE_TOOL_NAME`, `EDIT_TOOL_NAME`). */
@@ -101,7 +107,6 @@ function editedPaths(p: Obj): string[] {
  *   {@link GEMINI_EVENTS}[event]), and for a `tool_response.error` that is not an object.
  */
 export function parseHookInput<E extends AgentEvent>(event: E, text: string, env: NodeJS.ProcessEnv): ParsedPayload<E> {
-  if (event === 'pre-tool-use') throw new PayloadError(`git-kizu's pre-tool gate has no Gemini CLI adapter yet`);
   const p = parseGeminiPayload(text, GEMINI_EVENTS[event]);
   const common = {
     session: typeof p.session_id === 'string' && p.session_id ? p.session_id : null,
@@ -111,8 +116,37 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, env
   if (event === 'stop') input = { ...common, retry: p.stop_hook_active === true, subagent: null } satisfies StopInput;
   else if (event === 'post-tool-use') input = { ...common, paths: editedPaths(p) } satisfies EditInput;
   else if (event === 'journal') input = { ...common, edit: recordableEdit(p) } satisfies JournalInput;
+  else if (event === 'pre-tool-use') input = { ...common, tool: typeof p.tool_name === 'string' ? p.tool_name : '', call: toolCall(p) } satisfies PreToolInput;
   else input = { ...common, prompt: typeof p.prompt === 'string' ? p.prompt : '' } satisfies PromptInput;
   return { input: input as InputOf[E], hookEventName: p.hook_event_name as string };
+}
+
+/** Gemini CLI's shell tool (core `SHELL_TOOL_NAME`). */
+export const SHELL_TOOL = 'run_shell_command';
+
+/**
+ * What a BeforeTool payload's call is about to do: `run_shell_command` runs
+ * `tool_input.command`; `write_file` writes `file_path` with `content`; `replace` edits
+ * `file_path` by replacing `old_string` with `new_string` (every occurrence when
+ * `allow_multiple` is true or `expected_replacements` is above 1); any other tool is `other`.
+ * @throws PayloadError for a shell call without a string `command`, or an editing call
+ *   without a `file_path` (the gate then fails closed).
+ */
+function toolCall(p: Obj): ToolCall {
+  const ti = (p.tool_input ?? {}) as Obj;
+  if (p.tool_name === SHELL_TOOL) {
+    if (typeof ti.command !== 'string') throw new PayloadError(`hook payload field "tool_input.command" of ${SHELL_TOOL} should be a string, got ${showValue(ti.command).slice(0, 80)}`);
+    return { kind: 'shell', command: ti.command };
+  }
+  if (typeof p.tool_name !== 'string' || !EDIT_TOOLS.includes(p.tool_name)) return { kind: 'other' };
+  if (typeof ti.file_path !== 'string' || !ti.file_path) throw new PayloadError(`hook payload of ${p.tool_name} names no file (tool_input.file_path)`);
+  const w: PlannedWrite = { path: ti.file_path };
+  if (p.tool_name === 'write_file' && typeof ti.content === 'string') w.content = ti.content;
+  if (p.tool_name === 'replace' && typeof ti.old_string === 'string' && typeof ti.new_string === 'string') {
+    const all = ti.allow_multiple === true || (typeof ti.expected_replacements === 'number' && ti.expected_replacements > 1);
+    w.replacements = [{ old: ti.old_string, new: ti.new_string, all }];
+  }
+  return { kind: 'write', writes: [w] };
 }
 
 /**
