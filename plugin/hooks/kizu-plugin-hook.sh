@@ -15,7 +15,8 @@
 #   pre-tool-use        PreToolUse (Bash and the editing tools): the pre-tool gate
 # It runs `git-kizu hook <event>` when git-kizu and node are on PATH. If they are not, or the
 # event is not one of these, it says so in one line on stderr, reads the payload and exits 0,
-# so it never blocks the agent or the prompt.
+# so it never blocks the agent or the prompt; except pre-tool-use, the gate, which fails
+# closed when git-kizu cannot run: exit 2, and the tool call does not run.
 case "$1" in
   stop) kizu_label='Stop' ;;
   post-tool-use) kizu_label='PostToolUse' ;;
@@ -31,6 +32,11 @@ esac
 if command -v git-kizu >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then
   exec git-kizu hook "$1"
 fi
-echo "git-kizu: $kizu_label hook skipped: the git-kizu Claude Code plugin needs git-kizu and node on PATH; install git-kizu (npm install -g git-kizu) where Claude Code's PATH finds it" >&2
 [ -t 0 ] || cat >/dev/null # drain the payload so the agent's write does not fail
+if [ "$kizu_label" = PreToolUse ]; then
+  # The pre-tool gate fails closed: a call it cannot judge does not run (exit 2: refused).
+  echo "git-kizu: tool call refused: the pre-tool gate cannot run here: the git-kizu Claude Code plugin needs git-kizu and node on PATH; the human installs git-kizu (npm install -g git-kizu) where Claude Code's PATH finds it" >&2
+  exit 2
+fi
+echo "git-kizu: $kizu_label hook skipped: the git-kizu Claude Code plugin needs git-kizu and node on PATH; install git-kizu (npm install -g git-kizu) where Claude Code's PATH finds it" >&2
 exit 0

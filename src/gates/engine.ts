@@ -40,11 +40,12 @@ export interface Verdict {
 /**
  * True when a shell command line may matter to the gate and must be parsed: it has quoting,
  * escapes, expansions, globs or braces (which can spell any name), or names git, git-kizu,
- * a hook or config file, a shell, `eval`, a wrapper or an interpreter. A line without any of
+ * a hook or config file, a shell, `eval`, a wrapper, an interpreter or a terminal program
+ * that runs what is typed into it (policy.ts `isInteractive`). A line without any of
  * these can only run literal commands that none of the rules match (`ls`, `npm test`).
  */
 export function mayMatter(command: string): boolean {
-  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|\/etc\//i.test(
+  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|tmux|screen|expect|unbuffer|socat|irb|pry|\/etc\//i.test(
     command,
   );
 }

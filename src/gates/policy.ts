@@ -97,6 +97,7 @@ export const RULE_IDS = [
   'reviewer-act',
   'forged-hook',
   'shell-from-stdin',
+  'interactive-program',
   'dynamic-command',
   'interpreter-mentions-review',
   'interpreter-runs-git-commit',
@@ -582,6 +583,10 @@ export const RULES: readonly Rule[] = [
 
   // What the gate cannot see through.
   { id: 'shell-from-stdin', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  // An interpreter or terminal program that reads what it runs from what is typed into it
+  // later: Codex's write_stdin types into a running command without any hook (measured with
+  // 0.171.0), so `python3` or `tmux` started now would run code the gate never sees.
+  { id: 'interactive-program', class: 'unjudgeable', strength: 'ask', match: { on: 'command', names: ['*'], test: (c) => isInteractive(c) } },
   { id: 'dynamic-command', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
   { id: 'open-arguments', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
   {
@@ -599,6 +604,27 @@ export const RULES: readonly Rule[] = [
   { id: 'unparsable', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
   { id: 'over-budget', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
 ];
+
+/** Terminal programs that run what is typed into them, or type into other programs. */
+const TYPED_INTO = /^(tmux|screen|script|expect|unbuffer|socat|ipython[\d.]*|irb|pry)$/i;
+
+/**
+ * True for a command that reads the code it runs from its own standard input later: an
+ * interpreter ({@link INTERPRETERS}) given nothing to run (no argument, or only `-i`,
+ * `--interactive`, `-`) whose code comes from a pipe or is typed into it later, or a program
+ * of {@link TYPED_INTO}. Input redirected from a file is a script (like `python3 x.py`); a
+ * heredoc holding the program is judged as a one-liner's code is.
+ */
+function isInteractive(c: SimpleCommand): boolean {
+  const name = (c.argv[0]?.value ?? '').replace(/^.*\//, '');
+  if (!name || c.inputs.length) return false;
+  if (TYPED_INTO.test(name)) return c.stdinText === null;
+  if (!INTERPRETERS.test(name) || /awk$/i.test(name)) return false;
+  if (!c.argv.slice(1).every((w) => w.value !== null && ['-i', '--interactive', '-', '-q', '-u'].includes(w.value))) return false;
+  // Its program is a heredoc the gate can read: judged as a one-liner is.
+  if (c.stdinText !== null) return INTERPRETER_MENTIONS.test(c.stdinText) || INTERPRETER_GIT_COMMIT.test(c.stdinText);
+  return true; // from a pipe, or typed into it later
+}
 
 /** True for `git commit`/`merge` (where an environment that moves git's config or index changes what the guard sees). */
 function isCommitLike(c: SimpleCommand): boolean {

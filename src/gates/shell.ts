@@ -697,7 +697,9 @@ function shell(st: State, c: SimpleCommand, depth: number): void {
     readText(st, c.stdinText, depth + 1, [...via, '<<']);
     return;
   }
-  if (c.stdinFromPipe) st.out.shellsFromStdin.push({ ...c, via });
+  // No program: it reads commands from a pipe, or from what is typed into it later (Codex's
+  // write_stdin types into a running command without a hook); input from a file is a script.
+  if (c.stdinFromPipe || !c.inputs.length) st.out.shellsFromStdin.push({ ...c, via });
 }
 
 /** `find … -exec CMD … ;` / `-execdir` / `-ok` / `-okdir`: CMD is run (with open arguments); `-delete` deletes the start paths' files. */

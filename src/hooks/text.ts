@@ -636,6 +636,8 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
     '`git kizu hook` is run by the agent\'s hook settings with the agent\'s own payload, never by hand. Leave the hooks to the agent.',
   'shell-from-stdin':
     'this command runs shell code the gate cannot read (a pipe or a file fed to a shell). Run the commands directly, or ask the human.',
+  'interactive-program':
+    'this starts an interpreter or terminal program that runs what is typed into it later, which the gate cannot read. Run a script file or a one-line command (`python3 -c …`) instead.',
   'dynamic-command':
     'the command to run is computed when it runs (a variable, a command substitution or eval of one as the command), so the gate cannot tell what it is. Write the command out literally.',
   'open-arguments':

@@ -22,12 +22,14 @@
 # clone's launcher, <git-common-dir>/kizu/git-kizu, which `git kizu init` writes with this
 # machine's paths of node and git-kizu; else the user-scope launcher ~/.claude/kizu/git-kizu.
 # If none can run, or the event is not one of these, it says so in one line on stderr and
-# exits 0, so it never blocks the agent or the prompt.
+# exits 0, so it never blocks the agent or the prompt; except pre-tool-use, the gate, which
+# fails closed: exit 2, and the tool call does not run.
 case "${2:-claude}" in
   claude|codex|gemini|copilot|cursor) ;;
   *)
     echo "git-kizu: hook skipped: $0 was run for agent \"$2\", expected claude, codex, gemini, copilot or cursor; run \`{{INIT}}\` again to repair the hook settings" >&2
     [ -t 0 ] || cat >/dev/null # drain the payload so the agent's write does not fail
+    [ "$1" = pre-tool-use ] && exit 2 # the pre-tool gate fails closed
     exit 0
     ;;
 esac
@@ -54,6 +56,11 @@ fi
 if [ -n "$HOME" ] && [ -x "$HOME/.claude/kizu/git-kizu" ]; then
   exec "$HOME/.claude/kizu/git-kizu" hook "$@"
 fi
-echo "git-kizu: $kizu_label hook skipped: git-kizu cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); install git-kizu (npm install -g git-kizu), then run \`{{INIT}}\`" >&2
 [ -t 0 ] || cat >/dev/null # drain the payload so the agent's write does not fail
+if [ "$kizu_label" = PreToolUse ]; then
+  # The pre-tool gate fails closed: a call it cannot judge does not run (exit 2: refused).
+  echo "git-kizu: tool call refused: the pre-tool gate cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); the human installs git-kizu (npm install -g git-kizu) and runs \`{{INIT}}\`" >&2
+  exit 2
+fi
+echo "git-kizu: $kizu_label hook skipped: git-kizu cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); install git-kizu (npm install -g git-kizu), then run \`{{INIT}}\`" >&2
 exit 0

@@ -27,7 +27,7 @@ function runHook(sb, event, payload, PATH) {
   return sb.run('/bin/sh', ['-c', command], { input: JSON.stringify(payload), env: { PATH, CLAUDE_PROJECT_DIR: sb.dir } });
 }
 
-test('no node on PATH and no launcher: every event exits 0 with one stderr line naming the fix, also with a git-kizu on PATH whose node is missing', () => {
+test('no node on PATH and no launcher: every event exits 0 with one stderr line naming the fix (the pre-tool gate refuses: exit 2), also with a git-kizu on PATH whose node is missing', () => {
   const sb = sandbox();
   ok(sb.kizu(['init', '--no-pre-commit']));
   rmSync(sb.path('.git/kizu/git-kizu')); // a teammate's clone before their `git kizu init`
@@ -36,7 +36,12 @@ test('no node on PATH and no launcher: every event exits 0 with one stderr line 
   for (const PATH of [bare, kizuNoNode]) {
     for (const [event, label] of EVENTS) {
       const r = runHook(sb, event, stopPayload(sb, false), PATH);
-      assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', `git-kizu: ${label} hook skipped: ${NO_RUNTIME}\n`], `${event} with PATH=${PATH}`);
+      // The pre-tool gate fails closed: the call it cannot judge does not run.
+      const expected =
+        event === 'pre-tool-use'
+          ? [2, '', "git-kizu: tool call refused: the pre-tool gate cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); the human installs git-kizu (npm install -g git-kizu) and runs `git kizu init`\n"]
+          : [0, '', `git-kizu: ${label} hook skipped: ${NO_RUNTIME}\n`];
+      assert.deepEqual([r.status, r.stdout, r.stderr], expected, `${event} with PATH=${PATH}`);
     }
   }
 });

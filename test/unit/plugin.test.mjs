@@ -57,7 +57,7 @@ function binDir(sb, name, tools, extra = {}) {
  * `cat` prints whatever of the payload the hook left unread. Returns {status, stdout, stderr}.
  */
 function runHook(cmd, dirs, env = {}) {
-  const r = spawnSync('/bin/sh', ['-c', `${cmd}; echo rest:; cat`], {
+  const r = spawnSync('/bin/sh', ['-c', `${cmd}; kizu_status=$?; echo rest:; cat; exit $kizu_status`], {
     input: PAYLOAD,
     env: { PATH: dirs.join(path.delimiter), CLAUDE_PLUGIN_ROOT: PLUGIN, ...env },
     encoding: 'utf8',
@@ -185,19 +185,31 @@ test('each hooks.json command runs `git-kizu hook <event>` from PATH with the pa
   }
 });
 
-test('git-kizu missing from PATH: one stderr line naming the fix, exit 0, the payload drained, for every event', () => {
+test('git-kizu missing from PATH: one stderr line naming the fix, exit 0 (the pre-tool gate: 2), the payload drained, for every event', () => {
   const sb = sandbox({ init: false });
   const tools = binDir(sb, 'bin-tools', ['node', 'cat', 'sh']);
   for (const event of EVENTS) {
     const label = { stop: 'Stop', 'post-tool-use': 'PostToolUse', journal: 'PostToolUse journal', 'user-prompt-submit': 'UserPromptSubmit', 'pre-tool-use': 'PreToolUse' }[event];
     const r = runHook(`sh "${SCRIPT}" ${event}`, [tools]);
-    assert.deepEqual(r, {
-      status: 0,
-      stdout: 'rest:\n',
-      stderr:
-        `git-kizu: ${label} hook skipped: the git-kizu Claude Code plugin needs git-kizu and node on PATH; ` +
-        "install git-kizu (npm install -g git-kizu) where Claude Code's PATH finds it\n",
-    });
+    // The pre-tool gate fails closed: exit 2, the tool call refused.
+    assert.deepEqual(
+      r,
+      event === 'pre-tool-use'
+        ? {
+            status: 2,
+            stdout: 'rest:\n',
+            stderr:
+              'git-kizu: tool call refused: the pre-tool gate cannot run here: the git-kizu Claude Code plugin needs git-kizu and node on PATH; ' +
+              "the human installs git-kizu (npm install -g git-kizu) where Claude Code's PATH finds it\n",
+          }
+        : {
+            status: 0,
+            stdout: 'rest:\n',
+            stderr:
+              `git-kizu: ${label} hook skipped: the git-kizu Claude Code plugin needs git-kizu and node on PATH; ` +
+              "install git-kizu (npm install -g git-kizu) where Claude Code's PATH finds it\n",
+          },
+    );
   }
 });
 

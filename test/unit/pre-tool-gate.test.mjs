@@ -292,6 +292,23 @@ const SHELL = [
   ['ssh -p 22 localhost "git commit -n"', 'deny commit-no-verify'],
   ['source /dev/stdin <<< "git commit -n"', 'deny commit-no-verify'],
   ['. <(echo git commit -n)', 'ask shell-from-stdin'],
+  // A shell or interpreter with no program reads what is typed into it later, which Codex's
+  // write_stdin does without a hook (measured with 0.171.0): asked, where a script file passes.
+  ['bash', 'ask shell-from-stdin'],
+  ['bash -i', 'ask shell-from-stdin'],
+  ['env FOO=1 zsh -i', 'ask shell-from-stdin'],
+  ['bash < setup.sh', 'pass'],
+  ['bash scripts/setup.sh', 'pass'],
+  ['python3', 'ask interactive-program'],
+  ['node -i', 'ask interactive-program'],
+  ['echo "import os" | python3', 'ask interactive-program'],
+  ["python3 <<'EOF'\nimport os; os.system('git commit --no-verify -m x')\nEOF", 'ask interactive-program'],
+  ["python3 <<'EOF'\nprint(1)\nEOF", 'pass'],
+  ['tmux new-session -d -s w', 'ask interactive-program'],
+  ['script -q /dev/null', 'ask interactive-program'],
+  ['python3 -m pytest -q', 'pass'],
+  ['node --version', 'pass'],
+  ['python3 tools/gen.py < in.txt', 'pass'],
   ['source ./env.sh', 'pass'],
   ['coproc git commit -n', 'deny commit-no-verify'],
   // Interpreters.
