@@ -50,29 +50,41 @@ interface Utf8Slicer {
 const hasUtf8Slice = typeof (Buffer.prototype as unknown as Partial<Utf8Slicer>).utf8Slice === 'function';
 
 /**
- * Parses an index file's bytes.
+ * One entry as {@link walkIndex} meets it: where it starts in the file, its 16-bit flags and
+ * extended flags (0 when it has none), and its path's bytes: `buf[nameStart, nameEnd)` in
+ * versions 2 and 3, `name` (rebuilt from the previous path) in version 4. The object is
+ * reused for every entry: copy what is kept.
+ */
+interface RawEntry {
+  offset: number;
+  flags: number;
+  ext: number;
+  nameStart: number;
+  nameEnd: number;
+  name: Buffer | null;
+}
+
+/**
+ * Walks an index file's entries (gitformat-index(5)), calling `visit` for each in file order,
+ * then reads the extension signatures. The one reader of the entry layout, shared by
+ * {@link parseIndex} and {@link flaggedEntries}.
  * @param oidLen object id length in bytes: 20 (SHA-1) or 32 (SHA-256).
+ * @returns the version, the extension signatures, and where the trailing checksum starts.
  * @throws Error if the bytes are not a well-formed index of version 2, 3 or 4.
  */
-export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
+function walkIndex(buf: Buffer, oidLen: number, visit: (e: RawEntry) => void): { version: number; count: number; extensions: string[]; end: number } {
   const bad = (why: string) => new Error(`not a git index file (${why})`);
   if (buf.length < 12 + oidLen || buf.toString('latin1', 0, 4) !== 'DIRC') throw bad('no DIRC header');
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) throw bad(`version ${version}`);
   const count = buf.readUInt32BE(8);
   const end = buf.length - oidLen;
-  const entries: IndexEntry[] = new Array(count);
+  const fixed = 40 + oidLen; // stat data + oid, before flags
+  const e: RawEntry = { offset: 0, flags: 0, ext: 0, nameStart: 0, nameEnd: 0, name: null };
   let off = 12;
   let prev: Buffer = Buffer.alloc(0);
-  const fixed = 40 + oidLen; // stat data + oid, before flags
-  // Byte arithmetic instead of readUInt32BE and a direct UTF-8 slice: this loop runs once per
-  // tracked file on the first snapshot, mostly before the JIT has warmed up.
-  const u32 = (o: number) => ((buf[o] << 24) | (buf[o + 1] << 16) | (buf[o + 2] << 8) | buf[o + 3]) >>> 0;
-  const utf8 = (a: number, b: number): string => (hasUtf8Slice ? (buf as unknown as Utf8Slicer).utf8Slice(a, b) : buf.toString('utf8', a, b));
   for (let i = 0; i < count; i++) {
     if (off + fixed + 2 > end) throw bad('truncated entry');
-    const mode = u32(off + 24);
-    const size = u32(off + 36);
     const flags = (buf[off + fixed] << 8) | buf[off + fixed + 1];
     let p = off + fixed + 2;
     let ext = 0;
@@ -81,7 +93,9 @@ export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
       ext = (buf[p] << 8) | buf[p + 1];
       p += 2;
     }
-    let path: string;
+    e.offset = off;
+    e.flags = flags;
+    e.ext = ext;
     if (version === 4) {
       let c = buf[p++];
       let strip = c & 127;
@@ -91,27 +105,20 @@ export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
       }
       const nul = buf.indexOf(0, p);
       if (nul < 0 || nul > end || strip > prev.length) throw bad('bad v4 path');
-      const nameBytes = Buffer.concat([prev.subarray(0, prev.length - strip), buf.subarray(p, nul)]);
-      prev = nameBytes;
-      path = nameBytes.toString('utf8');
+      prev = Buffer.concat([prev.subarray(0, prev.length - strip), buf.subarray(p, nul)]);
+      e.name = prev;
       off = nul + 1;
     } else {
       const len = flags & 0xfff;
       const nul = len < 0xfff ? p + len : buf.indexOf(0, p);
       if (nul < 0 || nul > end || buf[nul] !== 0) throw bad('bad path');
-      path = utf8(p, nul);
+      e.name = null;
+      e.nameStart = p;
+      e.nameEnd = nul;
       // Entry length rounded up to a multiple of 8 with at least one NUL.
       off += (p - off + (nul - p) + 8) & ~7;
     }
-    entries[i] = {
-      path,
-      mode,
-      size,
-      stage: (flags >> 12) & 3,
-      assumeValid: (flags & 0x8000) !== 0,
-      skipWorktree: (ext & 0x4000) !== 0,
-      intentToAdd: (ext & 0x2000) !== 0,
-    };
+    visit(e);
   }
   const extensions: string[] = [];
   while (off + 8 <= end) {
@@ -119,6 +126,31 @@ export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
     off += 8 + buf.readUInt32BE(off + 4);
   }
   if (off !== end) throw bad('bad extension sizes');
+  return { version, count, extensions, end };
+}
+
+/**
+ * Parses an index file's bytes.
+ * @param oidLen object id length in bytes: 20 (SHA-1) or 32 (SHA-256).
+ * @throws Error if the bytes are not a well-formed index of version 2, 3 or 4.
+ */
+export function parseIndex(buf: Buffer, oidLen = 20): ParsedIndex {
+  const entries: IndexEntry[] = [];
+  // Byte arithmetic instead of readUInt32BE and a direct UTF-8 slice: this loop runs once per
+  // tracked file on the first snapshot, mostly before the JIT has warmed up.
+  const u32 = (o: number) => ((buf[o] << 24) | (buf[o + 1] << 16) | (buf[o + 2] << 8) | buf[o + 3]) >>> 0;
+  const utf8 = (a: number, b: number): string => (hasUtf8Slice ? (buf as unknown as Utf8Slicer).utf8Slice(a, b) : buf.toString('utf8', a, b));
+  const { version, extensions, end } = walkIndex(buf, oidLen, (e) => {
+    entries.push({
+      path: e.name ? e.name.toString('utf8') : utf8(e.nameStart, e.nameEnd),
+      mode: u32(e.offset + 24),
+      size: u32(e.offset + 36),
+      stage: (e.flags >> 12) & 3,
+      assumeValid: (e.flags & 0x8000) !== 0,
+      skipWorktree: (e.ext & 0x4000) !== 0,
+      intentToAdd: (e.ext & 0x2000) !== 0,
+    });
+  });
   return { version, entries, extensions, checksum: buf.toString('hex', end) };
 }
 
@@ -167,65 +199,20 @@ export interface FlaggedEntry {
  * @throws Error if the bytes are not a well-formed index of version 2, 3 or 4.
  */
 export function flaggedEntries(buf: Buffer, oidLen = 20): { entries: FlaggedEntry[]; extensions: string[] } {
-  const bad = (why: string) => new Error(`not a git index file (${why})`);
-  if (buf.length < 12 + oidLen || buf.toString('latin1', 0, 4) !== 'DIRC') throw bad('no DIRC header');
-  const version = buf.readUInt32BE(4);
-  if (version < 2 || version > 4) throw bad(`version ${version}`);
-  const count = buf.readUInt32BE(8);
-  const end = buf.length - oidLen;
-  const fixed = 40 + oidLen;
   const entries: FlaggedEntry[] = [];
-  let off = 12;
-  let prev = Buffer.alloc(0);
-  for (let i = 0; i < count; i++) {
-    if (off + fixed + 2 > end) throw bad('truncated entry');
-    const flags = (buf[off + fixed] << 8) | buf[off + fixed + 1];
-    let p = off + fixed + 2;
-    let ext = 0;
-    if (flags & 0x4000) {
-      if (version < 3) throw bad('extended flag in a version 2 index');
-      ext = (buf[p] << 8) | buf[p + 1];
-      p += 2;
-    }
-    const flagged = ((flags & 0x8000) !== 0 || (ext & 0x4000) !== 0) && ((flags >> 12) & 3) === 0;
-    let raw: Buffer;
-    const start = off;
-    if (version === 4) {
-      let c = buf[p++];
-      let strip = c & 127;
-      while (c & 128) {
-        c = buf[p++];
-        strip = ((strip + 1) << 7) | (c & 127);
-      }
-      const nul = buf.indexOf(0, p);
-      if (nul < 0 || nul > end || strip > prev.length) throw bad('bad v4 path');
-      raw = prev = Buffer.concat([prev.subarray(0, prev.length - strip), buf.subarray(p, nul)]);
-      off = nul + 1;
-    } else {
-      const len = flags & 0xfff;
-      const nul = len < 0xfff ? p + len : buf.indexOf(0, p);
-      if (nul < 0 || nul > end || buf[nul] !== 0) throw bad('bad path');
-      raw = buf.subarray(p, nul);
-      off += (p - off + (nul - p) + 8) & ~7;
-    }
-    if (flagged) {
-      entries.push({
-        path: raw.toString('utf8'),
-        raw: Buffer.from(raw),
-        mode: buf.readUInt32BE(start + 24),
-        oid: buf.toString('hex', start + 40, start + 40 + oidLen),
-        assumeUnchanged: (flags & 0x8000) !== 0,
-        skipWorktree: (ext & 0x4000) !== 0,
-        offset: start,
-      });
-    }
-  }
-  const extensions: string[] = [];
-  while (off + 8 <= end) {
-    extensions.push(buf.toString('latin1', off, off + 4));
-    off += 8 + buf.readUInt32BE(off + 4);
-  }
-  if (off !== end) throw bad('bad extension sizes');
+  const { extensions } = walkIndex(buf, oidLen, (e) => {
+    if (!((e.flags & 0x8000) !== 0 || (e.ext & 0x4000) !== 0) || ((e.flags >> 12) & 3) !== 0) return;
+    const raw = Buffer.from(e.name ?? buf.subarray(e.nameStart, e.nameEnd));
+    entries.push({
+      path: raw.toString('utf8'),
+      raw,
+      mode: buf.readUInt32BE(e.offset + 24),
+      oid: buf.toString('hex', e.offset + 40, e.offset + 40 + oidLen),
+      assumeUnchanged: (e.flags & 0x8000) !== 0,
+      skipWorktree: (e.ext & 0x4000) !== 0,
+      offset: e.offset,
+    });
+  });
   return { entries, extensions };
 }
 
