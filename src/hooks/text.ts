@@ -19,7 +19,7 @@ import { hiddenChangeLine, unreadableNameLine } from '../hunks/hidden-lines.js';
 import type { HiddenChange } from '../git/hidden-changes.js';
 import { quoteCStyle } from '../git/quote.js';
 import type { LaunderedRejection, StagedRejection } from '../hunks/rejections.js';
-import { printable } from '../printable.js';
+import { printable, printableLines } from '../printable.js';
 import type { RuleId } from '../gates/policy.js';
 
 // ---------------------------------------------------------------------------------------
@@ -286,8 +286,9 @@ export function stopGivenUpMessage(f: StopFindings, max: number): string {
  * (a config mistake, an unreadable queue), one per line.
  */
 export function userMessage(message: string | null, problems: string[]): string {
-  // Problems quote config values and file text: escaped for the user's terminal (printable.ts).
-  return [...(message ? [message] : []), ...problems.map(printable)].join('\n');
+  // Problems quote config values and file text: escaped for the user's terminal (printable.ts);
+  // a problem of several lines (a list of files) keeps its line breaks.
+  return [...(message ? [message] : []), ...problems.map(printableLines)].join('\n');
 }
 
 /**

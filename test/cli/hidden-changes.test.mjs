@@ -26,7 +26,7 @@ test('assume-unchanged and skip-worktree: the change is listed with the ids it h
   expectRun(sb, ['scan'], { status: 1, stdout: 'au.js:2  [free]  hidden one\n', stderr: `git-kizu: warning: hidden change: ${auLine}\ngit-kizu: warning: hidden change: ${swLine}\n` });
   const status = sb.kizu(['status']);
   assert.equal(status.status, 1);
-  assert.ok(status.stdout.includes(`hunks     2: 2 unreviewed, 0 tapped, 0 rejected\nscars     1\n  au.js:2  [free]  hidden one\n`), status.stdout);
+  assert.ok(status.stdout.includes(`hunks     2: 2 unreviewed, 0 tapped, 0 rejected\nscars     1\n  au.js:2  [free]  hidden one  (found: in the working tree, not written through git kizu here)\n`), status.stdout);
   assert.ok(status.stdout.includes(`\nhidden change: ${auLine}\nhidden change: ${swLine}\nnot done:`), status.stdout);
   const doctor = sb.kizu(['doctor']);
   assert.ok(

@@ -280,7 +280,7 @@ test('a hook script of the user\'s at git-kizu\'s path, or a file or directory i
   assert.ok(!existsSync(sb4.path('.claude/settings.json')));
 });
 
-test('generated runner: git-kizu and node on PATH first, then the clone\'s launcher, then the user\'s, else exit 0 with one clear stderr line', () => {
+test('generated runner: git-kizu and node on PATH first, then the clone\'s launcher, then the user\'s, else exit 0 with one clear stderr line (the pre-tool gate: exit 2)', () => {
   const sb = sandbox();
   ok(sb.kizu(['init']));
   const fakeDir = path.join(sb.base, 'fake');
@@ -317,11 +317,16 @@ test('generated runner: git-kizu and node on PATH first, then the clone\'s launc
     ['post-tool-use', 'PostToolUse hook'],
     ['journal', 'PostToolUse journal hook'],
     ['user-prompt-submit', 'UserPromptSubmit hook'],
-    ['pre-tool-use', 'PreToolUse hook'],
   ]) {
     const r = sb.run(script, [name], { input: '{}', env: bare });
     assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', `git-kizu: ${label} skipped: ${NO_RUNTIME}\n`], name);
   }
+  // Except the pre-tool gate, which fails closed: exit 2, the tool call refused.
+  const gate = sb.run(script, ['pre-tool-use'], { input: '{}', env: bare });
+  assert.deepEqual(
+    [gate.status, gate.stdout, gate.stderr],
+    [2, '', "git-kizu: tool call refused: the pre-tool gate cannot run here (no git-kizu with node on PATH, and no launcher in this clone's git dir); the human installs git-kizu (npm install -g git-kizu) and runs `git kizu init`\n"],
+  );
 
   // An event the runner does not know: exit 0, nothing on stdout, one line on stderr.
   for (const args of [['bogus'], []]) {

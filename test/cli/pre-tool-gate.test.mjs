@@ -62,18 +62,18 @@ test('a command the gate cannot read is asked about (the user decides); control 
   const r = hook(sb, 'pre-tool-use', pre(sb, 'Bash', { command: '$X commit\x1b[2J' }));
   const out = JSON.parse(r.stdout);
   assert.equal(out.hookSpecificOutput.permissionDecision, 'ask');
-  assert.ok(out.hookSpecificOutput.permissionDecisionReason.endsWith('(rule dynamic-command: $X commit\\u{1b}[2J)'), out.hookSpecificOutput.permissionDecisionReason);
+  assert.ok(out.hookSpecificOutput.permissionDecisionReason.endsWith('(rule dynamic-command: $X commit\\x1b[2J)'), out.hookSpecificOutput.permissionDecisionReason);
   assert.ok(!r.stdout.includes('\x1b'));
 });
 
-test('fails closed: a bad payload, a Bash call without a command, an unknown agent, an agent without a pre-tool adapter → exit 2, one stderr line, nothing on stdout', () => {
+test('fails closed: a bad payload, a Bash call without a command, an unknown agent, a payload the agent\'s adapter cannot read → exit 2, one stderr line, nothing on stdout', () => {
   const sb = sandbox();
   const run = (payload, args = []) => sb.run(process.execPath, [BIN, 'hook', 'pre-tool-use', ...args], { input: payload });
   const cases = [
     [run('not json'), /^git-kizu refused this tool call: its pre-tool gate could not check it \(hook payload is not JSON \(.*\)\); if this repeats, tell the human to run `git kizu doctor`\n$/],
     [run(JSON.stringify(pre(sb, 'Bash', { cmd: 'git commit -n' }))), /could not check it \(hook payload field "tool_input\.command" should be a string, got undefined\)/],
     [run(JSON.stringify(pre(sb, 'Bash', { command: 'ls' })), ['--agent', 'nobody']), /could not check it \(unknown agent "nobody"; the hook settings should run `git-kizu hook pre-tool-use --agent <agent>` with one of: claude, codex, gemini, copilot, cursor\)/],
-    [run(JSON.stringify({ ...pre(sb, 'Bash', { command: 'ls' }), turn_id: 'x' }), ['--agent', 'codex']), /could not check it \(git-kizu's pre-tool gate has no Codex adapter yet\)/],
+    [run(JSON.stringify({ conversation_id: 'c', hook_event_name: 'beforeShellExecution', workspace_roots: [sb.dir] }), ['--agent', 'cursor']), /could not check it \(hook payload has no "command" \(beforeShellExecution names the command line\)\)/],
   ];
   for (const [r, re] of cases) {
     assert.equal(r.status, 2, r.stderr);

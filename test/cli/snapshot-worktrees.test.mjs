@@ -186,9 +186,10 @@ test('hooks in a working tree named by GIT_DIR/GIT_WORK_TREE: Stop blocks on a s
   const stop = hook(sb, 'stop', { session_id: 's', cwd: path.join(home, 'sub'), hook_event_name: 'Stop', stop_hook_active: false }, { env, cwd: home });
   assert.equal(stop.status, 0, stop.stderr);
   assert.equal(JSON.parse(stop.stdout).decision, 'block');
-  assert.match(JSON.parse(stop.stdout).reason, /- \.bashrc:2 \[ask\] why\?/);
+  // Written by hand, not through git kizu: quoted as found data, still blocking (provenance).
+  assert.match(JSON.parse(stop.stdout).reason, /- "\.bashrc":2 \[ask\] "why\?" \(in the working tree, not written through git kizu here\)/);
   const ptu = hook(sb, 'post-tool-use', { session_id: 's', cwd: home, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(home, '.bashrc') } }, { env, cwd: home });
-  assert.match(JSON.parse(ptu.stdout).hookSpecificOutput.additionalContext, /\.bashrc:2 \[ask\] why\?/);
+  assert.match(JSON.parse(ptu.stdout).hookSpecificOutput.additionalContext, /"\.bashrc":2 \[ask\] "why\?"/);
   const ups = hook(sb, 'user-prompt-submit', { session_id: 's', transcript_path: '/dev/null', cwd: home, hook_event_name: 'UserPromptSubmit', prompt: 'go' }, { env, cwd: home });
   assert.deepEqual([ups.status, ups.stdout, ups.stderr], [0, '', '']);
   assert.equal(sb.git('for-each-ref', '--format=%(refname)', 'refs/kizu/snapshots/', { env, cwd: home }).split('\n').filter(Boolean).length, 1);
