@@ -192,6 +192,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--restore <trash-id>', 'put back what a revert saved (the id it printed)')
     .option('--list', 'list the saved reverts that are kept, newest first, by the ids revert printed')
     .action(async (hunk: string | undefined, o: { message?: string; kind?: string; queue?: boolean; restore?: string; list?: boolean }) => {
+      // Putting back what the reviewer's revert took out undoes the reviewer's act.
+      if (o.restore !== undefined) refuseFromAgent('revert --restore', session);
       const { revertCommand } = await import('./revert.js');
       setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, list: !!o.list, reporter }));
     });

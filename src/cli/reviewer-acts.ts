@@ -21,6 +21,7 @@ export const REVIEWER_ACTS = [
   'untap',
   'unscar --all',
   'review',
+  'revert --restore',
   'queue rm',
   'queue clear',
   'baseline set',
@@ -35,7 +36,7 @@ export type ReviewerAct = (typeof REVIEWER_ACTS)[number];
 
 /** The agent as people call it (`Claude Code`, or the `AI_AGENT` marker's own words). */
 export function agentLabel(session: AgentSession): string {
-  return session.agent === 'other' ? 'a coding agent' : AGENT_LABELS[session.agent];
+  return session.agent === 'other' ? 'coding agent' : AGENT_LABELS[session.agent];
 }
 
 /**

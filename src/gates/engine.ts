@@ -45,7 +45,9 @@ export interface Verdict {
  * these can only run literal commands that none of the rules match (`ls`, `npm test`).
  */
 export function mayMatter(command: string): boolean {
-  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|tmux|screen|expect|unbuffer|socat|irb|pry|\/etc\//i.test(
+  // Another HOME is another global git config (upper case: \bhome\b in a path is not it).
+  if (/\b(HOME|XDG_CONFIG_HOME)=/.test(command)) return true;
+  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|\/etc\//i.test(
     command,
   );
 }

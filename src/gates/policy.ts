@@ -88,6 +88,10 @@ export const RULE_IDS = [
   'git-config-edit',
   'kizu-skip',
   'hide-changes',
+  'commit-dynamic-options',
+  'plumbing-commit',
+  'git-config-view',
+  'refspec-outside-branches',
   'kizu-refs',
   'update-ref-delete',
   'update-ref-stdin',
@@ -220,6 +224,97 @@ function gitSub(c: SimpleCommand): string | null {
 /** True when a git config key (`core.hooksPath=x`, `--config-env` `core.hooksPath=VAR`) names `core.hooksPath`. */
 const HOOKS_PATH_KEY = /hookspath/i;
 
+/**
+ * True when `git commit`'s (or merge's) arguments hold a word whose value is computed when it
+ * runs (`$F`, `${X:---no-verify}`, `"${a[@]}"`) and is not the value of an option that takes
+ * one (`-m "$(cat <<EOF …)"`, `--author "$A"`): it may be `--no-verify` or `-n`.
+ */
+function commitHasDynamicOption(c: SimpleCommand, args: (string | null)[]): boolean {
+  const raws = c.argv.slice(c.argv.length - args.length).map((w) => w.raw);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) {
+      // `--message=$M`, `-m"$M"`: the option is written out, its value computed.
+      if (/^(--[a-z-]+=|-[a-zA-Z]*[mFcCt])/.test(raws[i] ?? '')) continue;
+      return true;
+    }
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0];
+      if (['--message', '--file', '--author', '--date', '--cleanup', '--reuse-message', '--reedit-message', '--fixup', '--squash', '--template', '--trailer', '--pathspec-from-file'].some((o) => abbrevOf(name, o, 4)) && !a.includes('=')) i++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      for (let k = 1; k < a.length; k++) {
+        const ch = a[k];
+        if (COMMIT_SHORT_WITH_VALUE.has(ch)) {
+          if (k === a.length - 1 && ch !== 'S' && ch !== 'u') i++;
+          break;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** git config's options that read (get, list), and its options that take a separate value. */
+const CONFIG_READS = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '-l', '--list', 'get', 'list']);
+const CONFIG_WITH_VALUE = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value', '-t']);
+
+/**
+ * True when a `git config` invocation (its arguments after `config`) writes: it sets, unsets,
+ * adds, renames or edits. A read (`--get`, `--list`, `get`, or just a key) is not a write.
+ */
+export function configWrites(args: (string | null)[]): boolean {
+  let positional = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === null) return true; // computed: cannot tell
+    if (CONFIG_READS.has(a)) return false;
+    if (CONFIG_WITH_VALUE.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) {
+      if (/^--(unset|unset-all|add|replace-all|rename-section|remove-section|edit)$/.test(a) || a === '-e') return true;
+      continue;
+    }
+    positional++;
+  }
+  return positional >= 2 || (args[0] !== null && ['set', 'unset', 'rename-section', 'remove-section', 'edit'].includes(args[0] ?? ''));
+}
+
+/**
+ * Config keys that change what git shows of the working tree, and with it what review sees: a
+ * clean filter or textconv that rewrites content, the file mode and bare switches, other
+ * attribute and exclude files, submodule and untracked-file hiding.
+ */
+const VIEW_KEY = /^\s*(filter\.|diff\.[^.=\s]+\.textconv|diff\.external|diff\.ignoresubmodules|submodule\.[^=\s]+\.ignore|status\.showuntrackedfiles|core\.(filemode|bare|attributesfile|excludesfile|ignorestat|checkstat|trustctime|sparsecheckout|splitindex|untrackedcache))/i;
+
+/**
+ * True when a fetch, pull or push refspec writes refs outside branches, tags and remote-
+ * tracking refs (`+refs/heads/*:refs/*`, `refs/k*:refs/k*`): git-kizu's refs under
+ * refs/kizu/ among them. The first positional word is the repository.
+ */
+function refspecOutsideBranches(c: SimpleCommand, from: number): boolean {
+  let repoSeen = false;
+  for (const w of c.argv.slice(from)) {
+    const v = w.value;
+    if (v === null) continue;
+    if (v.startsWith('-')) continue;
+    if (!repoSeen) {
+      repoSeen = true;
+      continue;
+    }
+    const colon = v.lastIndexOf(':');
+    if (colon < 0) continue;
+    const dst = v.slice(colon + 1);
+    if (!dst) continue;
+    const ok = /^refs\/(heads|tags|remotes)\//.test(dst) || (!dst.startsWith('refs/') && !dst.includes('*'));
+    if (!ok) return true;
+  }
+  return false;
+}
+
 /** The short options of `git commit` that take a value (the rest of a cluster is that value). */
 const COMMIT_SHORT_WITH_VALUE = new Set(['m', 'F', 'c', 'C', 't', 'S', 'u']);
 
@@ -303,6 +398,8 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
       return has('--help') || has('-h') ? null : 'act';
     case 'unscar':
       return has('--all') || rest.some((w) => w === null) ? 'act' : null;
+    case 'revert':
+      return rest.some((w) => w === null || w === '--restore' || w.startsWith('--restore=')) ? 'act' : null;
     case 'baseline':
       return next === 'set' || next === 'reset' || next === null ? 'act' : null;
     case 'snapshot':
@@ -386,7 +483,7 @@ export const RULES: readonly Rule[] = [
         const s = gitSubcommand(c);
         if (s.config.some((k) => HOOKS_PATH_KEY.test(k))) return true;
         const sub = c.argv[s.at]?.value;
-        return sub === 'config' && c.argv.slice(s.at + 1).some((w) => HOOKS_PATH_KEY.test(w.value ?? w.raw));
+        return sub === 'config' && configWrites(opts(c, s.at + 1)) && c.argv.slice(s.at + 1).some((w) => HOOKS_PATH_KEY.test(w.value ?? w.raw));
       },
     },
   },
@@ -401,7 +498,7 @@ export const RULES: readonly Rule[] = [
         const s = gitSubcommand(c);
         const bad = (k: string) => /^\s*(alias\.|include\.|includeif\.|core\.fsmonitor|core\.worktree)/i.test(k);
         if (s.config.some(bad)) return true;
-        if (c.argv[s.at]?.value !== 'config') return false;
+        if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
         // `git config [--global|--file f|...] <key> <value>`, `git config set <key>`, `--unset`, `--add`, ...
         return c.argv.slice(s.at + 1).some((w) => bad(w.value ?? w.raw));
       },
@@ -434,6 +531,8 @@ export const RULES: readonly Rule[] = [
           if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_\d+|VALUE_\d+)$/.test(a.name)) return true;
           if (/^GIT_CONFIG_(GLOBAL|SYSTEM|NOSYSTEM)$/.test(a.name)) return c.argv.length === 0 || ['git', 'export', 'declare', 'typeset', 'readonly', 'local'].includes(c.argv[0]?.value ?? '');
           if (/^GIT_(DIR|INDEX_FILE|WORK_TREE|COMMON_DIR)$/.test(a.name)) return isCommitLike(c);
+          // Another HOME or XDG_CONFIG_HOME is another global git config, which may move the hooks path.
+          if (a.name === 'HOME' || a.name === 'XDG_CONFIG_HOME') return isCommitLike(c) || ['export', 'declare', 'typeset', 'readonly'].includes(c.argv[0]?.value ?? '');
           return false;
         }),
     },
@@ -471,6 +570,45 @@ export const RULES: readonly Rule[] = [
     },
   },
 
+  {
+    // `F=-n; git commit $F`: an option computed at run time may skip the hooks.
+    id: 'commit-dynamic-options',
+    class: 'review-bypass',
+    strength: 'ask',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const sub = gitSub(c);
+        if (sub !== 'commit' && sub !== 'merge' && sub !== 'pull') return false;
+        const s = gitSubcommand(c);
+        return commitHasDynamicOption(c, opts(c, s.at + 1));
+      },
+    },
+  },
+  {
+    // `git commit-tree` makes a commit without running any hook (then `reset --soft` or `update-ref` moves HEAD to it).
+    id: 'plumbing-commit',
+    class: 'review-bypass',
+    strength: 'ask',
+    match: { on: 'command', names: ['git'], test: (c) => gitSub(c) === 'commit-tree' },
+  },
+  {
+    id: 'git-config-view',
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        if (s.config.some((k) => VIEW_KEY.test(k))) return true;
+        if (c.argv[s.at]?.value !== 'config') return false;
+        const args = opts(c, s.at + 1);
+        return configWrites(args) && args.some((a) => a !== null && VIEW_KEY.test(a));
+      },
+    },
+  },
   {
     // `git ci -n` where `ci` may be the user's alias of commit: a subcommand git does not have, with -n or --no-verify.
     id: 'git-alias-skips-hooks',
@@ -563,6 +701,21 @@ export const RULES: readonly Rule[] = [
     },
   },
 
+  {
+    id: 'refspec-outside-branches',
+    class: 'review-refs',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        const sub = c.argv[s.at]?.value;
+        return (sub === 'fetch' || sub === 'pull' || sub === 'push') && refspecOutsideBranches(c, s.at + 1);
+      },
+    },
+  },
+
   // The reviewer's acts.
   {
     id: 'reviewer-act',
@@ -606,7 +759,7 @@ export const RULES: readonly Rule[] = [
 ];
 
 /** Terminal programs that run what is typed into them, or type into other programs. */
-const TYPED_INTO = /^(tmux|screen|script|expect|unbuffer|socat|ipython[\d.]*|irb|pry)$/i;
+const TYPED_INTO = /^(tmux|screen|script|expect|unbuffer|socat|ipython[\d.]*|irb|pry|vi|vim|nvim|view|nano|emacs|less|more|most|gdb|lldb)$/i;
 
 /**
  * True for a command that reads the code it runs from its own standard input later: an
@@ -618,6 +771,10 @@ const TYPED_INTO = /^(tmux|screen|script|expect|unbuffer|socat|ipython[\d.]*|irb
 function isInteractive(c: SimpleCommand): boolean {
   const name = (c.argv[0]?.value ?? '').replace(/^.*\//, '');
   if (!name || c.inputs.length) return false;
+  // A program named as git's editor or pager (`git config core.editor vim`, `EDITOR=vim`) is
+  // not started by this call: what it may run later is judged where it is set, not here.
+  const via = c.via[c.via.length - 1] ?? '';
+  if (via === 'git config' || via === 'git -c' || /^[A-Z_]+$/.test(via)) return false;
   if (TYPED_INTO.test(name)) return c.stdinText === null;
   if (!INTERPRETERS.test(name) || /awk$/i.test(name)) return false;
   if (!c.argv.slice(1).every((w) => w.value !== null && ['-i', '--interactive', '-', '-q', '-u'].includes(w.value))) return false;

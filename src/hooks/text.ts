@@ -632,13 +632,21 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
   'hook-manager-uninstall':
     "uninstalling the git hook manager removes the pre-commit check of review remarks with it. Leave the hooks installed; if a hook is in your way, say so in your answer.",
   'reviewer-act':
-    "this git kizu command is the human reviewer's act (tap, reject, untap, review, teardown, gc, unscar --all, baseline set|reset, snapshot drop, marks push|pull, queue rm|clear). The agent's acts are `git kizu queue done <id>`, removing a scar it addressed, `git kizu scan`, `hunks` and `status`; tell the human what you want reviewed.",
+    "this git kizu command is the human reviewer's act (tap, reject, untap, review, revert --restore, teardown, gc, unscar --all, baseline set|reset, snapshot drop, marks push|pull, queue rm|clear). The agent's acts are `git kizu queue done <id>`, removing a scar it addressed, `git kizu scan`, `hunks` and `status`; tell the human what you want reviewed.",
   'forged-hook':
     '`git kizu hook` is run by the agent\'s hook settings with the agent\'s own payload, never by hand. Leave the hooks to the agent.',
   'shell-from-stdin':
     'this command runs shell code the gate cannot read (a pipe or a file fed to a shell). Run the commands directly, or ask the human.',
   'interactive-program':
     'this starts an interpreter or terminal program that runs what is typed into it later, which the gate cannot read. Run a script file or a one-line command (`python3 -c …`) instead.',
+  'commit-dynamic-options':
+    'this commit (or merge) has an option computed when it runs (a variable or a substitution), which may skip the git hooks. Write its options out literally.',
+  'plumbing-commit':
+    '`git commit-tree` makes a commit without running the git hooks, and with them the check that no unresolved review remark is committed. Commit with `git commit`.',
+  'git-config-view':
+    "this changes a git setting that decides what git shows of the working tree (a clean filter or textconv, the file mode or bare switch, another attributes or exclude file, hidden submodules or untracked files), and with it what review sees. Leave it; if it is needed, ask the human.",
+  'refspec-outside-branches':
+    "this fetch or push writes refs outside branches, tags and remote-tracking refs, which may overwrite or delete git-kizu's review refs. Fetch into refs/remotes/ or name the branches.",
   'dynamic-command':
     'the command to run is computed when it runs (a variable, a command substitution or eval of one as the command), so the gate cannot tell what it is. Write the command out literally.',
   'open-arguments':

@@ -51,6 +51,7 @@ const ACTS = (w) => [
   ['untap', ['untap', w.hunk.shortId]],
   ['unscar --all', ['unscar', '--all']],
   ['review', ['review']],
+  ['revert --restore', ['revert', '--restore', '0123456789abcdef0123456789abcdef01234567']],
   ['queue rm', ['queue', 'rm', w.item]],
   ['queue clear', ['queue', 'clear', '--done']],
   ['baseline set', ['baseline', 'set', 'HEAD']],
@@ -85,7 +86,7 @@ test('each agent by its own variable (seen on its CLI, or documented) is named i
     assert.deepEqual([r.status, r.stderr], [2, refusal('tap', agent, variable)], variable);
   }
   const other = w.sb.kizu(['gc'], { env: { AI_AGENT: 'some-new-agent_1_agent' } });
-  assert.deepEqual([other.status, other.stderr], [2, refusal('gc', 'a coding agent', 'AI_AGENT')]);
+  assert.deepEqual([other.status, other.stderr], [2, refusal('gc', 'coding agent', 'AI_AGENT')]);
 });
 
 test("the human's same acts still work outside an agent's session (and with the marker set to 0)", () => {

@@ -153,6 +153,15 @@ test('preToolUse → pre-tool-use: bash is a shell call, apply_patch writes its 
     writes: [{ path: 'b.txt', content: 'hello\n' }],
   });
   assert.deepEqual(parse('pre-tool-use', { ...base, toolName: 'view', toolArgs: { path: 'x' } }).input.call, { kind: 'other' });
+  // Its other file tools (found by an adversarial tester): each writes its path.
+  assert.deepEqual(parse('pre-tool-use', { ...base, toolName: 'create', toolArgs: { path: '/repo/.git/hooks/pre-commit', file_text: 'exit 0\n' } }).input.call, {
+    kind: 'write',
+    writes: [{ path: '/repo/.git/hooks/pre-commit', content: 'exit 0\n' }],
+  });
+  assert.deepEqual(parse('pre-tool-use', { ...base, toolName: 'str_replace_editor', toolArgs: JSON.stringify({ command: 'str_replace', path: '.kizurc.json', old_str: 'a', new_str: 'b' }) }).input.call, {
+    kind: 'write',
+    writes: [{ path: '.kizurc.json' }],
+  });
   assert.throws(() => parse('pre-tool-use', { ...base, toolArgs: {} }), /has no "toolName" \(is this a preToolUse payload\?\)/);
   assert.throws(() => parse('pre-tool-use', { ...base, toolName: 'bash', toolArgs: { cmd: 'ls' } }), /should hold "command" as a string/);
   const deny = '{"permissionDecision":"deny","permissionDecisionReason":"R"}\n';

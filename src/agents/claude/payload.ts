@@ -10,6 +10,7 @@
  * `edits`; NotebookEdit: `notebook_path`) and `tool_use_id`.
  * Tool output shapes (`tool_response`) as in @anthropic-ai/claude-code sdk-tools.d.ts.
  */
+import path from 'node:path';
 import {
   PayloadError,
   type AgentEvent,
@@ -110,7 +111,12 @@ export function parseHookInput<E extends AgentEvent>(event: E, text: string, env
   let input: InputOf[AgentEvent];
   if (event === 'stop') {
     const subagent = p.hook_event_name === 'SubagentStop' || typeof p.agent_id === 'string' ? (p.agent_id ?? 'subagent') : null;
-    input = { ...common, retry: p.stop_hook_active === true, subagent } satisfies StopInput;
+    // The stop gate checks the project the session belongs to (CLAUDE_PROJECT_DIR, which
+    // Claude Code sets for every hook), not where the agent's shell is now: an agent that
+    // `cd`s into a new worktree or a nested repository before it stops must not leave its
+    // project's review behind (the payload's cwd follows the shell).
+    const project = env.CLAUDE_PROJECT_DIR && path.isAbsolute(env.CLAUDE_PROJECT_DIR) ? env.CLAUDE_PROJECT_DIR : null;
+    input = { ...common, ...(project ? { cwd: project } : {}), retry: p.stop_hook_active === true, subagent } satisfies StopInput;
   } else if (event === 'post-tool-use') {
     input = { ...common, paths: editedPaths(p) } satisfies EditInput;
   } else if (event === 'journal') {

@@ -149,9 +149,30 @@ function toolCall(f: Fields): ToolCall {
     if (typeof command !== 'string') throw new PayloadError(`the ${f.tool} arguments in the hook payload should hold "${key}" as a string, got ${showValue(f.args).slice(0, 80)}`);
     return { kind: 'shell', command };
   }
+  if (f.tool !== null && FILE_TOOLS.has(f.tool)) {
+    let args = f.args;
+    if (typeof args === 'string') {
+      try {
+        args = JSON.parse(args);
+      } catch {
+        /* checked below */
+      }
+    }
+    const o = args && typeof args === 'object' ? (args as Obj) : {};
+    const p = typeof o.path === 'string' ? o.path : typeof o.file_path === 'string' ? o.file_path : undefined;
+    if (!p) throw new PayloadError(`the ${f.tool} arguments in the hook payload name no file ("path"), got ${showValue(f.args).slice(0, 80)}`);
+    return { kind: 'write', writes: [{ path: p, ...(typeof o.file_text === 'string' ? { content: o.file_text } : {}) }] };
+  }
   const files = patchOf(f);
   return files ? { kind: 'write', writes: patchWrites(files) } : { kind: 'other' };
 }
+
+/**
+ * Copilot CLI's file-writing tools other than apply_patch, by the names its tool sets use
+ * (`create` with `path` and `file_text`, `edit`/`str_replace_editor`/`str_replace` with
+ * `path`; not all offered with every model): each writes the file of its `path`.
+ */
+const FILE_TOOLS: ReadonlySet<string> = new Set(['create', 'edit', 'str_replace_editor', 'str_replace', 'write', 'write_file']);
 
 /** True when the tool result says the call failed (`toolResult.resultType`, `tool_result.result_type` other than "success"). */
 function failed(result: unknown): boolean {
