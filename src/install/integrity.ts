@@ -421,7 +421,7 @@ function geminiOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
       out.push({ file, what: `${hc?.enabled === false ? '"hooksConfig.enabled"' : '"tools.enableHooks"'}: false switches off every Gemini CLI hook, git-kizu's too`, fix: `remove that setting from ${file}`, weakens: 'stop' });
     }
     const off = Array.isArray(hc?.disabled) ? (hc.disabled as unknown[]).filter((n): n is string => typeof n === 'string' && (/^kizu-/.test(n) || n.includes('kizu-hook.sh'))) : [];
-    if (off.length) out.push({ file, what: `"hooksConfig.disabled" switches off git-kizu's Gemini CLI hooks ${off.join(', ')}`, fix: `remove ${off.join(', ')} from "hooksConfig.disabled" in ${file}`, weakens: 'stop' });
+    if (off.length) out.push({ file, what: `"hooksConfig.disabled" switches off git-kizu's Gemini CLI hooks ${off.join(', ')}`, fix: `remove ${off.join(', ')} from the list "hooksConfig.disabled" in ${file}`, weakens: 'stop' });
   }
 }
 

@@ -6,7 +6,7 @@
 // the session's working directory, the payload on stdin; it skips hooks whose trust entry
 // in $CODEX_HOME/config.toml is missing or stale (init writes them) and project hooks of an
 // untrusted project (the test's config.toml trusts the sandbox repo). A Stop block's reason R
-// reaches the model as the user message `<hook_prompt hook_run_id="stop:4:<hooks.json>">R</hook_prompt>`
+// reaches the model as the user message `<hook_prompt hook_run_id="stop:5:<hooks.json>">R</hook_prompt>`
 // (R with <, > and & escaped); a PostToolUse additionalContext C as a developer message right
 // before the tool's output. Codex has no limit of its own on blocked stops: git-kizu's
 // `stop.maxBlocks` is what ends a run whose scar is never removed.
@@ -65,11 +65,11 @@ const postContext = (sb) =>
   probe(sb, 'post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'apply_patch', tool_input: { command: REMOVE_SCAR }, tool_response: '', tool_use_id: 'p' }).hookSpecificOutput.additionalContext;
 
 const escape = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-/** The input item a Stop block with `reason` adds (Codex's hook_prompt; 4 is the stop handler's display order among init's five). */
+/** The input item a Stop block with `reason` adds (Codex's hook_prompt; 5 is the stop handler's display order among init's six). */
 const hookPrompt = (hooksFile, reason) => ({
   type: 'message',
   role: 'user',
-  content: [{ type: 'input_text', text: `<hook_prompt hook_run_id="stop:4:${hooksFile}">${escape(reason)}</hook_prompt>` }],
+  content: [{ type: 'input_text', text: `<hook_prompt hook_run_id="stop:5:${hooksFile}">${escape(reason)}</hook_prompt>` }],
 });
 /** apply_patch's output as the model sees it (its wall time normalised). */
 const patchOutput = (q, callId) => {
@@ -137,7 +137,7 @@ test('(c) a scar never removed: stop.maxBlocks (2) blocks, then Codex may stop (
   assert.equal(agent.length, 1 + 2, 'requests: the first, then one per block');
   assert.deepEqual(newInput(agent[1]), [hookPrompt(hooksFile, reason)]);
   const [second] = newInput(agent[2]);
-  assert.equal(second.content[0].text, `<hook_prompt hook_run_id="stop:4:${hooksFile}">${escape(reason)}\n(Block 2 of 2 without progress; after that the stop is allowed and the user is told.)</hook_prompt>`);
+  assert.equal(second.content[0].text, `<hook_prompt hook_run_id="stop:5:${hooksFile}">${escape(reason)}\n(Block 2 of 2 without progress; after that the stop is allowed and the user is told.)</hook_prompt>`);
   assert.equal(sb.read('src/app.js'), SCARRED);
 });
 

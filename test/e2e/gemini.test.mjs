@@ -29,7 +29,7 @@ const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n'; // the "agent" cha
 const SCAR = '// @kizu[ask]: explain this change';
 const SCARRED = `const a = 1;\n${SCAR}\nconst b = 20;\nconst c = 3;\n`;
 const SCAR_ENTRY = { path: 'src/app.js', line: 2, kind: 'ask', body: 'explain this change' };
-const HOOK_NAMES = ['kizu-post-tool-use', 'kizu-journal', 'kizu-snapshot', 'kizu-stop'];
+const HOOK_NAMES = ['kizu-post-tool-use', 'kizu-journal', 'kizu-snapshot', 'kizu-stop', 'kizu-pre-tool-gate'];
 
 test('the pinned Gemini CLI runs here', { timeout: TEST_TIMEOUT }, () => {
   // No skip when the client is missing: every e2e test below fails then, and this says why.
@@ -64,7 +64,7 @@ function scarredRepo({ config } = {}) {
   assert.equal(sb.read('src/app.js'), SCARRED);
   assertScan(sb, [SCAR_ENTRY]);
   const settings = JSON.parse(sb.read('.gemini/settings.json'));
-  assert.deepEqual(Object.keys(settings.hooks), ['AfterAgent', 'AfterTool', 'BeforeAgent']);
+  assert.deepEqual(Object.keys(settings.hooks), ['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool']);
   accessSync(sb.path('.gemini/hooks/kizu-hook.sh'), constants.X_OK);
   return { sb, settings, abs: sb.path('src/app.js') };
 }

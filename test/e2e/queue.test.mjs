@@ -144,7 +144,11 @@ test('queue: an open item blocks the first stop; the agent runs `git kizu queue 
   });
 });
 
-test('queue: an open item blocks the first stop; the agent ticks its box with Read + Edit on the queue file (bypassPermissions); the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
+/** What the model reads when git-kizu's pre-tool gate refuses an Edit of the queue file (hooks/text.ts GATE_REASONS). */
+const QUEUE_GATE_REASON =
+  'git-kizu refused this Edit call: this is the review queue the human keeps for you. Do not edit it; when you have done an item, run `git kizu queue done <id>`. (rule review-queue-file: .claude/review-queue.md)';
+
+test('queue: an open item blocks the first stop; an Edit of the queue file is refused by git-kizu\'s pre-tool gate even under bypassPermissions; `git kizu queue done` through Bash ticks it; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = queueRepo();
   const id = queueAdd(ctx.sb, ['also add a test for the empty case']);
   const ITEM = `also add a test for the empty case <!-- kizu:${id} -->`;
@@ -154,31 +158,33 @@ test('queue: an open item blocks the first stop; the agent ticks its box with Re
   const REASON = oneItemReason(id, 'also add a test for the empty case');
   const READ = toolUse('Read', { file_path: ctx.queue });
   const EDIT = toolUse('Edit', { file_path: ctx.queue, old_string: `- [ ] ${ITEM}`, new_string: `- [x] ${ITEM}` });
+  const BASH = toolUse('Bash', { command: `git kizu queue done ${id}`, description: 'Mark the queue item done' });
   const FINAL = 'Added the empty-case test and ticked the item.';
-  const { r, agent } = await run(t, ctx, ['done', [text('Ticking the item in the queue file.'), READ], [EDIT], FINAL], BYPASS);
+  const { r, agent } = await run(t, ctx, ['done', [text('Ticking the item in the queue file.'), READ], [EDIT], [BASH], FINAL], BYPASS);
 
-  assertRunEnded(r, agent, 4, 'agent-loop requests: done, (block) read, edit, final', FINAL);
-
+  assert.equal(agent.length, 5, 'agent-loop requests: done, (block) read, edit (refused), bash, final');
+  assert.equal(r.json.result, FINAL);
+  assert.deepEqual(r.json.permission_denials, [
+    { tool_name: 'Edit', tool_use_id: EDIT.id, tool_input: { file_path: ctx.queue, old_string: `- [ ] ${ITEM}`, new_string: `- [x] ${ITEM}`, replace_all: false } },
+  ]);
   assertBlockedOnce(r, REASON, 'first stop');
-
-  assert.equal(lastAssistantText(agent[1].body), 'done');
   assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, REASON));
-  // Request 2: the Read result, the queue file as written by queue add.
   assert.deepEqual(newMessages(agent[2]), [
     { role: 'user', content: [{ tool_use_id: READ.id, type: 'tool_result', content: numbered(before) }] },
   ]);
-  // Request 3: the Edit went through; editing the queue file itself adds no hook context.
+  // Request 3: the gate refused the Edit before it ran, and the model reads why.
   assert.deepEqual(newMessages(agent[3]), [
-    { role: 'user', content: [{ tool_use_id: EDIT.id, type: 'tool_result', content: editResult(ctx.queue) }] },
+    {
+      role: 'user',
+      content: [{ tool_use_id: EDIT.id, type: 'tool_result', is_error: true, content: `PreToolUse:Edit hook error: ${QUEUE_GATE_REASON}` }],
+    },
   ]);
-  const posts = hookRuns(r, 'PostToolUse');
-  assert.deepEqual(posts.map((p) => [p.hook_name, p.exit_code, p.stdout, p.stderr]), [['PostToolUse:Edit', 0, '', '']]);
-
+  assert.deepEqual(newMessages(agent[4]), bashResult(BASH, `done: [${id}] also add a test for the empty case`));
   assert.equal(readFileSync(ctx.queue, 'utf8'), `${HEAD}- [x] ${ITEM}\n`);
   assert.deepEqual(listAll(ctx.sb), { [id]: [true, null, null, null, 'also add a test for the empty case'] });
 });
 
-test('queue: under acceptEdits the client refuses an Edit of .claude/review-queue.md (sensitive file); `git kizu queue done` through Bash still resolves the item', { timeout: TEST_TIMEOUT }, async (t) => {
+test('queue: under acceptEdits an Edit of .claude/review-queue.md is refused (git-kizu\'s pre-tool gate, before the client\'s sensitive-file rule); `git kizu queue done` through Bash still resolves the item', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = queueRepo();
   const id = queueAdd(ctx.sb, ['also add a test for the empty case']);
   const ITEM = `also add a test for the empty case <!-- kizu:${id} -->`;
@@ -206,7 +212,8 @@ test('queue: under acceptEdits the client refuses an Edit of .claude/review-queu
   assert.deepEqual(newMessages(agent[3]), [
     {
       role: 'user',
-      content: [{ tool_use_id: EDIT.id, type: 'tool_result', is_error: true, content: `Claude requested permissions to edit ${ctx.queue} which is a sensitive file.` }],
+      // git-kizu's pre-tool gate runs before the client's own permission check.
+      content: [{ tool_use_id: EDIT.id, type: 'tool_result', is_error: true, content: `PreToolUse:Edit hook error: ${QUEUE_GATE_REASON}` }],
     },
   ]);
   assert.deepEqual(newMessages(agent[4]), bashResult(BASH, `done: [${id}] also add a test for the empty case`));

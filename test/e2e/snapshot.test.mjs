@@ -15,7 +15,9 @@ const ORIGINAL = 'const a = 1;\nconst b = 2;\nconst c = 3;\n';
 const EDITED = 'const a = 1;\nconst b = 20;\nconst c = 3;\n';
 
 test('UserPromptSubmit: the real client runs the hook silently; the prompt snapshot holds the tree before the edit', { timeout: E2E_TEST_MS }, async (t) => {
-  const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL } });
+  // The install as init wrote it (the journal hook kept): the prompt hook's integrity check
+  // would tell the user of a missing entry, and this run is about a silent one.
+  const sb = claudeRepo({ files: { 'src/app.js': ORIGINAL }, journal: true });
   assert.deepEqual(JSON.parse(sb.read('.claude/settings.json')).hooks.UserPromptSubmit, [
     { hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/kizu-hook.sh user-prompt-submit', timeout: 30 }] },
   ]);

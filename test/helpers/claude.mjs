@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { sandbox } from './sandbox.mjs';
+import { BIN, sandbox } from './sandbox.mjs';
 import { CLAUDE_BIN, claudeEnv, dropJournalHook } from './fake-anthropic.mjs';
 import { commitConfig } from './config.mjs';
 
@@ -23,7 +23,15 @@ export function requireClaude() {
 export function initHooks(sb, { journal = false } = {}) {
   const init = sb.kizu(['init']);
   assert.equal(init.status, 0, `git kizu init failed:\n${init.stdout}\n${init.stderr}`);
-  if (!journal) dropJournalHook(sb);
+  if (!journal) {
+    dropJournalHook(sb);
+    // The prompt hook tells the user once that the journal entry is gone (install/integrity.ts):
+    // told here, so the client's runs stay silent about this harness's own change.
+    const told = sb.run(process.execPath, [BIN, 'hook', 'user-prompt-submit'], {
+      input: JSON.stringify({ session_id: 'harness', transcript_path: '/dev/null', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: '' }),
+    });
+    assert.equal(told.status, 0, told.stderr);
+  }
 }
 
 /**
