@@ -196,10 +196,19 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     return [...out, ...positional];
   }
   const links = (name === 'cp' && args.some((w) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(w.value ?? ''))) || name === 'ln';
-  if ((name === 'cp' || name === 'install' || name === 'rsync') && !links) {
+  if ((name === 'cp' || name === 'install' || name === 'rsync' || name === 'mv') && !links) {
+    // Into a directory (`-t DIR`, or a last argument that is one): each source lands as
+    // DIR/<its name>, so `cp -t .claude settings.local.json` writes .claude/settings.local.json.
     const t = args.findIndex((w) => w.value === '-t' || (w.value ?? '').startsWith('--target-directory'));
-    if (t >= 0) return [...out, args[t].value === '-t' ? args[t + 1] : { value: (args[t].value ?? '').split('=')[1] ?? '', raw: args[t].raw }].filter(Boolean);
-    positional = positional.slice(-1);
+    const dir = t >= 0 ? (args[t].value === '-t' ? args[t + 1] : { value: (args[t].value ?? '').split('=')[1] ?? '', raw: args[t].raw }) : positional[positional.length - 1];
+    const sources = t >= 0 ? positional.filter((w) => w !== args[t + 1]) : positional.slice(0, -1);
+    const into: Word[] = [];
+    if (dir && dir.value !== null) {
+      for (const s of sources) if (s.value !== null) into.push({ value: path.join(dir.value, path.basename(s.value)), raw: s.raw });
+    }
+    // mv takes its sources away too: each is written (deleted) as well.
+    const moved = name === 'mv' ? sources : [];
+    return [...out, ...(dir ? [dir] : []), ...into, ...moved].filter(Boolean);
   }
   if (name === 'curl' || name === 'wget') {
     const o = args.findIndex((w) => w.value === '-o' || w.value === '--output' || w.value === '-O' || w.value === '--output-document');
@@ -291,6 +300,12 @@ function judgePathWord(w: Word, ctx: GateContext, repo: Repo | null, c: SimpleCo
   }
   // Not static (`$D/.git/config`, `"$(pwd)"/.husky/pre-commit`): judged by the literal parts of its text.
   const literal = w.raw.replace(/["']/g, '');
+  // `"$(git rev-parse --git-dir)"/info/attributes` and its kin name the git dir.
+  if (/rev-parse\s[^)`]*--(git-dir|git-common-dir|absolute-git-dir|git-path)/.test(literal)) return { strength: 'deny', rule: 'git-dir', subject: w.raw };
+  // A computed prefix before a git dir's own file names (`$D/hooks/pre-commit`, `${X}/info/exclude`): it may be .git.
+  if (/^[$`]/.test(literal) && /(^|\/)(hooks\/[\w.-]+|info\/(attributes|exclude|sparse-checkout)|refs\/.*|packed-refs|config|HEAD|index)$/.test(literal)) {
+    return { strength: ruleOf('dynamic-command').strength as Verdict['strength'], rule: 'dynamic-command', subject: w.raw };
+  }
   const hit = classifyPath(literal.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([^)]*\)|`[^`]*`/g, 'x'), ctx, repo);
   if (hit && hit.rule !== 'package-json-review-keys') return { strength: ruleOf(hit.rule).strength as Verdict['strength'], rule: hit.rule, subject: w.raw };
   if (/(^|[^\w.-])\.git([^\w.-]|$)/i.test(literal)) return { strength: 'deny', rule: 'git-dir', subject: w.raw };
@@ -455,6 +470,9 @@ interface PathHit {
   abs: string;
 }
 
+/** Folders (relative to a repository root, lower case) that hold the agents' hook settings and runners or a hook manager's hooks. */
+const HOOK_DIRS: readonly string[] = ['.claude', '.claude/hooks', '.codex', '.codex/hooks', '.gemini', '.gemini/hooks', '.github', '.github/hooks', '.cursor', '.cursor/hooks', '.husky', '.husky/_'];
+
 /**
  * The path rule a path falls under, if any: resolved against `ctx.cwd` (`~` is the home),
  * normalised, and seen through the symbolic links of its existing part; compared in lower case.
@@ -478,6 +496,8 @@ export function classifyPath(p: string, ctx: GateContext, cwdRepo: Repo | null):
       const rel = path.relative(root.toLowerCase(), lc).split(path.sep).join('/');
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
       if (rel === 'package.json') return { rule: 'package-json-review-keys', shown: 'package.json', abs: cand };
+      // A folder that holds hook registrations or runners, written (moved, removed, replaced) whole.
+      if (HOOK_DIRS.includes(rel)) return { rule: 'hook-files', shown: shown(root), abs: cand };
       for (const r of RULES) {
         if (r.match.on === 'path' && r.match.repo?.some((pat) => matches(rel, pat))) return { rule: r.id, shown: shown(root), abs: cand };
       }
