@@ -19,6 +19,7 @@ import path from 'node:path';
 import { BIN, sandbox } from '../helpers/sandbox.mjs';
 import { COPILOT_BIN, applyPatch, copilotCacheEnv, copilotEnv, newInput, runAgainstFake } from '../helpers/fake-responses.mjs';
 import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
+import { commitConfig } from '../helpers/config.mjs';
 
 const TEST_TIMEOUT = E2E_TEST_MS;
 const RUN_TIMEOUT = E2E_RUN_MS;
@@ -42,7 +43,7 @@ test('the pinned Copilot CLI runs here', { timeout: TEST_TIMEOUT }, () => {
 function scarredRepo({ config } = {}) {
   accessSync(COPILOT_BIN, constants.X_OK);
   const sb = sandbox({ files: { 'src/app.js': ORIGINAL } });
-  if (config) sb.write({ '.kizurc.json': JSON.stringify(config) });
+  if (config) commitConfig(sb, { '.kizurc.json': JSON.stringify(config) }); // gate keys apply from the committed config only
   const init = sb.kizu(['init', '--agent', 'copilot']);
   assert.equal(init.status, 0, `git kizu init --agent copilot failed:\n${init.stdout}\n${init.stderr}`);
   sb.write({ 'src/app.js': EDITED });
