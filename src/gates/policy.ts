@@ -429,6 +429,32 @@ export const FILE_WRITERS = new Set([
   'git-rm', 'git-mv', 'find-delete', 'sponge', 'split', 'csplit', 'tar', 'unzip', 'curl', 'wget',
 ]);
 
+/** Config keys that add commands or config of their own: aliases, includes, the fsmonitor hook, another working tree. */
+const ALIAS_KEY = /^\s*(alias\.|include\.|includeif\.|core\.fsmonitor|core\.worktree)/i;
+
+/**
+ * A rule denying a git command that sets a config key `key` matches: through `git -c` /
+ * `--config-env` for this run, or `git config` writing it (a read passes: {@link configWrites}).
+ */
+function configKeyRule(id: RuleId, key: RegExp): Rule {
+  return {
+    id,
+    class: 'review-bypass',
+    strength: 'deny',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const s = gitSubcommand(c);
+        if (s.config.some((k) => key.test(k))) return true;
+        // `git config [--global|--file f|...] <key> <value>`, `git config set <key>`, `--unset`, `--add`, ...
+        if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
+        return c.argv.slice(s.at + 1).some((w) => key.test(w.value ?? w.raw));
+      },
+    },
+  };
+}
+
 /** The rules. */
 export const RULES: readonly Rule[] = [
   // Files the write tools (and shell commands' file arguments) may not change.
@@ -472,38 +498,8 @@ export const RULES: readonly Rule[] = [
       },
     },
   },
-  {
-    id: 'git-config-hooks-path',
-    class: 'review-bypass',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        if (s.config.some((k) => HOOKS_PATH_KEY.test(k))) return true;
-        const sub = c.argv[s.at]?.value;
-        return sub === 'config' && configWrites(opts(c, s.at + 1)) && c.argv.slice(s.at + 1).some((w) => HOOKS_PATH_KEY.test(w.value ?? w.raw));
-      },
-    },
-  },
-  {
-    id: 'git-config-alias',
-    class: 'review-bypass',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        const bad = (k: string) => /^\s*(alias\.|include\.|includeif\.|core\.fsmonitor|core\.worktree)/i.test(k);
-        if (s.config.some(bad)) return true;
-        if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
-        // `git config [--global|--file f|...] <key> <value>`, `git config set <key>`, `--unset`, `--add`, ...
-        return c.argv.slice(s.at + 1).some((w) => bad(w.value ?? w.raw));
-      },
-    },
-  },
+  configKeyRule('git-config-hooks-path', HOOKS_PATH_KEY),
+  configKeyRule('git-config-alias', ALIAS_KEY),
   {
     id: 'git-config-edit',
     class: 'review-bypass',
@@ -593,22 +589,8 @@ export const RULES: readonly Rule[] = [
     strength: 'ask',
     match: { on: 'command', names: ['git'], test: (c) => gitSub(c) === 'commit-tree' },
   },
-  {
-    id: 'git-config-view',
-    class: 'review-bypass',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        if (s.config.some((k) => VIEW_KEY.test(k))) return true;
-        if (c.argv[s.at]?.value !== 'config') return false;
-        const args = opts(c, s.at + 1);
-        return configWrites(args) && args.some((a) => a !== null && VIEW_KEY.test(a));
-      },
-    },
-  },
+  configKeyRule('git-config-view', VIEW_KEY),
+
   {
     // `git ci -n` where `ci` may be the user's alias of commit: a subcommand git does not have, with -n or --no-verify.
     id: 'git-alias-skips-hooks',
