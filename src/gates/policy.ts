@@ -90,6 +90,7 @@ export const RULE_IDS = [
   'hide-changes',
   'commit-dynamic-options',
   'plumbing-commit',
+  'untracked-away',
   'git-config-view',
   'refspec-outside-branches',
   'kizu-refs',
@@ -590,6 +591,25 @@ export const RULES: readonly Rule[] = [
     match: { on: 'command', names: ['git'], test: (c) => gitSub(c) === 'commit-tree' },
   },
   configKeyRule('git-config-view', VIEW_KEY),
+  {
+    // `git stash -u|-a` and `git clean -f` take untracked files out of the working tree: the
+    // review queue (untracked until committed), hook files init wrote, the agent's new files
+    // with their scars. Asked, as git-kizu cannot snapshot first here (issue 25's gates will).
+    id: 'untracked-away',
+    class: 'review-bypass',
+    strength: 'ask',
+    match: {
+      on: 'command',
+      names: ['git'],
+      test: (c) => {
+        const sub = gitSub(c);
+        const args = opts(c, gitSubcommand(c).at + 1).filter((a): a is string => a !== null);
+        if (sub === 'stash') return args.some((a) => a === '--include-untracked' || a === '--all' || /^-[a-zA-Z]*[ua]/.test(a));
+        if (sub === 'clean') return !args.some((a) => a === '-n' || a === '--dry-run' || /^-[a-zA-Z]*n/.test(a)) && args.some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
+        return false;
+      },
+    },
+  },
 
   {
     // `git ci -n` where `ci` may be the user's alias of commit: a subcommand git does not have, with -n or --no-verify.

@@ -643,6 +643,8 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
     'this commit (or merge) has an option computed when it runs (a variable or a substitution), which may skip the git hooks. Write its options out literally.',
   'plumbing-commit':
     '`git commit-tree` makes a commit without running the git hooks, and with them the check that no unresolved review remark is committed. Commit with `git commit`.',
+  'untracked-away':
+    'this takes untracked files out of the working tree (`git stash -u`/`-a`, `git clean -f`): the review queue and files nobody has reviewed yet among them. Leave untracked files in place, or ask the human.',
   'git-config-view':
     "this changes a git setting that decides what git shows of the working tree (a clean filter or textconv, the file mode or bare switch, another attributes or exclude file, hidden submodules or untracked files), and with it what review sees. Leave it; if it is needed, ask the human.",
   'refspec-outside-branches':
