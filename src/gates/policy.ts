@@ -433,27 +433,23 @@ export const FILE_WRITERS = new Set([
 /** Config keys that add commands or config of their own: aliases, includes, the fsmonitor hook, another working tree. */
 const ALIAS_KEY = /^\s*(alias\.|include\.|includeif\.|core\.fsmonitor|core\.worktree)/i;
 
+/** A rule on a git command: its id, class, strength and the test on the command (the form of most rules below). */
+function gitRule(id: RuleId, cls: Rule['class'], strength: Rule['strength'], test: (c: SimpleCommand) => boolean): Rule {
+  return { id, class: cls, strength, match: { on: 'command', names: ['git'], test } };
+}
+
 /**
  * A rule denying a git command that sets a config key `key` matches: through `git -c` /
  * `--config-env` for this run, or `git config` writing it (a read passes: {@link configWrites}).
  */
 function configKeyRule(id: RuleId, key: RegExp): Rule {
-  return {
-    id,
-    class: 'review-bypass',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        if (s.config.some((k) => key.test(k))) return true;
-        // `git config [--global|--file f|...] <key> <value>`, `git config set <key>`, `--unset`, `--add`, ...
-        if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
-        return c.argv.slice(s.at + 1).some((w) => key.test(w.value ?? w.raw));
-      },
-    },
-  };
+  return gitRule(id, 'review-bypass', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    if (s.config.some((k) => key.test(k))) return true;
+    // `git config [--global|--file f|...] <key> <value>`, `git config set <key>`, `--unset`, `--add`, ...
+    if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
+    return c.argv.slice(s.at + 1).some((w) => key.test(w.value ?? w.raw));
+  });
 }
 
 /** The rules. */
@@ -481,39 +477,21 @@ export const RULES: readonly Rule[] = [
   { id: 'git-dir', class: 'git-dir', strength: 'deny', match: { on: 'path', gitDir: true } },
 
   // Shell commands that skip or switch off review.
-  {
-    id: 'commit-no-verify',
-    class: 'review-bypass',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const sub = gitSub(c);
-        const s = gitSubcommand(c);
-        const args = opts(c, s.at + 1);
-        if (sub === 'commit') return commitSkipsHooks(args);
-        // merge runs pre-merge-commit (which runs pre-commit): its --no-verify skips the guard too.
-        if (sub === 'merge' || sub === 'pull') return args.some((a) => a !== null && a.startsWith('--') && abbrevOf(a.split('=')[0], '--no-verify', '--no-ve'.length));
-        return false;
-      },
-    },
-  },
+  gitRule('commit-no-verify', 'review-bypass', 'deny', (c) => {
+    const sub = gitSub(c);
+    const s = gitSubcommand(c);
+    const args = opts(c, s.at + 1);
+    if (sub === 'commit') return commitSkipsHooks(args);
+    // merge runs pre-merge-commit (which runs pre-commit): its --no-verify skips the guard too.
+    if (sub === 'merge' || sub === 'pull') return args.some((a) => a !== null && a.startsWith('--') && abbrevOf(a.split('=')[0], '--no-verify', '--no-ve'.length));
+    return false;
+  }),
   configKeyRule('git-config-hooks-path', HOOKS_PATH_KEY),
   configKeyRule('git-config-alias', ALIAS_KEY),
-  {
-    id: 'git-config-edit',
-    class: 'review-bypass',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        return c.argv[s.at]?.value === 'config' && opts(c, s.at + 1).some((a) => a === '-e' || a === '--edit' || a === 'edit');
-      },
-    },
-  },
+  gitRule('git-config-edit', 'review-bypass', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    return c.argv[s.at]?.value === 'config' && opts(c, s.at + 1).some((a) => a === '-e' || a === '--edit' || a === 'edit');
+  }),
   {
     id: 'git-config-env',
     class: 'review-bypass',
@@ -552,81 +530,40 @@ export const RULES: readonly Rule[] = [
       },
     },
   },
-  {
-    id: 'hide-changes',
-    class: 'review-bypass',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        if (c.argv[s.at]?.value !== 'update-index') return false;
-        return opts(c, s.at + 1).some((a) => a !== null && (abbrevOf(a, '--assume-unchanged', 5) || abbrevOf(a, '--skip-worktree', 4)));
-      },
-    },
-  },
+  gitRule('hide-changes', 'review-bypass', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    if (c.argv[s.at]?.value !== 'update-index') return false;
+    return opts(c, s.at + 1).some((a) => a !== null && (abbrevOf(a, '--assume-unchanged', 5) || abbrevOf(a, '--skip-worktree', 4)));
+  }),
 
-  {
-    // `F=-n; git commit $F`: an option computed at run time may skip the hooks.
-    id: 'commit-dynamic-options',
-    class: 'review-bypass',
-    strength: 'ask',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const sub = gitSub(c);
-        if (sub !== 'commit' && sub !== 'merge' && sub !== 'pull') return false;
-        const s = gitSubcommand(c);
-        return commitHasDynamicOption(c, opts(c, s.at + 1));
-      },
-    },
-  },
-  {
-    // `git commit-tree` makes a commit without running any hook (then `reset --soft` or `update-ref` moves HEAD to it).
-    id: 'plumbing-commit',
-    class: 'review-bypass',
-    strength: 'ask',
-    match: { on: 'command', names: ['git'], test: (c) => gitSub(c) === 'commit-tree' },
-  },
+  // `F=-n; git commit $F`: an option computed at run time may skip the hooks.
+  gitRule('commit-dynamic-options', 'review-bypass', 'ask', (c) => {
+    const sub = gitSub(c);
+    if (sub !== 'commit' && sub !== 'merge' && sub !== 'pull') return false;
+    const s = gitSubcommand(c);
+    return commitHasDynamicOption(c, opts(c, s.at + 1));
+  }),
+  // `git commit-tree` makes a commit without running any hook (then `reset --soft` or `update-ref` moves HEAD to it).
+  gitRule('plumbing-commit', 'review-bypass', 'ask', (c) => gitSub(c) === 'commit-tree'),
   configKeyRule('git-config-view', VIEW_KEY),
-  {
-    // `git stash -u|-a` and `git clean -f` take untracked files out of the working tree: the
-    // review queue (untracked until committed), hook files init wrote, the agent's new files
-    // with their scars. Asked, as git-kizu cannot snapshot first here (issue 25's gates will).
-    id: 'untracked-away',
-    class: 'review-bypass',
-    strength: 'ask',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const sub = gitSub(c);
-        const args = opts(c, gitSubcommand(c).at + 1).filter((a): a is string => a !== null);
-        if (sub === 'stash') return args.some((a) => a === '--include-untracked' || a === '--all' || /^-[a-zA-Z]*[ua]/.test(a));
-        if (sub === 'clean') return !args.some((a) => a === '-n' || a === '--dry-run' || /^-[a-zA-Z]*n/.test(a)) && args.some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
-        return false;
-      },
-    },
-  },
+  // `git stash -u|-a` and `git clean -f` take untracked files out of the working tree: the
+  // review queue (untracked until committed), hook files init wrote, the agent's new files
+  // with their scars. Asked, as git-kizu cannot snapshot first here (issue 25's gates will).
+  gitRule('untracked-away', 'review-bypass', 'ask', (c) => {
+    const sub = gitSub(c);
+    const args = opts(c, gitSubcommand(c).at + 1).filter((a): a is string => a !== null);
+    if (sub === 'stash') return args.some((a) => a === '--include-untracked' || a === '--all' || /^-[a-zA-Z]*[ua]/.test(a));
+    if (sub === 'clean') return !args.some((a) => a === '-n' || a === '--dry-run' || /^-[a-zA-Z]*n/.test(a)) && args.some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
+    return false;
+  }),
 
-  {
-    // `git ci -n` where `ci` may be the user's alias of commit: a subcommand git does not have, with -n or --no-verify.
-    id: 'git-alias-skips-hooks',
-    class: 'review-bypass',
-    strength: 'ask',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const sub = gitSub(c);
-        if (sub === null || GIT_BUILTINS.has(sub)) return false;
-        const s = gitSubcommand(c);
-        return opts(c, s.at + 1).some((a) => a !== null && (a.startsWith('--') ? abbrevOf(a.split('=')[0], '--no-verify', '--no-ve'.length) : /^-[a-zA-Z]*n/.test(a)));
-      },
-    },
-  },
+  // `git ci -n` where `ci` may be the user's alias of commit: a subcommand git does not have, with -n or --no-verify.
+  gitRule('git-alias-skips-hooks', 'review-bypass', 'ask', (c) => {
+    const sub = gitSub(c);
+    if (sub === null || GIT_BUILTINS.has(sub)) return false;
+    const s = gitSubcommand(c);
+    return opts(c, s.at + 1).some((a) => a !== null && (a.startsWith('--') ? abbrevOf(a.split('=')[0], '--no-verify', '--no-ve'.length) : /^-[a-zA-Z]*n/.test(a)));
+  }),
   {
     // `npm pkg set kizu.scan.exclude=…` / `npm pkg delete simple-git-hooks`: package.json's guarded keys by command.
     id: 'package-json-command',
@@ -660,63 +597,27 @@ export const RULES: readonly Rule[] = [
   },
 
   // git-kizu's refs.
-  {
-    id: 'update-ref-delete',
-    class: 'review-refs',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        return c.argv[s.at]?.value === 'update-ref' && opts(c, s.at + 1).some((a) => a === '-d' || (a !== null && /^-[a-z]*d/.test(a) && !a.startsWith('--')) || a === '--delete');
-      },
-    },
-  },
-  {
-    id: 'update-ref-stdin',
-    class: 'review-refs',
-    strength: 'ask',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        return c.argv[s.at]?.value === 'update-ref' && opts(c, s.at + 1).includes('--stdin');
-      },
-    },
-  },
-  {
-    id: 'kizu-refs',
-    class: 'review-refs',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const sub = gitSub(c);
-        if (sub !== null && GIT_READ_ONLY.has(sub)) return false;
-        if (sub === 'kizu') return false;
-        // (not `kizu/<name>`: those are `git kizu task` branches under refs/heads/)
-        return c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText));
-      },
-    },
-  },
+  gitRule('update-ref-delete', 'review-refs', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    return c.argv[s.at]?.value === 'update-ref' && opts(c, s.at + 1).some((a) => a === '-d' || (a !== null && /^-[a-z]*d/.test(a) && !a.startsWith('--')) || a === '--delete');
+  }),
+  gitRule('update-ref-stdin', 'review-refs', 'ask', (c) => {
+    const s = gitSubcommand(c);
+    return c.argv[s.at]?.value === 'update-ref' && opts(c, s.at + 1).includes('--stdin');
+  }),
+  gitRule('kizu-refs', 'review-refs', 'deny', (c) => {
+    const sub = gitSub(c);
+    if (sub !== null && GIT_READ_ONLY.has(sub)) return false;
+    if (sub === 'kizu') return false;
+    // (not `kizu/<name>`: those are `git kizu task` branches under refs/heads/)
+    return c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText));
+  }),
 
-  {
-    id: 'refspec-outside-branches',
-    class: 'review-refs',
-    strength: 'deny',
-    match: {
-      on: 'command',
-      names: ['git'],
-      test: (c) => {
-        const s = gitSubcommand(c);
-        const sub = c.argv[s.at]?.value;
-        return (sub === 'fetch' || sub === 'pull' || sub === 'push') && refspecOutsideBranches(c, s.at + 1);
-      },
-    },
-  },
+  gitRule('refspec-outside-branches', 'review-refs', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    const sub = c.argv[s.at]?.value;
+    return (sub === 'fetch' || sub === 'pull' || sub === 'push') && refspecOutsideBranches(c, s.at + 1);
+  }),
 
   // The reviewer's acts.
   {
