@@ -48,11 +48,22 @@ test('PascalCase payloads (snake_case fields): PostToolUse Edit, Stop, UserPromp
   assert.deepEqual(parse('journal', POST_P).input.edit.paths, ['app.js']);
 });
 
+/** The message JSON.parse gives for `text` on this Node. */
+function jsonError(text) {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return e.message;
+  }
+  throw new Error(`${text} parsed`);
+}
+
 test('garbage and other agents\' payloads: PayloadError with one line', () => {
   const claude = { session_id: 's', transcript_path: '/t', cwd: '/r', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: '/r/a', old_string: 'a', new_string: 'b' } };
   const cases = [
     ['stop', '', 'empty hook payload on stdin'],
-    ['stop', '{', 'hook payload is not JSON (Expected property name or \'}\' in JSON at position 1)'],
+    // V8's own words for the syntax error, which differ between Node lines (22 adds the line and column).
+    ['stop', '{', `hook payload is not JSON (${jsonError('{')})`],
     ['stop', 'null', 'hook payload is not a JSON object'],
     ['stop', '{"a":1}', 'hook payload has no "sessionId" or "hook_event_name" (is this a GitHub Copilot CLI hook payload?)'],
     ['post-tool-use', JSON.stringify(STOP), 'hook payload has no "toolName" (is this a postToolUse payload?)'],
