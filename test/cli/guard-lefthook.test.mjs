@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { sandbox, src } from '../helpers/sandbox.mjs';
+import { pathWithoutKizu, sandbox, src } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 import { commitStaged } from '../helpers/install.mjs';
 import { applyPlan, managerOutput, revertPlan, toolBin } from '../helpers/hook-managers.mjs';
@@ -89,7 +89,7 @@ test('no git-kizu reachable (launcher gone, not on PATH): the commit goes throug
   applyPlan(lefthook, sb.path('lefthook.yml'));
   install(sb);
   rmSync(sb.path('.git/kizu/git-kizu'));
-  const env = { PATH: process.env.PATH };
+  const env = { PATH: pathWithoutKizu() }; // also where the tester installed git-kizu (npm link)
   assert.notEqual(sb.run('sh', ['-c', 'command -v git-kizu'], { env }).status, 0, 'git-kizu must not be on PATH');
   const r = commitStaged(sb, 'scar.js', '// @kizu[ask]: explain\n', { env });
   ok(r, 'commit');

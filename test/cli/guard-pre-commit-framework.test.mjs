@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, sandbox, src } from '../helpers/sandbox.mjs';
+import { ROOT, pathWithoutKizu, sandbox, src } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 import { commitStaged } from '../helpers/install.mjs';
 import { applyPlan, managerOutput, preCommitBin, revertPlan } from '../helpers/hook-managers.mjs';
@@ -97,7 +97,7 @@ test('no git-kizu reachable (launcher gone, not on PATH): the commit goes throug
   addGuard(sb);
   install(sb);
   rmSync(sb.path('.git/kizu/git-kizu'));
-  const env = { PATH: process.env.PATH };
+  const env = { PATH: pathWithoutKizu() }; // also where the tester installed git-kizu (npm link)
   assert.notEqual(sb.run('sh', ['-c', 'command -v git-kizu'], { env }).status, 0, 'git-kizu must not be on PATH');
   const r = ok(commitStaged(sb, 'scar.js', '// @kizu[ask]: explain\n', { env }), 'commit');
   // pre-commit shows a passing hook's output only with --verbose (or `verbose: true`, which would add lines to every commit).

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, sandbox } from '../helpers/sandbox.mjs';
+import { ROOT, pathWithoutKizu, sandbox } from '../helpers/sandbox.mjs';
 import { CLAUDE_ARGS, claudeSandboxEnv, requireClaude } from '../helpers/claude.mjs';
 import { CLAUDE_BIN, editResult, hookRuns, lastAssistantText, newMessages, runAgainstFake, stopFeedback, text, toolUse } from '../helpers/fake-anthropic.mjs';
 import { E2E_TEST_MS, E2E_RUN_MS } from '../helpers/fake-server.mjs';
@@ -176,7 +176,8 @@ test('plugin installed from the marketplace (a): a scar blocks the first stop wi
 
 test('plugin loaded with --plugin-dir, without git-kizu on PATH: every hook says so in one stderr line and exits 0; the stop is not blocked', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = scarredRepo();
-  const env = { ...ctx.env, PATH: ctx.env.PATH.split(path.delimiter).filter((d) => d !== ctx.sb.binDir).join(path.delimiter) };
+  // Neither the sandbox's git-kizu nor one the tester installed (npm link) is on PATH.
+  const env = { ...ctx.env, PATH: pathWithoutKizu(ctx.env.PATH.split(path.delimiter).filter((d) => d !== ctx.sb.binDir).join(path.delimiter)) };
   const { r, agent } = await runAgainstFake(t, {
     agent: ['done'],
     prompt: 'Review the scars in this repository.',

@@ -1,7 +1,7 @@
 // Isolated real git repos in temp dirs and the real git-kizu bin, reached as `git kizu`
 // through a PATH entry (exactly how users run it); where the sources under src/ are.
 import { spawnSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync, mkdirSync, symlinkSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,6 +25,18 @@ export const EMAIL = 'kizu@example.invalid';
  * Every test reaches src/ through this: a moved module means changing the string where it is
  * used, and `grep -rn "src('" test/` lists every such place.
  */
+/**
+ * `dirs` (a PATH value) without its directories that hold a `git-kizu` (the tester's own
+ * install: `npm link`, as the README's set-up does), for tests about a machine where
+ * git-kizu cannot be found.
+ */
+export function pathWithoutKizu(dirs = process.env.PATH ?? '') {
+  return dirs
+    .split(path.delimiter)
+    .filter((d) => d && !existsSync(path.join(d, 'git-kizu')))
+    .join(path.delimiter);
+}
+
 export const src = (rel) => pathToFileURL(path.join(ROOT, 'src', rel)).href;
 
 /**
