@@ -9,7 +9,6 @@
 import { protocolFor } from '../scars/format.js';
 import type { Scar } from '../scars/parse.js';
 import type { QueueItem } from '../queue/item.js';
-import { describeItem } from '../queue/item.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import type { HunkReview } from './hunk-review.js';
 import { count, joinAnd, plural, shellQuote } from '../words.js';
@@ -79,9 +78,9 @@ function moreLine(n: number, what: string, command: string): string {
   return `- … and ${n} more ${what}, not listed here: \`${command}\` lists them all`;
 }
 
-/** One line for a scar: `- path:line [kind] body → what to do` (path and body {@link printable}). */
+/** One line for a scar: `- "path":line [kind] body → what to do` (the path quoted as data: {@link quoteData}; the body {@link printable}). */
 function scarLine(s: Scar): string {
-  return `- ${printable(s.path)}:${s.line} [${s.kind}] ${printable(s.body)} → ${protocolFor(s.kind, s.body)}`;
+  return `- ${quoteData(s.path)}:${s.line} [${s.kind}] ${printable(s.body)} → ${protocolFor(s.kind, s.body)}`;
 }
 
 /** The resolution protocol, one sentence per kind. */
@@ -103,9 +102,10 @@ export function queueProtocolFor(i: QueueItem): string {
   return `${first}, then run \`git kizu queue done ${i.id}\``;
 }
 
-/** One line for a queue item: `- [id] path:line (kind) text → what to do`. */
+/** One line for a queue item: `- [id] "path":line (kind) text → what to do` (the path quoted as data: {@link quoteData}). */
 function itemLine(i: QueueItem): string {
-  return `- ${printable(describeItem(i))} → ${queueProtocolFor(i)}`;
+  const where = i.anchor ? ` ${quoteData(i.anchor.path)}:${i.anchor.line}` : '';
+  return `- ${printable(`[${i.id}]`)}${where}${i.kind ? ` (${printable(i.kind)})` : ''} ${printable(i.text || '(no text)')} → ${queueProtocolFor(i)}`;
 }
 
 /**
@@ -116,10 +116,11 @@ function itemLine(i: QueueItem): string {
  * resolve a conflict for a path with unmerged index entries.
  */
 function compareHint(h: HunkReview['rejected'][number], base: string): string {
-  if (h.kind === 'untracked') return `(${h.path} is a new file: the baseline ${base} does not have it)`;
-  const q = shellQuote(h.path);
-  if (h.kind === 'conflict') return `(${h.path} has an unresolved conflict: \`git status\` and \`git diff -- ${q}\` show both sides; resolve it and \`git add ${q}\`)`;
-  if (h.kind === 'submodule') return `(${h.path} is a repository of its own: \`git -C ${q} status\` and \`git -C ${q} log\` show what changed in it)`;
+  const p = quoteData(h.path);
+  if (h.kind === 'untracked') return `(${p} is a new file: the baseline ${base} does not have it)`;
+  const q = shellArg(h.path);
+  if (h.kind === 'conflict') return `(${p} has an unresolved conflict: \`git status\` and \`git diff -- ${q}\` show both sides; resolve it and \`git add ${q}\`)`;
+  if (h.kind === 'submodule') return `(${p} is a repository of its own: \`git -C ${q} status\` and \`git -C ${q} log\` show what changed in it)`;
   return `(\`git diff ${base} -- ${q}\`)`;
 }
 
@@ -131,7 +132,7 @@ function rejectedLines(r: HunkReview): string[] {
   const base = r.baseline.slice(0, 12);
   return r.rejected.map(
     (h) =>
-      `- ${r.range(h)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
+      `- ${rangeData(h.path, r.range(h))} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
       compareHint(h, base) +
       ', work out what is wrong, and rework or revert it',
   );
@@ -139,7 +140,7 @@ function rejectedLines(r: HunkReview): string[] {
 
 /** One line per unreviewed hunk of `r`. */
 function unreviewedLines(r: HunkReview): string[] {
-  return r.unreviewed.map((h) => `- ${r.range(h)} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`);
+  return r.unreviewed.map((h) => `- ${rangeData(h.path, r.range(h))} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -163,7 +164,7 @@ export function editContext(scars: Scar[], items: QueueItem[], reviews: HunkRevi
     // The scars of the files just edited: `scan --all <path>` finds them even where the file
     // now matches HEAD (outside scan's default scope).
     const files = [...new Set(scars.map((s) => s.path))];
-    const scan = files.length === 1 ? `git kizu scan --all ${shellQuote(files[0])}` : 'git kizu scan --all';
+    const scan = files.length === 1 ? `git kizu scan --all ${shellArg(files[0])}` : 'git kizu scan --all';
     const list = budget.take(scars.map(scarLine), (k) => moreLine(k, plural(k, 'scar'), scan));
     const all = budget.omitted ? `all ${n}, the ones not listed too,` : n === 1 ? 'it' : 'them';
     parts.push(`git-kizu: the file you just edited holds ${count(n, 'review scar')} left by a human reviewer:\n${list.join('\n')}\n${PROTOCOL} Resolve ${all} before you finish your turn.`);
@@ -310,7 +311,7 @@ export function guardMissingMessage(why: string, fix: string): string {
 export function commitRefusal(scars: Scar[]): string[] {
   const n = scars.length;
   const list = new ListBudget().take(
-    scars.map((s) => `  ${printable(s.path)}:${s.line}  [${s.kind}]  ${printable(s.body)}`),
+    scars.map((s) => `  ${quoteData(s.path)}:${s.line}  [${s.kind}]  ${printable(s.body)}`),
     (k) => `  … and ${k} more staged ${plural(k, 'scar')}, not listed here: git kizu scan --staged lists them all`,
   );
   return [
@@ -421,9 +422,13 @@ export function unreadableGivenUpMessage(names: string[], max: number): string {
 
 // --- issue 22: laundered rejections ---
 
-/** A stored or listed range (`path:start-end`, `path (binary)`) with its path quoted as git quotes paths (control characters escaped). */
-function quotedRange(p: string, range: string): string {
-  return range.startsWith(p) ? quoteCStyle(p) + range.slice(p.length) : quoteCStyle(range);
+/**
+ * A stored or listed range (`path:start-end`, `path (binary)`) for the agent: its path quoted
+ * as data ({@link quoteData}: `"src/a.js":3-5`), so that a file name cannot read as words of
+ * the message; a range that does not start with the path is quoted whole.
+ */
+function rangeData(p: string, range: string): string {
+  return range.startsWith(p) ? quoteData(p) + printable(range.slice(p.length)) : quoteData(range);
 }
 
 /**
@@ -433,8 +438,8 @@ function quotedRange(p: string, range: string): string {
  */
 function launderedLines(r: HunkReview): string[] {
   return r.laundered.map((l) => {
-    const where = quotedRange(l.path, l.range);
-    const q = shellQuote(l.path);
+    const where = rangeData(l.path, l.range);
+    const q = shellArg(l.path);
     if (l.how === 'committed') {
       const c = l.commit!.slice(0, 12);
       return (
@@ -443,7 +448,7 @@ function launderedLines(r: HunkReview): string[] {
         'or tell the user that only a human reviewer can accept it'
       );
     }
-    const now = l.edits.length ? ` (now ${l.edits.map((h) => `${h.id.slice(0, 8)} ${quotedRange(h.path, r.range(h))}`).join(', ')})` : '';
+    const now = l.edits.length ? ` (now ${l.edits.map((h) => `${h.id.slice(0, 8)} ${rangeData(h.path, r.range(h))}`).join(', ')})` : '';
     const c = l.commit ? `, and the edit was committed in ${l.commit.slice(0, 12)}` : '';
     return (
       `- ${where} → a reviewer rejected this change; it was edited instead of reverted${now}${c}, and nobody reviewed the edit: ` +
@@ -461,7 +466,7 @@ function launderedLines(r: HunkReview): string[] {
 export function rejectedCommitRefusal(list: StagedRejection[]): string[] {
   const n = list.length;
   const lines = new ListBudget().take(
-    list.map((h) => `  ${quotedRange(h.path, h.range)}  (hunk ${h.id.slice(0, 8)})`),
+    list.map((h) => `  ${rangeData(h.path, h.range)}  (hunk ${h.id.slice(0, 8)})`),
     (k) => `  … and ${k} more staged ${plural(k, 'hunk')}, not listed here: git kizu status lists them all`,
   );
   const one = list.find((h) => h.inWorkTree);
@@ -665,11 +670,12 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
 
 /**
  * The reason the agent reads when the gate denies (or asks about) a call: `git-kizu refused
- * this <tool> call: <reason> (rule <id>: <what matched>)`; what matched is escaped.
+ * this <tool> call: <reason> (rule <id>: "<what matched>")`; what matched (a path, a command)
+ * is quoted as data ({@link quoteData}).
  */
 export function gateReason(v: { strength: 'deny' | 'ask'; rule: RuleId; subject: string }, tool: string): string {
   const verb = v.strength === 'deny' ? 'refused' : 'held back (the user decides)';
-  return `git-kizu ${verb} this ${escapeShown(tool || 'tool')} call: ${GATE_REASONS[v.rule]} (rule ${v.rule}: ${escapeShown(v.subject)})`;
+  return `git-kizu ${verb} this ${escapeShown(tool || 'tool')} call: ${GATE_REASONS[v.rule]} (rule ${v.rule}: ${quoteData(v.subject)})`;
 }
 
 /** The line shown to the user when the gate denies or asks: what the agent tried, by rule. */
@@ -681,4 +687,26 @@ export function gateUserMessage(v: { strength: 'deny' | 'ask'; rule: RuleId; sub
 /** The stderr line of a pre-tool-use hook that could not judge the call: it is refused (exit 2). */
 export function gateFailedClosed(why: string): string {
   return `git-kizu refused this tool call: its pre-tool gate could not check it (${escapeShown(why)}); if this repeats, tell the human to run \`git kizu doctor\``;
+}
+
+// --- issue 22, round 2: agent-written remarks and paths as data ---
+
+/** Every character {@link printable} escapes (line feed included), and the backtick that ends a code span. */
+const NOT_IN_SPAN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069`]/;
+
+/**
+ * `p` as a word of a shell command the agent is shown inside backticks (`` `git diff -- <p>` ``):
+ * shell-quoted ({@link shellQuote}) when that holds no backtick and nothing {@link printable}
+ * escapes; else in bash's ANSI-C quoting `$'…'`, with `\`, `'`, the backtick, the controls
+ * and the bidi controls written as escapes (`\\`, `\'`, `\x60`, `\x0a`, `\u202e`), so the
+ * word stays one argument, the code span is not ended, and no line starts inside it.
+ */
+function shellArg(p: string): string {
+  if (!NOT_IN_SPAN.test(p)) return shellQuote(p);
+  const esc = p.replace(/[\\'`]|[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    if (c === '\\' || c === "'") return `\\${c}`;
+    const n = c.charCodeAt(0);
+    return n < 0x80 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+  });
+  return `$'${esc}'`;
 }

@@ -83,8 +83,8 @@ test('a scar written by git kizu scar and an item by git kizu queue add are the 
   const id = add.stdout.trim();
   const reviewer =
     'git-kizu: a human reviewer left 1 scar that is still unresolved and 1 open item in .claude/review-queue.md. Resolve each one before you stop:\n' +
-    '- a.js:2 [ask] why the capital? → answer the question in your reply, then delete the scar line\n' +
-    `- [${id}] a.js:1 rename x → do what it says, then run \`git kizu queue done ${id}\`\n` +
+    '- "a.js":2 [ask] why the capital? → answer the question in your reply, then delete the scar line\n' +
+    `- [${id}] "a.js":1 rename x → do what it says, then run \`git kizu queue done ${id}\`\n` +
     PROTOCOL;
   assert.deepEqual(JSON.parse(hook(sb, 'stop', stopPayload(sb, false), { asFound: true }).stdout), { decision: 'block', reason: reviewer });
   // The same scar copied by hand to another line of another file is not the reviewer's.
@@ -93,8 +93,8 @@ test('a scar written by git kizu scar and an item by git kizu queue add are the 
   assert.equal(
     mixed.reason,
     'git-kizu: a human reviewer left 1 scar that is still unresolved and 1 open item in .claude/review-queue.md. Resolve each one before you stop:\n' +
-      '- a.js:2 [ask] why the capital? → answer the question in your reply, then delete the scar line\n' +
-      `- [${id}] a.js:1 rename x → do what it says, then run \`git kizu queue done ${id}\`\n` +
+      '- "a.js":2 [ask] why the capital? → answer the question in your reply, then delete the scar line\n' +
+      `- [${id}] "a.js":1 rename x → do what it says, then run \`git kizu queue done ${id}\`\n` +
       PROTOCOL +
       `\nAlso found in the repository: 1 remark that git kizu did not write on this machine (the origin ends each line). ${FOUND_RULE}\n` +
       '- "b.js":1 [ask] "why the capital?" (in the working tree, not written through git kizu here)',
