@@ -51,7 +51,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--undo', 'remove the last scar you wrote, if it is still exactly as written')
     .action(async (target: string | undefined, o: { kind: string; message?: string; undo?: boolean }) => {
       const { scarCommand } = await import('./scar.js');
-      setCode(await scarCommand({ cwd, target, kind: o.kind, message: o.message, undo: !!o.undo, reporter }));
+      // Inside an agent's session the scar is recorded as the agent's, never as the reviewer's.
+      setCode(await scarCommand({ cwd, target, kind: o.kind, message: o.message, undo: !!o.undo, by: session?.by ?? null, reporter }));
     });
 
   program
@@ -88,7 +89,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .addOption(new Option('-k, --kind <kind>', 'item kind').choices(['ask', 'reject', 'free']))
     .action(async (text: string[], o: { at?: string; kind?: string }) => {
       const { queueAdd } = await import('./queue.js');
-      setCode(await queueAdd({ cwd, text: text.join(' '), at: o.at, kind: o.kind, reporter }));
+      setCode(await queueAdd({ cwd, text: text.join(' '), at: o.at, kind: o.kind, by: session?.by ?? null, reporter }));
     });
   queue
     .command('list')
@@ -195,7 +196,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
       // Putting back what the reviewer's revert took out undoes the reviewer's act.
       if (o.restore !== undefined) refuseFromAgent('revert --restore', session);
       const { revertCommand } = await import('./revert.js');
-      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, list: !!o.list, reporter }));
+      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, list: !!o.list, by: session?.by ?? null, reporter }));
     });
 
   // --- marks (tap/reject/untap, refs/kizu/marks) ---

@@ -15,6 +15,11 @@ export interface QueueAddInput {
   /** `<path>:<line>` the item is about (validated: file exists, line in range). */
   at?: string;
   kind?: string;
+  /**
+   * Who writes it: null for the reviewer; `agent:<name>` inside an agent's session: the item
+   * is then recorded as the agent's and shown to agents as quoted data (provenance/ledger.ts).
+   */
+  by: string | null;
   reporter: Reporter;
 }
 
@@ -28,7 +33,7 @@ export interface QueueAddInput {
 export async function queueAdd(i: QueueAddInput): Promise<number> {
   checkNewItem(i);
   const ctx = await repoContext(i.cwd);
-  const item = await addItem(ctx.root, ctx.gitDir, i.cwd, i);
+  const item = await addItem(ctx.root, ctx.gitDir, i.cwd, i, i.by);
   i.reporter.log(item.id);
   return EXIT.OK;
 }

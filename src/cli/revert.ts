@@ -32,6 +32,12 @@ export interface RevertCommandInput {
   restore?: string;
   /** List the saved reverts that are kept (`--list`) instead of reverting. */
   list?: boolean;
+  /**
+   * Who reverts: null for the reviewer; `agent:<name>` inside an agent's session. The scar
+   * or queue item of `message` is recorded as theirs (provenance/ledger.ts): an agent's is
+   * shown to agents as quoted data, never as the reviewer's.
+   */
+  by: string | null;
   reporter: Reporter;
 }
 
@@ -194,7 +200,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   };
   const { h, plan, after, scar, saved, staged, typeChange } =
     i.message !== undefined && !i.queue
-      ? await withScarWrite(ctx.gitDir, async () => {
+      ? await withScarWrite(ctx.gitDir, i.by, async () => {
           const r = await revert();
           return { result: r, scar: r.scar && { rel: r.h.path, line: r.scar.line, text: r.scar.text, time: new Date().toISOString() } };
         })
@@ -209,7 +215,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   let queued: string | null = null;
   if (i.queue) {
     try {
-      queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body);
+      queued = await fileInQueue(ctx.root, ctx.gitDir, h, plan.spot, after, kind, body, i.by);
     } catch (e) {
       // Undo the revert: the path's old state, then its index entry exactly as it was
       // (after the file: an intent-to-add entry needs the file).
@@ -245,7 +251,7 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
 }
 
 /** Files `body` as a queue item (addItem); returns the line to print. */
-async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string): Promise<string> {
+async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number | null, after: SavedFile, kind: string, body: string, by: string | null): Promise<string> {
   const { addItem } = await import('../queue/edit.js');
   let at: string | undefined;
   let text = body;
@@ -255,7 +261,7 @@ async function fileInQueue(root: string, gitDir: string, h: Hunk, spot: number |
     const lines = after.content!.length === 0 ? 0 : after.content!.toString('latin1').split('\n').length - (after.content![after.content!.length - 1] === 0x0a ? 1 : 0);
     at = `${h.path}:${Math.min(spot, Math.max(lines, 1))}`;
   }
-  const item = await addItem(root, gitDir, root, { text, at, kind });
+  const item = await addItem(root, gitDir, root, { text, at, kind }, by);
   return `queued ${item.id}  ${at ?? h.path}  (${kind}) ${text}`;
 }
 

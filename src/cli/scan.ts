@@ -6,7 +6,7 @@ import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { pc } from '../output.js';
 import { printable } from '../printable.js';
-import { splitByOrigin } from '../provenance/classify.js';
+import { shownOrigin, splitByOrigin } from '../provenance/classify.js';
 import { repoContext } from './context.js';
 import { pathQuoter, quoteCStyle, unquotePathArg } from '../git/quote.js';
 import { scanRepo, type ScanMode } from '../scars/scan.js';
@@ -89,7 +89,7 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
   const itemOrigin = new Map(found?.items.map((x) => [x.id, x.origin]));
   const so = (s: { path: string; line: number }) => scarOrigin.get(`${s.path}\0${s.line}`) ?? null;
   const io = (x: QueueItem) => itemOrigin.get(x.id) ?? null;
-  const from = (o: string | null) => (o ? `  ${pc.yellow(`(found: ${o})`)}` : '');
+  const from = (o: string | null) => (o ? `  ${pc.yellow(`(${printable(shownOrigin(o))})`)}` : '');
   if (i.json) {
     i.reporter.log(
       JSON.stringify([

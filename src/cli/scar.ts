@@ -27,6 +27,12 @@ export interface ScarCommandInput {
    * passes the time it listed the hunk, so its own earlier writes do not move the line again.
    */
   seenAt?: number;
+  /**
+   * Who writes it: null for the reviewer; `agent:<name>` inside an agent's session
+   * (agents/session-env.ts `by`, from the entry): the scar is then recorded as the agent's and
+   * shown to agents as quoted data, never as the reviewer's (provenance/ledger.ts).
+   */
+  by: string | null;
   reporter: Reporter;
 }
 
@@ -67,7 +73,7 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
   else if (kind === 'free') throw new KizuError('a free scar needs a body', { hint: 'add -m "<what the agent should do>"' });
   else body = ctx.config.scar.bodies[kind as 'ask' | 'reject'];
   if (body.replace(/\s+/g, '') === '') throw new KizuError('the scar body is empty', { hint: 'give a body with -m "<text>"' });
-  const r = await addScar(ctx.gitDir, { root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax, seenAt: i.seenAt });
+  const r = await addScar(ctx.gitDir, { root: ctx.root, cwd: i.cwd, file, line: line!, kind, body, syntaxOverrides: ctx.config.scar.syntax, seenAt: i.seenAt, by: i.by });
   if (r.warning) i.reporter.warn(r.warning);
   const q = pathQuoter(ctx.root);
   const unseen = await unseenReason(ctx.root, r.realRel, ctx.config);

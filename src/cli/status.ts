@@ -32,7 +32,7 @@ import { claudeFix, guardFix, recordedInstall } from '../install/fix-commands.js
 import { storageUsage, type KindPlan } from '../storage/retention.js';
 import { count } from '../words.js';
 import { printable } from '../printable.js';
-import { splitByOrigin } from '../provenance/classify.js';
+import { shownOrigin, splitByOrigin } from '../provenance/classify.js';
 import { formatBytes, KIND_NOUN } from './gc.js';
 import { configFindings, type ConfigFinding } from '../config/findings.js';
 import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js';
@@ -47,9 +47,11 @@ export interface StatusJson {
    */
   hunks: { total: number; unreviewed: number; tapped: number; rejected: number; list: HunkJson[]; byAgent: { id: string; state: string; by: string }[]; laundered: LaunderedJson[] };
   /**
-   * `origin`: null for a scar written through git kizu on this machine (the reviewer's, as the
-   * hooks tell the agent), else where it came from (`in HEAD since <sha>`, `in the working
-   * tree, not written through git kizu here`: provenance/origin.ts).
+   * `origin`: null for a scar written through git kizu on this machine outside an agent's
+   * session (the reviewer's, as the hooks tell the agent), else where it came from (`in HEAD
+   * since <sha>`, `in the working tree, not written through git kizu here`:
+   * provenance/origin.ts; `written through git kizu here by an agent, in a Claude Code session`:
+   * provenance/classify.ts).
    */
   scars: (Scar & { origin: string | null })[];
   /** `error`: why the queue file could not be read (then `open` is empty and `done` 0). `origin` as for scars. */
@@ -265,7 +267,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     log(`  ${pc.yellow('tapped by')} ${a.by}, not review  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
   }
   log(`${pc.bold('scars')}     ${s.scars.length}`);
-  const from = (o: string | null) => (o ? `  ${pc.yellow(`(found: ${o})`)}` : '');
+  const from = (o: string | null) => (o ? `  ${pc.yellow(`(${printable(shownOrigin(o))})`)}` : '');
   for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${printable(x.body)}${from(x.origin)}`);
   if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${printable(s.queue.error)}`);
   else log(`${pc.bold('queue')}     ${s.queue.open.length} open, ${s.queue.done} done (${QUEUE_FILE})`);

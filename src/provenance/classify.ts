@@ -1,12 +1,43 @@
 /**
  * Splits the scars and queue items the hooks found into the reviewer's (written through git
- * kizu on this machine: their key is in the ledger, provenance/ledger.ts) and the ones found
- * in the repository, each of those with its origin (provenance/origin.ts, loaded only when
- * there is one: the common case starts no git process).
+ * kizu on this machine outside an agent's session: their key stands alone in the ledger,
+ * provenance/ledger.ts) and the others, each of those with its origin: written by an agent
+ * through git kizu from its session ({@link agentOrigin}), or found in the repository
+ * (provenance/origin.ts, loaded only when there is one: the common case starts no git
+ * process).
  */
 import type { Scar } from '../scars/parse.js';
 import type { QueueItem } from '../queue/item.js';
-import { itemKey, readWritten, scarKey } from './ledger.js';
+import { AGENT_LABELS, isAgent } from '../agents/registry.js';
+import { itemKey, readWritten, scarKey, type Ledger } from './ledger.js';
+
+/**
+ * The origin label of a remark an agent wrote through git kizu from its session (`by` as the
+ * ledger holds it, `agent:claude`): `written through git kizu here by an agent, in a Claude
+ * Code session`; `…by an agent, in its session` for an agent git-kizu does not know by name.
+ */
+export function agentOrigin(by: string): string {
+  const name = by.slice(by.indexOf(':') + 1);
+  return `${AGENT_ORIGIN}, in ${isAgent(name) ? `a ${AGENT_LABELS[name]} session` : 'its session'}`;
+}
+
+/** How every {@link agentOrigin} label starts (no label of provenance/origin.ts does). */
+const AGENT_ORIGIN = 'written through git kizu here by an agent';
+
+/**
+ * An origin label as `status` and `scan --origin` show it after a remark, in parentheses:
+ * `found: <origin>` for one found in the repository, the label alone for one an agent wrote
+ * (`written through git kizu here by an agent, in a Claude Code session`).
+ */
+export function shownOrigin(origin: string): string {
+  return origin.startsWith(AGENT_ORIGIN) ? origin : `found: ${origin}`;
+}
+
+/** A remark that is not the reviewer's: its origin label, and `by` (`agent:<name>`) when an agent wrote it through git kizu. */
+export interface NotReviewers {
+  origin: string;
+  by?: string;
+}
 
 /** The result of {@link splitByOrigin}. */
 export interface ByOrigin {
@@ -14,8 +45,8 @@ export interface ByOrigin {
   scars: Scar[];
   /** The reviewer's items, in the order given. */
   items: QueueItem[];
-  /** The others, with their origin label. */
-  found: { scars: (Scar & { origin: string })[]; items: (QueueItem & { origin: string })[] };
+  /** The others (an agent's among them, with `by`), with their origin label. */
+  found: { scars: (Scar & NotReviewers)[]; items: (QueueItem & NotReviewers)[] };
 }
 
 /**
@@ -37,23 +68,43 @@ export async function splitByOrigin(root: string, gitDir: string, scars: Scar[],
 
 async function split(root: string, gitDir: string, scars: Scar[], items: QueueItem[], queueFile: string): Promise<ByOrigin> {
   const ledger = readWritten(gitDir);
-  const mineScars = scars.filter((s) => ledger.has(scarKey(s.path, s.kind, s.body)));
-  const foundScars = scars.filter((s) => !ledger.has(scarKey(s.path, s.kind, s.body)));
-  const mineItems = items.filter((i) => ledger.has(itemKey(i)));
-  const foundItems = items.filter((i) => !ledger.has(itemKey(i)));
-  if (!foundScars.length && !foundItems.length) return { scars: mineScars, items: mineItems, found: { scars: [], items: [] } };
-  const { originsOf } = await import('./origin.js');
-  const origins = await originsOf(root, [
+  const scarLabels = scars.map((s) => labelOf(ledger, scarKey(s.path, s.kind, s.body)));
+  const itemLabels = items.map((i) => labelOf(ledger, itemKey(i)));
+  // The found ones (neither the reviewer's nor an agent's): their origin from git, in one call.
+  const lookups = [
     // The text itself (an item's id alone would call an item edited since its commit "in HEAD").
-    ...foundScars.map((s) => ({ path: s.path, needle: s.body || `@kizu[${s.kind}]` })),
-    ...foundItems.map((i) => ({ path: queueFile, needle: i.text || `kizu:${i.id}` })),
-  ]);
+    ...scars.flatMap((s, k) => (scarLabels[k] === LOOK_UP ? [{ at: scarLabels, k, q: { path: s.path, needle: s.body || `@kizu[${s.kind}]` } }] : [])),
+    ...items.flatMap((i, k) => (itemLabels[k] === LOOK_UP ? [{ at: itemLabels, k, q: { path: queueFile, needle: i.text || `kizu:${i.id}` } }] : [])),
+  ];
+  if (lookups.length) {
+    const { originsOf } = await import('./origin.js');
+    const origins = await originsOf(root, lookups.map((l) => l.q));
+    lookups.forEach((l, n) => (l.at[l.k] = { origin: origins[n] }));
+  }
   return {
-    scars: mineScars,
-    items: mineItems,
+    scars: scars.filter((_, k) => scarLabels[k] === MINE),
+    items: items.filter((_, k) => itemLabels[k] === MINE),
     found: {
-      scars: foundScars.map((s, k) => ({ ...s, origin: origins[k] })),
-      items: foundItems.map((i, k) => ({ ...i, origin: origins[foundScars.length + k] })),
+      scars: scars.flatMap((s, k) => withLabel(s, scarLabels[k])),
+      items: items.flatMap((i, k) => withLabel(i, itemLabels[k])),
     },
   };
+}
+
+/** The reviewer's remark. */
+const MINE = 'mine';
+/** A found remark whose origin git tells. */
+const LOOK_UP = 'look up';
+type Label = typeof MINE | typeof LOOK_UP | NotReviewers;
+
+/** What the ledger says of `key`: the reviewer's, an agent's (labelled), or neither. */
+function labelOf(ledger: Ledger, key: string): Label {
+  if (ledger.has(key)) return MINE;
+  const by = ledger.agentOf(key);
+  return by ? { origin: agentOrigin(by), by } : LOOK_UP;
+}
+
+/** `x` with its label when it is not the reviewer's, as a list of none or one. */
+function withLabel<T extends object>(x: T, l: Label): (T & NotReviewers)[] {
+  return l === MINE ? [] : [{ ...x, ...(l === LOOK_UP ? { origin: 'origin not known' } : l) }];
 }

@@ -20,7 +20,7 @@ import { toLines, lineCount, isBinary } from '../scars/lines.js';
 
 import { QUEUE_FILE } from './paths.js';
 import { readQueue, itemsOf, type QueueState } from './read.js';
-import { itemKey, recordWritten } from '../provenance/ledger.js';
+import { itemKey, recordWritten, type WrittenBy } from '../provenance/ledger.js';
 
 export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
 const TEMPLATE = path.join(PACKAGE_ROOT, 'templates', 'review-queue.md');
@@ -96,14 +96,16 @@ export function checkNewItem(i: Pick<NewItem, 'text' | 'kind'>): { text: string;
  * (created from the template if missing), under the queue lock ({@link modifyQueue}). The
  * text is cleaned ({@link checkNewItem}); text that would read back as a kind or anchor is
  * escaped ({@link renderItem}). `at` is resolved from `cwd` (resolveFile: the file must exist
- * in the repository, the line must be in range) and stored as a root-relative anchor.
+ * in the repository, the line must be in range) and stored as a root-relative anchor. The
+ * item is recorded in the ledger of what git kizu wrote (provenance/ledger.ts) as `by`'s:
+ * null for the reviewer, `agent:<name>` when the command runs inside an agent's session.
  * @returns the new item as it reads back from the written file (its `id` is new).
  * @throws KizuError (exit 2): those of {@link checkNewItem}, a bad `at` (missing file, line
  *   out of range, path outside the repo, a path that cannot be written as an anchor), a
  *   queue file that cannot be read or parsed, or one whose end would swallow the new line
  *   (an unclosed code block or HTML comment); nothing is written then.
  */
-export async function addItem(root: string, gitDir: string, cwd: string, i: NewItem): Promise<QueueItem> {
+export async function addItem(root: string, gitDir: string, cwd: string, i: NewItem, by: WrittenBy): Promise<QueueItem> {
   const { text, kind } = checkNewItem(i);
   let anchor: QueueItem['anchor'] = null;
   if (i.at !== undefined) {
@@ -143,8 +145,9 @@ export async function addItem(root: string, gitDir: string, cwd: string, i: NewI
     if (added.id !== id) throw new KizuError(`refusing to add the item: its id ${id} would not read back`, { hint: 'retry' });
     return { text: out, result: added };
   }).then((added) => {
-    // The ledger of what git kizu wrote here: the hooks hand the agent this item as the reviewer's.
-    recordWritten(gitDir, [itemKey(added)]);
+    // The ledger of what git kizu wrote here: the hooks hand the agent this item as the
+    // reviewer's only when no agent's session wrote it (`by` null).
+    recordWritten(gitDir, [itemKey(added)], by);
     return added;
   });
 }

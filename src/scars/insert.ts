@@ -17,7 +17,7 @@ import { pathArg, quoteArg, quoteCStyle, unquotePathArg } from '../git/quote.js'
 import { plural } from '../words.js';
 import { writeFileAtomic } from '../files.js';
 import { scarsRecordFile } from '../git/layout.js';
-import { recordWritten, scarKey } from '../provenance/ledger.js';
+import { recordWritten, scarKey, type WrittenBy } from '../provenance/ledger.js';
 import { formatScar, parseScarLine, type CommentSyntax } from './format.js';
 import { chooseSyntax } from './syntax.js';
 import { languageOf } from '../syntax/languages.js';
@@ -169,6 +169,11 @@ export interface WriteScarInput {
    * the lines below them; `line` is moved past them before the scar is written.
    */
   seenAt?: number;
+  /**
+   * Who writes it (provenance/ledger.ts): null for the reviewer, `agent:<name>` when the
+   * command runs inside an agent's session; the ledger records the scar as theirs.
+   */
+  by: WrittenBy;
 }
 
 export interface WriteScarResult {
@@ -197,9 +202,10 @@ export async function addScar(gitDir: string, i: WriteScarInput): Promise<WriteS
   const seenAt = i.seenAt ?? performance.timeOrigin;
   return withScarsLock(gitDir, async () => {
     const w = await writeScar(i, (realRel) => lineSince(readRecords(gitDir), realRel, i.line, seenAt));
-    if (!w.noop) await recordScar(gitDir, { rel: w.rel, realRel: w.realRel, line: w.scarLine, text: w.text, time: new Date().toISOString() });
-    // The same scar already there (typed in, or pulled): writing it through git kizu makes it the reviewer's.
-    else ledgerScar(gitDir, w.rel, w.realRel, w.text);
+    if (!w.noop) await recordScar(gitDir, { rel: w.rel, realRel: w.realRel, line: w.scarLine, text: w.text, time: new Date().toISOString() }, i.by);
+    // The same scar already there (typed in, or pulled): writing it through git kizu makes it
+    // the writer's (the reviewer's, or the agent's from its session: never the reviewer's then).
+    else ledgerScar(gitDir, w.rel, w.realRel, w.text, i.by);
     return w;
   });
 }
@@ -235,16 +241,17 @@ export function lineSince(records: ScarRecord[], realRel: string, line: number, 
 /**
  * Runs `write`, which puts a scar into a file by its own means (`git kizu revert -m` writes
  * the revert and its scar, computed with {@link scarIntoBuffer}, in one atomic write), under
- * the scars lock, and records the scar it reports for `git kizu scar --undo`. Everything
- * `write` reads of the file must be read inside it.
+ * the scars lock, and records the scar it reports for `git kizu scar --undo` and in the
+ * ledger as written by `by` (null: the reviewer; `agent:<name>` from an agent's session).
+ * Everything `write` reads of the file must be read inside it.
  * @returns what `write` returns as `result`.
  * @throws whatever `write` throws (nothing is recorded then); KizuError (exit 2) when the
  *   scars lock cannot be taken.
  */
-export async function withScarWrite<T>(gitDir: string, write: () => Promise<{ result: T; scar: ScarRecord | null }>): Promise<T> {
+export async function withScarWrite<T>(gitDir: string, by: WrittenBy, write: () => Promise<{ result: T; scar: ScarRecord | null }>): Promise<T> {
   return withScarsLock(gitDir, async () => {
     const { result, scar } = await write();
-    if (scar) await recordScar(gitDir, scar);
+    if (scar) await recordScar(gitDir, scar, by);
     return result;
   });
 }
@@ -487,17 +494,18 @@ async function recordScars(gitDir: string, rs: ScarRecord[], list = readRecords(
 
 /**
  * Appends a written scar to the record (see recordScars), and to the ledger of what git kizu
- * wrote here (provenance/ledger.ts: the hooks hand the agent this scar as the reviewer's).
+ * wrote here as `by`'s (provenance/ledger.ts: the hooks hand the agent this scar as the
+ * reviewer's only when `by` is null).
  */
-async function recordScar(gitDir: string, r: ScarRecord): Promise<void> {
+async function recordScar(gitDir: string, r: ScarRecord, by: WrittenBy): Promise<void> {
   await recordScars(gitDir, [r]);
-  ledgerScar(gitDir, r.rel, r.realRel ?? r.rel, r.text);
+  ledgerScar(gitDir, r.rel, r.realRel ?? r.rel, r.text, by);
 }
 
-/** Records the scar line `text` of `rel` (and `realRel`) in the ledger of what git kizu wrote (provenance/ledger.ts). */
-function ledgerScar(gitDir: string, rel: string, realRel: string, text: string): void {
+/** Records the scar line `text` of `rel` (and `realRel`) in the ledger of what git kizu wrote (provenance/ledger.ts), as `by`'s. */
+function ledgerScar(gitDir: string, rel: string, realRel: string, text: string, by: WrittenBy): void {
   const p = parseScarLine(text);
-  if (p) recordWritten(gitDir, [...new Set([rel, realRel])].map((r) => scarKey(r, p.kind, p.body)));
+  if (p) recordWritten(gitDir, [...new Set([rel, realRel])].map((r) => scarKey(r, p.kind, p.body)), by);
 }
 
 /** Index of the newest written scar that is not undone yet, or -1. */

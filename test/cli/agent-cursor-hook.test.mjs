@@ -35,7 +35,7 @@ function cursorHook(sb, event, payload) {
 
 const REASON =
   'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
-  '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+  '- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
   PROTOCOL;
 
 test('cursor stop: a scar → exactly {"followup_message": reason naming path:line}; aborted → nothing; resolved → nothing', () => {

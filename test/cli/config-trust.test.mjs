@@ -49,7 +49,7 @@ test('exclude "**" in an ignored, uncommitted .kizurc.json no longer silences th
   sb.git('add', 'a.js');
   const guard = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
   assert.equal(guard.status, 1);
-  assert.deepEqual(guard.stderr.split('\n').slice(0, 3), [msg, 'git-kizu: commit refused: 1 unresolved scar is staged:', '  a.js:1  [ask]  why this?']);
+  assert.deepEqual(guard.stderr.split('\n').slice(0, 3), [msg, 'git-kizu: commit refused: 1 unresolved scar is staged:', '  "a.js":1  [ask]  why this?']);
 });
 
 test('the same through a modified package.json "kizu" key and an untracked .kizurc.yaml; a key that cannot weaken review still applies', () => {

@@ -22,7 +22,7 @@ test('git kizu demo runs every step to the end and cleans up its temp repo', () 
     '[6/7] the agent tries to stop again: allowed',
     '[7/7] a scar that gets staged is refused by the pre-commit hook',
   ]);
-  assert.ok(r.stdout.includes('    > - src/greet.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n'));
+  assert.ok(r.stdout.includes('    > - "src/greet.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n'));
   assert.ok(r.stdout.includes('    git commit exited 1: refused\n'));
   assert.ok(r.stdout.endsWith('Next: run `git kizu init` in your own repository (see README, Quickstart).\n'));
   assert.deepEqual(readdirSync(tmp), []);

@@ -44,7 +44,7 @@ function guarded(sb, n) {
   const refused = commitStaged(sb, `scar${n}.js`, '// @kizu[ask]: explain\n');
   assert.equal(refused.status, 1, refused.stdout + refused.stderr);
   const out = managerOutput(refused);
-  assert.ok(out.includes(REFUSED) && out.includes(`  scar${n}.js:1  [ask]  explain\n`), out);
+  assert.ok(out.includes(REFUSED) && out.includes(`  "scar${n}.js":1  [ask]  explain\n`), out);
   assert.equal(sb.git('rev-parse', 'HEAD'), before);
   sb.git('rm', '-q', '--cached', `scar${n}.js`);
   rmSync(sb.path(`scar${n}.js`));

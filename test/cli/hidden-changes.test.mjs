@@ -39,7 +39,7 @@ test('assume-unchanged and skip-worktree: the change is listed with the ids it h
   const stop = hook(sb, 'stop', stopPayload(sb, false));
   assert.deepEqual(JSON.parse(stop.stdout), {
     decision: 'block',
-    reason: 'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n- au.js:2 [free] hidden one → do what it says, then delete the scar line\n' + PROTOCOL,
+    reason: 'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n- "au.js":2 [free] hidden one → do what it says, then delete the scar line\n' + PROTOCOL,
     systemMessage: `git-kizu: 2 changes git does not show:\n  ${auLine}\n  ${swLine}`,
   });
   // review (the loop, in this process, quit at once) names them at the start and after its summary.
@@ -69,12 +69,12 @@ test('a file git calls binary (a NUL byte, or -diff in .gitattributes): its scar
   expectRun(sb, ['scan', '--all'], { status: 1, stdout: found });
   const stop = hook(sb, 'stop', stopPayload(sb, false));
   assert.equal(JSON.parse(stop.stdout).decision, 'block');
-  assert.match(JSON.parse(stop.stdout).reason, /^git-kizu: a human reviewer left 2 scars that are still unresolved\.[^]*- data\.bin:2 \[ask\] why this blob\?[^]*- out\.gen:2 \[free\] regenerate/);
+  assert.match(JSON.parse(stop.stdout).reason, /^git-kizu: a human reviewer left 2 scars that are still unresolved\.[^]*- "data\.bin":2 \[ask\] why this blob\?[^]*- "out\.gen":2 \[free\] regenerate/);
   sb.git('add', '-A');
   expectRun(sb, ['scan', '--staged'], { status: 1, stdout: found });
   const pc = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
   assert.equal(pc.status, 1, pc.stderr);
-  assert.match(pc.stderr, /data\.bin:2  \[ask\]  why this blob\?\n {2}out\.gen:2  \[free\]  regenerate\n/);
+  assert.match(pc.stderr, /"data\.bin":2  \[ask\]  why this blob\?\n {2}"out\.gen":2  \[free\]  regenerate\n/);
   // unscar takes such a scar out, every other byte kept.
   const un = sb.kizu(['unscar', 'data.bin:2']);
   assert.equal(un.status, 0, un.stderr);

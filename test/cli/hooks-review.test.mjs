@@ -29,13 +29,16 @@ const hunks = (sb) => Object.fromEntries(hunksJson(sb).map((h) => [h.range, [h.s
 
 const base12 = (sb, rev = 'HEAD') => sb.git('rev-parse', rev).trim().slice(0, 12);
 
+/** `range` of `file` as the hooks show it to the agent: the path quoted as data. */
+const dataRange = (range, file = range.replace(/:.*/, '')) => `"${file}"${range.slice(file.length)}`;
+
 /** The listing line for a rejected hunk at `range` of `file`. */
 const rejLine = (range, base, file = range.replace(/:.*/, '')) =>
-  `- ${range} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
+  `- ${dataRange(range)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
   `(\`git diff ${base} -- ${file}\`), work out what is wrong, and rework or revert it`;
 
 const unrevLine = (range) =>
-  `- ${range} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`;
+  `- ${dataRange(range)} → not reviewed yet: only a human reviewer can tap or reject it (\`git kizu review\`); tell the user it is waiting for review`;
 
 /** Runs the stop hook; asserts exit 0 and no stderr; returns the parsed stdout (null if empty). */
 function stopOut(sb, active, session) {
@@ -57,7 +60,7 @@ test('stop: a rejected hunk blocks with the exact reason, naming only its place 
   assert.equal(
     out.reason,
     'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-      `- src/app.js:20 → a reviewer rejected this change without giving a reason: compare it with the baseline (\`git diff ${base12(sb)} -- src/app.js\`), ` +
+      `- "src/app.js":20 → a reviewer rejected this change without giving a reason: compare it with the baseline (\`git diff ${base12(sb)} -- src/app.js\`), ` +
       'work out what is wrong, and rework or revert it',
   );
   for (const l of ['line 20', 'line 19', 'line 21', 'changed by the agent']) assert.ok(!out.reason.includes(l), `reason must not quote "${l}"`);
@@ -75,7 +78,7 @@ test('stop: after the agent edits the rejected hunk\'s own lines it still blocks
   const edited = (now) =>
     blocked(
       'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-        `- src/app.js:20 → a reviewer rejected this change; it was edited instead of reverted (now ${now} src/app.js:20), and nobody reviewed the edit: ` +
+        `- "src/app.js":20 → a reviewer rejected this change; it was edited instead of reverted (now ${now} "src/app.js":20), and nobody reviewed the edit: ` +
         `revert it to the baseline (\`git diff ${base12(sb)} -- src/app.js\`), or tell the user the rework waits for review (\`git kizu review\`)`,
     );
   assert.deepEqual(stopOut(sb, true), edited(edit));
@@ -84,7 +87,7 @@ test('stop: after the agent edits the rejected hunk\'s own lines it still blocks
   assert.equal(stopOut(sb, false).decision, 'block', 'the original content is rejected again');
   sb.write({ 'src/app.js': text(withLines({ 18: 'line 18 touched', 20: 'line 20 changed by the agent' })) });
   const [[ctx]] = Object.values(hunks(sb));
-  assert.match(stopOut(sb, true).reason, new RegExp(`edited instead of reverted \\(now ${ctx} src/app.js:18-20\\)`));
+  assert.match(stopOut(sb, true).reason, new RegExp(`edited instead of reverted \\(now ${ctx} "src/app.js":18-20\\)`));
   // Reverted: the hunk is gone.
   sb.write({ 'src/app.js': text(LINES) });
   assert.equal(stopOut(sb, false), null);
@@ -153,7 +156,7 @@ test('stop: scars, queue items and a rejected hunk together → one reason (exac
     stopOut(sb, false),
     blocked(
       'git-kizu: a human reviewer left 1 scar that is still unresolved, 1 open item in .claude/review-queue.md and 1 rejected change. Resolve each one before you stop:\n' +
-        '- b.js:1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        '- "b.js":1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
         `- [${id}] also add a test → do what it says, then run \`git kizu queue done ${id}\`\n` +
         `${rejLine('src/app.js:20', base12(sb))}\n` +
         PROTOCOL,
@@ -221,7 +224,7 @@ test('post-tool-use: a rejected hunk in the edited file is named (exact); edits 
   sb.write({ 'src/app.js': text(withLines({ 2: 'line 2 reworked', 20: 'line 20 reworked' })) });
   const { 'src/app.js:2': [e2], 'src/app.js:20': [e20] } = hunks(sb);
   const edit = (range, now) =>
-    `- ${range} → a reviewer rejected this change; it was edited instead of reverted (now ${now} ${range}), and nobody reviewed the edit: ` +
+    `- ${dataRange(range)} → a reviewer rejected this change; it was edited instead of reverted (now ${now} ${dataRange(range)}), and nobody reviewed the edit: ` +
     `revert it to the baseline (\`git diff ${base12(sb)} -- src/app.js\`), or tell the user the rework waits for review (\`git kizu review\`)`;
   const reworked = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js'));
   assert.deepEqual(JSON.parse(reworked.stdout).hookSpecificOutput.additionalContext, `git-kizu: a reviewer rejected changes in the file you just edited:\n${edit('src/app.js:2', e2)}\n${edit('src/app.js:20', e20)}`);
@@ -245,7 +248,7 @@ test('corrupt refs/kizu/marks (a blob): stop exits 0 with one stderr line and st
     JSON.parse(r.stdout),
     blocked(
       'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
-        '- b.js:1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        '- "b.js":1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
         PROTOCOL,
     ),
   );
@@ -278,7 +281,7 @@ test('a baseline set with `git kizu baseline set <rev>` is honoured: committed c
     stopOut(sb, false),
     blocked(
       'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-        `- src/app.js:20 → a reviewer rejected this change, and it is committed (in ${c}): ` +
+        `- "src/app.js":20 → a reviewer rejected this change, and it is committed (in ${c}): ` +
         `undo it (\`git show ${c} -- src/app.js\` shows the commit; \`git revert ${c}\` undoes all of it), or tell the user that only a human reviewer can accept it`,
     ),
   );
@@ -293,8 +296,8 @@ test('stop: a rejected new (untracked) file is named with the baseline it is mis
     stopOut(sb, false),
     blocked(
       'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-        '- notes/new file.txt:1 → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
-        `(notes/new file.txt is a new file: the baseline ${base12(sb)} does not have it), work out what is wrong, and rework or revert it`,
+        '- "notes/new file.txt":1 → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
+        `("notes/new file.txt" is a new file: the baseline ${base12(sb)} does not have it), work out what is wrong, and rework or revert it`,
     ),
   );
 });
@@ -322,8 +325,8 @@ test('stop: a rejected submodule hunk and a rejected untracked nested repository
   expectRun(sb, ['reject', 'sm'], { status: 0, stdout: `rejected ${hunks(sb)['sm (submodule: modified content)'][0]} sm (submodule: modified content)\n` });
   expectRun(sb, ['reject', 'nested'], { status: 0, stdout: `rejected ${hunks(sb)['nested (untracked nested repository)'][0]} nested (untracked nested repository)\n` });
   const own = (p, range) =>
-    `- ${range} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
-    `(${p} is a repository of its own: \`git -C ${p} status\` and \`git -C ${p} log\` show what changed in it), work out what is wrong, and rework or revert it`;
+    `- ${dataRange(range, p)} → a reviewer rejected this change without giving a reason: compare it with the baseline ` +
+    `("${p}" is a repository of its own: \`git -C ${p} status\` and \`git -C ${p} log\` show what changed in it), work out what is wrong, and rework or revert it`;
   assert.deepEqual(
     stopOut(sb, false),
     blocked(`git-kizu: a human reviewer left 2 rejected changes. Resolve each one before you stop:\n${own('nested', 'nested (untracked nested repository)')}\n${own('sm', 'sm (submodule: modified content)')}`),

@@ -25,7 +25,7 @@ test('post-tool-use: edited file with a scar → exact additionalContext JSON', 
     JSON.parse(r.stdout),
     contextOutput(
       'git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n' +
-        '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        '- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
         PROTOCOL +
         ' Resolve it before you finish your turn.',
     ),
@@ -37,14 +37,14 @@ test('post-tool-use: relative path resolves against payload cwd; notebook_path a
   const sb = scarredRepo();
   sb.write({ 'nb.py': '# @kizu[free]: split this cell\nx = 1\n' });
   const rel = hook(sb, 'post-tool-use', { session_id: 's', hook_event_name: 'PostToolUse', cwd: path.join(sb.dir, 'src'), tool_name: 'Write', tool_input: { file_path: 'app.js' } });
-  assert.match(JSON.parse(rel.stdout).hookSpecificOutput.additionalContext, /^git-kizu: the file you just edited holds 1 review scar[^]*- src\/app\.js:2 \[ask\] explain this change/);
+  assert.match(JSON.parse(rel.stdout).hookSpecificOutput.additionalContext, /^git-kizu: the file you just edited holds 1 review scar[^]*- "src\/app\.js":2 \[ask\] explain this change/);
   const nb = hook(sb, 'post-tool-use', { session_id: 's', hook_event_name: 'PostToolUse', cwd: sb.dir, tool_name: 'NotebookEdit', tool_input: { notebook_path: 'nb.py' } });
-  assert.match(JSON.parse(nb.stdout).hookSpecificOutput.additionalContext, /- nb\.py:1 \[free\] split this cell → do what it says, then delete the scar line/);
+  assert.match(JSON.parse(nb.stdout).hookSpecificOutput.additionalContext, /- "nb\.py":1 \[free\] split this cell → do what it says, then delete the scar line/);
   const multi = hook(sb, 'post-tool-use', { session_id: 's', hook_event_name: 'PostToolUse', cwd: sb.dir, tool_name: 'MultiEdit', tool_input: { edits: [{ file_path: 'nb.py' }, { file_path: 'src/app.js' }] } });
   const ctx = JSON.parse(multi.stdout).hookSpecificOutput.additionalContext;
   assert.match(ctx, /holds 2 review scars/);
-  assert.match(ctx, /- nb\.py:1 \[free\]/);
-  assert.match(ctx, /- src\/app\.js:2 \[ask\]/);
+  assert.match(ctx, /- "nb\.py":1 \[free\]/);
+  assert.match(ctx, /- "src\/app\.js":2 \[ask\]/);
 });
 
 test('post-tool-use: file without scars, missing file, path outside the repo → nothing on stdout', () => {
@@ -95,7 +95,7 @@ test('stop: scar in a changed file blocks with the exact reason; no scars → no
     decision: 'block',
     reason:
       'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
-      '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+      '- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
       PROTOCOL,
   });
   sb.write({ 'src/app.js': 'const a = 1;\nconst b = 3;\n' });
@@ -112,7 +112,7 @@ test('stop: scars in untracked new files are found; ignored files and unchanged 
   sb.write({ 'new/thing.rb': "puts 1\n  # @kizu[reject]: revert this change\n" });
   const r = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
   assert.equal(r.decision, 'block');
-  assert.match(r.reason, /^git-kizu: a human reviewer left 1 scar that is still unresolved\. Resolve it before you stop:\n- new\/thing\.rb:2 \[reject\] revert this change → undo that change, then delete the scar line\n/);
+  assert.match(r.reason, /^git-kizu: a human reviewer left 1 scar that is still unresolved\. Resolve it before you stop:\n- "new\/thing\.rb":2 \[reject\] revert this change → undo that change, then delete the scar line\n/);
 });
 
 test('stop: bounded retries — maxBlocks blocks without progress, then allowed with a systemMessage', () => {
@@ -131,7 +131,7 @@ test('stop: bounded retries — maxBlocks blocks without progress, then allowed 
   assert.deepEqual(JSON.parse(fourth.stdout), {
     systemMessage:
       'git-kizu: allowing the stop after 3 blocks without progress; 1 scar still unresolved:\n' +
-      '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+      '- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
       'Run `git kizu scan` to see them; the git pre-commit hook refuses them if staged.',
   });
   // The next turn (stop_hook_active false) starts counting again.
@@ -221,18 +221,18 @@ test('an invalid config does not switch the gates off: Stop, PostToolUse and pre
   const out = JSON.parse(r.stdout);
   assert.deepEqual(Object.keys(out), ['decision', 'reason', 'systemMessage']);
   assert.equal(out.decision, 'block');
-  assert.equal(out.reason.split('\n').slice(0, 2).join('\n'), 'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line');
+  assert.equal(out.reason.split('\n').slice(0, 2).join('\n'), 'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line');
   assert.equal(out.systemMessage, warning);
 
   const ptu = hook(sb, 'post-tool-use', { session_id: 's', cwd: sb.dir, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: sb.path('src/app.js') } });
   assert.equal(ptu.status, 0);
   assert.equal(ptu.stderr, warning + '\n');
-  assert.equal(JSON.parse(ptu.stdout).hookSpecificOutput.additionalContext.split('\n').slice(0, 2).join('\n'), 'git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line');
+  assert.equal(JSON.parse(ptu.stdout).hookSpecificOutput.additionalContext.split('\n').slice(0, 2).join('\n'), 'git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line');
 
   sb.git('add', 'src/app.js', 'vendor/lib.js');
   const pc = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
   assert.equal(pc.status, 1);
-  assert.deepEqual(pc.stderr.split('\n').slice(0, 3), [warning, 'git-kizu: commit refused: 1 unresolved scar is staged:', '  src/app.js:2  [ask]  explain this change']);
+  assert.deepEqual(pc.stderr.split('\n').slice(0, 3), [warning, 'git-kizu: commit refused: 1 unresolved scar is staged:', '  "src/app.js":2  [ask]  explain this change']);
 
   // A config that cannot even be parsed: the defaults; with nothing to resolve, only the warning.
   writeFileSync(sb.path('.kizurc.json'), '{"stop": \n');
@@ -271,7 +271,7 @@ test('pre-commit handler: staged blob decides, not the working tree; KIZU_SKIP=1
   assert.equal(
     r.stderr,
     'git-kizu: commit refused: 1 unresolved scar is staged:\n' +
-      '  a.js:1  [ask]  explain this change\n' +
+      '  "a.js":1  [ask]  explain this change\n' +
       'Resolve each scar and remove its line (git kizu unscar <path>:<line>), then git add the file again.\n' +
       'If a scar cannot be resolved, ask the human reviewer: only they decide to commit it anyway.\n',
   );
@@ -294,7 +294,7 @@ test('pre-commit handler: deleted files with scars in HEAD do not block; unborn 
   fresh.git('add', 'n.sh');
   const r = fresh.run(process.execPath, [bin, 'hook', 'pre-commit']);
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /^git-kizu: commit refused: 1 unresolved scar is staged:\n  n\.sh:1  \[reject\]  revert this change\n/);
+  assert.match(r.stderr, /^git-kizu: commit refused: 1 unresolved scar is staged:\n  "n\.sh":1  \[reject\]  revert this change\n/);
 });
 
 test('hook: unknown event → exit 2 with the list of events', () => {
@@ -324,7 +324,7 @@ test('a hook whose stdin is non-blocking and not written yet waits for the paylo
   closeSync(wfd);
   assert.equal(await done, 0);
   assert.equal(err, '');
-  assert.match(JSON.parse(out).hookSpecificOutput.additionalContext, /src\/app\.ts:1 \[ask\] why\?/);
+  assert.match(JSON.parse(out).hookSpecificOutput.additionalContext, /"src\/app\.ts":1 \[ask\] why\?/);
 });
 
 test('stop: an unreadable review queue is shown to the user (systemMessage) while the scars still block', () => {
@@ -349,7 +349,7 @@ test('a scar left by revert -m tells the agent the change is already undone', ()
   const r = hook(sb, 'stop', { session_id: 's', cwd: sb.dir, hook_event_name: 'Stop', stop_hook_active: false });
   assert.match(
     JSON.parse(r.stdout).reason,
-    /\n- a\.js:2 \[reject\] reverted: keep the old name → the reviewer already reverted this change: do not redo it; take the reason into account, then delete the scar line\n/,
+    /\n- "a\.js":2 \[reject\] reverted: keep the old name → the reviewer already reverted this change: do not redo it; take the reason into account, then delete the scar line\n/,
   );
 });
 

@@ -187,7 +187,7 @@ test('a mode hunk: revert -m puts its scar at line 1, refused above a #! line (n
   assert.equal(sb.kizu(['reject', rm.shortId]).status, 0);
   const stop = hook(sb, 'stop', stopPayload(sb, false));
   assert.equal(stop.status, 0, stop.stderr);
-  assert.match(JSON.parse(stop.stdout).reason, /- run\.sh \(mode 100644 → 100755\) → a reviewer rejected this change/);
+  assert.match(JSON.parse(stop.stdout).reason, /- "run\.sh" \(mode 100644 → 100755\) → a reviewer rejected this change/);
   const q = sb.kizu(['revert', rm.shortId, '-m', 'keep it plain', '--queue']);
   assert.equal(q.status, 0, q.stderr);
   assert.match(q.stdout, /^queued \S+ {2}run\.sh:1 {2}\(reject\) reverted: keep it plain$/m);
@@ -491,7 +491,7 @@ test('stop hook: a rejected conflict hunk tells the agent to resolve the conflic
   assert.equal(
     JSON.parse(r.stdout).reason,
     'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-      '- f.txt (conflict: both modified) → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
-      '(f.txt has an unresolved conflict: `git status` and `git diff -- f.txt` show both sides; resolve it and `git add f.txt`), work out what is wrong, and rework or revert it',
+      '- "f.txt" (conflict: both modified) → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
+      '("f.txt" has an unresolved conflict: `git status` and `git diff -- f.txt` show both sides; resolve it and `git add f.txt`), work out what is wrong, and rework or revert it',
   );
 });

@@ -125,7 +125,7 @@ test('the installed commands, run as Gemini CLI runs them (bash -c, GEMINI_PROJE
       env: { GEMINI_PROJECT_DIR: project, GEMINI_CWD: project, CLAUDE_PROJECT_DIR: project, ...env },
       input: JSON.stringify({ session_id: 'g-1', transcript_path: '', cwd: project, hook_event_name: event, timestamp: '2026-12-02T00:00:00.000Z', ...payload }),
     });
-  const scar = '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n';
+  const scar = '- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n';
   assert.deepEqual(run('AfterAgent', 0, { prompt: 'p', prompt_response: 'done', stop_hook_active: false }), {
     status: 0,
     stdout:
@@ -143,7 +143,7 @@ test('the installed commands, run as Gemini CLI runs them (bash -c, GEMINI_PROJE
   const out = JSON.parse(post.stdout);
   assert.deepEqual(Object.keys(out), ['hookSpecificOutput']);
   assert.equal(out.hookSpecificOutput.hookEventName, 'AfterTool');
-  assert.ok(out.hookSpecificOutput.additionalContext.includes('src/app.js:2 [ask] explain this change'), post.stdout);
+  assert.ok(out.hookSpecificOutput.additionalContext.includes('"src/app.js":2 [ask] explain this change'), post.stdout);
   assert.deepEqual(run('AfterTool', 1, edit), { status: 0, stdout: '', stderr: '' }, 'journal: nothing on stdout');
   assert.deepEqual(run('BeforeAgent', 0, { prompt: 'Fix it.' }), { status: 0, stdout: '', stderr: '' }, 'snapshot: nothing on stdout');
   assert.match(sb.kizu(['snapshot', 'list']).stdout, /^\d{8}-\d{6}-\d{3}-[0-9a-f]{8} {2}prompt {2}\d+ files? {2}Fix it\.\n$/);

@@ -43,7 +43,7 @@ test('pre-commit guard (plain hooks dir): `git commit -am` of a rejected hunk is
   assert.equal(
     r.stderr,
     'git-kizu: commit refused: a change a reviewer rejected is staged:\n' +
-      `  a.txt:10  (hunk ${id.slice(0, 8)})\n` +
+      `  "a.txt":10  (hunk ${id.slice(0, 8)})\n` +
       `Revert it (git kizu revert ${id.slice(0, 8)}, which reverts it in the index too; or unstage it: git restore --staged -- <path>), ` +
       'or ask the human reviewer to look at it again: they can tap it to accept it, or untap it.\n',
   );
@@ -65,7 +65,7 @@ test('pre-commit guard (plain hooks dir): `git commit -am` of a rejected hunk is
   ok(sb.kizu(['reject', oh.id.slice(0, 8)]), 'reject odd');
   const refused = sb.run('git', ['commit', '-q', '-am', 'launder odd']);
   assert.equal(refused.status, 1);
-  assert.equal(refused.stderr.split('\n')[1], `  "e\\033[31m.txt":3  (hunk ${oh.id.slice(0, 8)})`);
+  assert.equal(refused.stderr.split('\n')[1], `  "e\\u001b[31m.txt":3  (hunk ${oh.id.slice(0, 8)})`);
 });
 
 test('a rejected change committed with --no-verify: the Stop hook still holds, status and hunks name the commit; untap by the mark id withdraws it', () => {
@@ -77,7 +77,7 @@ test('a rejected change committed with --no-verify: the Stop hook still holds, s
     decision: 'block',
     reason:
       'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-      `- a.txt:10 → a reviewer rejected this change, and it is committed (in ${c.slice(0, 12)}): ` +
+      `- "a.txt":10 → a reviewer rejected this change, and it is committed (in ${c.slice(0, 12)}): ` +
       `undo it (\`git show ${c.slice(0, 12)} -- a.txt\` shows the commit; \`git revert ${c.slice(0, 12)}\` undoes all of it), ` +
       'or tell the user that only a human reviewer can accept it',
   });
@@ -104,7 +104,7 @@ test('a rejected hunk edited instead of reverted: the Stop hook holds and names 
     decision: 'block',
     reason:
       'git-kizu: a human reviewer left 1 rejected change. Resolve it before you stop:\n' +
-      `- a.txt:10 → a reviewer rejected this change; it was edited instead of reverted (now ${e.shortId} a.txt:10), and nobody reviewed the edit: ` +
+      `- "a.txt":10 → a reviewer rejected this change; it was edited instead of reverted (now ${e.shortId} "a.txt":10), and nobody reviewed the edit: ` +
       `revert it to the baseline (\`git diff ${base} -- a.txt\`), or tell the user the rework waits for review (\`git kizu review\`)`,
   });
   // Right after the edit, the agent is told too (PostToolUse).
@@ -112,7 +112,7 @@ test('a rejected hunk edited instead of reverted: the Stop hook holds and names 
   assert.deepEqual(
     JSON.parse(post.stdout).hookSpecificOutput.additionalContext,
     'git-kizu: a reviewer rejected a change in the file you just edited:\n' +
-      `- a.txt:10 → a reviewer rejected this change; it was edited instead of reverted (now ${e.shortId} a.txt:10), and nobody reviewed the edit: ` +
+      `- "a.txt":10 → a reviewer rejected this change; it was edited instead of reverted (now ${e.shortId} "a.txt":10), and nobody reviewed the edit: ` +
       `revert it to the baseline (\`git diff ${base} -- a.txt\`), or tell the user the rework waits for review (\`git kizu review\`)`,
   );
   const st = sb.kizu(['status']);

@@ -20,7 +20,7 @@ test('a Bash call that skips the hooks is denied with the reason, the rule and w
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
       permissionDecisionReason:
-        'git-kizu refused this Bash call: this commit skips the git hooks (`--no-verify`/`-n`), and with them the check that no unresolved review remark is committed. Commit without it; if the pre-commit check refuses, resolve what it names (or tell the human). (rule commit-no-verify: git commit -n -m wip)',
+        'git-kizu refused this Bash call: this commit skips the git hooks (`--no-verify`/`-n`), and with them the check that no unresolved review remark is committed. Commit without it; if the pre-commit check refuses, resolve what it names (or tell the human). (rule commit-no-verify: "git commit -n -m wip")',
     },
     systemMessage: "git-kizu pre-tool gate denied the agent's Bash call (rule commit-no-verify): git commit -n -m wip",
   });
@@ -53,7 +53,7 @@ test('edits of hook files and .git/ are denied for Write, Edit, MultiEdit and No
     const out = JSON.parse(r.stdout);
     assert.equal(out.hookSpecificOutput.permissionDecision, 'deny');
     assert.ok(out.hookSpecificOutput.permissionDecisionReason.startsWith(`git-kizu refused this ${p.tool_name} call: `), out.hookSpecificOutput.permissionDecisionReason);
-    assert.ok(out.hookSpecificOutput.permissionDecisionReason.endsWith(`(rule ${rule}: ${shown})`), out.hookSpecificOutput.permissionDecisionReason);
+    assert.ok(out.hookSpecificOutput.permissionDecisionReason.endsWith(`(rule ${rule}: "${shown}")`), out.hookSpecificOutput.permissionDecisionReason);
   }
 });
 
@@ -62,7 +62,7 @@ test('a command the gate cannot read is asked about (the user decides); control 
   const r = hook(sb, 'pre-tool-use', pre(sb, 'Bash', { command: '$X commit\x1b[2J' }));
   const out = JSON.parse(r.stdout);
   assert.equal(out.hookSpecificOutput.permissionDecision, 'ask');
-  assert.ok(out.hookSpecificOutput.permissionDecisionReason.endsWith('(rule dynamic-command: $X commit\\x1b[2J)'), out.hookSpecificOutput.permissionDecisionReason);
+  assert.ok(out.hookSpecificOutput.permissionDecisionReason.endsWith('(rule dynamic-command: "$X commit\\u001b[2J")'), out.hookSpecificOutput.permissionDecisionReason);
   assert.ok(!r.stdout.includes('\x1b'));
 });
 

@@ -19,12 +19,12 @@ test('stop: open items block with the exact reason; checked items never block', 
     decision: 'block',
     reason:
       `git-kizu: a human reviewer queued 3 open items in ${Q}. Resolve each one before you stop:\n` +
-      [line(a, 'add a test for the empty case'), line(b, 'src/app.ts:2 (ask) why this library?', 'answer it in your reply'), line(c, '(reject) the rename', 'undo that change')].join('\n'),
+      [line(a, 'add a test for the empty case'), line(b, '"src/app.ts":2 (ask) why this library?', 'answer it in your reply'), line(c, '(reject) the rename', 'undo that change')].join('\n'),
   });
   queueOk(sb, ['done', a, c], `done: [${a}] add a test for the empty case\ndone: [${c}] (reject) the rename\n`);
   assert.deepEqual(stop(sb, true), {
     decision: 'block',
-    reason: `git-kizu: a human reviewer queued 1 open item in ${Q}. Resolve it before you stop:\n` + line(b, 'src/app.ts:2 (ask) why this library?', 'answer it in your reply'),
+    reason: `git-kizu: a human reviewer queued 1 open item in ${Q}. Resolve it before you stop:\n` + line(b, '"src/app.ts":2 (ask) why this library?', 'answer it in your reply'),
   });
   // Ticking the box by hand resolves it too.
   sb.write({ [Q]: replaceOnce(sb.read(Q), '- [ ] (ask) `src/app.ts:2`', '- [X] (ask) `src/app.ts:2`') });
@@ -39,8 +39,8 @@ test('stop: scars and items together in one reason', () => {
     decision: 'block',
     reason:
       `git-kizu: a human reviewer left 1 scar that is still unresolved and 1 open item in ${Q}. Resolve each one before you stop:\n` +
-      '- src/app.ts:2 [free] inline this → do what it says, then delete the scar line\n' +
-      line(a, 'src/app.ts:1 rename this') +
+      '- "src/app.ts":2 [free] inline this → do what it says, then delete the scar line\n' +
+      line(a, '"src/app.ts":1 rename this') +
       '\n' +
       PROTOCOL,
   });
@@ -84,9 +84,9 @@ test('post-tool-use: open items anchored to the edited file are in additionalCon
     JSON.parse(r.stdout),
     contextOutput(
       `git-kizu: 2 open review items in ${Q} are about the file you just edited:\n` +
-        line(a, 'src/app.ts:1 (ask) why one?', 'answer it in your reply') +
+        line(a, '"src/app.ts":1 (ask) why one?', 'answer it in your reply') +
         '\n' +
-        line(b, 'src/app.ts:3 split three'),
+        line(b, '"src/app.ts":3 split three'),
     ),
   );
   // With a scar in the same file: both parts.
@@ -95,13 +95,13 @@ test('post-tool-use: open items anchored to the edited file are in additionalCon
   assert.equal(
     both,
     'git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n' +
-      '- src/app.ts:2 [ask] two? → answer the question in your reply, then delete the scar line\n' +
+      '- "src/app.ts":2 [ask] two? → answer the question in your reply, then delete the scar line\n' +
       PROTOCOL +
       ' Resolve it before you finish your turn.\n\n' +
       `git-kizu: 2 open review items in ${Q} are about the file you just edited:\n` +
-      line(a, 'src/app.ts:1 (ask) why one?', 'answer it in your reply') +
+      line(a, '"src/app.ts":1 (ask) why one?', 'answer it in your reply') +
       '\n' +
-      line(b, 'src/app.ts:3 split three'),
+      line(b, '"src/app.ts":3 split three'),
   );
   // A file no open item is about: nothing.
   queueOk(sb, ['done', a, b], `done: [${a}] src/app.ts:1 (ask) why one?\ndone: [${b}] src/app.ts:3 split three\n`);
@@ -115,11 +115,11 @@ test('hooks read hand-written files with a BOM and [\\t] boxes', () => {
   sb.write({ [Q]: '\uFEFF- [ ] `src/app.ts:2` first\n- [\t] second\n' });
   assert.deepEqual(stop(sb, false), {
     decision: 'block',
-    reason: `git-kizu: a human reviewer queued 2 open items in ${Q}. Resolve each one before you stop:\n` + line(hid('`src/app.ts:2` first'), 'src/app.ts:2 first') + '\n' + line(hid('second'), 'second'),
+    reason: `git-kizu: a human reviewer queued 2 open items in ${Q}. Resolve each one before you stop:\n` + line(hid('`src/app.ts:2` first'), '"src/app.ts":2 first') + '\n' + line(hid('second'), 'second'),
   });
   const r = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.ts'));
   assert.equal(r.stderr, '');
-  assert.equal(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, `git-kizu: 1 open review item in ${Q} is about the file you just edited:\n` + line(hid('`src/app.ts:2` first'), 'src/app.ts:2 first'));
+  assert.equal(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, `git-kizu: 1 open review item in ${Q} is about the file you just edited:\n` + line(hid('`src/app.ts:2` first'), '"src/app.ts":2 first'));
 });
 
 test('a queue file that confuses the parser: commands refuse naming the line (exit 2, unchanged); hooks exit 0 with one stderr line', () => {

@@ -228,7 +228,7 @@ test('a queue file that is not UTF-8: commands refuse (exit 2, unchanged); hook 
     decision: 'block',
     reason:
       'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
-      '- src/app.ts:2 [ask] why two? → answer the question in your reply, then delete the scar line\n' +
+      '- "src/app.ts":2 [ask] why two? → answer the question in your reply, then delete the scar line\n' +
       PROTOCOL,
     systemMessage: warn.trim(),
   });

@@ -33,10 +33,10 @@ test('PostToolUse: no parser for a file without markers, nor for markers with no
   assert.deepEqual([plain.r.status, plain.r.stdout, plain.r.stderr, plain.loaded], [0, '', '', []]);
   const simple = hookLogged(sb, 'post-tool-use', editPayload(sb, 'simple.ts'));
   assert.deepEqual([simple.r.status, simple.r.stderr, simple.loaded], [0, '', []]);
-  assert.deepEqual(JSON.parse(simple.r.stdout), contextOutput('git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n- simple.ts:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' + PROTOCOL + ' Resolve it before you finish your turn.'));
+  assert.deepEqual(JSON.parse(simple.r.stdout), contextOutput('git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n- "simple.ts":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' + PROTOCOL + ' Resolve it before you finish your turn.'));
   const tpl = hookLogged(sb, 'post-tool-use', editPayload(sb, 'template.ts'));
   assert.deepEqual([tpl.r.status, tpl.r.stderr, tpl.loaded], [0, '', ['web-tree-sitter']]);
-  assert.deepEqual(JSON.parse(tpl.r.stdout), contextOutput('git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n- template.ts:4 [ask] real → answer the question in your reply, then delete the scar line\n' + PROTOCOL + ' Resolve it before you finish your turn.'));
+  assert.deepEqual(JSON.parse(tpl.r.stdout), contextOutput('git-kizu: the file you just edited holds 1 review scar left by a human reviewer:\n- "template.ts":4 [ask] real → answer the question in your reply, then delete the scar line\n' + PROTOCOL + ' Resolve it before you finish your turn.'));
 });
 
 test('Stop: a marker inside a template literal does not block; nothing is parsed when no changed file needs it', () => {

@@ -16,7 +16,7 @@ test('Stop from a worktree the agent made: the project (CLAUDE_PROJECT_DIR) is c
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.equal(out.decision, 'block');
-  assert.match(out.reason, /^git-kizu: a human reviewer left 1 scar that is still unresolved\. Resolve it before you stop:\n- a\.js:1 \[ask\] why\?/);
+  assert.match(out.reason, /^git-kizu: a human reviewer left 1 scar that is still unresolved\. Resolve it before you stop:\n- "a\.js":1 \[ask\] why\?/);
   // Without the variable (another agent, or a hook run by hand) the payload's cwd is used, as before.
   assert.deepEqual(hook(sb, 'stop', payload).stdout, '');
 });

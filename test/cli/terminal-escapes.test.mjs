@@ -75,5 +75,5 @@ test('the pre-commit refusal on the human\'s terminal: a staged scar body is esc
   const r = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
   assert.equal(r.status, 1);
   assertInert(r.stderr);
-  assert.ok(r.stderr.includes('  a.js:2  [ask]  copy \\x1b]52;c;cm0gLXJmIH4=\\x07 this \\u2066now\n'), r.stderr);
+  assert.ok(r.stderr.includes('  "a.js":2  [ask]  copy \\x1b]52;c;cm0gLXJmIH4=\\x07 this \\u2066now\n'), r.stderr);
 });

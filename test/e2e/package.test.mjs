@@ -165,7 +165,7 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
       decision: 'block',
       reason:
         'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
-        '- src/app.js:2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+        '- "src/app.js":2 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
         'Protocol: ask → answer the question in your reply, then delete the scar line; ' +
         'reject → undo that change, then delete the scar line; ' +
         'free → do what it says, then delete the scar line. ' +

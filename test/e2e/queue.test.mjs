@@ -146,7 +146,7 @@ test('queue: an open item blocks the first stop; the agent runs `git kizu queue 
 
 /** What the model reads when git-kizu's pre-tool gate refuses an Edit of the queue file (hooks/text.ts GATE_REASONS). */
 const QUEUE_GATE_REASON =
-  'git-kizu refused this Edit call: this is the review queue the human keeps for you. Do not edit it; when you have done an item, run `git kizu queue done <id>`. (rule review-queue-file: .claude/review-queue.md)';
+  'git-kizu refused this Edit call: this is the review queue the human keeps for you. Do not edit it; when you have done an item, run `git kizu queue done <id>`. (rule review-queue-file: ".claude/review-queue.md")';
 
 test('queue: an open item blocks the first stop; an Edit of the queue file is refused by git-kizu\'s pre-tool gate even under bypassPermissions; `git kizu queue done` through Bash ticks it; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
   const ctx = queueRepo();
@@ -230,7 +230,7 @@ test('queue: an item anchored to src/app.js:2 reaches the agent through PostTool
 
   const CONTEXT =
     `git-kizu: 1 open review item in ${QUEUE} is about the file you just edited:\n` +
-    `- [${id}] src/app.js:2 (ask) why 3? → answer it in your reply, then run \`git kizu queue done ${id}\``;
+    `- [${id}] "src/app.js":2 (ask) why 3? → answer it in your reply, then run \`git kizu queue done ${id}\``;
   const READ = toolUse('Read', { file_path: ctx.app });
   const EDIT = toolUse('Edit', { file_path: ctx.app, old_string: 'const c = 4;', new_string: 'const c = 5;' });
   const BASH = toolUse('Bash', { command: `git kizu queue done ${id}`, description: 'Mark the question answered' });

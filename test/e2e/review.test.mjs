@@ -46,7 +46,7 @@ function rejectedRepo() {
   assert.deepEqual([rej.status, rej.stdout, rej.stderr], [0, `rejected ${hunks[0].shortId} src/app.js:10\n`, '']);
   const base = sb.git('rev-parse', 'HEAD').trim().slice(0, 12);
   const place =
-    '- src/app.js:10 → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
+    '- "src/app.js":10 → a reviewer rejected this change without giving a reason: compare it with the baseline ' +
     `(\`git diff ${base} -- src/app.js\`), work out what is wrong, and rework or revert it`;
   return { sb, stopCmd: hookCommand(sb), env: claudeSandboxEnv(sb), app: sb.path('src/app.js'), hunkId: hunks[0].id, place };
 }
@@ -91,7 +91,7 @@ test('review: a rejected hunk blocks the first stop with only its place; the age
   const posts = hookRuns(r, 'PostToolUse');
   assert.equal(posts.length, 2, JSON.stringify(posts));
   const context = JSON.parse(posts[0].stdout).hookSpecificOutput.additionalContext;
-  assert.match(context, /^git-kizu: a reviewer rejected a change in the file you just edited:\n- src\/app\.js:10 → a reviewer rejected this change; it was edited instead of reverted \(now [0-9a-f]{8} src\/app\.js:10\), and nobody reviewed the edit: /);
+  assert.match(context, /^git-kizu: a reviewer rejected a change in the file you just edited:\n- "src\/app\.js":10 → a reviewer rejected this change; it was edited instead of reverted \(now [0-9a-f]{8} "src\/app\.js":10\), and nobody reviewed the edit: /);
   assert.deepEqual(newMessages(agent[3]), [
     { role: 'user', content: [{ tool_use_id: EDIT.id, type: 'tool_result', content: editResult(ctx.app) }] },
     postToolUseContext(context),

@@ -41,7 +41,7 @@ export async function kizuScar(sb, target, extra = []) {
   let stderr = '';
   const reporter = { log: (l) => (stdout += `${l}\n`), warn: (l) => (stderr += `git-kizu: warning: ${l}\n`) };
   try {
-    const status = await withEnv(sb.env, () => scarCommand({ cwd: sb.dir, target, kind: o.kind, message: o.message, undo: false, reporter }));
+    const status = await withEnv(sb.env, () => scarCommand({ cwd: sb.dir, target, kind: o.kind, message: o.message, undo: false, by: null, reporter }));
     return { status, stdout, stderr };
   } catch (e) {
     if (!(e instanceof KizuError)) throw e;

@@ -120,6 +120,9 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
     log: (l) => io.write(l + '\n'),
     warn: (l) => io.writeErr(`${pc.yellow('git-kizu: warning:')} ${l}\n`),
   };
+  // The scars and reasons written here are the reviewer's: `review` is refused inside an
+  // agent's session (cli/reviewer-acts.ts), so no agent writes through it.
+  const by = null;
   const byKey = new Map<string, ReviewAction>(REVIEW_ACTIONS.map((a) => [keys[a], a]));
   const sum: ReviewSummary = { tapped: 0, rejected: 0, scarred: 0, reverted: 0, skipped: 0, ended: 'done' };
   const startMarks = await readMarks(root);
@@ -199,7 +202,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
       const seenAt = Date.now();
       const now = await current(h);
       if (!now) return 'again';
-      await scarCommand({ cwd: root, target: `${h.path}:${await scarLine(h.path, hunkSpot(now))}`, kind, message, undo: false, seenAt, reporter });
+      await scarCommand({ cwd: root, target: `${h.path}:${await scarLine(h.path, hunkSpot(now))}`, kind, message, undo: false, seenAt, by, reporter });
       sum.scarred++;
       return 'next-relist';
     });
@@ -213,7 +216,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
       return 'prompt';
     }
     try {
-      await revertCommand({ cwd: root, hunk: h.id, message: r.text, reporter });
+      await revertCommand({ cwd: root, hunk: h.id, message: r.text, by, reporter });
     } catch (e) {
       if (!(e instanceof KizuError) || !scarRefused(e)) throw e;
       io.writeErr(`${pc.red('git-kizu: error:')} ${e.message}\n`);
@@ -228,7 +231,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
         io.write('nothing reverted\n');
         return 'prompt';
       }
-      await revertCommand({ cwd: root, hunk: h.id, message: r.text, queue: true, reporter });
+      await revertCommand({ cwd: root, hunk: h.id, message: r.text, queue: true, by, reporter });
     }
     sum.reverted++;
     return 'next-relist';
@@ -266,7 +269,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
       }
       case 'revert':
         if (!(await current(h))) return 'again';
-        await revertCommand({ cwd: root, hunk: h.id, reporter });
+        await revertCommand({ cwd: root, hunk: h.id, by, reporter });
         sum.reverted++;
         return 'next-relist';
       case 'revertScar':
