@@ -130,7 +130,7 @@ test('plugin installed from the marketplace (a): a scar blocks the first stop wi
   assert.equal(out.decision, 'block');
   const reason = out.reason;
   assert.ok(reason.includes('- "src/app.js":2 [ask] explain this change'), reason);
-  assert.deepEqual([...new Set(reason.match(/[\w./-]+\.\w+:\d+/g))], ['src/app.js:2'], reason);
+  assert.deepEqual([...new Set(reason.match(/"[\w./-]+\.\w+":\d+/g))], ['"src/app.js":2'], reason);
   assert.ok(reason.includes('git kizu unscar'), reason);
   assert.deepEqual([stops[1].exit_code, stops[1].stdout, stops[1].stderr], [0, '', ''], 'second stop: no scars, nothing printed');
 

@@ -18,8 +18,8 @@ import { E2E_TEST_MS } from '../helpers/fake-server.mjs';
 const NO_VERIFY = 'git commit --no-verify -q -m sneaky';
 const HARMLESS = 'echo ok > harmless.txt';
 const CONFIG_PATCH = '*** Begin Patch\n*** Add File: .kizurc.json\n+{"scan":{"exclude":["**"]}}\n*** End Patch\n';
-const NO_VERIFY_REASON = /git-kizu refused this \w+ call: this commit skips the git hooks .*\(rule commit-no-verify: "git commit --no-verify -q -m sneaky"\)/;
-const CONFIG_REASON = /git-kizu refused this \w+ call: this file is git-kizu's config.*\(rule kizu-config: ".*\.kizurc\.json"\)/;
+const NO_VERIFY_REASON = /git-kizu refused this \w+ call: this commit skips the git hooks .*\(rule commit-no-verify: \\?"git commit --no-verify -q -m sneaky\\?"\)/; // the agent may print the reason inside JSON
+const CONFIG_REASON = /git-kizu refused this \w+ call: this file is git-kizu's config.*\(rule kizu-config: \\?".*\.kizurc\.json\\?"\)/;
 
 /** A repository with one staged change (so a commit would go through), `git kizu init --agent <agent>` run. */
 function repo(agent) {
