@@ -4,7 +4,7 @@
  * stop. Kept free of writers and locks: the Stop and PostToolUse hooks load only this.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { QUEUE_FILE } from './paths.js';
@@ -38,17 +38,27 @@ function sha1(s: string | Buffer): string {
  * @param opts.fresh parse the file even if the cache has its items (edits use this: they
  *   must not trust a file under the git dir that anything may have written).
  * @returns the state; a missing file is `{exists: false, text: '', items: []}`.
- * @throws KizuError (exit 2) if the file cannot be read (a directory, no permission), is not
- *   valid UTF-8, holds git merge conflict markers, or an item cannot be located.
+ * @throws KizuError (exit 2) if the file cannot be read (a directory, no permission), is a
+ *   symbolic link or sits in a linked `.claude` folder, is not valid UTF-8, holds git merge conflict markers, or an item cannot be located.
  */
 export async function readQueue(root: string, gitDir: string, opts: { fresh?: boolean } = {}): Promise<QueueState> {
   const file = path.join(root, QUEUE_FILE);
   let buf: Buffer;
   try {
-    buf = readFileSync(file);
+    assertNoLinkOnTheWay(root);
+    // O_NOFOLLOW: a queue file that is a symbolic link is not followed (ELOOP), so neither a read
+    // nor a write of the review queue lands outside the working tree.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      buf = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
+    if (e instanceof KizuError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { file, exists: false, text: '', items: [] };
+    if (code === 'ELOOP') throw linkError(QUEUE_FILE, path.join(root, QUEUE_FILE));
     throw new KizuError(`${QUEUE_FILE} cannot be read (${code ?? (e as Error).message})`, { hint: `make ${QUEUE_FILE} a readable regular file, or move it aside` });
   }
   const text = buf.toString('utf8');
@@ -61,6 +71,35 @@ export async function readQueue(root: string, gitDir: string, opts: { fresh?: bo
     return { file, exists: true, text, items: await parseQueue(text) };
   }
   return { file, exists: true, text, items: await itemsOf(text, gitDir) };
+}
+
+/**
+ * Refuses a queue folder (`.claude`) that is a symbolic link: the review queue is review state,
+ * read and written only as a regular file inside the working tree.
+ * @throws KizuError (exit 2) naming the link and its target.
+ */
+function assertNoLinkOnTheWay(root: string): void {
+  const dir = path.dirname(QUEUE_FILE);
+  const abs = path.join(root, dir);
+  let link = false;
+  try {
+    link = lstatSync(abs).isSymbolicLink();
+  } catch {
+    return; // missing: the queue is missing too
+  }
+  if (link) throw linkError(dir, abs);
+}
+
+function linkError(rel: string, abs: string): KizuError {
+  let to = '?';
+  try {
+    to = readlinkSync(abs);
+  } catch {
+    /* gone meanwhile */
+  }
+  return new KizuError(`${rel} is a symbolic link (to ${JSON.stringify(to)}): git-kizu reads and writes the review queue ${QUEUE_FILE} only as a regular file in the working tree`, {
+    hint: `remove the link (rm ${rel}) and restore the queue from git (git checkout -- ${QUEUE_FILE}) or from a snapshot (git kizu snapshot list)`,
+  });
 }
 
 /**

@@ -252,6 +252,36 @@ test('a lock or queue file that cannot be created → exit 2 naming it (no inter
   const sb2 = repo();
   symlinkSync(path.join(sb2.base, 'missing', 'dir'), sb2.path('.claude'));
   const r = sb2.kizu(['queue', 'add', 'x']);
-  assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', err(`cannot write ${Q} (ENOENT)`, 'make .claude a writable directory')]);
+  const to = JSON.stringify(path.join(sb2.base, 'missing', 'dir'));
+  assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', linkRefusal('.claude', to)]);
   assert.equal(existsSync(path.join(sb2.base, 'missing')), false);
+});
+
+/** The refusal of a review queue reached through a symbolic link at `rel` pointing to `to` (JSON-quoted). */
+function linkRefusal(rel, to) {
+  return err(
+    `${rel} is a symbolic link (to ${to}): git-kizu reads and writes the review queue ${Q} only as a regular file in the working tree`,
+    `remove the link (rm ${rel}) and restore the queue from git (git checkout -- ${Q}) or from a snapshot (git kizu snapshot list)`,
+  );
+}
+
+test('a queue file or .claude folder that is a symbolic link to a place outside the working tree is neither read nor written through', () => {
+  // An agent replaced the queue with a link to a file outside the repository that it can edit unseen.
+  const sb = repo();
+  const outside = path.join(sb.base, 'outside');
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'q.md'), '- [ ] human: add tests <!-- kizu:ab12 -->\n');
+  mkdirSync(sb.path('.claude'));
+  symlinkSync(path.join(outside, 'q.md'), sb.path(Q));
+  const msg = linkRefusal(Q, JSON.stringify(path.join(outside, 'q.md')));
+  refused(sb, ['add', 'x'], 2, msg);
+  refused(sb, ['list'], 2, msg);
+  refused(sb, ['done', 'ab12'], 2, msg);
+  assert.equal(readFileSync(path.join(outside, 'q.md'), 'utf8'), '- [ ] human: add tests <!-- kizu:ab12 -->\n');
+  // The folder itself linked out: the same.
+  const sb2 = repo();
+  writeFileSync(path.join(outside, 'review-queue.md'), '- [ ] human: two <!-- kizu:cd34 -->\n');
+  symlinkSync(outside, sb2.path('.claude'));
+  refused(sb2, ['add', 'x'], 2, linkRefusal('.claude', JSON.stringify(outside)));
+  assert.equal(readFileSync(path.join(outside, 'review-queue.md'), 'utf8'), '- [ ] human: two <!-- kizu:cd34 -->\n');
 });
