@@ -56,15 +56,15 @@ export function pluginFix(root = PACKAGE_ROOT): string {
  *   (the guard in this repository; the user-scope hooks as they are, no project hooks);
  * - Claude Code by the plugin (the record says so, or no record and the plugin is enabled):
  *   `git kizu init --agent <agents> --via plugin` (no Claude Code settings);
- * - else `git kizu init`.
+ * - a project or local install: the same install ({@link reinstallFix}: its agents named, so
+ *   that an agent whose folder appeared since is not added);
+ * - no record: `git kizu init`.
  * @param plugin whether the git-kizu plugin is enabled (agents/claude/plugin.ts `pluginEnabled`).
  */
 export function guardFix(inst: RecordedInstall | null, plugin: boolean): string {
   if (!inst) return plugin ? 'git kizu init --agent claude --via plugin' : 'git kizu init';
-  const agents = inst.agents.length ? ` --agent ${inst.agents.join(',')}` : '';
-  const via = inst.claude === 'plugin' ? ' --via plugin' : '';
-  if (inst.scope === 'user') return `git kizu init --scope user${agents}${via} --pre-commit`;
-  return via ? `git kizu init${agents}${via}` : 'git kizu init';
+  if (inst.scope === 'user') return reinstallFix(inst, true);
+  return reinstallFix(inst, false);
 }
 
 /**
@@ -84,28 +84,32 @@ export function launcherFix(inst: RecordedInstall | null, plugin: boolean, inRep
  * - the record leaves Claude Code out (`--agent` without claude), or there is no record and
  *   other agents have the hooks: null (nothing missing);
  * - a user-scope record: `git kizu init --scope user --agent claude`;
- * - else `git kizu init` in a repository, `git kizu init --scope user` outside one.
+ * - a project or local record: that install again ({@link reinstallFix});
+ * - else `git kizu init --agent claude` in a repository, `git kizu init --scope user --agent claude` outside one
+ *   (Claude Code alone: without `--agent`, init also adds the agents whose folders exist).
  * @param othersInstalled whether any other agent has git-kizu's hooks in some scope.
  */
 export function claudeFix(inst: RecordedInstall | null, othersInstalled: boolean, inRepo: boolean): string | null {
   if (inst?.claude === 'plugin') return pluginFix();
   if (inst?.claude === 'none' || (!inst && othersInstalled)) return null;
   if (inst?.scope === 'user') return 'git kizu init --scope user --agent claude';
-  return inRepo ? 'git kizu init' : 'git kizu init --scope user';
+  if (inst && inRepo) return reinstallFix(inst, false);
+  return inRepo ? 'git kizu init --agent claude' : 'git kizu init --scope user --agent claude';
 }
 
 /**
  * The command that re-runs exactly the install a record says was made, for install
  * integrity (install/integrity.ts): every file it wrote is written again as init writes it now.
- * - project scope: `git kizu init`, plus `--agent <agents>` unless Claude Code alone, plus
- *   `--via plugin` when Claude Code goes by the plugin;
+ * - project scope: `git kizu init --agent <agents>` (always named: without `--agent`, init
+ *   adds every agent whose folder exists now, in the repository or the home directory),
+ *   plus `--via plugin` when Claude Code goes by the plugin;
  * - local scope: `git kizu init --scope local`;
  * - user scope: `git kizu init --scope user --agent <agents> [--via plugin]`, plus
  *   `--pre-commit` when that install put the guard into this repository.
  * @param guard whether the record installed the pre-commit guard (user scope only).
  */
 export function reinstallFix(inst: RecordedInstall, guard: boolean): string {
-  const agents = inst.agents.length && !(inst.agents.length === 1 && inst.agents[0] === 'claude') ? ` --agent ${inst.agents.join(',')}` : '';
+  const agents = inst.agents.length ? ` --agent ${inst.agents.join(',')}` : '';
   const via = inst.claude === 'plugin' ? ' --via plugin' : '';
   if (inst.scope === 'local') return 'git kizu init --scope local';
   if (inst.scope === 'user') return `git kizu init --scope user${inst.agents.length ? ` --agent ${inst.agents.join(',')}` : ''}${via}${guard ? ' --pre-commit' : ''}`;
