@@ -227,7 +227,7 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
       } catch {
         /* missing or not executable */
       }
-      if (!ok) checks.push({ name: 'Claude Code hooks', ok: false, detail: `.claude/settings.json runs .claude/hooks/${HOOK_SCRIPT}, which is missing or not executable`, fix: inst?.scope === 'project' ? repoFix : 'git kizu init --agent claude' });
+      if (!ok) checks.push({ name: 'Claude Code hooks', ok: false, detail: `.claude/settings.json runs .claude/hooks/${HOOK_SCRIPT}, which is missing or not executable`, fix: inst?.scope === 'project' ? repoFix : 'git kizu init' });
     }
   }
 

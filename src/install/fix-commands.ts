@@ -56,14 +56,18 @@ export function pluginFix(root = PACKAGE_ROOT): string {
  *   (the guard in this repository; the user-scope hooks as they are, no project hooks);
  * - Claude Code by the plugin (the record says so, or no record and the plugin is enabled):
  *   `git kizu init --agent <agents> --via plugin` (no Claude Code settings);
- * - a project or local install: the same install ({@link reinstallFix}: its agents named, so
- *   that an agent whose folder appeared since is not added);
+ * - a project install: the same install ({@link reinstallFix}: its agents named, so that an
+ *   agent whose folder appeared since is not added);
+ * - a local install: `git kizu init` (local scope leaves the files it shares with the team,
+ *   a hook manager's, to project scope);
  * - no record: `git kizu init`.
  * @param plugin whether the git-kizu plugin is enabled (agents/claude/plugin.ts `pluginEnabled`).
  */
 export function guardFix(inst: RecordedInstall | null, plugin: boolean): string {
   if (!inst) return plugin ? 'git kizu init --agent claude --via plugin' : 'git kizu init';
   if (inst.scope === 'user') return reinstallFix(inst, true);
+  // A local install leaves files shared with the team (a hook manager's) to project scope.
+  if (inst.scope === 'local') return 'git kizu init';
   return reinstallFix(inst, false);
 }
 
@@ -85,8 +89,7 @@ export function launcherFix(inst: RecordedInstall | null, plugin: boolean, inRep
  *   other agents have the hooks: null (nothing missing);
  * - a user-scope record: `git kizu init --scope user --agent claude`;
  * - a project or local record: that install again ({@link reinstallFix});
- * - else `git kizu init --agent claude` in a repository, `git kizu init --scope user --agent claude` outside one
- *   (Claude Code alone: without `--agent`, init also adds the agents whose folders exist).
+ * - no record (never installed): `git kizu init` in a repository, `git kizu init --scope user` outside one.
  * @param othersInstalled whether any other agent has git-kizu's hooks in some scope.
  */
 export function claudeFix(inst: RecordedInstall | null, othersInstalled: boolean, inRepo: boolean): string | null {
@@ -94,7 +97,7 @@ export function claudeFix(inst: RecordedInstall | null, othersInstalled: boolean
   if (inst?.claude === 'none' || (!inst && othersInstalled)) return null;
   if (inst?.scope === 'user') return 'git kizu init --scope user --agent claude';
   if (inst && inRepo) return reinstallFix(inst, false);
-  return inRepo ? 'git kizu init --agent claude' : 'git kizu init --scope user --agent claude';
+  return inRepo ? 'git kizu init' : 'git kizu init --scope user';
 }
 
 /**
