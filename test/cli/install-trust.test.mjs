@@ -96,7 +96,7 @@ test('W12: teardown refuses a linked install folder the same way; doctor and sta
   assert.equal(existsSync(sb.path('.claude/hooks/kizu-hook.sh')), false);
 });
 
-test('W16: an edited /kizu command is a finding in doctor, status and the prompt hook; init writes it back', () => {
+test('W16: an edited /kizu command is a finding in doctor, status and the prompt hook; its fix (delete it, then init) writes it back', () => {
   const sb = sandbox();
   ok(sb.kizu(['init', '--agent', 'claude']));
   const orig = sb.read('.claude/commands/kizu.md');
