@@ -22,8 +22,13 @@
  * - the guard: git-kizu's own pre-commit hook byte for byte and executable, in the hooks
  *   directory git runs now (`core.hooksPath`); or each insertion in a hook manager's file
  *   still there exactly.
+ * - the `/kizu` command (`.claude/commands/kizu.md`) byte for byte, when the record says init
+ *   wrote it (its fix deletes it first: init keeps a command that differs);
+ * - no folder on the way to those files, inside the repository or its git dir, is a symbolic
+ *   link (links.ts `linkedFolder`; init refuses to write through one).
  * And the settings that switch hooks off, whoever wrote them: Claude Code `disableAllHooks`
- * in the user, project, local and managed settings; Gemini CLI `hooksConfig.enabled: false`
+ * in the user, project, local and managed settings (with, graded `warn`/`info`, an `env` key
+ * that redirects the hooks and other hooks on git-kizu's events: settings-risks.ts); Gemini CLI `hooksConfig.enabled: false`
  * or git-kizu's hooks in `hooksConfig.disabled` (user, workspace, system settings); Codex CLI
  * `[features] hooks = false` (or its old name `codex_hooks`) in `$CODEX_HOME/config.toml`, the
  * project's `.codex/config.toml` and `/etc/codex/`. (Copilot CLI and Cursor document no such
