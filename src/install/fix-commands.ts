@@ -20,6 +20,8 @@ export interface RecordedInstall {
   claude: 'settings' | 'plugin' | 'none';
   /** The agents installed (`--agent`), in the registry's order; Claude Code included unless `claude` is `none`. */
   agents: AgentName[];
+  /** The install ran with `--no-pre-commit` (project and local scope). */
+  noPreCommit?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export function recordedInstall(gitDir: string | null, home: string): RecordedIn
     const claude = rec.claude ?? 'settings';
     const others = Object.keys(rec.agents ?? {});
     const agents = AGENTS.filter((a) => (a === 'claude' ? claude !== 'none' : others.includes(a)));
-    return { scope, claude, agents };
+    return { scope, claude, agents, ...(rec.noPreCommit ? { noPreCommit: true } : {}) };
   }
   return null;
 }
@@ -68,7 +70,8 @@ export function guardFix(inst: RecordedInstall | null, plugin: boolean): string 
   if (inst.scope === 'user') return reinstallFix(inst, true);
   // A local install leaves files shared with the team (a hook manager's) to project scope.
   if (inst.scope === 'local') return 'git kizu init';
-  return reinstallFix(inst, false);
+  // The guard is what is missing: without the install's --no-pre-commit.
+  return reinstallFix({ ...inst, noPreCommit: false }, false);
 }
 
 /**
@@ -107,6 +110,7 @@ export function claudeFix(inst: RecordedInstall | null, othersInstalled: boolean
  *   adds every agent whose folder exists now, in the repository or the home directory),
  *   plus `--via plugin` when Claude Code goes by the plugin;
  * - local scope: `git kizu init --scope local`;
+ * - project and local scope: plus `--no-pre-commit` when that install left the guard out;
  * - user scope: `git kizu init --scope user --agent <agents> [--via plugin]`, plus
  *   `--pre-commit` when that install put the guard into this repository.
  * @param guard whether the record installed the pre-commit guard (user scope only).
@@ -114,7 +118,8 @@ export function claudeFix(inst: RecordedInstall | null, othersInstalled: boolean
 export function reinstallFix(inst: RecordedInstall, guard: boolean): string {
   const agents = inst.agents.length ? ` --agent ${inst.agents.join(',')}` : '';
   const via = inst.claude === 'plugin' ? ' --via plugin' : '';
-  if (inst.scope === 'local') return 'git kizu init --scope local';
+  const off = inst.noPreCommit ? ' --no-pre-commit' : '';
+  if (inst.scope === 'local') return `git kizu init --scope local${off}`;
   if (inst.scope === 'user') return `git kizu init --scope user${inst.agents.length ? ` --agent ${inst.agents.join(',')}` : ''}${via}${guard ? ' --pre-commit' : ''}`;
-  return `git kizu init${agents}${via}`;
+  return `git kizu init${agents}${via}${off}`;
 }

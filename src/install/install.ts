@@ -554,6 +554,9 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
   if (!rec.exclude?.length) delete rec.exclude;
   if (rec.agents && !Object.keys(rec.agents).length) delete rec.agents;
   if (rec.claude === 'settings') delete rec.claude; // the meaning of no value (records of earlier versions)
+  // A fix re-runs this install with the same flags (fix-commands.ts): remember --no-pre-commit.
+  if (o.preCommit === false && t.scope !== 'user') rec.noPreCommit = true;
+  else delete rec.noPreCommit;
   await writeRecord(t.recordFile, rec);
   for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
   r.log(nextStep(agents));

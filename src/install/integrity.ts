@@ -202,7 +202,7 @@ function recordedOf(scope: Scope, rec: InstallRecord): RecordedInstall {
   const claude = rec.claude ?? 'settings';
   const others = Object.keys(rec.agents ?? {});
   const agents = (['claude', 'codex', 'gemini', 'copilot', 'cursor'] as AgentName[]).filter((a) => (a === 'claude' ? claude !== 'none' : others.includes(a)));
-  return { scope, claude, agents };
+  return { scope, claude, agents, ...(rec.noPreCommit ? { noPreCommit: true } : {}) };
 }
 
 function safe<T>(fn: () => T, fallback: T): T {

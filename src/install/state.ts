@@ -104,6 +104,8 @@ export interface InstallRecord {
   agents?: Partial<Record<string, AgentRecord>>;
   /** How Claude Code's hooks were installed: absent or 'settings' (this record's `settings`), 'plugin' (init only printed the plugin commands), 'none' (Claude Code was not among the agents). */
   claude?: 'settings' | 'plugin' | 'none';
+  /** True when the last init of this scope ran with `--no-pre-commit` (its fix keeps the flag; absent otherwise). */
+  noPreCommit?: true;
 }
 
 /** What init wrote for one agent other than Claude Code. */

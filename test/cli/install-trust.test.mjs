@@ -214,3 +214,18 @@ test('5c: init in every form is the reviewer\'s act: refused inside an agent\'s 
     assert.deepEqual(tree(sb.base), before, args.join(' '));
   }
 });
+
+test('5a: an install made with --no-pre-commit is re-run with it: the fix does not add the guard that was left out', () => {
+  const sb = sandbox();
+  ok(sb.kizu(['init', '--agent', 'claude', '--no-pre-commit']));
+  rmSync(sb.path('.claude/hooks/kizu-hook.sh'));
+  const lines = doctorLines(sb, / install: /);
+  assert.deepEqual(lines, [`fix  install: ${sb.path('.claude/hooks/kizu-hook.sh')}: the hook runner is missing; fix: git kizu init --agent claude --no-pre-commit`]);
+  ok(sb.kizu(['init', '--agent', 'claude', '--no-pre-commit']));
+  assert.equal(existsSync(sb.path('.git/hooks/pre-commit')), false);
+  // The guard's own fix (status) installs it: without --no-pre-commit.
+  assert.equal(JSON.parse(sb.kizu(['status', '--json']).stdout).hooks.guard.fix, 'git kizu init --agent claude');
+  // A later init without the flag forgets it.
+  ok(sb.kizu(['init', '--agent', 'claude']));
+  assert.equal(JSON.parse(sb.read('.git/kizu/install-project.json')).noPreCommit, undefined);
+});
