@@ -23,7 +23,7 @@ test('the Stop entry removed: the prompt hook tells the user once in a systemMes
   const runs = hookRuns(r, 'UserPromptSubmit');
   assert.equal(runs.length, 1, JSON.stringify(hookRuns(r)));
   const msg = JSON.parse(runs[0].stdout).systemMessage;
-  assert.match(msg, /^git-kizu: review may be switched off: 1 change to git-kizu's hooks since git kizu init: \.claude\/settings\.json: git-kizu's Stop entry is missing or changed; run `git kizu init`\./);
+  assert.match(msg, /^git-kizu: review may be switched off: 1 change to git-kizu's hooks since git kizu init: \.claude\/settings\.json: git-kizu's Stop entry is missing or changed; run `git kizu init --agent claude`\./);
   // Shown to the user ...
   const shown = r.events.filter((e) => e.type === 'system' && e.subtype === 'informational').map((e) => e.content);
   assert.ok(shown.some((c) => c.includes('review may be switched off')), JSON.stringify(shown));
