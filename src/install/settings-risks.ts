@@ -10,9 +10,10 @@
  * - other hooks on the events git-kizu relies on (Claude Code hooks reference: every
  *   matching hook of every settings file runs, in parallel; a hook answering
  *   `{"continue": false}` stops Claude, and that takes precedence over a Stop hook's
- *   `"decision": "block"`: measured on the real client 2.1.332, test/e2e/integrity.test.mjs; on PreToolUse the most restrictive decision wins, so another
- *   hook cannot lift git-kizu's deny). A foreign Stop or SubagentStop hook can therefore end
- *   the turn before git-kizu's check holds it: a warning. One on PreToolUse, PostToolUse or
+ *   `"decision": "block"`: measured on the real client 2.1.332, test/e2e/integrity.test.mjs; on
+ *   PreToolUse the most restrictive decision wins, so another hook's `allow` cannot lift
+ *   git-kizu's deny: measured, test/e2e/claude-pre-tool.test.mjs). A foreign Stop or
+ *   SubagentStop hook can therefore end the turn before git-kizu's check holds it: a warning. One on PreToolUse, PostToolUse or
  *   UserPromptSubmit cannot lift a git-kizu answer: named as a note only.
  *
  * Codex CLI's `shell_environment_policy` shapes the shell tool's environment, not its hooks',
