@@ -458,15 +458,28 @@ export function removeKizuHooks(file: string, text: string, opts: RemoveOptions,
  * @throws KizuError (exit 2) if `text` is not valid JSON or has the wrong shape.
  */
 export function hasKizuHooks(file: string, text: string, dialect: Dialect = STRICT): boolean {
+  return kizuHookEvents(file, text, dialect).length > 0;
+}
+
+/**
+ * The events whose groups hold a handler naming one of our scripts, in the file's order
+ * (`["Stop", "SubagentStop", "PostToolUse", ...]`); empty when none.
+ * @throws KizuError (exit 2) if `text` is not valid JSON or has the wrong shape.
+ */
+export function kizuHookEvents(file: string, text: string, dialect: Dialect = STRICT): string[] {
   const root = parseSettings(file, text, dialect);
   const v = getNodeValue(root) as { hooks?: Record<string, unknown> };
-  for (const groups of Object.values(v.hooks ?? {})) {
+  const out: string[] = [];
+  for (const [event, groups] of Object.entries(v.hooks ?? {})) {
     for (const g of Array.isArray(groups) ? groups : []) {
       const hs = (g as { hooks?: unknown })?.hooks;
-      if (Array.isArray(hs) && hs.some((x) => isOurHandler(x, anyOurs))) return true;
+      if (Array.isArray(hs) && hs.some((x) => isOurHandler(x, anyOurs))) {
+        out.push(event);
+        break;
+      }
     }
   }
-  return false;
+  return out;
 }
 
 /**

@@ -13,9 +13,9 @@ export interface DoctorCommandInput {
 }
 
 /**
- * Prints one line per check (`ok` or `fix`, what was found, and the fix), or
+ * Prints one line per check (`ok`, `warn` or `fix`, what was found, and the fix), or
  * `{"ok": <all ok>, "checks": [Check...]}` with `json`.
- * @returns 0 when every check is ok, else 1.
+ * @returns 0 when every check is ok (warnings included), else 1.
  */
 export async function doctorCommand(i: DoctorCommandInput): Promise<number> {
   const checks: Check[] = await checkInstall(i.cwd, i.home ?? process.env.HOME ?? os.homedir());
@@ -24,7 +24,7 @@ export async function doctorCommand(i: DoctorCommandInput): Promise<number> {
     i.reporter.log(JSON.stringify({ ok, checks }));
   } else {
     for (const c of checks) {
-      i.reporter.log(`${c.ok ? pc.green('ok ') : pc.red('fix')}  ${c.name}: ${c.detail}${c.fix ? `; fix: ${c.fix}` : ''}`);
+      i.reporter.log(`${c.warn ? pc.yellow('warn') : c.ok ? pc.green('ok ') : pc.red('fix')}${c.warn ? ' ' : '  '}${c.name}: ${c.detail}${c.fix ? `; fix: ${c.fix}` : ''}`);
     }
     i.reporter.log(ok ? 'everything git-kizu needs is in place' : `${checks.filter((c) => !c.ok).length} to fix (see the lines marked fix)`);
   }

@@ -445,6 +445,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--pre-commit', 'install the pre-commit guard in this repository (the default, except for --scope user)')
     .option('--no-pre-commit', 'do not install the pre-commit guard')
     .action(async (o: { scope: 'project' | 'local' | 'user'; preCommit?: boolean; agent?: string; via?: 'settings' | 'plugin' }) => {
+      // Installing is the reviewer's act: an init can change what the integrity check measures against.
+      refuseFromAgent('init', session);
       const { initCommand } = await import('./init.js');
       setCode(await initCommand({ cwd, scope: o.scope, preCommit: o.preCommit, agent: o.agent, via: o.via, reporter }));
     });

@@ -7,7 +7,10 @@
  * relies on, moves what review is measured against, or brings in marks from elsewhere
  * (`marks push` merges the remote's first). Done and shown as the agent's: acts
  * that only tighten review (`reject`, recorded with `by: agent:<name>`) and the protocol's
- * own acts (deleting one scar it addressed, `queue done <id>`, `queue reopen`). Everything
+ * own acts (deleting one scar it addressed, `queue done <id>`, `queue reopen`). Installing
+ * and removing the hooks (`init` in every form, `--via plugin` and `--scope` included, and
+ * `teardown`) is the reviewer's too: an `init` can change which install the integrity check
+ * measures against (another scope, agent list or the plugin). Everything
  * else (listing, `status`, `scan`, `snapshot`, rollbacks of its own edits, the hooks,
  * `gc --auto` that the prompt hook starts) is not a review act.
  */
@@ -30,6 +33,7 @@ export const REVIEWER_ACTS = [
   'marks push',
   'snapshot drop',
   'gc',
+  'init',
   'teardown',
 ] as const;
 export type ReviewerAct = (typeof REVIEWER_ACTS)[number];

@@ -3,7 +3,6 @@
  * view: the baseline, hunks by review state, scars, open queue items, whether the
  * hooks are installed, and what git-kizu stores (storage/retention.ts).
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
@@ -23,7 +22,7 @@ import { QUEUE_FILE } from '../queue/paths.js';
 import { describeItem } from '../queue/item.js';
 import { hunkJson, type HunkJson } from './hunks.js';
 import { itemJson } from './queue.js';
-import { hasKizuHooks } from '../agents/claude/settings.js';
+import { claudeScopes } from '../install/doctor.js';
 import { AGENT_LABELS } from '../agents/registry.js';
 import { agentStates, type AgentScopeState } from '../install/agents.js';
 import { pluginEnabled } from '../agents/claude/plugin.js';
@@ -73,6 +72,8 @@ export interface StatusJson {
      * commands for `init --via plugin`); null when nothing is missing or Claude Code was left out.
      */
     claudeFix: string | null;
+    /** Claude Code settings scopes that run git-kizu's hooks but have no Stop entry (install/doctor.ts `claudeScopes`, as doctor reads them). */
+    claudeNoStop: ('project' | 'local' | 'user')[];
     /** The other agents, each scope: installed (all / some / none of git-kizu's hooks), trusted, the file, the fix (install/agents.ts). */
     agents: AgentScopeState[];
     preCommit: boolean;
@@ -98,20 +99,6 @@ export interface StatusJson {
    * (`stop`: an agent's Stop hook may not run; `guard`: the pre-commit guard may not run).
    */
   integrity: IntegrityFinding[];
-}
-
-function settingsHas(file: string): boolean | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return false;
-  }
-  try {
-    return hasKizuHooks(file, text);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -153,11 +140,10 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   // Fixes re-run the install that was made (scope, agents, plugin), never adding hooks that run twice.
   const inst = recordedInstall(ctx.gitDir, home);
   const plugin = pluginEnabled(home);
-  const settings = {
-    project: settingsHas(path.join(ctx.root, '.claude', 'settings.json')),
-    local: settingsHas(path.join(ctx.root, '.claude', 'settings.local.json')),
-    user: settingsHas(path.join(home, '.claude', 'settings.json')),
-  };
+  // The same reading as doctor's (install/doctor.ts claudeScopes): they cannot disagree.
+  const cs = claudeScopes(ctx.root, home);
+  const settingsOf = (k: 'project' | 'local' | 'user') => (cs.unreadable.some((u) => u.scope === k) ? null : cs.installed.includes(k));
+  const settings = { project: settingsOf('project'), local: settingsOf('local'), user: settingsOf('user') };
   const claudeHooks = plugin || Object.values(settings).some((v) => v !== false);
   const othersInstalled = agents.some((a) => a.installed !== 'missing');
   const by = (m: string) => list.filter((h) => h.mark === m).length;
@@ -189,6 +175,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       ...settings,
       plugin,
       claudeFix: claudeHooks ? null : claudeFix(inst, othersInstalled, true),
+      claudeNoStop: cs.noStop,
       agents,
       preCommit: guard.state === 'installed',
       guard: guard.state === 'missing' && guard.fix === 'git kizu init' ? { ...guard, fix: guardFix(inst, plugin) } : guard,
@@ -274,19 +261,26 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   for (const o of s.queue.open) {
     log(`  ${printable(describeItem({ id: o.id, kind: o.kind, anchor: o.path ? { path: q(o.path), line: o.line ?? 0 } : null, text: o.text } as Parameters<typeof describeItem>[0]))}${from(o.origin)}`);
   }
-  const scopes = [...(['project', 'local', 'user'] as const).filter((k) => s.hooks[k]), ...(s.hooks.plugin ? ['plugin'] : [])];
+  const scopes = [...(['project', 'local', 'user'] as const).filter((k) => s.hooks[k]).map((k) => (s.hooks.claudeNoStop.includes(k) ? `${k}, without the Stop entry` : k)), ...(s.hooks.plugin ? ['plugin'] : [])];
   const bad = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k] === null);
   log(
     `${pc.bold('hooks')}     Claude Code: ${scopes.length ? `installed (${scopes.join(', ')})` : `not installed${s.hooks.claudeFix ? ` (${s.hooks.claudeFix})` : ''}`}` +
       `${bad.length ? `; unreadable settings: ${bad.join(', ')}` : ''}${agentsText(s.hooks.agents)}; pre-commit: ${guardText(s.hooks.guard, findRootFast(i.cwd))}`,
   );
-  log(`${pc.bold('install')}   ${s.integrity.length ? `${pc.red(`${s.integrity.length} changed`)} since git kizu init (review may be switched off):` : 'no hook file changed since git kizu init, no setting switches hooks off'}`);
-  for (const f of s.integrity) log(`  ${findingLine(f, findRootFast(i.cwd))}`);
+  const changed = s.integrity.filter((f) => !f.level);
+  log(`${pc.bold('install')}   ${changed.length ? `${pc.red(`${changed.length} changed`)} since git kizu init (review may be switched off):` : 'no hook file changed since git kizu init, no setting switches hooks off'}`);
+  for (const f of changed) log(`  ${findingLine(f, findRootFast(i.cwd))}`);
+  // Settings that can weaken review but may be the user's own, then notes.
+  for (const f of s.integrity.filter((x) => x.level === 'warn')) log(`  ${pc.yellow('warning:')} ${findingLine(f, findRootFast(i.cwd))}`);
+  for (const f of s.integrity.filter((x) => x.level === 'info')) log(`  note: ${findingLine(f, findRootFast(i.cwd))}`);
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
   for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
   // The last line says what holds the agent: only true if an agent's Stop hook is installed and runs.
-  const stopOff = s.integrity.some((f) => f.weakens === 'stop');
+  // Claude Code's settings with git-kizu's hooks but no Stop entry in any of them (and no plugin): doctor says the same.
+  const claudeScopesOn = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k]);
+  const claudeNoStop = !s.hooks.plugin && claudeScopesOn.length > 0 && claudeScopesOn.every((k) => s.hooks.claudeNoStop.includes(k));
+  const stopOff = claudeNoStop || s.integrity.some((f) => f.weakens === 'stop' && f.level !== 'info');
   const hooked = (['project', 'local', 'user'] as const).some((k) => s.hooks[k] !== false) || s.hooks.plugin || s.hooks.agents.some((a) => a.installed !== 'missing');
   log(
     !blocking
@@ -294,7 +288,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
       : !hooked
         ? `${pc.yellow('not done:')} these must be resolved, but no agent's Stop hook is installed here (git kizu init installs it)`
         : stopOff
-          ? `${pc.yellow('not done:')} these must be resolved, but the agent's Stop hook may not run (see install above): it may stop without resolving them`
+          ? `${pc.yellow('not done:')} these must be resolved, but the agent's Stop hook may not run (see ${claudeNoStop && !s.integrity.some((f) => f.weakens === 'stop' && f.level !== 'info') ? 'hooks' : 'install'} above): it may stop without resolving them`
           : `${pc.yellow('not done:')} the agent's Stop hook blocks until these are resolved`,
   );
   return code;

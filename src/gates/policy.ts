@@ -371,7 +371,7 @@ export function kizuWords(c: SimpleCommand, from: number): (string | null)[] {
 
 /**
  * Which `git kizu` invocations are the reviewer's acts: `tap`, `reject`, `untap`, `review`
- * (the interactive review), `teardown`, `gc`, `unscar --all`, `baseline set|reset`,
+ * (the interactive review), `init`, `teardown`, `gc`, `unscar --all`, `baseline set|reset`,
  * `snapshot drop`, `marks push|pull`, `queue rm|clear`; `hook` is the agents' hook entry,
  * never typed. Everything else (`queue done <id>`, `scan`, `hunks`, `status`, `scar`,
  * `unscar <file>:<line>`, `revert`, ...) is the agent's to run.
@@ -395,6 +395,7 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
     case 'untap':
     case 'review':
     case 'teardown':
+    case 'init':
     case 'gc':
       return has('--help') || has('-h') ? null : 'act';
     case 'unscar':

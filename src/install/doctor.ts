@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathQuoter } from '../git/quote.js';
 import { repoInfo, commonDir, type RepoInfo } from '../git/repo.js';
 import { launcherFile, userLauncherFile } from '../git/layout.js';
-import { hasKizuHooks } from '../agents/claude/settings.js';
+import { kizuHookEvents } from '../agents/claude/settings.js';
 import { loadConfig } from '../config/config.js';
 import { configFindings } from '../config/findings.js';
 import { KizuError } from '../errors.js';
@@ -20,7 +20,7 @@ import { HOOK_SCRIPT, SCOPES, type Scope } from './targets.js';
 import { agentStates } from './agents.js';
 import { AGENT_LABELS } from '../agents/registry.js';
 import { MARKETPLACE_NAME, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
-import { claudeFix, guardFix, launcherFix, recordedInstall } from './fix-commands.js';
+import { claudeFix, guardFix, launcherFix, recordedInstall, reinstallFix } from './fix-commands.js';
 import { printable, repoIntegrity, type IntegrityFinding } from './integrity.js';
 
 /** One check's result. */
@@ -31,8 +31,10 @@ export interface Check {
   ok: boolean;
   /** What was found, one sentence. */
   detail: string;
-  /** When not ok: the command or edit that fixes it. */
+  /** When not ok (or a warning): the command or edit that fixes it. */
   fix?: string;
+  /** A warning: ok (not counted as a fix, exit 0) but something that can weaken review, printed `warn`. */
+  warn?: true;
 }
 
 /**
@@ -64,14 +66,30 @@ function launcherVersion(file: string): Promise<string | null> {
   });
 }
 
-/** Which Claude Code settings scopes register git-kizu's hooks; `unreadable` lists those whose file is not valid JSON. */
-function claudeScopes(root: string | null, home: string): { installed: Scope[]; unreadable: { scope: Scope; why: string }[] } {
+/** Which Claude Code settings scopes register git-kizu's hooks: what `status` and `doctor` both show (one source). */
+export interface ClaudeScopes {
+  /** Scopes whose settings file runs any of git-kizu's hooks. */
+  installed: Scope[];
+  /** Of `installed`, those whose file has no git-kizu Stop entry (the agent's stop is not checked there). */
+  noStop: Scope[];
+  /** Scopes whose settings file is not valid JSON (or has the wrong shape), with why. */
+  unreadable: { scope: Scope; why: string }[];
+  /** The settings file of each scope (null: no repository for project and local). */
+  files: Record<Scope, string | null>;
+}
+
+/**
+ * Reads Claude Code's settings files of every scope (project and local need `root`) and
+ * says which run git-kizu's hooks, and which of those lack the Stop entry. Never throws.
+ */
+export function claudeScopes(root: string | null, home: string): ClaudeScopes {
   const files: Record<Scope, string | null> = {
     project: root && path.join(root, '.claude', 'settings.json'),
     local: root && path.join(root, '.claude', 'settings.local.json'),
     user: path.join(home, '.claude', 'settings.json'),
   };
   const installed: Scope[] = [];
+  const noStop: Scope[] = [];
   const unreadable: { scope: Scope; why: string }[] = [];
   for (const s of SCOPES) {
     const file = files[s];
@@ -83,18 +101,25 @@ function claudeScopes(root: string | null, home: string): { installed: Scope[]; 
       continue;
     }
     try {
-      if (hasKizuHooks(file, text)) installed.push(s);
+      const events = kizuHookEvents(file, text);
+      if (!events.length) continue;
+      installed.push(s);
+      if (!events.includes('Stop')) noStop.push(s);
     } catch (e) {
       unreadable.push({ scope: s, why: (e as Error).message });
     }
   }
-  return { installed, unreadable };
+  return { installed, noStop, unreadable, files };
 }
 
 /** The integrity findings as checks named `install`: one per finding, or one ok check. */
 function integrityChecks(fs: IntegrityFinding[]): Check[] {
-  if (!fs.length) return [{ name: 'install', ok: true, detail: 'the installed hook files and settings are what git kizu init writes, and no setting switches the hooks off' }];
-  return fs.map((f) => ({ name: 'install', ok: false, detail: printable(`${f.file}: ${f.what}`), fix: printable(f.fix) }));
+  const out: Check[] = fs.filter((f) => !f.level).map((f) => ({ name: 'install', ok: false, detail: printable(`${f.file}: ${f.what}`), fix: printable(f.fix) }));
+  if (!out.length) out.push({ name: 'install', ok: true, detail: 'the installed hook files and settings are what git kizu init writes, and no setting switches the hooks off' });
+  // Warnings (can weaken review, may be the user's own) and notes: not counted as fixes.
+  for (const f of fs.filter((x) => x.level === 'warn')) out.push({ name: 'install', ok: true, warn: true, detail: printable(`${f.file}: ${f.what}`), fix: printable(f.fix) });
+  for (const f of fs.filter((x) => x.level === 'info')) out.push({ name: 'install', ok: true, detail: printable(`${f.file}: ${f.what}`) });
+  return out;
 }
 
 /**
@@ -134,7 +159,7 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
   // Install integrity: every file init wrote is what it writes now, and no setting switches hooks off (install/integrity.ts).
   if (repo) checks.push(...integrityChecks(await repoIntegrity(repo.root, home, env)));
 
-  const { installed, unreadable } = claudeScopes(repo?.root ?? null, home);
+  const { installed, noStop, unreadable, files } = claudeScopes(repo?.root ?? null, home);
   for (const u of unreadable) {
     checks.push({ name: 'Claude Code hooks', ok: false, detail: `the ${u.scope} settings file cannot be read: ${u.why}`, fix: `fix the JSON, then run \`git kizu init --agent claude${u.scope === 'project' ? '' : ` --scope ${u.scope}`}\`` });
   }
@@ -187,7 +212,12 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
         detail: `installed in ${installed.length} settings files (${installed.join(', ')}), so Claude Code runs every hook ${installed.length} times`,
         fix: installed.filter((sc) => sc !== keep).map((sc) => `git kizu teardown --agent claude --scope ${sc}`).join(' && '),
       });
-    } else checks.push({ name: 'Claude Code hooks', ok: true, detail: `installed (${installed.join(', ')})` });
+    } else if (!noStop.length) checks.push({ name: 'Claude Code hooks', ok: true, detail: `installed (${installed.join(', ')})` });
+    // The same fact status shows on its hooks line and its last line: git-kizu's hooks there, but no Stop entry.
+    for (const sc of noStop) {
+      const fix = inst?.scope === sc ? reinstallFix(inst, false) : `git kizu init --agent claude${sc === 'project' ? '' : ` --scope ${sc}`}`;
+      checks.push({ name: 'Claude Code hooks', ok: false, detail: `${files[sc]} runs git-kizu's hooks but not its Stop hook, so the agent can stop without its check`, fix });
+    }
     if (repo && installed.includes('project')) {
       const runner = path.join(repo.root, '.claude', 'hooks', HOOK_SCRIPT);
       let ok = false;
@@ -197,7 +227,7 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
       } catch {
         /* missing or not executable */
       }
-      if (!ok) checks.push({ name: 'Claude Code hooks', ok: false, detail: `.claude/settings.json runs .claude/hooks/${HOOK_SCRIPT}, which is missing or not executable`, fix: 'git kizu init' });
+      if (!ok) checks.push({ name: 'Claude Code hooks', ok: false, detail: `.claude/settings.json runs .claude/hooks/${HOOK_SCRIPT}, which is missing or not executable`, fix: inst?.scope === 'project' ? repoFix : 'git kizu init' });
     }
   }
 

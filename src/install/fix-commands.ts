@@ -20,6 +20,8 @@ export interface RecordedInstall {
   claude: 'settings' | 'plugin' | 'none';
   /** The agents installed (`--agent`), in the registry's order; Claude Code included unless `claude` is `none`. */
   agents: AgentName[];
+  /** The install ran with `--no-pre-commit` (project and local scope). */
+  noPreCommit?: boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export function recordedInstall(gitDir: string | null, home: string): RecordedIn
     const claude = rec.claude ?? 'settings';
     const others = Object.keys(rec.agents ?? {});
     const agents = AGENTS.filter((a) => (a === 'claude' ? claude !== 'none' : others.includes(a)));
-    return { scope, claude, agents };
+    return { scope, claude, agents, ...(rec.noPreCommit ? { noPreCommit: true } : {}) };
   }
   return null;
 }
@@ -56,15 +58,20 @@ export function pluginFix(root = PACKAGE_ROOT): string {
  *   (the guard in this repository; the user-scope hooks as they are, no project hooks);
  * - Claude Code by the plugin (the record says so, or no record and the plugin is enabled):
  *   `git kizu init --agent <agents> --via plugin` (no Claude Code settings);
- * - else `git kizu init`.
+ * - a project install: the same install ({@link reinstallFix}: its agents named, so that an
+ *   agent whose folder appeared since is not added);
+ * - a local install: `git kizu init` (local scope leaves the files it shares with the team,
+ *   a hook manager's, to project scope);
+ * - no record: `git kizu init`.
  * @param plugin whether the git-kizu plugin is enabled (agents/claude/plugin.ts `pluginEnabled`).
  */
 export function guardFix(inst: RecordedInstall | null, plugin: boolean): string {
   if (!inst) return plugin ? 'git kizu init --agent claude --via plugin' : 'git kizu init';
-  const agents = inst.agents.length ? ` --agent ${inst.agents.join(',')}` : '';
-  const via = inst.claude === 'plugin' ? ' --via plugin' : '';
-  if (inst.scope === 'user') return `git kizu init --scope user${agents}${via} --pre-commit`;
-  return via ? `git kizu init${agents}${via}` : 'git kizu init';
+  if (inst.scope === 'user') return reinstallFix(inst, true);
+  // A local install leaves files shared with the team (a hook manager's) to project scope.
+  if (inst.scope === 'local') return 'git kizu init';
+  // The guard is what is missing: without the install's --no-pre-commit.
+  return reinstallFix({ ...inst, noPreCommit: false }, false);
 }
 
 /**
@@ -84,30 +91,35 @@ export function launcherFix(inst: RecordedInstall | null, plugin: boolean, inRep
  * - the record leaves Claude Code out (`--agent` without claude), or there is no record and
  *   other agents have the hooks: null (nothing missing);
  * - a user-scope record: `git kizu init --scope user --agent claude`;
- * - else `git kizu init` in a repository, `git kizu init --scope user` outside one.
+ * - a project or local record: that install again ({@link reinstallFix});
+ * - no record (never installed): `git kizu init` in a repository, `git kizu init --scope user` outside one.
  * @param othersInstalled whether any other agent has git-kizu's hooks in some scope.
  */
 export function claudeFix(inst: RecordedInstall | null, othersInstalled: boolean, inRepo: boolean): string | null {
   if (inst?.claude === 'plugin') return pluginFix();
   if (inst?.claude === 'none' || (!inst && othersInstalled)) return null;
   if (inst?.scope === 'user') return 'git kizu init --scope user --agent claude';
+  if (inst && inRepo) return reinstallFix(inst, false);
   return inRepo ? 'git kizu init' : 'git kizu init --scope user';
 }
 
 /**
  * The command that re-runs exactly the install a record says was made, for install
  * integrity (install/integrity.ts): every file it wrote is written again as init writes it now.
- * - project scope: `git kizu init`, plus `--agent <agents>` unless Claude Code alone, plus
- *   `--via plugin` when Claude Code goes by the plugin;
+ * - project scope: `git kizu init --agent <agents>` (always named: without `--agent`, init
+ *   adds every agent whose folder exists now, in the repository or the home directory),
+ *   plus `--via plugin` when Claude Code goes by the plugin;
  * - local scope: `git kizu init --scope local`;
+ * - project and local scope: plus `--no-pre-commit` when that install left the guard out;
  * - user scope: `git kizu init --scope user --agent <agents> [--via plugin]`, plus
  *   `--pre-commit` when that install put the guard into this repository.
  * @param guard whether the record installed the pre-commit guard (user scope only).
  */
 export function reinstallFix(inst: RecordedInstall, guard: boolean): string {
-  const agents = inst.agents.length && !(inst.agents.length === 1 && inst.agents[0] === 'claude') ? ` --agent ${inst.agents.join(',')}` : '';
+  const agents = inst.agents.length ? ` --agent ${inst.agents.join(',')}` : '';
   const via = inst.claude === 'plugin' ? ' --via plugin' : '';
-  if (inst.scope === 'local') return 'git kizu init --scope local';
+  const off = inst.noPreCommit ? ' --no-pre-commit' : '';
+  if (inst.scope === 'local') return `git kizu init --scope local${off}`;
   if (inst.scope === 'user') return `git kizu init --scope user${inst.agents.length ? ` --agent ${inst.agents.join(',')}` : ''}${via}${guard ? ' --pre-commit' : ''}`;
-  return `git kizu init${agents}${via}`;
+  return `git kizu init${agents}${via}${off}`;
 }

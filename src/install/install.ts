@@ -49,7 +49,7 @@ import {
 } from './git-hook.js';
 import { removeUnusedLauncher, writeLauncher } from './launcher.js';
 import { cloneRecordFiles, deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
-import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
+import { noteLink, refuseLinkedFolders, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';
 import { installLockFile, launcherFile, userInstallLockFile, userInstallRecordFile } from '../git/layout.js';
@@ -107,7 +107,7 @@ interface InstallLock {
  *   {@link INSTALL_WAIT_MS}; what `fn` throws.
  */
 async function withInstallLock<T>(t: InstallTargets, fn: (lock: InstallLock) => Promise<T>): Promise<T> {
-  const files = [...(t.scope === 'user' ? [userInstallLockFile(t.home)] : []), ...(t.commonDir ? [installLockFile(t.commonDir)] : [])];
+  const files = lockFiles(t);
   const lock: InstallLock = { created: [], retry: [], files };
   const releases: Array<() => void> = [];
   try {
@@ -126,6 +126,16 @@ async function withInstallLock<T>(t: InstallTargets, fn: (lock: InstallLock) => 
       }
     }
   }
+}
+
+/** The tops inside which no folder on the way to a file init or teardown writes may be a symbolic link: the working tree's root, its git dir and the common git dir. */
+function linkTops(t: InstallTargets): string[] {
+  return t.repo ? [t.repo.root, t.repo.gitDir, ...(t.commonDir ? [t.commonDir] : [])] : [];
+}
+
+/** The install lock files of {@link withInstallLock}, whose folders taking the lock creates. */
+function lockFiles(t: InstallTargets): string[] {
+  return [...(t.scope === 'user' ? [userInstallLockFile(t.home)] : []), ...(t.commonDir ? [installLockFile(t.commonDir)] : [])];
 }
 
 /** Options of {@link runTeardown}. */
@@ -282,6 +292,8 @@ function linkNote(rec: InstallRecord | null, file: string): string {
  */
 export async function runInit(o: InitOptions): Promise<number> {
   const t = await resolveTargets(o.cwd, o.scope, o.home);
+  // Never through a linked folder, the lock's folder first (taking the lock writes there).
+  refuseLinkedFolders(linkTops(t), lockFiles(t), t.initCmd, (p) => displayPath(t, p));
   return withInstallLock(t, (lock) => initLocked(o, t, lock));
 }
 
@@ -373,6 +385,24 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
     // Project scope: the command is shared (committed) whoever created it.
     command: claude && !keepUserCommand && (t.scope === 'project' || commandBefore === null || !!oldCommand?.created),
   });
+
+  // Every file written below, checked before the first write: no folder on the way is a symbolic link.
+  refuseLinkedFolders(
+    linkTops(t),
+    [
+      t.recordFile,
+      t.launcher,
+      ...(t.scope === 'user' && t.commonDir && wantGuard ? [launcherFile(t.commonDir)] : []),
+      ...(script ? [script.file] : []),
+      ...(claude ? [t.settingsFile, t.commandFile, ...legacy.map((l) => l.file)] : []),
+      ...(pre ? [pre.hook, pre.chained] : []),
+      ...(gp?.kind === 'manager' ? [gp.chosen.detected.file] : []),
+      ...(exclude ? [exclude.file] : []),
+      ...planned.flatMap((p) => p.plan.writes.map((w) => w.file)),
+    ],
+    t.initCmd,
+    (p) => displayPath(t, p),
+  );
 
   // Phase 2: write.
   const rec: InstallRecord = {
@@ -524,6 +554,9 @@ async function initLocked(o: InitOptions, t: InstallTargets, lock: InstallLock):
   if (!rec.exclude?.length) delete rec.exclude;
   if (rec.agents && !Object.keys(rec.agents).length) delete rec.agents;
   if (rec.claude === 'settings') delete rec.claude; // the meaning of no value (records of earlier versions)
+  // A fix re-runs this install with the same flags (fix-commands.ts): remember --no-pre-commit.
+  if (o.preCommit === false && t.scope !== 'user') rec.noPreCommit = true;
+  else delete rec.noPreCommit;
   await writeRecord(t.recordFile, rec);
   for (const s of siblings) if (s.dirty) await writeRecord(s.file, s.rec);
   r.log(nextStep(agents));
@@ -811,6 +844,7 @@ async function findLostGuard(t: InstallTargets, siblings: Sibling[]): Promise<Lo
  */
 export async function runTeardown(o: TeardownOptions): Promise<number> {
   const t = await resolveTargets(o.cwd, o.scope, o.home);
+  refuseLinkedFolders(linkTops(t), lockFiles(t), t.teardownCmd, (p) => displayPath(t, p));
   return withInstallLock(t, (lock) => teardownLocked(o, t, lock));
 }
 
@@ -868,6 +902,22 @@ async function teardownLocked(o: TeardownOptions, t: InstallTargets, lock: Insta
         ? path.join(await effectiveHooksDir(o.cwd), 'pre-commit')
         : null;
   const lost = everything && !rec && t.repo ? await findLostGuard(t, siblings) : null;
+
+  // Every file removed or written below, checked first: no folder on the way is a symbolic link.
+  refuseLinkedFolders(
+    linkTops(t),
+    [
+      t.recordFile,
+      t.launcher,
+      ...(claudeToo ? [t.settingsFile, t.commandFile, ...(t.hookScript ? [t.hookScript] : []), ...t.legacyScripts] : []),
+      ...(hookPath ? [hookPath, path.join(path.dirname(hookPath), CHAINED_NAME)] : []),
+      ...(everything ? (rec?.guard ?? []).map((g) => g.file) : []),
+      ...excludeFiles.keys(),
+      ...removals.flatMap((p) => [...p.plan.writes.map((w) => w.file), ...p.plan.deletes]),
+    ],
+    t.teardownCmd,
+    (p) => displayPath(t, p),
+  );
 
   // Phase 2: remove.
   let did = 0;

@@ -22,8 +22,13 @@
  * - the guard: git-kizu's own pre-commit hook byte for byte and executable, in the hooks
  *   directory git runs now (`core.hooksPath`); or each insertion in a hook manager's file
  *   still there exactly.
+ * - the `/kizu` command (`.claude/commands/kizu.md`) byte for byte, when the record says init
+ *   wrote it (its fix deletes it first: init keeps a command that differs);
+ * - no folder on the way to those files, inside the repository or its git dir, is a symbolic
+ *   link (links.ts `linkedFolder`; init refuses to write through one).
  * And the settings that switch hooks off, whoever wrote them: Claude Code `disableAllHooks`
- * in the user, project, local and managed settings; Gemini CLI `hooksConfig.enabled: false`
+ * in the user, project, local and managed settings (with, graded `warn`/`info`, an `env` key
+ * that redirects the hooks and other hooks on git-kizu's events: settings-risks.ts); Gemini CLI `hooksConfig.enabled: false`
  * or git-kizu's hooks in `hooksConfig.disabled` (user, workspace, system settings); Codex CLI
  * `[features] hooks = false` (or its old name `codex_hooks`) in `$CODEX_HOME/config.toml`, the
  * project's `.codex/config.toml` and `/etc/codex/`. (Copilot CLI and Cursor document no such
@@ -40,7 +45,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { sha256, readRecord, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
-import { recordedBinPath, renderHookScript } from './scripts.js';
+import { recordedBinPath, renderHookScript, renderSlashCommand } from './scripts.js';
+import { linkedFolder } from './links.js';
+import { shellQuote } from '../words.js';
+import { envRisks, foreignHookRisks } from './settings-risks.js';
 import { renderLauncher } from './launcher.js';
 import { kizuEntries, mergeKizuHooks } from '../agents/claude/settings.js';
 import { AGENT_LABELS, loadInstaller, type AgentName } from '../agents/registry.js';
@@ -66,6 +74,14 @@ export interface IntegrityFinding {
    * adds context).
    */
   weakens: 'stop' | 'guard' | 'other';
+  /**
+   * How it is graded: absent, a difference from the install or a switch that turns hooks
+   * off (doctor: `fix`); `warn`, a setting that can weaken review but may be the user's own
+   * (another hook on Stop, a redirecting `env` key; doctor: `warn`, not counted as a fix;
+   * the prompt hook tells it); `info`, named only (another hook on PostToolUse; doctor: an
+   * `ok` line; the prompt hook does not tell it).
+   */
+  level?: 'warn' | 'info';
 }
 
 /** Where to look. */
@@ -117,9 +133,13 @@ export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFindin
     const fix = reinstallFix(inst, !!rec.preCommit || !!rec.guard?.length);
     const claude = rec.claude ?? 'settings';
     if (claude !== 'none') claudeUsed = true;
+    checkLinkedFolders(i, t, rec, fix, out);
     if (claude === 'settings' && rec.settings) {
       checkClaudeSettings(t, fix, out);
       if (t.hookScript) checkScript(t.hookScript, renderHookScript('kizu-hook.sh', { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd }), 'the hook runner', fix, 'stop', out);
+      // The /kizu command tells the next session what to do: an edited one can teach it to clear review.
+      // init keeps a command that differs (it may be the human's edit): the fix deletes it first.
+      if (rec.files[t.commandFile]) checkScript(t.commandFile, safe(() => renderSlashCommand(), ''), 'the /kizu slash command', `rm ${shellQuote(shownFile(t.commandFile, i.root))} && ${fix}`, 'other', out, false);
     }
     if (claude === 'plugin') checkPlugin(i.home, plugin, !!i.cheap, out);
     for (const agent of Object.keys(rec.agents ?? {}) as OtherAgent[]) {
@@ -146,12 +166,43 @@ export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFindin
   });
 }
 
+/**
+ * The folders on the way to the files a record's install wrote, inside the repository and
+ * its git dir (links.ts `linkedFolder`): a symbolic link there (`.claude -> .git`,
+ * `.git/hooks -> elsewhere`) makes init refuse, and what is read through it may live
+ * anywhere. One finding per link. Costs one lstat per folder.
+ */
+function checkLinkedFolders(i: IntegrityInput, t: InstallTargets, rec: InstallRecord, fix: string, out: IntegrityFinding[]): void {
+  const tops = [i.root, i.gitDir, i.commonDir];
+  const files = [
+    t.settingsFile,
+    t.commandFile,
+    ...(t.hookScript ? [t.hookScript] : []),
+    t.launcher,
+    t.recordFile,
+    ...(rec.preCommit ? [rec.preCommit.hook] : []),
+    ...(rec.guard ?? []).map((g) => g.file),
+    ...Object.values(rec.agents ?? {}).flatMap((a) => Object.keys(a?.files ?? {})),
+  ];
+  for (const f of files) {
+    const l = linkedFolder(tops, f);
+    if (l) {
+      out.push({
+        file: l.dir,
+        what: `this folder of the install is a symbolic link (to ${l.target}); git kizu init refuses to write through it, and what is read through it can live anywhere`,
+        fix: `remove the link (rm ${shownFile(l.dir, i.root)}) and put the real folder there, then run \`${fix}\``,
+        weakens: 'other',
+      });
+    }
+  }
+}
+
 /** What a record says was installed, as fix-commands.ts reads it. */
 function recordedOf(scope: Scope, rec: InstallRecord): RecordedInstall {
   const claude = rec.claude ?? 'settings';
   const others = Object.keys(rec.agents ?? {});
   const agents = (['claude', 'codex', 'gemini', 'copilot', 'cursor'] as AgentName[]).filter((a) => (a === 'claude' ? claude !== 'none' : others.includes(a)));
-  return { scope, claude, agents };
+  return { scope, claude, agents, ...(rec.noPreCommit ? { noPreCommit: true } : {}) };
 }
 
 function safe<T>(fn: () => T, fallback: T): T {
@@ -262,7 +313,7 @@ function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: Integr
   const entries = safe(() => (parseJsonc(index) as { plugins?: Record<string, { installPath?: unknown }[]> }).plugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] ?? [], []);
   for (const e of Array.isArray(entries) ? entries : []) {
     if (typeof e?.installPath !== 'string' || !path.isAbsolute(e.installPath)) continue;
-    for (const rel of ['hooks/hooks.json', 'hooks/kizu-plugin-hook.sh']) {
+    for (const rel of ['hooks/hooks.json', 'hooks/kizu-plugin-hook.sh', 'commands/kizu.md']) {
       const want = readText(path.join(PACKAGE_ROOT, PLUGIN_DIR, rel));
       const file = path.join(e.installPath, rel);
       if (want !== null && readText(file) !== want) {
@@ -391,7 +442,12 @@ function jsonObject(text: string | null): Record<string, unknown> | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-/** Claude Code `"disableAllHooks": true` in any settings scope: no hook of any scope (nor the plugin's) runs. */
+/**
+ * Claude Code's settings files in every scope (user, project, local, managed), each read
+ * once: `"disableAllHooks": true` (no hook of any scope, nor the plugin's, runs), an `env` key
+ * that redirects what the hooks run (settings-risks.ts, `warn`), and other hooks on the
+ * events git-kizu's run on (`warn` on Stop and SubagentStop, `info` on the others).
+ */
 function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
   const files = [
     path.join(i.home, '.claude', 'settings.json'),
@@ -400,8 +456,13 @@ function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
     claudeManagedSettings(),
   ];
   for (const file of files) {
-    if (jsonObject(readText(file))?.disableAllHooks === true) {
+    const v = jsonObject(readText(file));
+    if (!v) continue;
+    if (v.disableAllHooks === true) {
       out.push({ file, what: '"disableAllHooks": true switches off every Claude Code hook, git-kizu\'s too', fix: `remove "disableAllHooks" from ${file}`, weakens: 'stop' });
+    }
+    for (const r of [...envRisks(v, file), ...foreignHookRisks(v, file)]) {
+      out.push({ file, what: r.what, fix: r.fix, weakens: r.level === 'warn' ? 'stop' : 'other', level: r.level });
     }
   }
 }
@@ -483,7 +544,8 @@ export async function promptIntegrity(cwd: string, home: string, env: NodeJS.Pro
   const gitDir = gitDirFast(root);
   const common = commonDirFast(root);
   if (!gitDir || !common) return [];
-  const fs = await checkIntegrity({ root, gitDir, commonDir: common, home, env, cheap: true });
+  // Notes (another hook on PostToolUse) are for doctor and status: the prompt hook tells what can weaken review.
+  const fs = (await checkIntegrity({ root, gitDir, commonDir: common, home, env, cheap: true })).filter((f) => f.level !== 'info');
   return (await tellOnce(gitDir, fs)) ? fs.map((f) => findingLine(f, root)) : [];
 }
 

@@ -16,12 +16,14 @@
  *  "links": {"<abs path>": {"target": "<the link's text>", "sha256": "<hex of what it led to>" | null}},
  *  "exclude": [{"file": "<abs exclude file>", "offset": 42, "text": "/.claude/settings.local.json\n", "createdFile": false}],
  *  "agents": {"codex": {"files": {"<abs path>": {"created": true, "owned": false, "sha256": "<hex>"}}}},
- *  "claude": "settings" | "plugin" | "none"}
+ *  "claude": "settings" | "plugin" | "none",
+ *  "noPreCommit": true}
  * ```
  * `guard` (absent in records of earlier versions: read as []) lists each insertion init made
  * in a hook manager's configuration (install/managers/), so teardown takes out exactly those
  * bytes. `links` (the symbolic links init replaced) and `exclude` (the lines a local install
- * added to git's exclude file) are likewise absent in older records.
+ * added to git's exclude file) are likewise absent in older records. `noPreCommit` is there
+ * only while the scope's last init ran with `--no-pre-commit` (its fix keeps the flag).
  * Re-running init merges into an existing record: a "created" fact is never forgotten.
  * Without a record, teardown falls back to recognising git-kizu's files by name and marker.
  */
@@ -104,6 +106,8 @@ export interface InstallRecord {
   agents?: Partial<Record<string, AgentRecord>>;
   /** How Claude Code's hooks were installed: absent or 'settings' (this record's `settings`), 'plugin' (init only printed the plugin commands), 'none' (Claude Code was not among the agents). */
   claude?: 'settings' | 'plugin' | 'none';
+  /** True when the last init of this scope ran with `--no-pre-commit` (its fix keeps the flag; absent otherwise). */
+  noPreCommit?: true;
 }
 
 /** What init wrote for one agent other than Claude Code. */

@@ -70,11 +70,11 @@ test('doctor names each broken part: runner not executable, launcher whose node 
   const bad = j.checks.filter((c) => !c.ok);
   assert.deepEqual(bad, [
     // Install integrity (test/cli/integrity.test.mjs): init writes an executable runner and this machine's node.
-    { name: 'install', ok: false, detail: `${sb.path('.claude/hooks/kizu-hook.sh')}: the hook runner is not executable`, fix: 'git kizu init' },
-    { name: 'install', ok: false, detail: `${launcher}: the launcher (it starts git-kizu for the hooks) differs from what git kizu init writes`, fix: 'git kizu init' },
-    { name: 'Claude Code hooks', ok: false, detail: '.claude/settings.json runs .claude/hooks/kizu-hook.sh, which is missing or not executable', fix: 'git kizu init' },
-    { name: 'launcher', ok: false, detail: `${launcher} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: 'git kizu init' },
-    { name: 'runtime', ok: false, detail: 'node not on PATH, git-kizu not on PATH, and no working launcher: hooks skip git-kizu (they let the agent and commits through)', fix: 'npm install -g git-kizu && git kizu init' },
+    { name: 'install', ok: false, detail: `${sb.path('.claude/hooks/kizu-hook.sh')}: the hook runner is not executable`, fix: 'git kizu init --agent claude' },
+    { name: 'install', ok: false, detail: `${launcher}: the launcher (it starts git-kizu for the hooks) differs from what git kizu init writes`, fix: 'git kizu init --agent claude' },
+    { name: 'Claude Code hooks', ok: false, detail: '.claude/settings.json runs .claude/hooks/kizu-hook.sh, which is missing or not executable', fix: 'git kizu init --agent claude' },
+    { name: 'launcher', ok: false, detail: `${launcher} cannot start git-kizu without PATH (its recorded node or git-kizu is gone)`, fix: 'git kizu init --agent claude' },
+    { name: 'runtime', ok: false, detail: 'node not on PATH, git-kizu not on PATH, and no working launcher: hooks skip git-kizu (they let the agent and commits through)', fix: 'npm install -g git-kizu && git kizu init --agent claude' },
     { name: 'config', ok: false, detail: bad[5].detail, fix: bad[5].fix },
   ]);
   assert.match(bad[5].detail, /^invalid config in .*\.kizurc\.json: .*"stop\.maxBlocks" must be an integer >= 1, got 0$/);

@@ -15,7 +15,7 @@ import { REAL_BIN, commitScar, commitStaged, filesUnder, mode, repoFiles } from 
 const guardOf = (sb) => JSON.parse(sb.kizu(['status', '--json']).stdout).hooks.guard;
 const hooksLine = (sb) => sb.kizu(['status']).stdout.split('\n').find((l) => l.startsWith('hooks'));
 
-test('the generated hook holds no machine path; status names it, or says missing with `git kizu init`', () => {
+test('the generated hook holds no machine path; status names it, or says missing with the init that was made (`git kizu init --agent claude`)', () => {
   const sb = sandbox();
   assert.deepEqual(guardOf(sb), { state: 'missing', why: 'no pre-commit hook runs git-kizu', fix: 'git kizu init' });
   ok(sb.kizu(['init']), 'init');
@@ -25,7 +25,7 @@ test('the generated hook holds no machine path; status names it, or says missing
   assert.deepEqual(guardOf(sb), { state: 'installed', via: 'hooks-dir', file: sb.path('.git/hooks/pre-commit') });
   assert.match(hooksLine(sb), /; pre-commit: installed \(git hook, \.git\/hooks\/pre-commit\)$/);
   rmSync(sb.path('.git/hooks/pre-commit'));
-  assert.match(hooksLine(sb), /; pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init`$/);
+  assert.match(hooksLine(sb), /; pre-commit: missing: no pre-commit hook runs git-kizu; run `git kizu init --agent claude`$/);
 });
 
 test('no node on PATH: the launcher runs the recorded node; without a launcher the commit goes through with one stderr line (exit 0, never 126/127)', () => {

@@ -113,7 +113,7 @@ test('pre-commit framework with `default_stages: [pre-push]`: init prints the en
   assert.equal(sb.read('.pre-commit-config.yaml'), config);
   assert.equal(
     statusLine(sb),
-    'hooks     Claude Code: installed (project); pre-commit: missing: pre-commit (.pre-commit-config.yaml) does not run the git-kizu guard, and git-kizu does not edit it (.pre-commit-config.yaml: `default_stages` leaves out the commit stage, so the guard would not run on git commit: give the git-kizu hook `stages: [pre-commit]` (`[commit]` before pre-commit 3.2)); `git kizu init` prints the lines to add by hand; run `git kizu init`',
+    'hooks     Claude Code: installed (project); pre-commit: missing: pre-commit (.pre-commit-config.yaml) does not run the git-kizu guard, and git-kizu does not edit it (.pre-commit-config.yaml: `default_stages` leaves out the commit stage, so the guard would not run on git commit: give the git-kizu hook `stages: [pre-commit]` (`[commit]` before pre-commit 3.2)); `git kizu init` prints the lines to add by hand; run `git kizu init --agent claude`',
   );
 
   // The entry as printed, added to the file's `repos:` (the indentation of its list items);

@@ -166,6 +166,8 @@ test('init over an install of the previous version: one runner, the settings ent
       addedEvents: ['Stop', 'SubagentStop', 'PostToolUse', 'UserPromptSubmit', 'PreToolUse'],
     },
     preCommit: null,
+    // init ran with --no-pre-commit: its fix (doctor, status) keeps the flag.
+    noPreCommit: true,
   });
 
   const upgraded = repoFiles(sb.dir);

@@ -31,7 +31,7 @@ const TAMPERINGS = [
       delete s.hooks.Stop;
       sb.write({ '.claude/settings.json': JSON.stringify(s, null, 2) + '\n' });
     },
-    line: ".claude/settings.json: git-kizu's Stop entry is missing or changed; run `git kizu init`",
+    line: ".claude/settings.json: git-kizu's Stop entry is missing or changed; run `git kizu init --agent claude`",
     stop: true,
   },
   {
@@ -43,13 +43,13 @@ const TAMPERINGS = [
   {
     name: 'a no-op runner',
     do: (sb) => sb.write({ '.claude/hooks/kizu-hook.sh': '#!/bin/sh\nexit 0\n' }),
-    line: '.claude/hooks/kizu-hook.sh: the hook runner differs from what git kizu init writes; run `git kizu init`',
+    line: '.claude/hooks/kizu-hook.sh: the hook runner differs from what git kizu init writes; run `git kizu init --agent claude`',
     stop: true,
   },
   {
     name: 'a no-op launcher',
     do: (sb) => sb.write({ '.git/kizu/git-kizu': '#!/bin/sh\nexit 0\n' }),
-    line: '.git/kizu/git-kizu: the launcher (it starts git-kizu for the hooks) differs from what git kizu init writes; run `git kizu init`',
+    line: '.git/kizu/git-kizu: the launcher (it starts git-kizu for the hooks) differs from what git kizu init writes; run `git kizu init --agent claude`',
     stop: false,
   },
   {
@@ -59,7 +59,7 @@ const TAMPERINGS = [
       sb.write({ '.git/hooks/pre-commit': sb.read('.git/hooks/pre-commit').replace('#!/bin/sh\n', '#!/bin/sh\nexit 0\n') });
       chmodSync(f, 0o755);
     },
-    line: '.git/hooks/pre-commit: the pre-commit guard differs from what git kizu init writes; run `git kizu init`',
+    line: '.git/hooks/pre-commit: the pre-commit guard differs from what git kizu init writes; run `git kizu init --agent claude`',
     stop: false,
   },
   {
@@ -68,7 +68,7 @@ const TAMPERINGS = [
       mkdirSync(sb.path('elsewhere'));
       sb.git('config', 'core.hooksPath', 'elsewhere');
     },
-    line: (sb) => `.git/hooks/pre-commit: git runs the hooks in ${sb.path('elsewhere')} now (core.hooksPath), not the guard here; run \`git kizu init\``,
+    line: (sb) => `.git/hooks/pre-commit: git runs the hooks in ${sb.path('elsewhere')} now (core.hooksPath), not the guard here; run \`git kizu init --agent claude\``,
     stop: false,
   },
 ];
@@ -108,7 +108,7 @@ test('each tampering is a doctor finding and a status line naming the fix; the S
       t.name,
     );
     // The fix restores it (disableAllHooks is the user's edit).
-    if (fix === 'git kizu init') {
+    if (fix === 'git kizu init --agent claude') {
       if (t.name.startsWith('core.hooksPath')) sb.git('config', '--unset', 'core.hooksPath');
       ok(sb.kizu(['init']));
       assert.deepEqual(doctorInstall(sb), CLEAN_DOCTOR, `${t.name}, after the fix`);
@@ -131,7 +131,7 @@ test('the prompt hook tells the user once per change, as a systemMessage, and ag
   assert.equal(first.stderr, '');
   assert.deepEqual(JSON.parse(first.stdout), {
     systemMessage:
-      "git-kizu: review may be switched off: 1 change to git-kizu's hooks since git kizu init: .claude/settings.json: git-kizu's Stop entry is missing or changed; run `git kizu init`. git kizu doctor lists them; this is shown once per change.",
+      "git-kizu: review may be switched off: 1 change to git-kizu's hooks since git kizu init: .claude/settings.json: git-kizu's Stop entry is missing or changed; run `git kizu init --agent claude`. git kizu doctor lists them; this is shown once per change.",
   });
   assert.equal(prompt(sb).stdout, '', 'told once');
   TAMPERINGS[1].do(sb);
@@ -155,7 +155,7 @@ test('hook managers: an unchanged guard insertion gives no finding; the guard li
   sb.write({ 'package.json': '{"name":"x","simple-git-hooks":{"pre-commit":"npm test"}}\n' });
   assert.deepEqual(statusInstall(sb), [
     'install   1 changed since git kizu init (review may be switched off):',
-    '  package.json: the git-kizu guard lines init added for simple-git-hooks are missing or changed; run `git kizu init`',
+    '  package.json: the git-kizu guard lines init added for simple-git-hooks are missing or changed; run `git kizu init --agent claude`',
   ]);
 });
 

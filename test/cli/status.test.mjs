@@ -68,6 +68,7 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
     user: false,
     plugin: false,
     claudeFix: null,
+    claudeNoStop: [],
     preCommit: true,
     guard: { state: 'installed', via: 'hooks-dir', file: path.join(sb.dir, '.git', 'hooks', 'pre-commit') },
   });

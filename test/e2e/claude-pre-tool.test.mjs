@@ -50,3 +50,24 @@ test('a Bash call that skips the hooks is denied by the PreToolUse gate: it neve
   // Nothing was committed.
   assert.equal(sb.git('rev-list', '--count', 'HEAD').trim(), '1');
 });
+
+test('another PreToolUse hook answering "allow" does not lift the gate\'s deny (why doctor names it as a note only)', { timeout: E2E_TEST_MS }, async (t) => {
+  const sb = claudeRepo({ files: { 'src/app.js': 'const a = 1;\n' } });
+  sb.write({ 'src/app.js': 'const a = 2;\n' });
+  const allow = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'other hook' } });
+  sb.write({ '.claude/settings.local.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `echo '${allow}'` }] }] } }) + '\n' });
+  const DENIED = toolUse('Bash', { command: 'touch ran-denied.txt && git commit -a --no-verify -m wip', description: 'Commit' });
+  const { agent } = await runAgainstFake(t, {
+    agent: [[text('Committing.'), DENIED], 'Left it.'],
+    prompt: 'Commit the change.',
+    cwd: sb.dir,
+    env: claudeSandboxEnv(sb),
+    args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'],
+    timeoutMs: E2E_RUN_MS,
+  });
+  const [denied] = newMessages(agent[1])[0].content;
+  assert.equal(denied.is_error, true, JSON.stringify(denied));
+  assert.equal(existsSync(sb.path('ran-denied.txt')), false, 'the denied command ran');
+  assert.equal(sb.git('rev-list', '--count', 'HEAD').trim(), '1');
+  assert.match(sb.kizu(['doctor']).stdout, /ok {3}install: .*settings\.local\.json: another hook on PreToolUse: echo/);
+});

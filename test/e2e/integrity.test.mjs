@@ -23,7 +23,7 @@ test('the Stop entry removed: the prompt hook tells the user once in a systemMes
   const runs = hookRuns(r, 'UserPromptSubmit');
   assert.equal(runs.length, 1, JSON.stringify(hookRuns(r)));
   const msg = JSON.parse(runs[0].stdout).systemMessage;
-  assert.match(msg, /^git-kizu: review may be switched off: 1 change to git-kizu's hooks since git kizu init: \.claude\/settings\.json: git-kizu's Stop entry is missing or changed; run `git kizu init`\./);
+  assert.match(msg, /^git-kizu: review may be switched off: 1 change to git-kizu's hooks since git kizu init: \.claude\/settings\.json: git-kizu's Stop entry is missing or changed; run `git kizu init --agent claude`\./);
   // Shown to the user ...
   const shown = r.events.filter((e) => e.type === 'system' && e.subtype === 'informational').map((e) => e.content);
   assert.ok(shown.some((c) => c.includes('review may be switched off')), JSON.stringify(shown));
@@ -40,4 +40,17 @@ test('disableAllHooks in .claude/settings.local.json: Claude Code runs none of g
   const { r } = await runAgainstFake(t, { agent: ['done'], prompt: 'Say done.', cwd: sb.dir, env: claudeSandboxEnv(sb), args: CLAUDE_ARGS, timeoutMs: E2E_RUN_MS });
   assert.deepEqual(hookRuns(r), []);
   assert.match(sb.kizu(['doctor']).stdout, /fix {2}install: .*settings\.local\.json: "disableAllHooks": true switches off every Claude Code hook/);
+});
+
+test('another Stop hook answering {"continue": false} ends the turn although git-kizu\'s Stop hook blocks (why doctor warns about it)', { timeout: E2E_TEST_MS }, async (t) => {
+  const sb = claudeRepo({ files: { 'a.js': 'a\n' } });
+  sb.write({ 'a.js': '// @kizu[ask]: explain this change\na\n' });
+  sb.write({ '.claude/settings.local.json': JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `echo '{"continue": false, "stopReason": "other hook"}'` }] }] } }) + '\n' });
+  const { r, agent } = await runAgainstFake(t, { agent: ['done', 'second'], prompt: 'Say done.', cwd: sb.dir, env: claudeSandboxEnv(sb), args: CLAUDE_ARGS, timeoutMs: E2E_RUN_MS });
+  const stops = hookRuns(r, 'Stop');
+  // Both ran; git-kizu's blocked ...
+  assert.ok(stops.some((h) => /"decision":"block"/.test(h.stdout)), JSON.stringify(stops));
+  // ... and the turn ended anyway: the model was asked once.
+  assert.equal(agent.length, 1, JSON.stringify(stops));
+  assert.match(sb.kizu(['doctor']).stdout, /warn install: .*settings\.local\.json: another hook on Stop: echo/);
 });

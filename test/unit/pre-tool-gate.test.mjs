@@ -183,6 +183,7 @@ const SHELL = [
   ['git kizu tap src/a.ts', 'deny reviewer-act'],
   ['git kizu reject src/a.ts', 'deny reviewer-act'],
   ['git kizu teardown', 'deny reviewer-act'],
+  ['git kizu init --agent claude --via plugin', 'deny reviewer-act'],
   ['git kizu gc', 'deny reviewer-act'],
   ['git kizu unscar --all', 'deny reviewer-act'],
   ['git kizu baseline set HEAD', 'deny reviewer-act'],

@@ -7,7 +7,7 @@
 import type { AgentEvent } from '../../hooks/contract.js';
 import type { KizuEntry, MatcherGroup } from '../hooks-json.js';
 
-export { hasKizuHooks, mergeKizuHooks, removeKizuHooks, parseSettings, KIZU_SCRIPTS } from '../hooks-json.js';
+export { hasKizuHooks, kizuHookEvents, mergeKizuHooks, removeKizuHooks, parseSettings, KIZU_SCRIPTS } from '../hooks-json.js';
 export type { CommandHook, KizuEntry, MatcherGroup, MergeResult, RemoveOptions, RemoveResult } from '../hooks-json.js';
 
 /** The PostToolUse matcher: exactly the file-editing tools (anchored regex). */
