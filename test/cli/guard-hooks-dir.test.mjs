@@ -38,7 +38,7 @@ test('no node on PATH: the launcher runs the recorded node; without a launcher t
   assert.notEqual(sb.run(path.join(bare, 'sh'), ['-c', 'command -v node'], { env }).status, 0, 'node is not on that PATH');
   const refused = commitScar(sb, 'scarred.js', { env });
   assert.equal(refused.status, 1, refused.stderr);
-  assert.match(refused.stderr, /scarred\.js:2 {2}\[ask\] {2}x/);
+  assert.match(refused.stderr, /"scarred\.js":2 {2}\[ask\] {2}x/);
   sb.git('reset', '-q');
 
   rmSync(sb.path('.git/kizu/git-kizu'));

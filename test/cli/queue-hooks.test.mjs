@@ -143,8 +143,9 @@ test('a queue path that cannot be read (symlink loop) → commands exit 2 naming
   mkdirSync(sb.path('.claude'), { recursive: true });
   symlinkSync('review-queue.md', sb.path(Q));
   const before = sb.kizu(['queue', 'list']);
-  assert.deepEqual([before.status, before.stdout, before.stderr], [2, '', err(`${Q} cannot be read (ELOOP)`, `make ${Q} a readable regular file, or move it aside`)]);
-  assert.deepEqual(stop(sb, false, `git-kizu: review queue not read: ${Q} cannot be read (ELOOP)\n`), { systemMessage: `git-kizu: review queue not read: ${Q} cannot be read (ELOOP)` });
+  const msg = `${Q} is a symbolic link (to "review-queue.md"): git-kizu reads and writes the review queue ${Q} only as a regular file in the working tree`;
+  assert.deepEqual([before.status, before.stdout, before.stderr], [2, '', err(msg, `remove the link (rm ${Q}) and restore the queue from git (git checkout -- ${Q}) or from a snapshot (git kizu snapshot list)`)]);
+  assert.deepEqual(stop(sb, false, `git-kizu: review queue not read: ${msg}\n`), { systemMessage: `git-kizu: review queue not read: ${msg}` });
 });
 
 const cacheFile = (sb) => sb.path('.git/kizu/queue-cache.json');
