@@ -280,7 +280,6 @@ test('agentInAncestry walks the parent pids of a proc tree up to an agent, and s
     mkdirSync(path.join(proc, String(pid)));
     writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (${comm}) S ${ppid} ${pid} ${pid} 0 -1\n`);
     writeFileSync(path.join(proc, String(pid), 'cmdline'), argv.join('\0') + '\0');
-    writeFileSync(path.join(proc, String(pid), 'comm'), comm + '\n');
   };
   try {
     ps(10, 1, ['/usr/share/code/code'], 'code');
