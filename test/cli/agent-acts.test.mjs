@@ -146,6 +146,8 @@ test("the agent's own acts: reject recorded as agent:claude and shown as such; d
   assert.equal(JSON.parse(w.sb.kizu(['marks', 'list', '--json']).stdout)[bHunk.id].by, 'kizu@example.invalid');
   const item = add(w.sb, 'one more');
   assert.equal(w.sb.kizu(['queue', 'done', item], { env: CLAUDE }).status, 0);
+  // Reverting one hunk (what the protocol asks for a reject) stays the agent's.
+  assert.deepEqual([w.sb.kizu(['revert', w.hunk.shortId], { env: CLAUDE }).status, w.sb.read('src/a.js')], [0, 'one\ntwo\nthree\n']);
 });
 
 test("an agent's tap (by agent:<name>) is not review: with stop.requireReview the hunk is still unreviewed", () => {
