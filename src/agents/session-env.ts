@@ -15,9 +15,10 @@
  * - any agent: `AI_AGENT`, the cross-agent marker (seen from Claude Code).
  *
  * This is a label, not a boundary: the agent runs commands as the user and can unset any of
- * these (`env -u CLAUDECODE git kizu tap`). The pre-tool gate (src/gates/) denies such
- * commands on agents that have a pre-tool hook; without one, an act so disguised is recorded
- * as the human's. README "Threat model" says so.
+ * these (`env -u CLAUDECODE git kizu tap`). So the reviewer's acts also ask the process
+ * ancestry (agents/session.ts, agents/session-ancestry.ts: the agent's CLI is an ancestor of
+ * whatever its shell tool runs, variables or not); the pre-tool gate (src/gates/) denies such
+ * commands on agents that have a pre-tool hook. README "Threat model" says what is left.
  */
 import type { AgentName } from './registry.js';
 import { AGENT_BY_PREFIX } from '../marks/format.js';
@@ -26,8 +27,14 @@ import { AGENT_BY_PREFIX } from '../marks/format.js';
 export interface AgentSession {
   /** The agent, or `other` for an `AI_AGENT` marker git-kizu does not know by name. */
   agent: AgentName | 'other';
-  /** The variable that said so (`CLAUDECODE`, `CODEX_THREAD_ID`, ...), for messages. */
-  variable: string;
+  /** The variable that said so (`CLAUDECODE`, `CODEX_THREAD_ID`, ...), for messages; absent when the ancestry did. */
+  variable?: string;
+  /**
+   * The agent's CLI process found among this process's ancestors (agents/session-ancestry.ts),
+   * for messages: its pid and its program's name as seen (`claude`, `gemini`); absent when a
+   * variable said so.
+   */
+  ancestor?: { pid: number; name: string };
   /** How the agent is written in stored records (marks' `by`): `agent:<agent>`. */
   by: string;
 }

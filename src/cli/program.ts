@@ -7,7 +7,8 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { KizuError, EXIT } from '../errors.js';
 import { COLOR_WHENS, consoleReporter, pcErr, parseColorWhen, type ColorWhen } from '../output.js';
 import { VERSION } from '../package.js';
-import { agentSession } from '../agents/session-env.js';
+import type { AgentSession } from '../agents/session-env.js';
+import { detectAgentSession } from '../agents/session.js';
 import { refuseFromAgent } from './reviewer-acts.js';
 
 /** Builds the commander program. `setCode` receives each command's exit code. */
@@ -20,8 +21,13 @@ export function buildProgram(setCode: (code: number) => void): Command {
   }
   const reporter = consoleReporter;
   // Whether this runs inside a coding agent's session: the reviewer's acts are refused there
-  // (cli/reviewer-acts.ts), and the agent's own acts are recorded as its.
-  const session = agentSession(process.env);
+  // (cli/reviewer-acts.ts), and the agent's own acts are recorded as its. Asked only by those
+  // acts (the ancestry walk reads /proc), once.
+  let found: { s: AgentSession | null } | undefined;
+  const session = (): AgentSession | null => {
+    found ??= { s: detectAgentSession(process.env) };
+    return found.s;
+  };
   const program = new Command();
   program
     .name('git kizu')
@@ -52,7 +58,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .action(async (target: string | undefined, o: { kind: string; message?: string; undo?: boolean }) => {
       const { scarCommand } = await import('./scar.js');
       // Inside an agent's session the scar is recorded as the agent's, never as the reviewer's.
-      setCode(await scarCommand({ cwd, target, kind: o.kind, message: o.message, undo: !!o.undo, by: session?.by ?? null, reporter }));
+      setCode(await scarCommand({ cwd, target, kind: o.kind, message: o.message, undo: !!o.undo, by: session()?.by ?? null, reporter }));
     });
 
   program
@@ -89,7 +95,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .addOption(new Option('-k, --kind <kind>', 'item kind').choices(['ask', 'reject', 'free']))
     .action(async (text: string[], o: { at?: string; kind?: string }) => {
       const { queueAdd } = await import('./queue.js');
-      setCode(await queueAdd({ cwd, text: text.join(' '), at: o.at, kind: o.kind, by: session?.by ?? null, reporter }));
+      setCode(await queueAdd({ cwd, text: text.join(' '), at: o.at, kind: o.kind, by: session()?.by ?? null, reporter }));
     });
   queue
     .command('list')
@@ -196,7 +202,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
       // Putting back what the reviewer's revert took out undoes the reviewer's act.
       if (o.restore !== undefined) refuseFromAgent('revert --restore', session);
       const { revertCommand } = await import('./revert.js');
-      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, list: !!o.list, by: session?.by ?? null, reporter }));
+      setCode(await revertCommand({ cwd, hunk, message: o.message, kind: o.kind, queue: !!o.queue, restore: o.restore, list: !!o.list, by: session()?.by ?? null, reporter }));
     });
 
   // --- marks (tap/reject/untap, refs/kizu/marks) ---
@@ -217,7 +223,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
         // processes while the command's code loads.
         if (!!o.all !== specs.length > 0) (await import('../hunks/baseline.js')).startEarly(cwd);
         const { markCommand } = await command;
-        setCode(await markCommand({ cwd, verb, specs, all: !!o.all, by: session?.by, reporter }));
+        setCode(await markCommand({ cwd, verb, specs, all: !!o.all, by: session()?.by, reporter }));
       });
   }
   const marks = program.command('marks').description('review marks in refs/kizu/marks: list, share through a git remote');
@@ -398,6 +404,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--json', 'print the plan / result as JSON')
     .option('--other-worktree', 'restore a snapshot taken in another worktree of this repository here')
     .action(async (id: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean; otherWorktree?: boolean }) => {
+      // A rollback discards working-tree content (the queue file and the reviewer's scars too).
+      if (!o.dryRun) refuseFromAgent('rollback snapshot', session);
       const { rollbackSnapshotCommand } = await import('./rollback.js');
       setCode(await rollbackSnapshotCommand({ cwd, id, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter, otherWorktree: !!o.otherWorktree }));
     });
@@ -409,6 +417,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--yes', 'do not ask (required when there is no terminal)')
     .option('--json', 'print {dryRun, applied, task, branch, tip, commits, mode, worktree, switchTo, files, savedIgnored, ignored, budget, trashRef, copy, safetySnapshot, recorded} as JSON')
     .action(async (name: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+      if (!o.dryRun) refuseFromAgent('rollback branch', session);
       const { rollbackBranchCommand } = await import('./rollback-branch.js');
       setCode(await rollbackBranchCommand({ cwd, name, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
     });
@@ -421,6 +430,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--yes', 'do not ask (required when there is no terminal)')
     .option('--json', 'print {dryRun, applied, steps, entry, safetySnapshot} as JSON')
     .action(async (ids: string[], o: { cascade?: boolean; dryRun?: boolean; yes?: boolean; json?: boolean }) => {
+      if (!o.dryRun) refuseFromAgent('rollback patch', session);
       const { rollbackPatchCommand } = await import('./rollback-patch.js');
       setCode(await rollbackPatchCommand({ cwd, ids, cascade: !!o.cascade, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, reporter }));
     });
@@ -432,6 +442,8 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .option('--json', 'print the result as JSON')
     .option('--whole-snapshot', 'restore the whole working tree to the safety snapshot, not only the files the rollback changed')
     .action(async (o: { dryRun?: boolean; yes?: boolean; json?: boolean; wholeSnapshot?: boolean }) => {
+      // Undo of a rollback writes files back from a safety snapshot: as much the reviewer's.
+      if (!o.dryRun) refuseFromAgent('undo', session);
       const { undoCommand } = await import('./undo.js');
       setCode(await undoCommand({ cwd, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, wholeSnapshot: !!o.wholeSnapshot, reporter }));
     });

@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { sandbox, src } from '../helpers/sandbox.mjs';
 import { Q, add, stop } from '../helpers/queue.mjs';
 import { REF } from '../helpers/marks.mjs';
@@ -61,6 +63,11 @@ const ACTS = (w) => [
   ['snapshot drop', ['snapshot', 'drop', w.snap]],
   ['gc', ['gc']],
   ['teardown', ['teardown']],
+  // Rollbacks discard working-tree content: the queue file and the reviewer's scars too.
+  ['rollback snapshot', ['rollback', 'snapshot', w.snap, '--yes']],
+  ['rollback patch', ['rollback', 'patch', 'abcd', '--yes']],
+  ['rollback branch', ['rollback', 'branch', 'nope', '--yes']],
+  ['undo', ['undo', '--yes']],
 ];
 
 test("every reviewer act from inside an agent's session: exit 2, the exact message, nothing changed", () => {
@@ -99,6 +106,10 @@ test("the human's same acts still work outside an agent's session (and with the 
   ok(['tap', w.hunk.shortId]);
   ok(['untap', w.hunk.shortId], { CLAUDECODE: '0' });
   ok(['queue', 'clear', '--done']);
+  ok(['rollback', 'snapshot', w.snap, '--dry-run'], CLAUDE);
+  ok(['rollback', 'snapshot', w.snap, '--yes']);
+  ok(['undo', '--dry-run'], CLAUDE);
+  ok(['undo', '--yes']);
   ok(['baseline', 'set', 'HEAD']);
   ok(['baseline', 'reset']);
   ok(['marks', 'push', w.bare]);
@@ -135,6 +146,8 @@ test("the agent's own acts: reject recorded as agent:claude and shown as such; d
   assert.equal(JSON.parse(w.sb.kizu(['marks', 'list', '--json']).stdout)[bHunk.id].by, 'kizu@example.invalid');
   const item = add(w.sb, 'one more');
   assert.equal(w.sb.kizu(['queue', 'done', item], { env: CLAUDE }).status, 0);
+  // Reverting one hunk (what the protocol asks for a reject) stays the agent's.
+  assert.deepEqual([w.sb.kizu(['revert', w.hunk.shortId], { env: CLAUDE }).status, w.sb.read('src/a.js')], [0, 'one\ntwo\nthree\n']);
 });
 
 test("an agent's tap (by agent:<name>) is not review: with stop.requireReview the hunk is still unreviewed", () => {
@@ -174,4 +187,117 @@ test("review shows a mark an agent set as the agent's: `[rejected by agent:claud
   await s.waitFor(head(h, 'rejected by agent:claude'));
   s.type('q');
   await s.waitFor(`  ${h.shortId}  a.txt:2  +1 -1  modified  [rejected by agent:claude]`);
+});
+
+/**
+ * Runs `shell` (sh -c, with $1 = `arg`) from a node program at `<base>/agentbin/<name>`, with
+ * every session variable removed from its environment first, as an agent would (`env -u`,
+ * `unset`, `os.environ.pop`). Returns {pid: the program's pid, status, stderr} of the command.
+ */
+function runFrom(sb, name, shell, arg) {
+  const dir = path.join(sb.base, 'agentbin');
+  mkdirSync(dir, { recursive: true });
+  const prog = path.join(dir, name);
+  writeFileSync(
+    prog,
+    `#!${process.execPath}\n` +
+      `const { spawnSync } = require('node:child_process');\n` +
+      `const env = { ...process.env };\n` +
+      `for (const k of ${JSON.stringify(MARKERS)}) delete env[k];\n` +
+      `const r = spawnSync('sh', ['-c', process.argv[2], 'sh', process.argv[3]], { env, encoding: 'utf8' });\n` +
+      `process.stdout.write(JSON.stringify({ pid: process.pid, status: r.status, stderr: r.stderr }));\n`,
+  );
+  chmodSync(prog, 0o755);
+  // The agent's own environment holds its marker; the program removes it before the command.
+  const r = sb.run(prog, [shell, arg], { env: { CLAUDECODE: '1', AI_AGENT: 'claude-code_2-1-332_agent' } });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const MARKERS = ['CLAUDECODE', 'AI_AGENT', 'CODEX_THREAD_ID', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'GEMINI_CLI', 'COPILOT_CLI', 'CURSOR_AGENT'];
+
+test("with every variable removed, a reviewer's act started under an agent's CLI process (its ancestor) is refused; under any other program it runs", () => {
+  const w = world();
+  const before = state(w.sb);
+  // The adversarial tester's forms: env -u, unset + a computed command, the launcher through sh.
+  for (const shell of [
+    'env -u CLAUDECODE git kizu tap "$1"',
+    'unset CLAUDECODE; X=kizu; git $X tap "$1"',
+    'sh "$(git rev-parse --git-common-dir)/kizu/git-kizu" tap "$1"',
+  ]) {
+    const r = runFrom(w.sb, 'claude', shell, w.hunk.shortId);
+    const why = `its process ${r.pid}, claude, started this one`;
+    assert.deepEqual(
+      [r.status, r.stderr],
+      [
+        2,
+        `git-kizu: error: git kizu tap is the reviewer's act, and this runs inside a Claude Code session (${why}): nothing was changed\n` +
+          `hint: ask the human to run git kizu tap in their own terminal; an agent answers review with its edits, scars it deleted and git kizu queue done\n`,
+      ],
+      shell,
+    );
+    assert.deepEqual(state(w.sb), before, `${shell} changed nothing`);
+  }
+  // A rollback too, and a reject from there is recorded as the agent's.
+  const rb = runFrom(w.sb, 'gemini', 'git kizu rollback snapshot "$1" --yes', w.snap);
+  assert.deepEqual([rb.status, rb.stderr.split('\n')[0]], [2, `git-kizu: error: git kizu rollback snapshot is the reviewer's act, and this runs inside a Gemini CLI session (its process ${rb.pid}, gemini, started this one): nothing was changed`]);
+  assert.deepEqual(state(w.sb), before);
+  assert.equal(runFrom(w.sb, 'codex', 'git kizu reject "$1"', w.hunk.shortId).status, 0);
+  assert.equal(JSON.parse(w.sb.kizu(['marks', 'list', '--json']).stdout)[w.hunk.id].by, 'agent:codex');
+  // The same program under another name (an editor, a terminal, a script of the human's): allowed.
+  const ok = runFrom(w.sb, 'code', 'env -u CLAUDECODE git kizu tap "$1"', w.hunk.shortId);
+  assert.deepEqual([ok.status, ok.stderr], [0, '']);
+  assert.equal(JSON.parse(w.sb.kizu(['marks', 'list', '--json']).stdout)[w.hunk.id].state, 'tapped');
+});
+
+test('agentOfProcess: the command lines measured on the real CLIs; other programs are not agents', async () => {
+  const { agentOfProcess } = await import(src('agents/session-ancestry.ts'));
+  const nm = '/work/main/node_modules';
+  const tools = '/work/main/test/tools/node_modules';
+  const cases = [
+    [{ argv: [`${nm}/.bin/claude`, '-p', 'hi'], exe: `${nm}/@anthropic-ai/claude-code/bin/claude.exe`, comm: 'claude' }, 'claude'],
+    [{ argv: ['claude'], exe: '/home/u/.local/share/claude/versions/2.1.332', comm: 'claude' }, 'claude'],
+    [{ argv: ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js'], exe: '/usr/bin/node', comm: 'node' }, 'claude'],
+    [{ argv: ['node', `${tools}/.bin/codex`, 'exec', 'hi'], exe: '/usr/bin/node', comm: 'node' }, 'codex'],
+    [{ argv: [`${tools}/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex`, 'exec'], exe: null, comm: 'codex' }, 'codex'],
+    [{ argv: ['/usr/bin/node', '--max-old-space-size=12052', `${tools}/.bin/gemini`, '-p', 'hi'], exe: '/usr/bin/node', comm: 'node' }, 'gemini'],
+    [{ argv: ['node', `${tools}/@google/gemini-cli/bundle/gemini.js`], exe: '/usr/bin/node', comm: 'node' }, 'gemini'],
+    [{ argv: [`${tools}/@github/copilot-linux-x64/copilot`, '-p', 'hi'], exe: `${tools}/@github/copilot-linux-x64/copilot`, comm: 'MainThread' }, 'copilot'],
+    [{ argv: ['node', `${tools}/.bin/copilot`], exe: '/usr/bin/node', comm: 'node' }, 'copilot'],
+    [{ argv: ['cursor-agent'], exe: null, comm: 'cursor-agent' }, 'cursor'],
+    [{ argv: ['/usr/share/code/code', '--type=renderer'], exe: '/usr/share/code/code', comm: 'code' }, null],
+    [{ argv: ['-bash'], exe: '/usr/bin/bash', comm: 'bash' }, null],
+    [{ argv: ['vim', 'claude'], exe: '/usr/bin/vim', comm: 'vim' }, null],
+    [{ argv: ['node', '/usr/lib/node_modules/git-kizu/bin/git-kizu.js', 'tap'], exe: '/usr/bin/node', comm: 'node' }, null],
+    [{ argv: [], exe: null, comm: 'kthreadd' }, null],
+  ];
+  for (const [p, agent] of cases) assert.equal(agentOfProcess(p), agent, p.argv.join(' '));
+});
+
+test('agentInAncestry walks the parent pids of a proc tree up to an agent, and stops at pid 1 or an unreadable link', async () => {
+  const { agentInAncestry } = await import(src('agents/session-ancestry.ts'));
+  const { detectAgentSession } = await import(src('agents/session.ts'));
+  const proc = mkdtempSync(path.join(tmpdir(), 'kizu-proc-'));
+  const ps = (pid, ppid, argv, comm) => {
+    mkdirSync(path.join(proc, String(pid)));
+    writeFileSync(path.join(proc, String(pid), 'stat'), `${pid} (${comm}) S ${ppid} ${pid} ${pid} 0 -1\n`);
+    writeFileSync(path.join(proc, String(pid), 'cmdline'), argv.join('\0') + '\0');
+  };
+  try {
+    ps(10, 1, ['/usr/share/code/code'], 'code');
+    ps(20, 10, ['node', '/opt/bin/claude'], 'claude');
+    ps(30, 20, ['/bin/bash', '-c', 'env -u CLAUDECODE git kizu tap'], 'bash');
+    ps(40, 30, ['git', 'kizu', 'tap'], 'git');
+    ps(50, 10, ['/bin/bash'], 'a (odd) name');
+    ps(60, 50, ['git', 'kizu', 'tap'], 'git');
+    ps(70, 999, ['git'], 'git');
+    assert.deepEqual(agentInAncestry({ pid: 40, proc }), { agent: 'claude', by: 'agent:claude', ancestor: { pid: 20, name: 'claude' } });
+    assert.equal(agentInAncestry({ pid: 60, proc }), null);
+    assert.equal(agentInAncestry({ pid: 70, proc }), null);
+    // The variables answer first; the ancestry only where none is set.
+    assert.deepEqual(detectAgentSession({ GEMINI_CLI: '1' }, { pid: 40, proc }), { agent: 'gemini', variable: 'GEMINI_CLI', by: 'agent:gemini' });
+    assert.equal(detectAgentSession({}, { pid: 40, proc }).agent, 'claude');
+  } finally {
+    rmSync(proc, { recursive: true, force: true });
+  }
 });
