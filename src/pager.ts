@@ -1,7 +1,8 @@
 /**
  * Long output through the user's pager, by git's rules (git(1) "core.pager", git-var(1)
  * GIT_PAGER, git's pager.c setup_pager): only when stdout is a terminal; the command is
- * `git var GIT_PAGER` (GIT_PAGER, else core.pager, else PAGER, else git's default `less`),
+ * GIT_PAGER, else core.pager (the user's or the system's, not the repository's own), else
+ * PAGER, else git's default `less`,
  * run by the shell; `cat` or an empty command means no pager; LESS=FRX and LV=-c are set for
  * it when unset (so `less` quits on one screen and keeps colours). While it runs, what the
  * console Reporter logs goes to its stdin (src/output.ts redirectOutput); stderr stays on
@@ -12,17 +13,33 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { gitText } from './git/run.js';
 import { redirectOutput, type Reporter } from './output.js';
 
+/** Config scopes whose `core.pager` counts: the user's and the system's, and `git -c` on the command line. */
+const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
+
 /**
- * The pager command git would use in `cwd` (`git var GIT_PAGER`, with our own GIT_PAGER=cat
- * for git children taken back out), or null for none (`cat`, empty, or git failing).
+ * The pager command for `cwd`, by git's order (git-var(1) GIT_PAGER: GIT_PAGER, else
+ * core.pager, else PAGER, else `less`) with one difference: `core.pager` counts only from the
+ * user's and the system's config and `git -c`, never from the repository's own config
+ * (`.git/config`, its includes, `config.worktree`), which the agent under review can write: a
+ * pager set there could filter what the reviewer reads (`grep -v rejected`). Read with
+ * `git config --show-scope --get-all core.pager` (git ≥ 2.26); the last trusted value wins.
+ * @returns the command, or null for none (`cat` or empty).
  */
 export async function pagerCommand(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
-  let cmd: string;
-  try {
-    cmd = await gitText(['var', 'GIT_PAGER'], { cwd, env: { GIT_PAGER: env.GIT_PAGER } });
-  } catch {
-    return null;
+  let cmd = env.GIT_PAGER;
+  if (cmd === undefined) {
+    let lines = '';
+    try {
+      lines = await gitText(['config', '--show-scope', '--get-all', 'core.pager'], { cwd });
+    } catch {
+      /* unset (exit 1) */
+    }
+    for (const line of lines.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab > 0 && TRUSTED_SCOPES.has(line.slice(0, tab))) cmd = line.slice(tab + 1);
+    }
   }
+  cmd ??= env.PAGER ?? 'less';
   return cmd === '' || cmd === 'cat' ? null : cmd;
 }
 

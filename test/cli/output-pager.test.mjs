@@ -45,19 +45,33 @@ test('pager: a listing on a terminal goes to GIT_PAGER with LESS=FRX and LV=-c; 
   assert.equal(got('scan').split('\n')[1], 'b.py:1  [ask]  why');
 });
 
-test('pager: git var GIT_PAGER decides: core.pager over PAGER, PAGER alone, GIT_PAGER over core.pager', () => {
+test('pager: git\'s order decides: the user\'s core.pager over PAGER, PAGER alone, GIT_PAGER over core.pager', () => {
   const { sb, rec, got } = repo();
-  sb.git('config', 'core.pager', rec('core'));
+  sb.git('config', '--global', 'core.pager', rec('core'));
   assert.equal(run(sb, ['status'], { GIT_PAGER: undefined, PAGER: rec('pager') }).status, 0);
   assert.match(got('core'), /^LESS=FRX LV=-c IN_USE=true\nbaseline  HEAD /);
   assert.equal(got('pager'), null);
-  sb.git('config', '--unset', 'core.pager');
+  sb.git('config', '--global', '--unset', 'core.pager');
   run(sb, ['journal'], { GIT_PAGER: undefined, PAGER: rec('pager') });
   assert.match(got('pager'), /\nno journal entries /);
-  sb.git('config', 'core.pager', rec('core2'));
+  sb.git('config', '--global', 'core.pager', rec('core2'));
   run(sb, ['hunks'], { GIT_PAGER: rec('git-pager') });
   assert.match(got('git-pager').split('\n')[1], HUNK);
   assert.equal(got('core2'), null);
+});
+
+test('pager: core.pager from the repository\'s own config (which the agent can write: a filter could hide lines from the reviewer) is not used, nor through an include', () => {
+  const { sb, rec, got } = repo();
+  sb.git('config', 'core.pager', rec('local'));
+  writeFileSync(sb.path('inc.cfg'), `[core]\n\tpager = ${rec('included')}\n`);
+  run(sb, ['status'], { GIT_PAGER: undefined, PAGER: rec('pager') });
+  assert.equal(got('local'), null);
+  assert.match(got('pager'), /^LESS=FRX LV=-c IN_USE=true\nbaseline  HEAD /);
+  sb.git('config', '--unset', 'core.pager');
+  sb.git('config', 'include.path', sb.path('inc.cfg'));
+  run(sb, ['hunks'], { GIT_PAGER: undefined, PAGER: rec('pager2') });
+  assert.equal(got('included'), null);
+  assert.match(got('pager2').split('\n')[1], HUNK);
 });
 
 test('pager: none with --no-pager, through a pipe, with --json, for GIT_PAGER=cat or empty, and for a command that prints one line', () => {
