@@ -23,7 +23,7 @@ import { QUEUE_FILE } from '../queue/paths.js';
 import { describeItem } from '../queue/item.js';
 import { hunkJson, type HunkJson } from './hunks.js';
 import { itemJson } from './queue.js';
-import { hasKizuHooks } from '../agents/claude/settings.js';
+import { hasKizuHooks } from '../agents/hooks-json.js';
 import { AGENT_LABELS } from '../agents/registry.js';
 import { agentStates, type AgentScopeState } from '../install/agents.js';
 import { pluginEnabled } from '../agents/claude/plugin.js';

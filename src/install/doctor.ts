@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathQuoter } from '../git/quote.js';
 import { repoInfo, commonDir, type RepoInfo } from '../git/repo.js';
 import { launcherFile, userLauncherFile } from '../git/layout.js';
-import { hasKizuHooks } from '../agents/claude/settings.js';
+import { hasKizuHooks } from '../agents/hooks-json.js';
 import { loadConfig } from '../config/config.js';
 import { configFindings } from '../config/findings.js';
 import { KizuError } from '../errors.js';

@@ -35,7 +35,8 @@ import {
   type Scope,
 } from './targets.js';
 import { recordedBinPath, renderHookScript, renderSlashCommand, SCRIPT_MARKER } from './scripts.js';
-import { hasKizuHooks, kizuEntries, mergeKizuHooks, removeKizuHooks, type RemoveOptions } from '../agents/claude/settings.js';
+import { kizuEntries } from '../agents/claude/settings.js';
+import { hasKizuHooks, mergeKizuHooks, removeKizuHooks, type RemoveOptions } from '../agents/hooks-json.js';
 import {
   checkPreCommit,
   effectiveHooksDir,

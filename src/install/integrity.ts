@@ -37,12 +37,11 @@
 import { readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseJsonc } from 'jsonc-parser';
 import { sha256, readRecord, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
 import { recordedBinPath, renderHookScript } from './scripts.js';
 import { renderLauncher } from './launcher.js';
-import { kizuEntries, mergeKizuHooks } from '../agents/claude/settings.js';
+import { kizuEntries } from '../agents/claude/settings.js';
 import { AGENT_LABELS, loadInstaller, type AgentName } from '../agents/registry.js';
 import type { OtherAgent } from './agents.js';
 import { installRecordFile, kizuDir, launcherFile, userInstallRecordFile } from '../git/layout.js';
@@ -118,10 +117,10 @@ export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFindin
     const claude = rec.claude ?? 'settings';
     if (claude !== 'none') claudeUsed = true;
     if (claude === 'settings' && rec.settings) {
-      checkClaudeSettings(t, fix, out);
+      await checkClaudeSettings(t, fix, out);
       if (t.hookScript) checkScript(t.hookScript, renderHookScript('kizu-hook.sh', { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd }), 'the hook runner', fix, 'stop', out);
     }
-    if (claude === 'plugin') checkPlugin(i.home, plugin, !!i.cheap, out);
+    if (claude === 'plugin') await checkPlugin(i.home, plugin, !!i.cheap, out);
     for (const agent of Object.keys(rec.agents ?? {}) as OtherAgent[]) {
       if (!(agent in AGENT_LABELS) || agent === ('claude' as string)) continue;
       agentsUsed.add(agent);
@@ -133,8 +132,8 @@ export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFindin
     }
     checkGuard(i, rec, fix, bin, out);
   }
-  if (claudeUsed) claudeOffSwitches(i, out);
-  if (agentsUsed.has('gemini')) geminiOffSwitches(i, out);
+  if (claudeUsed) await claudeOffSwitches(i, out);
+  if (agentsUsed.has('gemini')) await geminiOffSwitches(i, out);
   if (agentsUsed.has('codex')) codexOffSwitches(i, out);
   // One finding per file and sentence (two records may name the same launcher).
   const seen = new Set<string>();
@@ -186,8 +185,12 @@ function checkScript(file: string, expected: string, label: string, fix: string,
   }
 }
 
-/** Claude Code's settings file of `t`: each of git-kizu's entries as init merges it. */
-function checkClaudeSettings(t: InstallTargets, fix: string, out: IntegrityFinding[]): void {
+/**
+ * Claude Code's settings file of `t`: each of git-kizu's entries as init merges it. The
+ * settings editor (agents/hooks-json.ts and its parser) is loaded only when the file is not
+ * plainly ours ({@link exactlyOurs}), which keeps it off the prompt hook's common path.
+ */
+async function checkClaudeSettings(t: InstallTargets, fix: string, out: IntegrityFinding[]): Promise<void> {
   const file = t.settingsFile;
   const text = readText(file);
   if (text === null) {
@@ -198,6 +201,7 @@ function checkClaudeSettings(t: InstallTargets, fix: string, out: IntegrityFindi
   const differ: string[] = [];
   if (exactlyOurs(text, entries)) return;
   try {
+    const { mergeKizuHooks } = await import('../agents/hooks-json.js');
     // One merge of every entry first; then each alone, to name what differs.
     if (!mergeKizuHooks(file, text, entries).changed) return;
     for (const e of entries) if (mergeKizuHooks(file, text, [e]).changed) differ.push(e.hook === 'journal' ? 'PostToolUse (journal)' : e.event);
@@ -250,7 +254,7 @@ function exactlyOurs(text: string, entries: { event: string; group: { hooks: { c
 }
 
 /** The plugin: enabled, and (full mode) the installed copy's hook files equal the package's. */
-function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: IntegrityFinding[]): void {
+async function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: IntegrityFinding[]): Promise<void> {
   const settings = path.join(home, '.claude', 'settings.json');
   if (!enabled) {
     out.push({ file: settings, what: `the ${PLUGIN_NAME} plugin that runs git-kizu's hooks is not enabled`, fix: pluginFix(), weakens: 'stop' });
@@ -259,7 +263,8 @@ function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: Integr
   if (cheap) return;
   const index = readText(path.join(home, '.claude', 'plugins', 'installed_plugins.json'));
   if (index === null) return;
-  const entries = safe(() => (parseJsonc(index) as { plugins?: Record<string, { installPath?: unknown }[]> }).plugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] ?? [], []);
+  const v = await jsonObject(index);
+  const entries = safe(() => (v as { plugins?: Record<string, { installPath?: unknown }[]> }).plugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] ?? [], []);
   for (const e of Array.isArray(entries) ? entries : []) {
     if (typeof e?.installPath !== 'string' || !path.isAbsolute(e.installPath)) continue;
     for (const rel of ['hooks/hooks.json', 'hooks/kizu-plugin-hook.sh']) {
@@ -383,16 +388,23 @@ function claudeManagedSettings(): string {
   return '/etc/claude-code/managed-settings.json';
 }
 
-/** Parses JSON with comments (the agents' settings allow them); undefined when it is not an object. */
-function jsonObject(text: string | null): Record<string, unknown> | undefined {
+/**
+ * Parses JSON with comments (the agents' settings allow them); undefined when it is not an
+ * object. Plain JSON first: the parser with comments (jsonc-parser, a CommonJS package that
+ * costs the prompt hook about 15 ms to load) is loaded only for text JSON.parse refuses.
+ */
+async function jsonObject(text: string | null): Promise<Record<string, unknown> | undefined> {
   if (text === null) return undefined;
-  // Plain JSON first (the parser with comments is slower to start).
-  const v = safe(() => JSON.parse(text) as unknown, undefined) ?? safe(() => parseJsonc(text) as unknown, undefined);
+  let v = safe(() => JSON.parse(text) as unknown, undefined);
+  if (v === undefined) {
+    const { parse } = await import('jsonc-parser');
+    v = safe(() => parse(text) as unknown, undefined);
+  }
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
 /** Claude Code `"disableAllHooks": true` in any settings scope: no hook of any scope (nor the plugin's) runs. */
-function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
+async function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): Promise<void> {
   const files = [
     path.join(i.home, '.claude', 'settings.json'),
     path.join(i.root, '.claude', 'settings.json'),
@@ -400,21 +412,21 @@ function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
     claudeManagedSettings(),
   ];
   for (const file of files) {
-    if (jsonObject(readText(file))?.disableAllHooks === true) {
+    if ((await jsonObject(readText(file)))?.disableAllHooks === true) {
       out.push({ file, what: '"disableAllHooks": true switches off every Claude Code hook, git-kizu\'s too', fix: `remove "disableAllHooks" from ${file}`, weakens: 'stop' });
     }
   }
 }
 
 /** Gemini CLI: `hooksConfig.enabled: false` (all hooks off) or git-kizu's hooks listed in `hooksConfig.disabled` (by name or command), in the user, workspace or system settings. */
-function geminiOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
+async function geminiOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): Promise<void> {
   const files = [
     path.join(i.home, '.gemini', 'settings.json'),
     path.join(i.root, '.gemini', 'settings.json'),
     i.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || (process.platform === 'darwin' ? '/Library/Application Support/GeminiCli/settings.json' : '/etc/gemini-cli/settings.json'),
   ];
   for (const file of files) {
-    const v = jsonObject(readText(file));
+    const v = await jsonObject(readText(file));
     const hc = v?.hooksConfig as { enabled?: unknown; disabled?: unknown } | undefined;
     const tools = v?.tools as { enableHooks?: unknown } | undefined;
     if (hc?.enabled === false || tools?.enableHooks === false) {
