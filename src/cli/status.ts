@@ -9,7 +9,7 @@ import path from 'node:path';
 import { EXIT, KizuError } from '../errors.js';
 import { pc, type Reporter } from '../output.js';
 import { repoContext } from './context.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import { listHunks, hunkRange, shortId } from '../hunks/listing.js';
 import { hiddenFindingLines, mergeHidden, type HiddenFindings } from '../hunks/hidden.js';
 import { BASELINE_REF } from '../git/layout.js';

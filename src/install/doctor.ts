@@ -7,7 +7,7 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import { repoInfo, commonDir, type RepoInfo } from '../git/repo.js';
 import { launcherFile, userLauncherFile } from '../git/layout.js';
 import { hasKizuHooks } from '../agents/hooks-json.js';
