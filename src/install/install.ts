@@ -49,7 +49,8 @@ import {
   type PreCommitState,
 } from './git-hook.js';
 import { removeUnusedLauncher, writeLauncher } from './launcher.js';
-import { cloneRecordFiles, deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
+import { cloneRecordFiles, deleteRecord, readRecord, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
+import { sha256 } from './digest.js';
 import { noteLink, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';

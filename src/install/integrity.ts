@@ -37,7 +37,7 @@
 import { readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { sha256, readRecord, type InstallRecord } from './state.js';
+import { readRecord, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
 import { recordedBinPath, renderHookScript } from './scripts.js';
 import { renderLauncher } from './launcher.js';
@@ -525,9 +525,10 @@ function oneLine(e: unknown): string {
 
 /**
  * A fingerprint of a set of findings (sha256 hex of their files and sentences, sorted):
- * equal sets, equal fingerprints.
+ * equal sets, equal fingerprints. (node:crypto is loaded here, only when there are findings.)
  */
-export function findingsFingerprint(fs: IntegrityFinding[]): string {
+export async function findingsFingerprint(fs: IntegrityFinding[]): Promise<string> {
+  const { sha256 } = await import('./digest.js');
   return sha256(fs.map((f) => `${f.file}\0${f.what}`).sort().join('\n'));
 }
 
@@ -550,7 +551,7 @@ export async function tellOnce(gitDir: string, fs: IntegrityFinding[]): Promise<
     if (before) safe(() => unlinkSync(file), undefined);
     return false;
   }
-  const now = findingsFingerprint(fs);
+  const now = await findingsFingerprint(fs);
   if (before === now) return false;
   try {
     await writeFileAtomic(file, now + '\n');

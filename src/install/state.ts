@@ -25,7 +25,6 @@
  * Re-running init merges into an existing record: a "created" fact is never forgotten.
  * Without a record, teardown falls back to recognising git-kizu's files by name and marker.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { installRecordFile } from '../git/layout.js';
 import path from 'node:path';
@@ -115,11 +114,6 @@ export interface AgentRecord {
    * the file is as init left it).
    */
   files: Record<string, FileRecord & { owned: boolean; before?: string }>;
-}
-
-/** sha256 hex of a string or bytes. */
-export function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
 }
 
 /**
