@@ -32,24 +32,24 @@
  * The cheap mode (`cheap: true`, the prompt hook) runs no git process: the hooks directory
  * comes from `core.hooksPath` in the repository's own config file (a value from the global
  * or system config is seen by the full mode only), and the plugin's installed copy is not
- * read. Nothing here writes, except {@link tellOnce}'s one file.
+ * read. Nothing here writes. The prompt hook runs the cheap mode through
+ * install/prompt-integrity.ts, which also remembers what it told the user.
  */
-import { readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { readRecord, type InstallRecord } from './state.js';
+import { installRecords, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
 import { recordedBinPath, renderHookScript } from './scripts.js';
 import { renderLauncher } from './launcher.js';
 import { kizuEntries } from '../agents/claude/settings.js';
 import { AGENT_LABELS, loadInstaller, type AgentName } from '../agents/registry.js';
 import type { OtherAgent } from './agents.js';
-import { installRecordFile, kizuDir, launcherFile, userInstallRecordFile } from '../git/layout.js';
+import { launcherFile } from '../git/layout.js';
 import { pluginFix, reinstallFix, type RecordedInstall } from './fix-commands.js';
 import { PACKAGE_ROOT } from '../package.js';
 import { MARKETPLACE_NAME, PLUGIN_DIR, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
-import { writeFileAtomic } from '../files.js';
-import { commonDir, commonDirFast, findRootFast, gitDirFast, repoInfo } from '../git/repo.js';
+import { commonDir, repoInfo } from '../git/repo.js';
 
 /** One difference between the install and what init would write now, or a setting that switches hooks off. */
 export interface IntegrityFinding {
@@ -98,13 +98,7 @@ export interface IntegrityInput {
 export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFinding[]> {
   const out: IntegrityFinding[] = [];
   const repo = { root: i.root, gitDir: i.gitDir };
-  const records: [Scope, InstallRecord][] = [];
-  for (const scope of ['project', 'local'] as const) {
-    const rec = readRecord(installRecordFile(i.gitDir, scope));
-    if (rec) records.push([scope, rec]);
-  }
-  const userRec = readRecord(userInstallRecordFile(i.home));
-  if (userRec) records.push(['user', userRec]);
+  const records = installRecords(i.gitDir, i.home);
   if (!records.length) return out;
   const bin = safe(() => recordedBinPath(), '');
   const plugin = pluginEnabled(i.home);
@@ -483,22 +477,6 @@ export async function repoIntegrity(root: string, home: string, env: NodeJS.Proc
   return checkIntegrity({ root: info.root, gitDir: info.gitDir, commonDir: common, home, env, hooksDir });
 }
 
-/**
- * The cheap check for the prompt hook, from the agent's working directory `cwd`, without a
- * git process; and whether to tell the user ({@link tellOnce}).
- * @returns the findings to tell, each as {@link findingLine} (empty: nothing new to tell; also outside a repository).
- */
-export async function promptIntegrity(cwd: string, home: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const found = findRootFast(cwd);
-  if (!found) return [];
-  const root = real(found);
-  const gitDir = gitDirFast(root);
-  const common = commonDirFast(root);
-  if (!gitDir || !common) return [];
-  const fs = await checkIntegrity({ root, gitDir, commonDir: common, home, env, cheap: true });
-  return (await tellOnce(gitDir, fs)) ? fs.map((f) => findingLine(f, root)) : [];
-}
-
 /** `s` with control characters and bidi overrides escaped (`\\x1b`, `\\u202e`), for a terminal line. */
 export function printable(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
@@ -521,42 +499,4 @@ export function findingLine(f: IntegrityFinding, root: string | null = null): st
 
 function oneLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
-}
-
-/**
- * A fingerprint of a set of findings (sha256 hex of their files and sentences, sorted):
- * equal sets, equal fingerprints. (node:crypto is loaded here, only when there are findings.)
- */
-export async function findingsFingerprint(fs: IntegrityFinding[]): Promise<string> {
-  const { sha256 } = await import('./digest.js');
-  return sha256(fs.map((f) => `${f.file}\0${f.what}`).sort().join('\n'));
-}
-
-/** `<git-dir>/kizu/integrity-told`: the fingerprint of the findings the prompt hook last told the user. */
-export function toldFile(gitDir: string): string {
-  return path.join(kizuDir(gitDir), 'integrity-told');
-}
-
-/**
- * Whether to tell the user about `fs` now: true when they are not the set last told (by
- * fingerprint, remembered in {@link toldFile}), which is then remembered. No findings clear
- * the memory, so the same change made again is told again. The file only silences a repeat
- * of the prompt hook's message: `status` and `doctor` always show the findings.
- * Never throws (a file that cannot be written: tell every time).
- */
-export async function tellOnce(gitDir: string, fs: IntegrityFinding[]): Promise<boolean> {
-  const file = toldFile(gitDir);
-  const before = readText(file)?.trim() ?? '';
-  if (!fs.length) {
-    if (before) safe(() => unlinkSync(file), undefined);
-    return false;
-  }
-  const now = await findingsFingerprint(fs);
-  if (before === now) return false;
-  try {
-    await writeFileAtomic(file, now + '\n');
-  } catch {
-    /* cannot remember: tell again next time */
-  }
-  return true;
 }
