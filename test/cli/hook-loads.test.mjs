@@ -45,7 +45,8 @@ test('post-tool-use on a file without scars, and the pre-tool gate on a harmless
 
 test('user-prompt-submit after git kizu init: the integrity check compares without jsonc-parser or node:crypto (plain JSON settings, nothing to tell)', () => {
   const sb = sandbox();
-  assert.equal(sb.kizu(['init']).status, 0);
+  // init by the Node that runs the hook (the launcher records that Node's path).
+  assert.equal(sb.run(process.execPath, [BIN, 'init']).status, 0);
   const r = hookLoads(sb, 'user-prompt-submit', { session_id: 's1', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go on' });
   assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
   assert.deepEqual(r.cjs.filter((f) => f.includes(`${path.sep}jsonc-parser${path.sep}`)), []);
