@@ -7,7 +7,8 @@ import { pc } from '../output.js';
 import { git } from '../git/run.js';
 import { repoInfo } from '../git/repo.js';
 import { listHunks, shortId, hunkRange, type Hunk } from '../hunks/listing.js';
-import { pathQuoter, quoteCStyle, unquotePathArg } from '../git/quote.js';
+import { quoteCStyle, unquotePathArg } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 
 /** Review mark of a hunk; 'unreviewed' unless a mark lookup says otherwise. */
 export type MarkOf = (h: Hunk) => string | Promise<string>;

@@ -7,7 +7,7 @@ import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { printable } from '../printable.js';
 import { repoInfo } from '../git/repo.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import type { Hunk } from '../hunks/listing.js';
 import { readMarks, setMarks, markOf, type MarkState } from '../marks/read.js';
 import { MARKS_REF } from '../git/layout.js';

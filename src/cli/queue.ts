@@ -4,7 +4,7 @@ import { pc, type Reporter } from '../output.js';
 import { printable } from '../printable.js';
 import { count } from '../words.js';
 import { repoContext } from './context.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import { describeItem, type QueueItem } from '../queue/item.js';
 import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';
 

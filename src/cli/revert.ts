@@ -16,7 +16,8 @@ import { planRevert, commitPlan, commitState, readPathState, sameState, applyInd
 import { saveRevert, readSavedRevert, listSavedReverts, type SavedRevert, type SavedFile, type IndexEntry } from '../hunks/saved-reverts.js';
 import { REVERTS_REF } from '../git/layout.js';
 import { normaliseHunkSpec } from './hunks.js';
-import { pathQuoter, quoteCStyle, type PathQuote } from '../git/quote.js';
+import { quoteCStyle, type PathQuote } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 
 export interface RevertCommandInput {
   cwd: string;

@@ -8,7 +8,8 @@ import { outputPaged, type Reporter } from '../output.js';
 import { count } from '../words.js';
 import { repoInfo } from '../git/repo.js';
 import type { RestoreChange, RestorePlan } from '../rollback/snapshots/restore.js';
-import { pathQuoter, type PathQuote } from '../git/quote.js';
+import type { PathQuote } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import { askYesNo, canAsk } from './confirm.js';
 
 const raw: PathQuote = (p) => p;

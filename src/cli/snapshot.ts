@@ -8,7 +8,7 @@ import { count } from '../words.js';
 import { printable } from '../printable.js';
 import { git } from '../git/run.js';
 import { repoInfo, findRootFast } from '../git/repo.js';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import type { SnapshotInfo } from '../rollback/snapshots/snapshot.js';
 
 export interface SnapshotTakeInput {

@@ -7,7 +7,8 @@ import { repoInfo } from '../git/repo.js';
 import type { UndoResult } from '../rollback/undo.js';
 import { configWarner, planLines } from './rollback.js';
 import { askYesNo, canAsk } from './confirm.js';
-import { pathQuoter, type PathQuote } from '../git/quote.js';
+import type { PathQuote } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 
 export interface UndoInput {
   cwd: string;

@@ -5,7 +5,8 @@ import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
 import { printable } from '../printable.js';
 import { repoContext } from './context.js';
-import { pathQuoter, unquotePathArg } from '../git/quote.js';
+import { unquotePathArg } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import { parseLocation, unscarFiles } from '../scars/insert.js';
 import { scanRepo } from '../scars/scan.js';
 

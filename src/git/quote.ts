@@ -5,9 +5,9 @@
  * more is printed in double quotes with those characters escaped: `\"`, `\\`, `\a \b \t \n
  * \v \f \r`, other bytes as three octal digits (`\303\251` for "é" in UTF-8). Any other path
  * is printed as is (spaces included). JSON output keeps raw paths.
+ * Pure text: git's `core.quotePath` for a command's output is read by git/path-quoter.ts
+ * (this module starts no git process, so the hooks' paths that only quote load no git runner).
  */
-import { gitSync } from './run.js';
-
 const ESC: Record<number, string> = { 0x07: '\\a', 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0b: '\\v', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
 
 /**
@@ -51,27 +51,6 @@ export function quoteBytes(b: Buffer): string {
 
 /** A function quoting paths for text output ({@link quoteCStyle} with one core.quotePath). */
 export type PathQuote = (p: string) => string;
-
-/**
- * The path quoting for one command's text output in the repository at `cwd`:
- * {@link quoteCStyle} with git's `core.quotePath`, read (one `git config`, synchronously)
- * the first time a path with a character beyond ASCII is quoted, the only case where it
- * matters, and kept for the other paths. Unset or unreadable counts as true (git's default).
- */
-export function pathQuoter(cwd: string): PathQuote {
-  let quotePath: boolean | undefined;
-  return (p) => {
-    if (quotePath === undefined && /[\u0080-\uffff]/.test(p)) {
-      try {
-        const r = gitSync(['config', '--type=bool', '--get', 'core.quotePath'], { cwd, okStatus: [0, 1] });
-        quotePath = r.stdout.toString('utf8').trim() !== 'false';
-      } catch {
-        quotePath = true;
-      }
-    }
-    return quoteCStyle(p, quotePath ?? true);
-  };
-}
 
 const UNESC: Record<string, number> = { a: 0x07, b: 0x08, t: 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d, '"': 0x22, '\\': 0x5c };
 

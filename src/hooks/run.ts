@@ -38,11 +38,11 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     return NO_ANSWER;
   },
   'user-prompt-submit': async (input, warn) => {
-    // The snapshot, and beside it the cheap install integrity check (install/integrity.ts),
+    // The snapshot, and beside it the cheap install integrity check (install/prompt-integrity.ts),
     // which runs here because the human's prompt outlives an agent that removed its Stop
     // entry: a change is told to the user (a message for the user, never context for the
     // model) once. Nothing else on stdout (Claude Code adds plain stdout to the model's context).
-    const told = import('../install/integrity.js')
+    const told = import('../install/prompt-integrity.js')
       .then((m) => m.promptIntegrity(input.cwd, process.env.HOME || homedir(), process.env))
       .catch((): string[] => []);
     try {

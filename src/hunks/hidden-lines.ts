@@ -21,7 +21,7 @@ export function restoreCommand(flag: HiddenChange['flag']): string {
  * One line per hidden change: `<path> is marked assume-unchanged, so git status and git diff
  * do not show that it was modified; git-kizu reviews it anyway; restore: git update-index
  * --no-assume-unchanged -- <path>`.
- * @param quote writes the path (src/git/quote.ts pathQuoter).
+ * @param quote writes the path (src/git/path-quoter.ts pathQuoter).
  */
 export function hiddenChangeLine(h: HiddenChange, quote: PathQuote): string {
   return `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}; git-kizu reviews it anyway; restore: ${restoreCommand(h.flag)} -- ${pathArg(h.path)}`;

@@ -24,7 +24,7 @@ export interface HiddenCheck {
  * The `doctor` checks of hidden changes, named `hidden changes`: one failing check per
  * assume-unchanged or skip-worktree file that differs from the index and per changed or
  * untracked file whose name is not valid UTF-8; none when there is nothing hidden.
- * @param quote writes paths (src/git/quote.ts pathQuoter).
+ * @param quote writes paths (src/git/path-quoter.ts pathQuoter).
  * @throws KizuError when git fails.
  */
 export async function hiddenChecks(root: string, quote: PathQuote): Promise<HiddenCheck[]> {

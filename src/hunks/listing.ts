@@ -603,7 +603,7 @@ export function submoduleWords(c: SubmoduleChange | undefined): string {
  * `path (deleted file)`, `path (binary)`, `path (symlink)` or `path (empty file)`; a mode
  * change `path (mode 100644 → 100755)`, a submodule `path (submodule: ...)` ({@link submoduleWords}),
  * a conflict `path (conflict: both modified)` ({@link conflictWords}). `quote`
- * writes the path for text output (src/git/quote.ts pathQuoter); the default keeps it raw
+ * writes the path for text output (src/git/path-quoter.ts pathQuoter); the default keeps it raw
  * (JSON, the stored marks).
  */
 export function hunkRange(h: Hunk, quote: (p: string) => string = (p) => p): string {
@@ -649,7 +649,7 @@ function candidates(hs: Hunk[], quote: PathQuote): string {
  * - a bare path with exactly one hunk.
  * Specs are taken as given (the CLI unquotes git-quoted paths first: src/cli/hunks.ts
  * normaliseHunkSpec).
- * @param quote writes paths in messages (src/git/quote.ts pathQuoter; default git's default
+ * @param quote writes paths in messages (src/git/path-quoter.ts pathQuoter; default git's default
  *   quoting)
  * @throws KizuError (exit 1) for a spec that matches no hunk or several (named with its
  *   characters escaped as git escapes paths); the hint lists the candidates as

@@ -7,10 +7,10 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { pathQuoter } from '../git/quote.js';
+import { pathQuoter } from '../git/path-quoter.js';
 import { repoInfo, commonDir, type RepoInfo } from '../git/repo.js';
 import { launcherFile, userLauncherFile } from '../git/layout.js';
-import { kizuHookEvents } from '../agents/claude/settings.js';
+import { hasKizuHooks, kizuHookEvents } from '../agents/hooks-json.js';
 import { loadConfig } from '../config/config.js';
 import { configFindings } from '../config/findings.js';
 import { KizuError } from '../errors.js';

@@ -35,7 +35,8 @@ import {
   type Scope,
 } from './targets.js';
 import { recordedBinPath, renderHookScript, renderSlashCommand, SCRIPT_MARKER } from './scripts.js';
-import { hasKizuHooks, kizuEntries, mergeKizuHooks, removeKizuHooks, type RemoveOptions } from '../agents/claude/settings.js';
+import { kizuEntries } from '../agents/claude/settings.js';
+import { hasKizuHooks, mergeKizuHooks, removeKizuHooks, type RemoveOptions } from '../agents/hooks-json.js';
 import {
   checkPreCommit,
   effectiveHooksDir,
@@ -48,7 +49,8 @@ import {
   type PreCommitState,
 } from './git-hook.js';
 import { removeUnusedLauncher, writeLauncher } from './launcher.js';
-import { cloneRecordFiles, deleteRecord, readRecord, sha256, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
+import { cloneRecordFiles, deleteRecord, readRecord, writeRecord, type ExcludeRecord, type InstallRecord } from './state.js';
+import { sha256 } from './digest.js';
 import { noteLink, refuseLinkedFolders, removeOrRestoreLink, writeNotThroughLink, writeOrRestoreLink } from './links.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { appendExcludeLines, excludeFilePath, excludeLine, needExclude, readExcludeFile, removeExcludeLines } from './exclude.js';

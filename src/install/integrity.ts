@@ -37,28 +37,27 @@
  * The cheap mode (`cheap: true`, the prompt hook) runs no git process: the hooks directory
  * comes from `core.hooksPath` in the repository's own config file (a value from the global
  * or system config is seen by the full mode only), and the plugin's installed copy is not
- * read. Nothing here writes, except {@link tellOnce}'s one file.
+ * read. Nothing here writes. The prompt hook runs the cheap mode through
+ * install/prompt-integrity.ts, which also remembers what it told the user.
  */
-import { readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { parse as parseJsonc } from 'jsonc-parser';
-import { sha256, readRecord, type InstallRecord } from './state.js';
+import { installRecords, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
 import { recordedBinPath, renderHookScript, renderSlashCommand } from './scripts.js';
 import { linkedFolder } from './links.js';
 import { shellQuote } from '../words.js';
 import { envRisks, foreignHookRisks } from './settings-risks.js';
 import { renderLauncher } from './launcher.js';
-import { kizuEntries, mergeKizuHooks } from '../agents/claude/settings.js';
+import { kizuEntries } from '../agents/claude/settings.js';
 import { AGENT_LABELS, loadInstaller, type AgentName } from '../agents/registry.js';
 import type { OtherAgent } from './agents.js';
-import { installRecordFile, kizuDir, launcherFile, userInstallRecordFile } from '../git/layout.js';
+import { launcherFile } from '../git/layout.js';
 import { pluginFix, reinstallFix, type RecordedInstall } from './fix-commands.js';
 import { PACKAGE_ROOT } from '../package.js';
 import { MARKETPLACE_NAME, PLUGIN_DIR, PLUGIN_NAME, pluginEnabled } from '../agents/claude/plugin.js';
-import { writeFileAtomic } from '../files.js';
-import { commonDir, commonDirFast, findRootFast, gitDirFast, repoInfo } from '../git/repo.js';
+import { commonDir, repoInfo } from '../git/repo.js';
 
 /** One difference between the install and what init would write now, or a setting that switches hooks off. */
 export interface IntegrityFinding {
@@ -115,13 +114,7 @@ export interface IntegrityInput {
 export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFinding[]> {
   const out: IntegrityFinding[] = [];
   const repo = { root: i.root, gitDir: i.gitDir };
-  const records: [Scope, InstallRecord][] = [];
-  for (const scope of ['project', 'local'] as const) {
-    const rec = readRecord(installRecordFile(i.gitDir, scope));
-    if (rec) records.push([scope, rec]);
-  }
-  const userRec = readRecord(userInstallRecordFile(i.home));
-  if (userRec) records.push(['user', userRec]);
+  const records = installRecords(i.gitDir, i.home);
   if (!records.length) return out;
   const bin = safe(() => recordedBinPath(), '');
   const plugin = pluginEnabled(i.home);
@@ -135,13 +128,13 @@ export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFindin
     if (claude !== 'none') claudeUsed = true;
     checkLinkedFolders(i, t, rec, fix, out);
     if (claude === 'settings' && rec.settings) {
-      checkClaudeSettings(t, fix, out);
+      await checkClaudeSettings(t, fix, out);
       if (t.hookScript) checkScript(t.hookScript, renderHookScript('kizu-hook.sh', { bin, initCmd: t.initCmd, teardownCmd: t.teardownCmd }), 'the hook runner', fix, 'stop', out);
       // The /kizu command tells the next session what to do: an edited one can teach it to clear review.
       // init keeps a command that differs (it may be the human's edit): the fix deletes it first.
       if (rec.files[t.commandFile]) checkScript(t.commandFile, safe(() => renderSlashCommand(), ''), 'the /kizu slash command', `rm ${shellQuote(shownFile(t.commandFile, i.root))} && ${fix}`, 'other', out, false);
     }
-    if (claude === 'plugin') checkPlugin(i.home, plugin, !!i.cheap, out);
+    if (claude === 'plugin') await checkPlugin(i.home, plugin, !!i.cheap, out);
     for (const agent of Object.keys(rec.agents ?? {}) as OtherAgent[]) {
       if (!(agent in AGENT_LABELS) || agent === ('claude' as string)) continue;
       agentsUsed.add(agent);
@@ -153,8 +146,8 @@ export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFindin
     }
     checkGuard(i, rec, fix, bin, out);
   }
-  if (claudeUsed) claudeOffSwitches(i, out);
-  if (agentsUsed.has('gemini')) geminiOffSwitches(i, out);
+  if (claudeUsed) await claudeOffSwitches(i, out);
+  if (agentsUsed.has('gemini')) await geminiOffSwitches(i, out);
   if (agentsUsed.has('codex')) codexOffSwitches(i, out);
   // One finding per file and sentence (two records may name the same launcher).
   const seen = new Set<string>();
@@ -237,8 +230,12 @@ function checkScript(file: string, expected: string, label: string, fix: string,
   }
 }
 
-/** Claude Code's settings file of `t`: each of git-kizu's entries as init merges it. */
-function checkClaudeSettings(t: InstallTargets, fix: string, out: IntegrityFinding[]): void {
+/**
+ * Claude Code's settings file of `t`: each of git-kizu's entries as init merges it. The
+ * settings editor (agents/hooks-json.ts and its parser) is loaded only when the file is not
+ * plainly ours ({@link exactlyOurs}), which keeps it off the prompt hook's common path.
+ */
+async function checkClaudeSettings(t: InstallTargets, fix: string, out: IntegrityFinding[]): Promise<void> {
   const file = t.settingsFile;
   const text = readText(file);
   if (text === null) {
@@ -249,6 +246,7 @@ function checkClaudeSettings(t: InstallTargets, fix: string, out: IntegrityFindi
   const differ: string[] = [];
   if (exactlyOurs(text, entries)) return;
   try {
+    const { mergeKizuHooks } = await import('../agents/hooks-json.js');
     // One merge of every entry first; then each alone, to name what differs.
     if (!mergeKizuHooks(file, text, entries).changed) return;
     for (const e of entries) if (mergeKizuHooks(file, text, [e]).changed) differ.push(e.hook === 'journal' ? 'PostToolUse (journal)' : e.event);
@@ -301,7 +299,7 @@ function exactlyOurs(text: string, entries: { event: string; group: { hooks: { c
 }
 
 /** The plugin: enabled, and (full mode) the installed copy's hook files equal the package's. */
-function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: IntegrityFinding[]): void {
+async function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: IntegrityFinding[]): Promise<void> {
   const settings = path.join(home, '.claude', 'settings.json');
   if (!enabled) {
     out.push({ file: settings, what: `the ${PLUGIN_NAME} plugin that runs git-kizu's hooks is not enabled`, fix: pluginFix(), weakens: 'stop' });
@@ -310,7 +308,8 @@ function checkPlugin(home: string, enabled: boolean, cheap: boolean, out: Integr
   if (cheap) return;
   const index = readText(path.join(home, '.claude', 'plugins', 'installed_plugins.json'));
   if (index === null) return;
-  const entries = safe(() => (parseJsonc(index) as { plugins?: Record<string, { installPath?: unknown }[]> }).plugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] ?? [], []);
+  const v = await jsonObject(index);
+  const entries = safe(() => (v as { plugins?: Record<string, { installPath?: unknown }[]> }).plugins?.[`${PLUGIN_NAME}@${MARKETPLACE_NAME}`] ?? [], []);
   for (const e of Array.isArray(entries) ? entries : []) {
     if (typeof e?.installPath !== 'string' || !path.isAbsolute(e.installPath)) continue;
     for (const rel of ['hooks/hooks.json', 'hooks/kizu-plugin-hook.sh', 'commands/kizu.md']) {
@@ -434,11 +433,18 @@ function claudeManagedSettings(): string {
   return '/etc/claude-code/managed-settings.json';
 }
 
-/** Parses JSON with comments (the agents' settings allow them); undefined when it is not an object. */
-function jsonObject(text: string | null): Record<string, unknown> | undefined {
+/**
+ * Parses JSON with comments (the agents' settings allow them); undefined when it is not an
+ * object. Plain JSON first: the parser with comments (jsonc-parser, a CommonJS package that
+ * costs the prompt hook about 15 ms to load) is loaded only for text JSON.parse refuses.
+ */
+async function jsonObject(text: string | null): Promise<Record<string, unknown> | undefined> {
   if (text === null) return undefined;
-  // Plain JSON first (the parser with comments is slower to start).
-  const v = safe(() => JSON.parse(text) as unknown, undefined) ?? safe(() => parseJsonc(text) as unknown, undefined);
+  let v = safe(() => JSON.parse(text) as unknown, undefined);
+  if (v === undefined) {
+    const { parse } = await import('jsonc-parser');
+    v = safe(() => parse(text) as unknown, undefined);
+  }
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
@@ -448,7 +454,7 @@ function jsonObject(text: string | null): Record<string, unknown> | undefined {
  * that redirects what the hooks run (settings-risks.ts, `warn`), and other hooks on the
  * events git-kizu's run on (`warn` on Stop and SubagentStop, `info` on the others).
  */
-function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
+async function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): Promise<void> {
   const files = [
     path.join(i.home, '.claude', 'settings.json'),
     path.join(i.root, '.claude', 'settings.json'),
@@ -456,7 +462,7 @@ function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
     claudeManagedSettings(),
   ];
   for (const file of files) {
-    const v = jsonObject(readText(file));
+    const v = await jsonObject(readText(file));
     if (!v) continue;
     if (v.disableAllHooks === true) {
       out.push({ file, what: '"disableAllHooks": true switches off every Claude Code hook, git-kizu\'s too', fix: `remove "disableAllHooks" from ${file}`, weakens: 'stop' });
@@ -468,14 +474,14 @@ function claudeOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
 }
 
 /** Gemini CLI: `hooksConfig.enabled: false` (all hooks off) or git-kizu's hooks listed in `hooksConfig.disabled` (by name or command), in the user, workspace or system settings. */
-function geminiOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): void {
+async function geminiOffSwitches(i: IntegrityInput, out: IntegrityFinding[]): Promise<void> {
   const files = [
     path.join(i.home, '.gemini', 'settings.json'),
     path.join(i.root, '.gemini', 'settings.json'),
     i.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || (process.platform === 'darwin' ? '/Library/Application Support/GeminiCli/settings.json' : '/etc/gemini-cli/settings.json'),
   ];
   for (const file of files) {
-    const v = jsonObject(readText(file));
+    const v = await jsonObject(readText(file));
     const hc = v?.hooksConfig as { enabled?: unknown; disabled?: unknown } | undefined;
     const tools = v?.tools as { enableHooks?: unknown } | undefined;
     if (hc?.enabled === false || tools?.enableHooks === false) {
@@ -532,23 +538,6 @@ export async function repoIntegrity(root: string, home: string, env: NodeJS.Proc
   return checkIntegrity({ root: info.root, gitDir: info.gitDir, commonDir: common, home, env, hooksDir });
 }
 
-/**
- * The cheap check for the prompt hook, from the agent's working directory `cwd`, without a
- * git process; and whether to tell the user ({@link tellOnce}).
- * @returns the findings to tell, each as {@link findingLine} (empty: nothing new to tell; also outside a repository).
- */
-export async function promptIntegrity(cwd: string, home: string, env: NodeJS.ProcessEnv): Promise<string[]> {
-  const found = findRootFast(cwd);
-  if (!found) return [];
-  const root = real(found);
-  const gitDir = gitDirFast(root);
-  const common = commonDirFast(root);
-  if (!gitDir || !common) return [];
-  // Notes (another hook on PostToolUse) are for doctor and status: the prompt hook tells what can weaken review.
-  const fs = (await checkIntegrity({ root, gitDir, commonDir: common, home, env, cheap: true })).filter((f) => f.level !== 'info');
-  return (await tellOnce(gitDir, fs)) ? fs.map((f) => findingLine(f, root)) : [];
-}
-
 /** `s` with control characters and bidi overrides escaped (`\\x1b`, `\\u202e`), for a terminal line. */
 export function printable(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
@@ -571,41 +560,4 @@ export function findingLine(f: IntegrityFinding, root: string | null = null): st
 
 function oneLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
-}
-
-/**
- * A fingerprint of a set of findings (sha256 hex of their files and sentences, sorted):
- * equal sets, equal fingerprints.
- */
-export function findingsFingerprint(fs: IntegrityFinding[]): string {
-  return sha256(fs.map((f) => `${f.file}\0${f.what}`).sort().join('\n'));
-}
-
-/** `<git-dir>/kizu/integrity-told`: the fingerprint of the findings the prompt hook last told the user. */
-export function toldFile(gitDir: string): string {
-  return path.join(kizuDir(gitDir), 'integrity-told');
-}
-
-/**
- * Whether to tell the user about `fs` now: true when they are not the set last told (by
- * fingerprint, remembered in {@link toldFile}), which is then remembered. No findings clear
- * the memory, so the same change made again is told again. The file only silences a repeat
- * of the prompt hook's message: `status` and `doctor` always show the findings.
- * Never throws (a file that cannot be written: tell every time).
- */
-export async function tellOnce(gitDir: string, fs: IntegrityFinding[]): Promise<boolean> {
-  const file = toldFile(gitDir);
-  const before = readText(file)?.trim() ?? '';
-  if (!fs.length) {
-    if (before) safe(() => unlinkSync(file), undefined);
-    return false;
-  }
-  const now = findingsFingerprint(fs);
-  if (before === now) return false;
-  try {
-    await writeFileAtomic(file, now + '\n');
-  } catch {
-    /* cannot remember: tell again next time */
-  }
-  return true;
 }

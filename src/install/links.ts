@@ -11,7 +11,8 @@ import { lstatSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } 
 import path from 'node:path';
 import { replaceFileSync, replaceWithSync, writeFileAtomic } from '../files.js';
 import { KizuError } from '../errors.js';
-import { sha256, type InstallRecord } from './state.js';
+import type { InstallRecord } from './state.js';
+import { sha256 } from './digest.js';
 
 /** The text of the symbolic link at `file` (readlink(2)), or null if none stands there. */
 export function linkAt(file: string): string | null {

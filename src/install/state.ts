@@ -27,9 +27,8 @@
  * Re-running init merges into an existing record: a "created" fact is never forgotten.
  * Without a record, teardown falls back to recognising git-kizu's files by name and marker.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { installRecordFile } from '../git/layout.js';
+import { installRecordFile, userInstallRecordFile } from '../git/layout.js';
 import path from 'node:path';
 import { writeFileAtomic } from '../files.js';
 import type { ManagerId } from './managers/types.js';
@@ -121,11 +120,6 @@ export interface AgentRecord {
   files: Record<string, FileRecord & { owned: boolean; before?: string }>;
 }
 
-/** sha256 hex of a string or bytes. */
-export function sha256(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
-
 /**
  * Reads a record.
  * @returns the record, or null if the file is missing or unreadable/invalid (an invalid
@@ -139,6 +133,22 @@ export function readRecord(file: string): InstallRecord | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The install records that apply to a repository, in the order project, local (in `gitDir`,
+ * this worktree's git dir), user (under `home`); records that are missing or invalid
+ * ({@link readRecord}) are left out.
+ */
+export function installRecords(gitDir: string, home: string): ['project' | 'local' | 'user', InstallRecord][] {
+  const out: ['project' | 'local' | 'user', InstallRecord][] = [];
+  for (const scope of ['project', 'local'] as const) {
+    const rec = readRecord(installRecordFile(gitDir, scope));
+    if (rec) out.push([scope, rec]);
+  }
+  const user = readRecord(userInstallRecordFile(home));
+  if (user) out.push(['user', user]);
+  return out;
 }
 
 /**

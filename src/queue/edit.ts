@@ -14,7 +14,8 @@ import { quoteCStyle } from '../git/quote.js';
 import { eolOf, plural } from '../words.js';
 import { withLock, withWorkTreeLock } from '../git/lock.js';
 import { writeFileAtomic } from '../files.js';
-import { QUEUE_KINDS, cleanItemText, newId, parseItemText, renderItem, type QueueItem } from './item.js';
+import { QUEUE_KINDS, cleanItemText, parseItemText, renderItem, type QueueItem } from './item.js';
+import { newId } from './ids.js';
 import { parseLocation, resolveFile } from '../scars/insert.js';
 import { toLines, lineCount, isBinary } from '../scars/lines.js';
 

@@ -8,9 +8,8 @@
  * relative to the repository root and stays inside it ({@link isAnchorPath}). The id sits
  * in an HTML comment, invisible when GitHub renders the file. Items written by hand without
  * an id get a derived id (`h` + 5 hex digits of a SHA-1 of their text), stable while the
- * text is.
+ * text is (queue/ids.ts makes ids).
  */
-import { createHash, randomBytes } from 'node:crypto';
 
 /** Kinds a queue item may carry. */
 export const QUEUE_KINDS = ['ask', 'reject', 'free'] as const;
@@ -87,24 +86,6 @@ export function parseItemText(raw: string): { id: string | null; kind: string | 
   s = s.trim();
   if (s.startsWith('\\') && ((!kind && !anchor && KIND_RE.test(s.slice(1))) || (!anchor && !!anchorAt(s.slice(1))))) s = s.slice(1);
   return { id, kind, anchor, text: s };
-}
-
-/**
- * The derived id of an item without one: `h` + the first 5 hex digits of the SHA-1 of its
- * raw text (everything after the checkbox, kind and anchor included; whitespace runs
- * collapsed to one space, trimmed). Stable while the text is; ticking the box keeps it.
- * parseQueue adds `-2`, `-3`, ... to keep ids unique.
- */
-export function derivedId(rawText: string): string {
-  return 'h' + createHash('sha1').update(rawText.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 5);
-}
-
-/** A fresh random id (4 base-36 characters) not in `taken`. */
-export function newId(taken: Set<string>): string {
-  for (;;) {
-    const id = Array.from(randomBytes(4), (b) => '0123456789abcdefghijklmnopqrstuvwxyz'[b % 36]).join('');
-    if (!taken.has(id) && !/^h[0-9a-f]/.test(id)) return id;
-  }
 }
 
 /**

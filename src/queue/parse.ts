@@ -3,7 +3,8 @@
  * source offsets that edits splice by). Loaded lazily: the modules cost tens of ms to load.
  */
 import type { QueueItem } from './item.js';
-import { parseItemText, derivedId, assignUniqueIds, BOX_RE } from './item.js';
+import { parseItemText, assignUniqueIds, BOX_RE } from './item.js';
+import { derivedId } from './ids.js';
 import { KizuError } from '../errors.js';
 
 interface MdNode {

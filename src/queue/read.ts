@@ -10,7 +10,8 @@ import { KizuError } from '../errors.js';
 import { QUEUE_FILE } from './paths.js';
 import { queueCacheFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
-import { BOX_RE, assignUniqueIds, derivedId, parseItemText, type QueueItem } from './item.js';
+import { BOX_RE, assignUniqueIds, parseItemText, type QueueItem } from './item.js';
+import { derivedId } from './ids.js';
 import { fencedLines, splitLines } from '../scars/parse.js';
 
 /** Bumped whenever parsing gives different items for the same text, or the cache's shape changes (old caches are then ignored). */

@@ -78,6 +78,9 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
     [],
     'no sources, tests, bench, CI scripts or dependencies',
   );
+  // Node's module compile cache, which the bin keeps in dist/.compile-cache (Node >= 22.1), is
+  // this machine's: made by the tests that ran the bin, never shipped.
+  assert.deepEqual(files.filter((f) => f.startsWith('dist/.compile-cache/')), [], 'no compile cache');
   // The build is flat: every built module sits in dist/ itself.
   assert.deepEqual(
     files.filter((f) => f.startsWith('dist/') && (f.split('/').length !== 2 || !f.endsWith('.js'))),

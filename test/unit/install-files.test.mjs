@@ -1,11 +1,12 @@
 // install/exclude.ts (the lines a local install adds to git's exclude file, removed exactly)
-// and agents/claude/settings.ts recognising the launcher commands of a local install.
+// and agents/claude/settings.ts (with agents/hooks-json.ts) recognising the launcher commands of a local install.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { src } from '../helpers/sandbox.mjs';
 
 const { appendExcludeLines, removeExcludeLines } = await import(src('install/exclude.ts'));
-const { hasKizuHooks, kizuEntries, mergeKizuHooks, removeKizuHooks } = await import(src('agents/claude/settings.ts'));
+const { kizuEntries } = await import(src('agents/claude/settings.ts'));
+const { hasKizuHooks, mergeKizuHooks, removeKizuHooks } = await import(src('agents/hooks-json.ts'));
 
 test('exclude lines: appended after a missing final newline, removed at their offset, else their single occurrence, else reported', () => {
   const { text, added } = appendExcludeLines('/x/exclude', '# mine\n*.log', ['.claude/settings.local.json', '.claude/commands/kizu.md']);

@@ -152,7 +152,7 @@ test('plugin.json and marketplace.json: names, the /kizu command a copy of .clau
     [[PLUGIN_NAME, `./${PLUGIN_DIR}`]],
   );
   // The npm package ships the marketplace and the plugin: `git kizu init --via plugin` adds the installed package's directory as the marketplace.
-  assert.deepEqual(pkg.files, ['bin', 'dist', 'man/git-kizu.1', 'templates', '.claude/commands', '.claude-plugin', 'plugin']);
+  assert.deepEqual(pkg.files, ['bin', 'dist', '!dist/.compile-cache', 'man/git-kizu.1', 'templates', '.claude/commands', '.claude-plugin', 'plugin']);
   // This repository's own settings hold no active hooks.
   const own = path.join(ROOT, '.claude', 'settings.json');
   assert.equal(existsSync(own) ? JSON.parse(readFileSync(own, 'utf8')).hooks : undefined, undefined);

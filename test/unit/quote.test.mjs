@@ -1,4 +1,4 @@
-// src/git/quote.ts: paths quoted exactly as git quotes them (quote_c_style), checked against
+// src/git/quote.ts (and git/path-quoter.ts): paths quoted exactly as git quotes them (quote_c_style), checked against
 // `git ls-files` for the same names, with core.quotePath true (git's default) and false.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox, src } from '../helpers/sandbox.mjs';
 
-const { quoteCStyle, pathQuoter, unquoteCStyle, unquotePathArg, quoteArg, pathArg } = await import(src('git/quote.ts'));
+const { quoteCStyle, unquoteCStyle, unquotePathArg, quoteArg, pathArg } = await import(src('git/quote.ts'));
+const { pathQuoter } = await import(src('git/path-quoter.ts'));
 
 // Every control character git can store in a name (not NUL, not '/'), DEL, quote, backslash,
 // UTF-8 of two, three and four bytes, and plain names (a space is not quoted).

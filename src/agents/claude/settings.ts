@@ -7,7 +7,9 @@
 import type { AgentEvent } from '../../hooks/contract.js';
 import type { KizuEntry, MatcherGroup } from '../hooks-json.js';
 
-export { hasKizuHooks, kizuHookEvents, mergeKizuHooks, removeKizuHooks, parseSettings, KIZU_SCRIPTS } from '../hooks-json.js';
+// Only types here: the editor itself (agents/hooks-json.ts, with its JSON parser) is imported
+// from there by whoever edits or reads a settings file, so that rendering the entries (the
+// prompt hook's integrity check) does not load it.
 export type { CommandHook, KizuEntry, MatcherGroup, MergeResult, RemoveOptions, RemoveResult } from '../hooks-json.js';
 
 /** The PostToolUse matcher: exactly the file-editing tools (anchored regex). */

@@ -15,7 +15,7 @@ import { printable } from '../../printable.js';
 import { listHunks, shortId, hunkRange, hunkSpot, type Baseline, type Hunk } from '../../hunks/listing.js';
 import { readMarks, markOf, markLabel, type MarkEntry } from '../../marks/read.js';
 import { hiddenFindingLines } from '../../hunks/hidden-lines.js';
-import { pathQuoter } from '../../git/quote.js';
+import { pathQuoter } from '../../git/path-quoter.js';
 import { REVIEW_ACTIONS, ACTION_HELP, keyLabel, type ReviewAction } from '../../config/review-keys.js';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { lineOfGitLine, toLines } from '../../scars/lines.js';
