@@ -46,7 +46,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { installRecords, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
 import { recordedBinPath, renderHookScript, renderSlashCommand } from './scripts.js';
-import { linkedFolder } from './links.js';
+import { linkedFolder } from './linked-folders.js';
 import { shellQuote } from '../words.js';
 import { envRisks, foreignHookRisks } from './settings-risks.js';
 import { renderLauncher } from './launcher.js';

@@ -10,9 +10,9 @@
 import { lstatSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { replaceFileSync, replaceWithSync, writeFileAtomic } from '../files.js';
-import { KizuError } from '../errors.js';
 import type { InstallRecord } from './state.js';
 import { sha256 } from './digest.js';
+export { linkedFolder, refuseLinkedFolders, type LinkedFolder } from './linked-folders.js';
 
 /** The text of the symbolic link at `file` (readlink(2)), or null if none stands there. */
 export function linkAt(file: string): string | null {
@@ -95,59 +95,3 @@ export async function writeOrRestoreLink(rec: InstallRecord | null, file: string
   return 'written';
 }
 
-/** A folder on the way to a file init or teardown writes that is a symbolic link. */
-export interface LinkedFolder {
-  /** The folder (absolute), e.g. `<root>/.claude`. */
-  dir: string;
-  /** The link's text (readlink(2)). */
-  target: string;
-}
-
-/**
- * The first folder between the innermost of `tops` that holds `file` (exclusive: the
- * repository's root, its git dir, its common git dir, which may themselves be reached
- * through links) and `file` (exclusive) that is a symbolic link; lstat on each, from the
- * top down. Folders that do not exist yet end the walk (init creates them as folders).
- * A file outside every top (the home directory's) is not looked at.
- * @returns the link, or null.
- */
-export function linkedFolder(tops: readonly string[], file: string): LinkedFolder | null {
-  const inside = tops
-    .map((top) => ({ top, rel: path.relative(top, path.dirname(file)) }))
-    .filter(({ rel }) => !rel.startsWith('..') && !path.isAbsolute(rel))
-    .sort((a, b) => a.rel.length - b.rel.length)[0];
-  if (!inside || inside.rel === '') return null;
-  let p = inside.top;
-  for (const part of inside.rel.split(path.sep)) {
-    p = path.join(p, part);
-    let target: string | null = null;
-    try {
-      const st = lstatSync(p);
-      if (!st.isSymbolicLink()) continue;
-      target = readlinkSync(p);
-    } catch {
-      return null; // not there yet: created as a folder
-    }
-    return { dir: p, target };
-  }
-  return null;
-}
-
-/**
- * Refuses, before anything is written, when a folder on the way to one of `files` inside
- * the repository or its git dir ({@link linkedFolder}) is a symbolic link: git-kizu never
- * writes through a link it did not create (a `.claude -> .git` or `.git/hooks -> elsewhere`
- * committed through plumbing, or made by the agent).
- * @param what the command, for the message (`git kizu init`).
- * @param show how a path is shown.
- * @throws KizuError (exit 2) naming the link, where it leads and the fix.
- */
-export function refuseLinkedFolders(tops: readonly string[], files: readonly string[], what: string, show: (p: string) => string = (p) => p): void {
-  for (const f of files) {
-    const l = linkedFolder(tops, f);
-    if (!l) continue;
-    throw new KizuError(`${what}: ${show(l.dir)} is a symbolic link (to ${l.target}) on the way to ${show(f)}, and git-kizu never writes through a link it did not create: nothing was changed`, {
-      hint: `if the link is not yours (an agent or a commit may have made it), remove it (rm ${show(l.dir)}) and put the real folder there; if it is yours, replace it with the folder it leads to; then run ${what} again`,
-    });
-  }
-}

@@ -19,7 +19,7 @@
  * Codex CLI's `shell_environment_policy` shapes the shell tool's environment, not its hooks',
  * and Gemini CLI's settings have no environment key for hooks; so only Claude Code's are read.
  */
-import { anyOurs } from '../agents/hooks-json.js';
+import { anyOurs } from '../agents/hook-commands.js';
 
 /** One environment variable that redirects what the hooks run against. */
 export interface RedirectingVar {
