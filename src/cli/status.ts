@@ -37,6 +37,9 @@ import { formatBytes, KIND_NOUN } from './gc.js';
 import { configFindings, type ConfigFinding } from '../config/findings.js';
 import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js';
 import { findingLine, repoIntegrity, type IntegrityFinding } from '../install/integrity.js';
+import { vanishedItems } from '../queue/record.js';
+import { lostState } from '../hooks/lost-state.js';
+import type { LostState } from '../hooks/text.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -96,6 +99,12 @@ export interface StatusJson {
    * (`stop`: an agent's Stop hook may not run; `guard`: the pre-commit guard may not run).
    */
   integrity: IntegrityFinding[];
+  /**
+   * Review state the agent's actions took away (hooks/text.ts LostState): review queue items
+   * written through git kizu that the queue file no longer holds, unreadable marks. Each blocks
+   * the Stop hook; `fix` restores it.
+   */
+  lost: LostState[];
 }
 
 function settingsHas(file: string): boolean | null {
@@ -114,11 +123,12 @@ function settingsHas(file: string): boolean | null {
 
 /**
  * Gathers the review state of the repository containing `cwd`.
- * @throws KizuError (exit 2) outside a repository, without a baseline commit, for a corrupt
- *   marks ref, or when git fails (an unreadable queue file is reported in `queue.error`).
+ * @throws KizuError (exit 2) outside a repository, without a baseline commit, or when git fails
+ *   (a corrupt marks ref is reported in `lost`) (an unreadable queue file is reported in `queue.error`).
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
+  let marksLost: import('../marks/restore.js').MarksUnreadable | undefined;
   const [{ baseline, hunks, ...listed }, marks, scan, queue, guard, storage, agents, config, integrity] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
@@ -126,7 +136,12 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
         ? listHunks(ctx.root)
         : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [] },
     ),
-    readMarks(ctx.root),
+    // Unreadable marks (a corrupt ref) are review state lost: a finding with its fix, not a crash.
+    readMarks(ctx.root).catch(async (e: unknown) => {
+      if (!(e instanceof KizuError)) throw e;
+      marksLost = await (await import('../marks/restore.js')).marksUnreadable(ctx.root, e);
+      return new Map<string, import('../marks/read.js').MarkEntry>();
+    }),
     scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
     // An unreadable queue must not hide the rest: it is reported in the result.
     readQueue(ctx.root, ctx.gitDir).catch((e: unknown) => {
@@ -163,7 +178,10 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const origin = await splitByOrigin(ctx.root, ctx.gitDir, scan.scars, open, QUEUE_FILE);
   const foundScar = new Map(origin.found.scars.map((s) => [`${s.path}\0${s.line}`, s.origin]));
   const foundItem = new Map(origin.found.items.map((x) => [x.id, x.origin]));
+  const vanished = 'error' in queue ? [] : vanishedItems(ctx.gitDir, queue.items.map((x) => x.id));
+  const lost = await lostState(ctx.root, vanished, { marksUnreadable: marksLost });
   return {
+    lost,
     baseline,
     hunks: {
       total: list.length,
@@ -244,7 +262,7 @@ export interface StatusCommandInput {
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length;
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -283,6 +301,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
   for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
+  for (const l of s.lost) log(`${pc.bold('lost')}      ${pc.red(l.what)}; restore: ${printable(l.fix)}`);
   // The last line says what holds the agent: only true if an agent's Stop hook is installed and runs.
   const stopOff = s.integrity.some((f) => f.weakens === 'stop');
   const hooked = (['project', 'local', 'user'] as const).some((k) => s.hooks[k] !== false) || s.hooks.plugin || s.hooks.agents.some((a) => a.installed !== 'missing');

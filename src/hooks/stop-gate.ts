@@ -27,10 +27,12 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
+import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, lostGivenUpMessage, lostStateReason, lostStateUserMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { hunkReviewOrNone } from './hunk-review.js';
+import { vanishedItems, type RecordedItem } from '../queue/record.js';
+import { lostState } from './lost-state.js';
 import type { QueueItem } from '../queue/item.js';
 
 /**
@@ -91,9 +93,9 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars, hidden, unreadable }, items, review, guardNote] = await Promise.all([
+  const [{ scars, hidden, unreadable }, { open: items, vanished }, review, guardNote] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
-    openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
+    queueState(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
     input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
   ]);
@@ -103,7 +105,11 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   if (hidden.length) problems.push(hiddenChangesMessage(hidden));
   if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
   const { rejected, unreviewed, laundered } = review;
-  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length) {
+  // Review state the agent's actions took away (queue items gone from the file, unreadable
+  // marks) blocks like any finding and is told to the user.
+  const lost = await lostState(root, vanished, review);
+  if (lost.length) problems.push(lostStateUserMessage(lost));
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !lost.length) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -116,6 +122,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...laundered.map((l) => `l\0${l.id}\0${l.how}\0${l.commit ?? ''}\0${l.edits.map((h) => h.id).join(',')}`),
         ...unreviewed.map((h) => `u\0${h.id}`),
         ...unreadable.map((n) => `n\0${n}`),
+        ...lost.map((l) => `x\0${l.what}`),
       ]
         .sort()
         .join('\n'),
@@ -135,10 +142,14 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const others = scars.length + items.length + rejected.length + laundered.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadableGivenUpMessage(unreadable, max) });
+    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadable.length ? unreadableGivenUpMessage(unreadable, max) : lostGivenUpMessage(max) });
   }
   writeState(file, { key, streak, at: now });
-  const reason = [...(others ? [stopBlockReason(findings, streak, max)] : []), ...(unreadable.length ? [unreadableNamesReason(unreadable)] : [])].join('\n');
+  const reason = [
+    ...(others ? [stopBlockReason(findings, streak, max)] : []),
+    ...(unreadable.length ? [unreadableNamesReason(unreadable)] : []),
+    ...(lost.length ? [lostStateReason(lost)] : []),
+  ].join('\n');
   return note({ kind: 'block', reason });
 }
 
@@ -175,13 +186,19 @@ async function guardNoteOnce(root: string, gitDir: string, session: string): Pro
   }
 }
 
-/** Unchecked queue items; a queue that cannot be read is reported and treated as empty. */
-async function openQueueItems(root: string, gitDir: string, warn: (line: string) => void): Promise<QueueItem[]> {
+/**
+ * Unchecked queue items, and the items written through git kizu that the file no longer
+ * holds (queue/record.ts); a queue that cannot be read is reported and treated as empty
+ * (nothing vanished then: the file is there).
+ */
+async function queueState(root: string, gitDir: string, warn: (line: string) => void): Promise<{ open: QueueItem[]; vanished: RecordedItem[] }> {
   try {
     const { readQueue } = await import('../queue/read.js');
-    return (await readQueue(root, gitDir)).items.filter((i) => !i.checked);
+    const { items } = await readQueue(root, gitDir);
+    return { open: items.filter((i) => !i.checked), vanished: vanishedItems(gitDir, items.map((i) => i.id)) };
   } catch (e) {
     warn(queueNotRead(e));
-    return [];
+    return { open: [], vanished: [] };
   }
 }
+

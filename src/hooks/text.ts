@@ -682,3 +682,50 @@ export function gateUserMessage(v: { strength: 'deny' | 'ask'; rule: RuleId; sub
 export function gateFailedClosed(why: string): string {
   return `git-kizu refused this tool call: its pre-tool gate could not check it (${escapeShown(why)}); if this repeats, tell the human to run \`git kizu doctor\``;
 }
+
+// --- issue 22, round 2: lost review state and the Stop hook's bound ---
+
+/** Review state the agent's actions destroyed or hid (queue items gone from the file, unreadable marks, a sparse checkout hiding deletions), as the Stop hook and status name it. */
+export interface LostState {
+  /** What is lost, one sentence (escaped where it quotes repository text). */
+  what: string;
+  /** The one command that restores it. */
+  fix: string;
+}
+
+/** Review queue items written through git kizu that the queue file no longer holds. */
+export function vanishedItemsState(items: { id: string; text: string }[], restore: string | null): LostState {
+  const shown = items.slice(0, 10).map((i) => `${escapeShown(i.id)} "${escapeShown(i.text.length > 80 ? i.text.slice(0, 79) + '…' : i.text)}"`);
+  const more = items.length > 10 ? ` and ${items.length - 10} more` : '';
+  return {
+    what: `${count(items.length, 'review queue item')} written through git kizu ${items.length === 1 ? 'is' : 'are'} gone from ${QUEUE_FILE} (not open, not done: deleted, stashed or checked out away): ${shown.join('; ')}${more}`,
+    fix: restore
+      ? restore
+      : `restore ${QUEUE_FILE} (git stash list; the last prompt snapshot: git kizu snapshot list), or add ${items.length === 1 ? 'it' : 'them'} again (git kizu queue add); if ${items.length === 1 ? 'it was' : 'they were'} meant to go: git kizu queue rm ${items.map((i) => escapeShown(i.id)).join(' ')}`,
+  };
+}
+
+/** `refs/kizu/marks` cannot be read: every tap and reject is unknown. */
+export function marksUnreadableState(m: { why: string; fix: string }): LostState {
+  return { what: `the review marks cannot be read, so every tap and reject is unknown (${escapeShown(m.why)})`, fix: m.fix };
+}
+
+/** The Stop hook's reason for the agent: review state was lost; the human restores it. */
+export function lostStateReason(lost: LostState[]): string {
+  return `git-kizu: review state is missing, so the review cannot be checked: ${lost.map((l) => l.what).join('; ')}. Put it back (${lost.map((l) => l.fix).join('; ')}); if that is refused to you, stop and tell the human in your answer what happened.`;
+}
+
+/** The line for the user (systemMessage) about lost review state. */
+export function lostStateUserMessage(lost: LostState[]): string {
+  return `git-kizu: review state lost: ${lost.map((l) => `${l.what}; restore: ${l.fix}`).join('; ')}`;
+}
+
+/** The pre-commit guard refuses while the marks cannot be read (a rejected hunk could be in the commit). */
+export function marksUnreadableRefusal(m: { why: string; fix: string }): string[] {
+  return [`git-kizu: commit refused: the review marks cannot be read (${escapeShown(m.why)}), so a rejected change cannot be told apart.`, `  restore them: ${m.fix}`];
+}
+
+/** After `max` blocks on lost review state alone: the agent may stop; the user restores it (the lines above say how). */
+export function lostGivenUpMessage(max: number): string {
+  return `git-kizu let the agent stop after ${count(max, 'block')}: the review state above is still lost`;
+}

@@ -21,6 +21,7 @@ import { toLines, lineCount, isBinary } from '../scars/lines.js';
 import { QUEUE_FILE } from './paths.js';
 import { readQueue, itemsOf, type QueueState } from './read.js';
 import { itemKey, recordWritten } from '../provenance/ledger.js';
+import { recordAdded } from './record.js';
 
 export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
 const TEMPLATE = path.join(PACKAGE_ROOT, 'templates', 'review-queue.md');
@@ -145,6 +146,8 @@ export async function addItem(root: string, gitDir: string, cwd: string, i: NewI
   }).then((added) => {
     // The ledger of what git kizu wrote here: the hooks hand the agent this item as the reviewer's.
     recordWritten(gitDir, [itemKey(added)]);
+    // The record of the items written here: one that later goes missing from the file blocks the stop (./record.ts).
+    recordAdded(gitDir, [{ id: added.id, text: added.text }]);
     return added;
   });
 }
