@@ -17,7 +17,7 @@ import { hasHead } from '../git/run.js';
 import { commonDirFast, findRootFast } from '../git/repo.js';
 import { refFast } from '../git/refs.js';
 import { readMarks, markOf, isAgentBy } from '../marks/read.js';
-import { scanRepo, type Scar } from '../scars/scan.js';
+import { scanRepo, type Scar, type Unchecked } from '../scars/scan.js';
 import { readQueue } from '../queue/read.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { describeItem } from '../queue/item.js';
@@ -39,7 +39,8 @@ import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js
 import { findingLine, repoIntegrity, type IntegrityFinding } from '../install/integrity.js';
 import { vanishedItems } from '../queue/record.js';
 import { lostState } from '../hooks/lost-state.js';
-import type { LostState } from '../hooks/text.js';
+import { uncheckedState, type LostState } from '../hooks/text.js';
+import { stopScanBound } from '../hooks/stop-gate.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -105,6 +106,12 @@ export interface StatusJson {
    * the Stop hook; `fix` restores it.
    */
   lost: LostState[];
+  /**
+   * Changed or untracked files the scan did not read, bounded as the Stop hook's scan is
+   * (`stop.maxFiles`, its byte and time budget: scars/scan.ts ScanBound): how many, why, where,
+   * and the sentence the hook blocks with (`what`, `fix`); null when every file was read.
+   */
+  unchecked: (Unchecked & LostState) | null;
 }
 
 function settingsHas(file: string): boolean | null {
@@ -142,7 +149,8 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
       marksLost = await (await import('../marks/restore.js')).marksUnreadable(ctx.root, e);
       return new Map<string, import('../marks/read.js').MarkEntry>();
     }),
-    scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
+    // Bounded as the Stop hook's scan is, so that status says what the hook would do.
+    scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes, bound: stopScanBound(ctx.config.stop.maxFiles) }),
     // An unreadable queue must not hide the rest: it is reported in the result.
     readQueue(ctx.root, ctx.gitDir).catch((e: unknown) => {
       if (!(e instanceof KizuError)) throw e;
@@ -182,6 +190,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const lost = await lostState(ctx.root, vanished, { marksUnreadable: marksLost });
   return {
     lost,
+    unchecked: scan.unchecked ? { ...scan.unchecked, ...uncheckedState(scan.unchecked, ctx.config.stop.maxFiles) } : null,
     baseline,
     hunks: {
       total: list.length,
@@ -262,7 +271,7 @@ export interface StatusCommandInput {
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length + (s.unchecked ? 1 : 0);
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -283,6 +292,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     log(`  ${pc.yellow('tapped by')} ${a.by}, not review  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
   }
   log(`${pc.bold('scars')}     ${s.scars.length}`);
+  if (s.unchecked) log(`  ${pc.red('not checked')}: ${s.unchecked.what}; ${s.unchecked.fix}`);
   const from = (o: string | null) => (o ? `  ${pc.yellow(`(found: ${o})`)}` : '');
   for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${printable(x.body)}${from(x.origin)}`);
   if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${printable(s.queue.error)}`);

@@ -729,3 +729,28 @@ export function marksUnreadableRefusal(m: { why: string; fix: string }): string[
 export function lostGivenUpMessage(max: number): string {
   return `git-kizu let the agent stop after ${count(max, 'block')}: the review state above is still lost`;
 }
+
+/**
+ * Files the Stop hook could not read for scars in time (scars/scan.ts Unchecked): they block,
+ * named by size and place (`12,345 files under gen/`), until reviewed, committed or ignored.
+ */
+export function uncheckedState(u: { files: number; why: 'files' | 'bytes' | 'time'; where: { dir: string; files: number }[] }, maxFiles: number): LostState {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const where = u.where.map((w) => `${n(w.files)} under ${escapeShown(w.dir === '.' ? 'the top directory' : w.dir)}`).join(', ');
+  const limit = u.why === 'files' ? `more than stop.maxFiles (${n(maxFiles)}) changed or untracked files` : u.why === 'bytes' ? 'more bytes than it reads in one stop' : 'more than it can read before its timeout';
+  return {
+    what: `${n(u.files)} changed or untracked ${plural(u.files, 'file')} (${where}) ${u.files === 1 ? 'was' : 'were'} not checked for review remarks: the working tree holds ${limit}`,
+    fix: 'review them, or have the human commit or ignore (.gitignore) them, so fewer are left to check',
+  };
+}
+
+/** The line for the user (systemMessage) about files the Stop hook did not read. */
+export function uncheckedUserMessage(u: { files: number; where: { dir: string; files: number }[] }): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `git-kizu: the Stop hook could not check ${n(u.files)} changed or untracked ${plural(u.files, 'file')} for review remarks in time (${u.where.map((w) => `${n(w.files)} under ${escapeShown(w.dir)}`).join(', ')}): it blocks the agent until fewer are left; commit or ignore what is not to be reviewed`;
+}
+
+/** The Stop hook's reason for the agent when files were left unread ({@link uncheckedState}). */
+export function uncheckedReason(t: LostState): string {
+  return `git-kizu: ${t.what}. Review cannot pass over files nobody checked: remove the files you generated that are not meant to stay; if they are, stop and tell the human (they commit or ignore them).`;
+}
