@@ -397,7 +397,10 @@ export function untrustedConfigMessage(u: UntrustedConfig): string {
  * (hunks/hidden.ts hiddenChangeLine, paths quoted as git quotes them).
  */
 export function hiddenChangesMessage(changes: HiddenChange[]): string {
-  return `git-kizu: ${changes.length === 1 ? 'a change git does not show' : `${changes.length} changes git does not show`}:\n${changes.map((h) => `  ${hiddenChangeLine(h, (p) => quoteCStyle(p))}`).join('\n')}`;
+  // At most 20 named (a sparse checkout can leave thousands of files out); status lists them all.
+  const shown = changes.slice(0, 20).map((h) => `  ${hiddenChangeLine(h, (p) => quoteCStyle(p))}`);
+  if (changes.length > 20) shown.push(`  and ${changes.length - 20} more (git kizu status lists them)`);
+  return `git-kizu: ${changes.length === 1 ? 'a change git does not show' : `${changes.length} changes git does not show`}:\n${shown.join('\n')}`;
 }
 
 /** The Stop hook's note to the user about files whose name is not valid UTF-8 (quoted). */
