@@ -7,6 +7,7 @@ import { repoContext } from './context.js';
 import { pathQuoter } from '../git/path-quoter.js';
 import { describeItem, type QueueItem } from '../queue/item.js';
 import { addItem, checkNewItem, modifyQueue, readQueue, setChecked, removeItems, verifyEdit, itemSignature, QUEUE_FILE } from '../queue/edit.js';
+import { recordRemoved, vanishedItems } from '../queue/record.js';
 
 
 export interface QueueAddInput {
@@ -136,9 +137,16 @@ export async function queueCheck(i: QueueIdsInput & { checked: boolean }): Promi
 export async function queueRemove(i: QueueIdsInput): Promise<number> {
   if (!i.ids.length) throw new KizuError('no id given', { hint: 'list ids with git kizu queue list --all' });
   const ctx = await repoContext(i.cwd);
+  // An item that vanished from the file (queue/record.ts: deleted, stashed, checked out away)
+  // is forgotten by naming it: the reviewer says it is meant to be gone.
+  let forgotten: { id: string; text: string }[] = [];
   const gone = await modifyQueue(ctx.root, ctx.gitDir, async (q) => {
+    const vanished = vanishedItems(ctx.gitDir, q.items.map((x) => x.id));
+    forgotten = vanished.filter((v) => i.ids.includes(v.id));
+    const wanted = i.ids.filter((id) => !forgotten.some((v) => v.id === id));
+    if (!wanted.length) return { text: q.text, result: [] as QueueItem[] };
     if (!q.exists) throw new KizuError(`no review queue yet (${QUEUE_FILE})`, { hint: 'add items with git kizu queue add', exitCode: EXIT.FOUND });
-    const targets = findItems(q.items, i.ids);
+    const targets = findItems(q.items, wanted);
     const removed = withNested(q.items, targets);
     const ids = (xs: QueueItem[]) => xs.map((x) => printable(x.id)).join(' ');
     for (const t of targets) {
@@ -152,7 +160,9 @@ export async function queueRemove(i: QueueIdsInput): Promise<number> {
     await verifyEdit(text, q.items.filter((x) => !removed.includes(x)).map(itemSignature), 'remove the item', Math.min(...targets.map((t) => t.start), text.length));
     return { text, result: removed };
   });
+  recordRemoved(ctx.gitDir, [...gone.map((t) => t.id), ...forgotten.map((v) => v.id)]);
   for (const t of gone) i.reporter.log(`removed: ${printable(describeItem(t))}`);
+  for (const v of forgotten) i.reporter.log(`forgotten (it was no longer in ${QUEUE_FILE}): ${printable(v.id)} ${printable(v.text)}`);
   return EXIT.OK;
 }
 
@@ -178,6 +188,7 @@ export async function queueClear(i: { cwd: string; done: boolean; reporter: Repo
     await verifyEdit(text, q.items.filter((x) => !targets.includes(x)).map(itemSignature), 'remove the done items', Math.min(...targets.map((t) => t.start), text.length));
     return { text, result: { gone: targets, kept } };
   });
+  recordRemoved(ctx.gitDir, gone.map((t) => t.id));
   i.reporter.log(gone.length ? `removed ${count(gone.length, 'done item')}` : 'no done items to remove');
   for (const k of kept) i.reporter.log(`kept done item ${k.id} (line ${k.line}): it holds open items; tick or remove them first`);
   return EXIT.OK;

@@ -16,7 +16,7 @@ import { hasHead } from '../git/run.js';
 import { commonDirFast, findRootFast } from '../git/repo.js';
 import { refFast } from '../git/refs.js';
 import { readMarks, markOf, isAgentBy } from '../marks/read.js';
-import { scanRepo, type Scar } from '../scars/scan.js';
+import { scanRepo, type Scar, type Unchecked } from '../scars/scan.js';
 import { readQueue } from '../queue/read.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { describeItem } from '../queue/item.js';
@@ -37,6 +37,10 @@ import { formatBytes, KIND_NOUN } from './gc.js';
 import { configFindings, type ConfigFinding } from '../config/findings.js';
 import { launderedJson, launderedLine, type LaunderedJson } from './laundered.js';
 import { findingLine, repoIntegrity, type IntegrityFinding } from '../install/integrity.js';
+import { vanishedItems } from '../queue/record.js';
+import { lostState } from '../hooks/lost-state.js';
+import { uncheckedState, type LostState } from '../hooks/text.js';
+import { stopScanBound } from '../hooks/stop-gate.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
@@ -100,15 +104,28 @@ export interface StatusJson {
    * (`stop`: an agent's Stop hook may not run; `guard`: the pre-commit guard may not run).
    */
   integrity: IntegrityFinding[];
+  /**
+   * Review state the agent's actions took away (hooks/text.ts LostState): review queue items
+   * written through git kizu that the queue file no longer holds, unreadable marks. Each blocks
+   * the Stop hook; `fix` restores it.
+   */
+  lost: LostState[];
+  /**
+   * Changed or untracked files the scan did not read, bounded as the Stop hook's scan is
+   * (`stop.maxFiles`, its byte and time budget: scars/scan.ts ScanBound): how many, why, where,
+   * and the sentence the hook blocks with (`what`, `fix`); null when every file was read.
+   */
+  unchecked: (Unchecked & LostState) | null;
 }
 
 /**
  * Gathers the review state of the repository containing `cwd`.
- * @throws KizuError (exit 2) outside a repository, without a baseline commit, for a corrupt
- *   marks ref, or when git fails (an unreadable queue file is reported in `queue.error`).
+ * @throws KizuError (exit 2) outside a repository, without a baseline commit, or when git fails
+ *   (a corrupt marks ref is reported in `lost`) (an unreadable queue file is reported in `queue.error`).
  */
 export async function gatherStatus(cwd: string, home = process.env.HOME || os.homedir(), env: NodeJS.ProcessEnv = process.env): Promise<StatusJson> {
   const ctx = await repoContext(cwd);
+  let marksLost: import('../marks/restore.js').MarksUnreadable | undefined;
   const [{ baseline, hunks, ...listed }, marks, scan, queue, guard, storage, agents, config, integrity] = await Promise.all([
     // A repository with no commits yet has no baseline: no hunks to review, the rest applies.
     hasHead(ctx.root).then((head) =>
@@ -116,8 +133,14 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
         ? listHunks(ctx.root)
         : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [] },
     ),
-    readMarks(ctx.root),
-    scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
+    // Unreadable marks (a corrupt ref) are review state lost: a finding with its fix, not a crash.
+    readMarks(ctx.root).catch(async (e: unknown) => {
+      if (!(e instanceof KizuError)) throw e;
+      marksLost = await (await import('../marks/restore.js')).marksUnreadable(ctx.root, e);
+      return new Map<string, import('../marks/read.js').MarkEntry>();
+    }),
+    // Bounded as the Stop hook's scan is, so that status says what the hook would do.
+    scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes, bound: stopScanBound(ctx.config.stop.maxFiles) }),
     // An unreadable queue must not hide the rest: it is reported in the result.
     readQueue(ctx.root, ctx.gitDir).catch((e: unknown) => {
       if (!(e instanceof KizuError)) throw e;
@@ -152,7 +175,12 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const origin = await splitByOrigin(ctx.root, ctx.gitDir, scan.scars, open, QUEUE_FILE);
   const foundScar = new Map(origin.found.scars.map((s) => [`${s.path}\0${s.line}`, s.origin]));
   const foundItem = new Map(origin.found.items.map((x) => [x.id, x.origin]));
+  // An unreadable queue holds none of the reviewer's recorded items as far as review can tell: all count as lost.
+  const vanished = vanishedItems(ctx.gitDir, 'error' in queue ? [] : queue.items.map((x) => x.id));
+  const lost = await lostState(ctx.root, vanished, { marksUnreadable: marksLost });
   return {
+    lost,
+    unchecked: scan.unchecked ? { ...scan.unchecked, ...uncheckedState(scan.unchecked, ctx.config.stop.maxFiles) } : null,
     baseline,
     hunks: {
       total: list.length,
@@ -234,7 +262,7 @@ export interface StatusCommandInput {
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length + (s.unchecked ? 1 : 0);
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -255,6 +283,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
     log(`  ${pc.yellow('tapped by')} ${a.by}, not review  ${h.shortId}  ${q(h.path)}${h.range.slice(h.path.length)}`);
   }
   log(`${pc.bold('scars')}     ${s.scars.length}`);
+  if (s.unchecked) log(`  ${pc.red('not checked')}: ${s.unchecked.what}; ${s.unchecked.fix}`);
   const from = (o: string | null) => (o ? `  ${pc.yellow(`(${printable(shownOrigin(o))})`)}` : '');
   for (const x of s.scars) log(`  ${q(x.path)}:${x.line}  [${x.kind}]  ${printable(x.body)}${from(x.origin)}`);
   if (s.queue.error) log(`${pc.bold('queue')}     ${pc.red('not read')}: ${printable(s.queue.error)}`);
@@ -277,6 +306,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
   for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
+  for (const l of s.lost) log(`${pc.bold('lost')}      ${pc.red(l.what)}; restore: ${printable(l.fix)}`);
   // The last line says what holds the agent: only true if an agent's Stop hook is installed and runs.
   // Claude Code's settings with git-kizu's hooks but no Stop entry in any of them (and no plugin): doctor says the same.
   const claudeScopesOn = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k]);

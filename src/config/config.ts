@@ -22,6 +22,12 @@ export interface KizuConfig {
     subagents: boolean;
     /** Whether hunks nobody has tapped or rejected block the stop too (default false). */
     requireReview: boolean;
+    /**
+     * Changed and untracked files the Stop hook (and `status`) reads for scars at most
+     * (integer >= 1, default 20000); past it, or past its deadline, the rest are not read and
+     * the stop is blocked naming how many (scars/scan.ts ScanBound).
+     */
+    maxFiles: number;
   };
   scan: {
     /** picomatch globs, relative to the repo root, of files the scan skips (default []). */
@@ -175,7 +181,7 @@ function checkRetention(r: Record<string, unknown>, cfg: KizuConfig, problems: s
 /** The defaults used when no config file exists. */
 export function defaultConfig(): KizuConfig {
   return {
-    stop: { maxBlocks: 3, subagents: false, requireReview: false },
+    stop: { maxBlocks: 3, subagents: false, requireReview: false, maxFiles: 20_000 },
     scan: { exclude: [], maxFileBytes: 4 * 1024 * 1024 },
     scar: { bodies: { ask: 'explain this change', reject: 'revert this change' }, syntax: {} },
     review: { keys: { ...DEFAULT_REVIEW_KEYS } },
@@ -255,7 +261,7 @@ export function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuC
   const problems: string[] = [];
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const known: Record<string, string[]> = {
-    stop: ['maxBlocks', 'subagents', 'requireReview'],
+    stop: ['maxBlocks', 'subagents', 'requireReview', 'maxFiles'],
     scan: ['exclude', 'maxFileBytes'],
     scar: ['bodies', 'syntax'],
     review: ['keys'],
@@ -288,6 +294,10 @@ export function checkConfig(raw: unknown, filepath: string | null): { cfg: KizuC
     if (stop.maxBlocks !== undefined) {
       if (typeof stop.maxBlocks === 'number' && Number.isInteger(stop.maxBlocks) && stop.maxBlocks >= 1) cfg.stop.maxBlocks = stop.maxBlocks;
       else problems.push(`"stop.maxBlocks" must be an integer >= 1, got ${showValue(stop.maxBlocks)}`);
+    }
+    if (stop.maxFiles !== undefined) {
+      if (typeof stop.maxFiles === 'number' && Number.isInteger(stop.maxFiles) && stop.maxFiles >= 1) cfg.stop.maxFiles = stop.maxFiles;
+      else problems.push(`"stop.maxFiles" must be an integer >= 1, got ${showValue(stop.maxFiles)}`);
     }
     if (stop.subagents !== undefined) {
       if (typeof stop.subagents === 'boolean') cfg.stop.subagents = stop.subagents;

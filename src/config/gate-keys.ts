@@ -50,6 +50,7 @@ function budgetWeakens(v: unknown, d: unknown): string | null {
 export const CONFIG_KEYS: readonly KeyRule[] = [
   { key: 'stop.maxBlocks', gate: true, why: 'a lower bound lets the agent stop sooner over unresolved review', weakens: lower('the agent may stop sooner over unresolved review') },
   { key: 'stop.subagents', gate: true, why: 'false lets subagents stop over unresolved review', weakens: () => null },
+  { key: 'stop.maxFiles', gate: false, why: 'how many changed and untracked files the Stop hook reads for scars; past it (or past its deadline) it blocks naming the files it did not read, so no value lets the agent through' },
   { key: 'stop.requireReview', gate: true, why: 'false lets the agent stop with hunks nobody reviewed', weakens: () => null },
   {
     key: 'scan.exclude',

@@ -9,8 +9,10 @@
  * executable bit against the entry's mode. Nothing is cached: every call reads the index and
  * the flagged files again.
  *
- * Not a change: a skip-worktree entry whose file is absent (sparse checkout leaves those out of
- * the working tree on purpose), gitlinks, an entry whose file equals it.
+ * An absent file is a deletion whichever flag its entry carries: a skip-worktree entry whose
+ * file sparse checkout leaves out counts as deleted too (a sparse checkout set after a file was
+ * deleted hides the deletion otherwise; issue 22). Not a change: gitlinks, an entry whose file
+ * equals it.
  */
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +26,7 @@ export interface HiddenChange {
   path: string;
   /** The flag that hides it (assume-unchanged when both are set). */
   flag: 'assume-unchanged' | 'skip-worktree';
-  /** `modified` (content, type or executable bit), `deleted` (an assume-unchanged file that is gone). */
+  /** `modified` (content, type or executable bit), `deleted` (the file is gone; for skip-worktree, sparse checkout may have left it out). */
   change: 'modified' | 'deleted';
 }
 
@@ -47,7 +49,11 @@ function differs(abs: string | Buffer, e: { mode: number; oid: string; skipWorkt
   try {
     st = lstatSync(abs);
   } catch {
-    return e.skipWorktree ? null : 'deleted'; // sparse checkout's absent files are not a change
+    // Absent: deleted, whichever flag hides it. A skip-worktree file that sparse checkout leaves
+    // out is absent too, but the agent can set a sparse checkout after deleting a file
+    // (`git sparse-checkout set --no-cone '/*' '!/tests/'`), which hides the deletion: so every
+    // absent flagged file is reviewed as deleted, and the user is told which flag hides it.
+    return 'deleted';
   }
   let content: Buffer;
   if (st.isSymbolicLink()) {

@@ -211,3 +211,13 @@ export function userInstallRecordFile(home: string): string {
 export function userInstallLockFile(home: string): string {
   return path.join(home, '.claude', 'kizu', 'install.lock');
 }
+
+/**
+ * `<gitDir>/kizu/queue-record`: the review queue items `git kizu queue add` wrote in this
+ * worktree and those `queue rm`/`queue clear` took out, one line each (`+\t<id>\t<text as
+ * JSON>` or `-\t<id>`; queue/record.ts). An item added and not taken out that is missing from
+ * the queue file was deleted, stashed or checked out away: the Stop hook blocks on it.
+ */
+export function queueRecordFile(gitDir: string): string {
+  return path.join(kizuDir(gitDir), 'queue-record');
+}

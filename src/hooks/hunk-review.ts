@@ -9,6 +9,7 @@ import { readMarks, markOf } from '../marks/read.js';
 import type { Hunk } from '../hunks/listing.js';
 import type { LaunderedRejection } from '../hunks/rejections.js';
 import { marksNotRead } from './text.js';
+import { KizuError } from '../errors.js';
 
 export interface HunkReview {
   rejected: Hunk[];
@@ -22,6 +23,11 @@ export interface HunkReview {
    * listing's `hunkRange`); only called for hunks of this review.
    */
   range: (h: Hunk) => string;
+  /**
+   * Set when `refs/kizu/marks` cannot be read (marks/restore.ts): every reject and tap is
+   * unknown then, which is review state lost; the Stop hook blocks on it, the guard refuses.
+   */
+  marksUnreadable?: import('../marks/restore.js').MarksUnreadable;
 }
 
 const NONE: HunkReview = { rejected: [], unreviewed: [], laundered: [], baseline: '', range: (h) => h.path };
@@ -33,8 +39,8 @@ const NONE: HunkReview = { rejected: [], unreviewed: [], laundered: [], baseline
  *   `rejected` (for the paths) and review is not required, no git process is started.
  * @throws KizuError from the marks store (corrupt ref) or the hunk listing (git failure).
  */
-export async function hunkReview(root: string, requireReview: boolean, paths?: string[]): Promise<HunkReview> {
-  const marks = await readMarks(root);
+export async function hunkReview(root: string, requireReview: boolean, paths?: string[], known?: Map<string, import('../marks/read.js').MarkEntry>): Promise<HunkReview> {
+  const marks = known ?? (await readMarks(root));
   const wanted = (p: string) => !paths || paths.includes(p);
   const anyRejected = [...marks.values()].some((e) => e.state === 'rejected' && wanted(e.path));
   if (!anyRejected && !requireReview) return NONE;
@@ -53,10 +59,22 @@ export async function hunkReview(root: string, requireReview: boolean, paths?: s
   };
 }
 
-/** {@link hunkReview}, but a failure (corrupt marks ref, git error) is reported through `warn` and treated as no review state. */
+/**
+ * {@link hunkReview}, but marks that cannot be read (a corrupt `refs/kizu/marks`) come back as
+ * `marksUnreadable` (with no hunks), and a git error is reported through `warn` and treated as
+ * no review state.
+ */
 export async function hunkReviewOrNone(root: string, requireReview: boolean, warn: (line: string) => void, paths?: string[]): Promise<HunkReview> {
+  let marks;
   try {
-    return await hunkReview(root, requireReview, paths);
+    marks = await readMarks(root);
+  } catch (e) {
+    if (!(e instanceof KizuError)) throw e;
+    warn(marksNotRead(e));
+    return { ...NONE, marksUnreadable: await (await import('../marks/restore.js')).marksUnreadable(root, e) };
+  }
+  try {
+    return await hunkReview(root, requireReview, paths, marks);
   } catch (e) {
     warn(marksNotRead(e));
     return NONE;

@@ -2,13 +2,15 @@
  * git pre-commit handler (githooks(5): runs before the commit message is asked for; a
  * non-zero exit aborts the commit). Refuses a commit whose staged blobs (added, copied,
  * modified, renamed) hold scars, or whose staged changes hold a hunk a reviewer rejected
- * (hunks/rejections.ts stagedRejections; looked for only when a reject mark exists).
+ * (hunks/rejections.ts stagedRejections; looked for only when a reject mark exists), and
+ * every commit while `refs/kizu/marks` cannot be read (review state lost; marks/restore.ts).
  * `KIZU_SKIP=1` skips it, as does `git commit --no-verify`.
  */
 import { repoInfo } from '../git/repo.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanStagedForCommit } from '../scars/scan.js';
-import { commitRefusal, marksNotRead, rejectedCommitRefusal, untrustedConfigMessage } from './text.js';
+import { commitRefusal, marksUnreadableRefusal, rejectedCommitRefusal, untrustedConfigMessage } from './text.js';
+import { KizuError } from '../errors.js';
 import { readMarks } from '../marks/read.js';
 
 /**
@@ -23,13 +25,19 @@ export async function preCommit(cwd: string, env: NodeJS.ProcessEnv): Promise<{ 
   // that changes them is checked with the values it replaces (config/trust.ts).
   const { config, problem, untrusted } = await loadConfigLenient(root);
   const warning = [...(problem ? [problem] : []), ...(untrusted ? [untrustedConfigMessage(untrusted)] : [])];
+  let unreadable: string[] = [];
   const [{ scars }, rejected] = await Promise.all([
     scanStagedForCommit(root, config.scan.exclude, config.scan.maxFileBytes),
-    // Unreadable marks (a corrupt ref) must not switch the scar check off: said on stderr, the scars still decide.
-    stagedRejected(root).catch((e: unknown) => (warning.push(marksNotRead(e)), [])),
+    // Unreadable marks (a corrupt ref: review state lost) refuse the commit, as a rejected
+    // hunk in it could not be told apart; the scars are still checked and named.
+    stagedRejected(root).catch(async (e: unknown) => {
+      if (!(e instanceof KizuError)) throw e;
+      unreadable = marksUnreadableRefusal(await (await import('../marks/restore.js')).marksUnreadable(root, e));
+      return [];
+    }),
   ]);
-  if (!scars.length && !rejected.length) return { code: 0, stderr: warning };
-  return { code: 1, stderr: [...warning, ...(scars.length ? commitRefusal(scars) : []), ...(rejected.length ? rejectedCommitRefusal(rejected) : [])] };
+  if (!scars.length && !rejected.length && !unreadable.length) return { code: 0, stderr: warning };
+  return { code: 1, stderr: [...warning, ...unreadable, ...(scars.length ? commitRefusal(scars) : []), ...(rejected.length ? rejectedCommitRefusal(rejected) : [])] };
 }
 
 /** The rejected hunks staged for this commit; no git process unless a reject mark exists (readMarks reads the ref files). */

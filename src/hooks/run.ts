@@ -18,7 +18,7 @@ import { AGENT_EVENTS, NO_ANSWER, PRE_TOOL_FAIL_CLOSED_EXIT, PayloadError, type 
 import { AGENTS, isAgent, loadHookAdapter, type AgentName } from '../agents/registry.js';
 import { readStdin } from './stdin.js';
 import { homedir } from 'node:os';
-import { gateFailedClosed, hookSkipped, integrityNotice, oneLine, preCommitSkipped, unknownHookAgent, unknownHookEvent } from './text.js';
+import { gateFailedClosed, hookSkipped, integrityNotice, lostStateUserMessage, oneLine, preCommitSkipped, unknownHookAgent, unknownHookEvent } from './text.js';
 
 const EVENTS = [...AGENT_EVENTS, 'pre-commit'] as const;
 
@@ -50,8 +50,12 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     } catch (e) {
       warn(hookSkipped('user-prompt-submit', e, false));
     }
+    // Review state the agent's actions took away (queue items gone, unreadable marks): told at
+    // every prompt until restored (hooks/lost-state.ts).
+    const lost = await import('./lost-state.js').then((m) => m.lostStateAt(input.cwd)).catch(() => []);
     const lines = await told;
-    return lines.length ? { kind: 'allow', userMessage: integrityNotice(lines) } : NO_ANSWER;
+    const say = [...(lines.length ? [integrityNotice(lines)] : []), ...(lost.length ? [lostStateUserMessage(lost)] : [])];
+    return say.length ? { kind: 'allow', userMessage: say.join('\n') } : NO_ANSWER;
   },
   'pre-tool-use': async (input) => (await import('./pre-tool-gate.js')).preToolUse(input),
 };

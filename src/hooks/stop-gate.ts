@@ -25,12 +25,14 @@ import { commonDirFast, findRootFast, gitDirFast } from '../git/repo.js';
 import { guardCheckedFile, stopStateFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
-import { scanRepo } from '../scars/scan.js';
+import { scanRepo, type ScanBound } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
+import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, lostGivenUpMessage, lostStateReason, lostStateUserMessage, uncheckedReason, uncheckedState, uncheckedUserMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { hunkReviewOrNone } from './hunk-review.js';
+import { vanishedItems, type RecordedItem } from '../queue/record.js';
+import { lostState } from './lost-state.js';
 import type { QueueItem } from '../queue/item.js';
 
 /**
@@ -39,6 +41,21 @@ import type { QueueItem } from '../queue/item.js';
  * within this time; a stop later than this is taken as a new turn.
  */
 export const RETRY_WINDOW_MS = 15 * 60_000;
+
+/**
+ * How long (ms, from the hook process's start) the Stop hook reads files for scars at most.
+ * The agents' runners kill it at 30 s (the timeout `git kizu init` writes: agents/claude/settings.ts
+ * STOP_TIMEOUT_S), which lets the agent stop; the rest of the hook's work fits in what is left.
+ */
+export const STOP_SCAN_MS = 20_000;
+
+/** Bytes the Stop hook reads for scars at most (past it the rest is not read and the stop blocks). */
+export const STOP_SCAN_BYTES = 64 * 1024 * 1024;
+
+/** The scan bound of the Stop hook (and of `status`, which says what the hook would do): `maxFiles` from the config (`stop.maxFiles`). */
+export function stopScanBound(maxFiles: number): ScanBound {
+  return { maxFiles, maxBytes: STOP_SCAN_BYTES, deadline: Math.round(performance.timeOrigin) + STOP_SCAN_MS };
+}
 
 interface StopState {
   key: string;
@@ -91,9 +108,9 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars, hidden, unreadable }, items, review, guardNote] = await Promise.all([
-    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
-    openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
+  const [{ scars, hidden, unreadable, unchecked }, { open: items, vanished }, review, guardNote] = await Promise.all([
+    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, bound: stopScanBound(config.stop.maxFiles) }),
+    queueState(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
     input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
   ]);
@@ -103,7 +120,15 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   if (hidden.length) problems.push(hiddenChangesMessage(hidden));
   if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
   const { rejected, unreviewed, laundered } = review;
-  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length) {
+  // Review state the agent's actions took away (queue items gone from the file, unreadable
+  // marks) blocks like any finding and is told to the user.
+  const lost = await lostState(root, vanished, review);
+  if (lost.length) problems.push(lostStateUserMessage(lost));
+  // A scope too big to read before the runner's timeout blocks, naming its size: a killed
+  // hook would let the agent stop over files nobody checked.
+  const tooBig = unchecked ? uncheckedState(unchecked, config.stop.maxFiles) : null;
+  if (unchecked) problems.push(uncheckedUserMessage(unchecked));
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !lost.length && !tooBig) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -116,6 +141,8 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...laundered.map((l) => `l\0${l.id}\0${l.how}\0${l.commit ?? ''}\0${l.edits.map((h) => h.id).join(',')}`),
         ...unreviewed.map((h) => `u\0${h.id}`),
         ...unreadable.map((n) => `n\0${n}`),
+        ...lost.map((l) => `x\0${l.what}`),
+        ...(tooBig ? [`b\0${tooBig.what}`] : []),
       ]
         .sort()
         .join('\n'),
@@ -135,10 +162,15 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const others = scars.length + items.length + rejected.length + laundered.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadableGivenUpMessage(unreadable, max) });
+    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadable.length ? unreadableGivenUpMessage(unreadable, max) : lostGivenUpMessage(max) });
   }
   writeState(file, { key, streak, at: now });
-  const reason = [...(others ? [stopBlockReason(findings, streak, max)] : []), ...(unreadable.length ? [unreadableNamesReason(unreadable)] : [])].join('\n');
+  const reason = [
+    ...(others ? [stopBlockReason(findings, streak, max)] : []),
+    ...(unreadable.length ? [unreadableNamesReason(unreadable)] : []),
+    ...(lost.length ? [lostStateReason(lost)] : []),
+    ...(tooBig ? [uncheckedReason(tooBig)] : []),
+  ].join('\n');
   return note({ kind: 'block', reason });
 }
 
@@ -175,13 +207,21 @@ async function guardNoteOnce(root: string, gitDir: string, session: string): Pro
   }
 }
 
-/** Unchecked queue items; a queue that cannot be read is reported and treated as empty. */
-async function openQueueItems(root: string, gitDir: string, warn: (line: string) => void): Promise<QueueItem[]> {
+/**
+ * Unchecked queue items, and the items written through git kizu that the file no longer
+ * holds (queue/record.ts); a queue that cannot be read is reported, and every recorded item
+ * counts as vanished.
+ */
+async function queueState(root: string, gitDir: string, warn: (line: string) => void): Promise<{ open: QueueItem[]; vanished: RecordedItem[] }> {
   try {
     const { readQueue } = await import('../queue/read.js');
-    return (await readQueue(root, gitDir)).items.filter((i) => !i.checked);
+    const { items } = await readQueue(root, gitDir);
+    return { open: items.filter((i) => !i.checked), vanished: vanishedItems(gitDir, items.map((i) => i.id)) };
   } catch (e) {
+    // Unreadable (a directory, a symbolic link, conflict markers): the reviewer's recorded items
+    // count as lost, so the stop blocks on them rather than passing an empty queue.
     warn(queueNotRead(e));
-    return [];
+    return { open: [], vanished: vanishedItems(gitDir, []) };
   }
 }
+

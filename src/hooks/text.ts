@@ -398,7 +398,10 @@ export function untrustedConfigMessage(u: UntrustedConfig): string {
  * (hunks/hidden.ts hiddenChangeLine, paths quoted as git quotes them).
  */
 export function hiddenChangesMessage(changes: HiddenChange[]): string {
-  return `git-kizu: ${changes.length === 1 ? 'a change git does not show' : `${changes.length} changes git does not show`}:\n${changes.map((h) => `  ${hiddenChangeLine(h, (p) => quoteCStyle(p))}`).join('\n')}`;
+  // At most 20 named (a sparse checkout can leave thousands of files out); status lists them all.
+  const shown = changes.slice(0, 20).map((h) => `  ${hiddenChangeLine(h, (p) => quoteCStyle(p))}`);
+  if (changes.length > 20) shown.push(`  and ${changes.length - 20} more (git kizu status lists them)`);
+  return `git-kizu: ${changes.length === 1 ? 'a change git does not show' : `${changes.length} changes git does not show`}:\n${shown.join('\n')}`;
 }
 
 /** The Stop hook's note to the user about files whose name is not valid UTF-8 (quoted). */
@@ -734,4 +737,76 @@ function agentWrittenNote(n: number, agents: number): string {
   const rest = n - agents;
   if (!rest) return `${count(agents, 'review remark')} in this repository ${agents === 1 ? 'was' : 'were'} written by an agent through git kizu from its session, not by you`;
   return `${count(n, 'review remark')} in this repository were not written by you: ${agents} by an agent through git kizu from its session, ${rest} committed, pulled or typed into a file`;
+}
+
+// --- issue 22, round 2: lost review state and the Stop hook's bound ---
+
+/** Review state the agent's actions destroyed or hid (queue items gone from the file, unreadable marks, a sparse checkout hiding deletions), as the Stop hook and status name it. */
+export interface LostState {
+  /** What is lost, one sentence (escaped where it quotes repository text). */
+  what: string;
+  /** The one command that restores it. */
+  fix: string;
+}
+
+/** Review queue items written through git kizu that the queue file no longer holds. */
+export function vanishedItemsState(items: { id: string; text: string }[], restore: string | null): LostState {
+  const shown = items.slice(0, 10).map((i) => `${escapeShown(i.id)} "${escapeShown(i.text.length > 80 ? i.text.slice(0, 79) + '…' : i.text)}"`);
+  const more = items.length > 10 ? ` and ${items.length - 10} more` : '';
+  return {
+    what: `${count(items.length, 'review queue item')} written through git kizu ${items.length === 1 ? 'is' : 'are'} gone from ${QUEUE_FILE} (not open, not done: deleted, stashed or checked out away): ${shown.join('; ')}${more}`,
+    fix: restore
+      ? restore
+      : `restore ${QUEUE_FILE} (git stash list; the last prompt snapshot: git kizu snapshot list), or add ${items.length === 1 ? 'it' : 'them'} again (git kizu queue add); if ${items.length === 1 ? 'it was' : 'they were'} meant to go: git kizu queue rm ${items.map((i) => escapeShown(i.id)).join(' ')}`,
+  };
+}
+
+/** `refs/kizu/marks` cannot be read: every tap and reject is unknown. */
+export function marksUnreadableState(m: { why: string; fix: string }): LostState {
+  return { what: `the review marks cannot be read, so every tap and reject is unknown (${escapeShown(m.why)})`, fix: m.fix };
+}
+
+/** The Stop hook's reason for the agent: review state was lost; the human restores it. */
+export function lostStateReason(lost: LostState[]): string {
+  return `git-kizu: review state is missing, so the review cannot be checked: ${lost.map((l) => l.what).join('; ')}. Put it back (${lost.map((l) => l.fix).join('; ')}); if that is refused to you, stop and tell the human in your answer what happened.`;
+}
+
+/** The line for the user (systemMessage) about lost review state. */
+export function lostStateUserMessage(lost: LostState[]): string {
+  return `git-kizu: review state lost: ${lost.map((l) => `${l.what}; restore: ${l.fix}`).join('; ')}`;
+}
+
+/** The pre-commit guard refuses while the marks cannot be read (a rejected hunk could be in the commit). */
+export function marksUnreadableRefusal(m: { why: string; fix: string }): string[] {
+  return [`git-kizu: commit refused: the review marks cannot be read (${escapeShown(m.why)}), so a rejected change cannot be told apart.`, `  restore them: ${m.fix}`];
+}
+
+/** After `max` blocks on lost review state alone: the agent may stop; the user restores it (the lines above say how). */
+export function lostGivenUpMessage(max: number): string {
+  return `git-kizu let the agent stop after ${count(max, 'block')}: the review state above is still lost`;
+}
+
+/**
+ * Files the Stop hook could not read for scars in time (scars/scan.ts Unchecked): they block,
+ * named by size and place (`12,345 files under gen/`), until reviewed, committed or ignored.
+ */
+export function uncheckedState(u: { files: number; why: 'files' | 'bytes' | 'time'; where: { dir: string; files: number }[] }, maxFiles: number): LostState {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const where = u.where.map((w) => `${n(w.files)} under ${escapeShown(w.dir === '.' ? 'the top directory' : w.dir)}`).join(', ');
+  const limit = u.why === 'files' ? `more than stop.maxFiles (${n(maxFiles)}) changed or untracked files` : u.why === 'bytes' ? 'more bytes than it reads in one stop' : 'more than it can read before its timeout';
+  return {
+    what: `${n(u.files)} changed or untracked ${plural(u.files, 'file')} (${where}) ${u.files === 1 ? 'was' : 'were'} not checked for review remarks: the working tree holds ${limit}`,
+    fix: 'review them, or have the human commit or ignore (.gitignore) them, so fewer are left to check',
+  };
+}
+
+/** The line for the user (systemMessage) about files the Stop hook did not read. */
+export function uncheckedUserMessage(u: { files: number; where: { dir: string; files: number }[] }): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `git-kizu: the Stop hook could not check ${n(u.files)} changed or untracked ${plural(u.files, 'file')} for review remarks in time (${u.where.map((w) => `${n(w.files)} under ${escapeShown(w.dir)}`).join(', ')}): it blocks the agent until fewer are left; commit or ignore what is not to be reviewed`;
+}
+
+/** The Stop hook's reason for the agent when files were left unread ({@link uncheckedState}). */
+export function uncheckedReason(t: LostState): string {
+  return `git-kizu: ${t.what}. Review cannot pass over files nobody checked: remove the files you generated that are not meant to stay; if they are, stop and tell the human (they commit or ignore them).`;
 }

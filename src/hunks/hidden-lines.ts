@@ -24,6 +24,9 @@ export function restoreCommand(flag: HiddenChange['flag']): string {
  * @param quote writes the path (src/git/path-quoter.ts pathQuoter).
  */
 export function hiddenChangeLine(h: HiddenChange, quote: PathQuote): string {
+  if (h.flag === 'skip-worktree' && h.change === 'deleted') {
+    return `${quote(h.path)} is marked skip-worktree and absent (a sparse checkout, core.sparseCheckout, leaves such files out), so git status and git diff do not show that it was deleted; git-kizu reviews it as deleted; restore: git sparse-checkout disable (brings the left-out files back), or ${restoreCommand(h.flag)} -- ${pathArg(h.path)}`;
+  }
   return `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}; git-kizu reviews it anyway; restore: ${restoreCommand(h.flag)} -- ${pathArg(h.path)}`;
 }
 

@@ -36,8 +36,20 @@ export async function hiddenChecks(root: string, quote: PathQuote): Promise<Hidd
     ]),
   ]);
   const unreadable = [...new Set(names.flatMap((r) => nonUtf8Records(r.stdout).map(quoteBytes)))];
+  // Files a sparse checkout leaves out (skip-worktree, absent) are one check: there may be thousands.
+  const sparse = scan.changes.filter((h) => h.flag === 'skip-worktree' && h.change === 'deleted');
   const out: HiddenCheck[] = [
-    ...scan.changes.map((h) => ({ name: 'hidden changes', ok: false, detail: `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}`, fix: `${restoreCommand(h.flag)} -- ${pathArg(h.path)}` })),
+    ...(sparse.length
+      ? [
+          {
+            name: 'hidden changes',
+            ok: false,
+            detail: `${sparse.length === 1 ? `1 file (${quote(sparse[0].path)}) is` : `${sparse.length} files (${sparse.slice(0, 3).map((h) => quote(h.path)).join(', ')}${sparse.length > 3 ? ', ...' : ''}) are`} marked skip-worktree and absent (a sparse checkout, core.sparseCheckout, leaves such files out), so git status and git diff do not show whether ${sparse.length === 1 ? 'it was' : 'they were'} deleted: git-kizu reviews ${sparse.length === 1 ? 'it' : 'them'} as deleted`,
+            fix: 'git sparse-checkout disable (brings the left-out files back)',
+          },
+        ]
+      : []),
+    ...scan.changes.filter((h) => !sparse.includes(h)).map((h) => ({ name: 'hidden changes', ok: false, detail: `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}`, fix: `${restoreCommand(h.flag)} -- ${pathArg(h.path)}` })),
     ...unreadable.map((n) => ({ name: 'hidden changes', ok: false, detail: `${n} has a name that is not valid UTF-8: git-kizu cannot review, scan or snapshot it`, fix: 'rename it (git mv, or mv for an untracked file)' })),
   ];
   return out;

@@ -158,6 +158,11 @@ export async function checkInstall(cwd: string, home: string, env: NodeJS.Proces
 
   // Install integrity: every file init wrote is what it writes now, and no setting switches hooks off (install/integrity.ts).
   if (repo) checks.push(...integrityChecks(await repoIntegrity(repo.root, home, env)));
+  // Review state the agent's actions took away (queue items gone from the file, unreadable marks).
+  if (repo) {
+    const { lostStateAt } = await import('../hooks/lost-state.js');
+    for (const l of await lostStateAt(repo.root)) checks.push({ name: 'review state', ok: false, detail: l.what, fix: printable(l.fix) });
+  }
 
   const { installed, noStop, unreadable, files } = claudeScopes(repo?.root ?? null, home);
   for (const u of unreadable) {

@@ -22,6 +22,7 @@ import { toLines, lineCount, isBinary } from '../scars/lines.js';
 import { QUEUE_FILE } from './paths.js';
 import { readQueue, itemsOf, type QueueState } from './read.js';
 import { itemKey, recordWritten, type WrittenBy } from '../provenance/ledger.js';
+import { recordAdded } from './record.js';
 
 export { QUEUE_FILE, readQueue, itemsOf, type QueueState };
 const TEMPLATE = path.join(PACKAGE_ROOT, 'templates', 'review-queue.md');
@@ -149,6 +150,9 @@ export async function addItem(root: string, gitDir: string, cwd: string, i: NewI
     // The ledger of what git kizu wrote here: the hooks hand the agent this item as the
     // reviewer's only when no agent's session wrote it (`by` null).
     recordWritten(gitDir, [itemKey(added)], by);
+    // The record of the reviewer's items: one that later goes missing from the file blocks the
+    // stop (./record.ts). An item the agent wrote itself may go as it came.
+    if (by === null) recordAdded(gitDir, [{ id: added.id, text: added.text }]);
     return added;
   });
 }

@@ -33,6 +33,48 @@ export interface ScanResult {
    * (`"caf\351.js"`): they cannot be read by name here, so their scars are not known.
    */
   unreadable: string[];
+  /**
+   * Files in the scope the scan did not read because its {@link ScanBound} was reached (more
+   * files or bytes than it allows, or its deadline passed); absent when every file was read.
+   */
+  unchecked?: Unchecked;
+}
+
+/**
+ * A bound on the working-tree scan, so that a hook answers before its runner kills it (a
+ * killed Stop hook lets the agent stop: the scope would be too big to check). The files are
+ * read in the order git lists them (changed, then untracked) until one limit is reached.
+ */
+export interface ScanBound {
+  /** Files read at most. */
+  maxFiles: number;
+  /** Bytes read at most (the sizes of the files read, from lstat). */
+  maxBytes: number;
+  /** Time (ms since the epoch, Date.now()) after which no further file is read. */
+  deadline: number;
+}
+
+/** What a bounded scan left unread: how many files, why, and where most of them are. */
+export interface Unchecked {
+  files: number;
+  /** Which limit was reached first. */
+  why: 'files' | 'bytes' | 'time';
+  /** The directories (first path segment + `/`, or `.` for the root) holding most of them, most first, with their counts (at most 3). */
+  where: { dir: string; files: number }[];
+}
+
+/** How many files are read between two looks at the clock. */
+const CLOCK_EVERY = 128;
+
+function unchecked(rest: string[], why: Unchecked['why']): Unchecked {
+  const by = new Map<string, number>();
+  for (const p of rest) {
+    const i = p.indexOf('/');
+    const d = i < 0 ? '.' : p.slice(0, i + 1);
+    by.set(d, (by.get(d) ?? 0) + 1);
+  }
+  const where = [...by].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([dir, files]) => ({ dir, files }));
+  return { files: rest.length, why, where };
 }
 
 /** `default`: changed vs HEAD + untracked; `all`: tracked + untracked; `staged`: index blobs. */
@@ -50,6 +92,8 @@ export interface ScanOptions {
   exclude: string[];
   /** Skip files larger than this (bytes). */
   maxFileBytes: number;
+  /** Working-tree modes: stop reading at this bound (the rest is reported in `unchecked`). */
+  bound?: ScanBound;
 }
 
 /**
@@ -132,7 +176,18 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
     files = files.filter((p) => !isExcluded(p));
     // Synchronous reads: for the many small files of a scope they cost far less than
     // promise-based reads through the thread pool (measured in bench/).
-    const results = files.map((p) => {
+    const b = o.bound;
+    let bytes = 0;
+    let cut: Unchecked | undefined;
+    const results: (Scar[] | Promise<Scar[]>)[] = [];
+    for (let i = 0; i < files.length; i++) {
+      if (b && (i >= b.maxFiles || bytes > b.maxBytes || (i % CLOCK_EVERY === 0 && i > 0 && Date.now() > b.deadline))) {
+        cut = unchecked(files.slice(i), i >= b.maxFiles ? 'files' : bytes > b.maxBytes ? 'bytes' : 'time');
+        break;
+      }
+      results.push(readOne(files[i]));
+    }
+    function readOne(p: string): Scar[] | Promise<Scar[]> {
       const abs = path.join(o.root, p);
       let st;
       try {
@@ -145,6 +200,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
         skipped.push({ path: p, reason: `too large (${st.size} bytes > scan.maxFileBytes ${o.maxFileBytes})` });
         return [];
       }
+      bytes += st.size;
       try {
         return scanBuffer(p, readFileSync(abs));
       } catch (e) {
@@ -152,8 +208,13 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
         if (code !== 'ENOENT') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
         return [];
       }
-    });
+    }
     for (const r of results) scars.push(...(await r));
+    if (cut) {
+      scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+      skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
+      return { scars, skipped, hidden, unreadable, unchecked: cut };
+    }
   }
   scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));

@@ -126,7 +126,7 @@ test('every config key is classified: gate or not (src/config/gate-keys.ts)', as
   };
   walk(defaultConfig(), '');
   assert.deepEqual(CONFIG_KEYS.map((k) => k.key).sort(), leaves.sort());
-  assert.deepEqual(CONFIG_KEYS.filter((k) => !k.gate).map((k) => k.key), ['scar.syntax', 'review.keys']);
+  assert.deepEqual(CONFIG_KEYS.filter((k) => !k.gate).map((k) => k.key), ['stop.maxFiles', 'scar.syntax', 'review.keys']);
 });
 
 test('a committed config deleted from the working tree is named by status and doctor (the hooks then use the defaults)', () => {

@@ -77,7 +77,7 @@ test('config: several problems are reported together in one error (exit 2) by ev
   const file = path.join(realpathSync(sb.dir), '.kizurc.json');
   const stderr =
     `git-kizu: error: invalid config in ${file}:\n` +
-    '  - unknown key "stop.extra" (known: stop.maxBlocks, stop.subagents, stop.requireReview)\n' +
+    '  - unknown key "stop.extra" (known: stop.maxBlocks, stop.subagents, stop.requireReview, stop.maxFiles)\n' +
     '  - unknown key "other" (known: stop, scan, scar, review, snapshot, retention)\n' +
     '  - "stop.maxBlocks" must be an integer >= 1, got 0\n' +
     '  - "stop.subagents" must be true or false, got "yes"\n' +
@@ -171,7 +171,7 @@ test('config: keys named like Object.prototype members are unknown keys, not a c
     stderr:
       `git-kizu: error: invalid config in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:\n` +
       '  - unknown key "toString" (known: stop, scan, scar, review, snapshot, retention)\n' +
-      '  - unknown key "stop.valueOf" (known: stop.maxBlocks, stop.subagents, stop.requireReview)\n' +
+      '  - unknown key "stop.valueOf" (known: stop.maxBlocks, stop.subagents, stop.requireReview, stop.maxFiles)\n' +
       '  - unknown key "scar.bodies.constructor" (known: scar.bodies.ask, scar.bodies.reject)\n' +
       'hint: fix the listed keys (see README "Config")\n',
   });

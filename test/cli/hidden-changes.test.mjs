@@ -12,11 +12,10 @@ import { PROTOCOL, stopPayload } from '../helpers/hooks.mjs';
 const auLine = 'au.js is marked assume-unchanged, so git status and git diff do not show that it was modified; git-kizu reviews it anyway; restore: git update-index --no-assume-unchanged -- au.js';
 const swLine = 'sw.js is marked skip-worktree, so git status and git diff do not show that it was modified; git-kizu reviews it anyway; restore: git update-index --no-skip-worktree -- sw.js';
 
-test('assume-unchanged and skip-worktree: the change is listed with the ids it has unflagged, its scar is found, the flag is named with its fix; sparse checkout absent files are not', async () => {
-  const sb = sandbox({ files: { 'au.js': 'a;\nb;\n', 'sw.js': 'a;\nb;\n', 'sparse/g.js': 'g;\n' } });
+test('assume-unchanged and skip-worktree: the change is listed with the ids it has unflagged, its scar is found, the flag is named with its fix', async () => {
+  const sb = sandbox({ files: { 'au.js': 'a;\nb;\n', 'sw.js': 'a;\nb;\n' } });
   sb.git('update-index', '--assume-unchanged', 'au.js');
-  sb.git('update-index', '--skip-worktree', 'sw.js', 'sparse/g.js');
-  rmSync(sb.path('sparse/g.js')); // as sparse checkout leaves it: absent, not a change
+  sb.git('update-index', '--skip-worktree', 'sw.js');
   sb.write({ 'au.js': 'a;\n// @kizu[free]: hidden one\nb;\n', 'sw.js': 'a;\nb;\nc;\n' });
   assert.equal(sb.git('status', '--porcelain'), ''); // git sees nothing
   const hunks = sb.kizu(['hunks']);
@@ -115,4 +114,33 @@ test('a refs/replace/ ref that swaps the baseline blob for the changed one does 
   assert.match(hunks.stdout, /^[0-9a-f]{8}  x\.js:2  \+1 -0  modified\n$/);
   expectRun(sb, ['scan'], { status: 1, stdout: 'x.js:2  [free]  replaced\n' });
   assert.equal(JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout).decision, 'block');
+});
+
+test('a file deleted, then hidden by a sparse checkout the agent set (git sparse-checkout set --no-cone "/*" "!/tests/"): hunks, status, doctor and the Stop hook name the deletion and the sparse checkout', () => {
+  const sb = sandbox({ files: { 'tests/sec.test.js': 't;\n', 'src/app.js': 'a;\n' } });
+  rmSync(sb.path('tests/sec.test.js'));
+  sb.git('sparse-checkout', 'set', '--no-cone', '/*', '!/tests/');
+  assert.equal(sb.git('status', '--porcelain'), ''); // git sees nothing
+  const line =
+    'tests/sec.test.js is marked skip-worktree and absent (a sparse checkout, core.sparseCheckout, leaves such files out), so git status and git diff do not show that it was deleted; git-kizu reviews it as deleted; restore: git sparse-checkout disable (brings the left-out files back), or git update-index --no-skip-worktree -- tests/sec.test.js';
+  const hunks = sb.kizu(['hunks']);
+  assert.equal(hunks.stderr, `git-kizu: warning: hidden change: ${line}\n`);
+  assert.match(hunks.stdout, /^[0-9a-f]{8}  tests\/sec\.test\.js \(deleted file\)  \+0 -1  deleted\n$/);
+  const status = sb.kizu(['status']);
+  assert.ok(status.stdout.includes(`\nhunks     1: 1 unreviewed, 0 tapped, 0 rejected\n`), status.stdout);
+  assert.ok(status.stdout.includes(`\nhidden change: ${line}\n`), status.stdout);
+  const doctor = sb.kizu(['doctor']);
+  assert.ok(
+    doctor.stdout.includes(
+      'fix  hidden changes: 1 file (tests/sec.test.js) is marked skip-worktree and absent (a sparse checkout, core.sparseCheckout, leaves such files out), so git status and git diff do not show whether it was deleted: git-kizu reviews it as deleted; fix: git sparse-checkout disable (brings the left-out files back)\n',
+    ),
+    doctor.stdout,
+  );
+  const stop = hook(sb, 'stop', stopPayload(sb, false));
+  assert.deepEqual(JSON.parse(stop.stdout), { systemMessage: `git-kizu: a change git does not show:\n  ${line}` });
+  // The fix brings the file back; nothing is hidden any more.
+  sb.git('sparse-checkout', 'disable');
+  assert.equal(sb.read('tests/sec.test.js'), 't;\n');
+  const head = sb.git('rev-parse', 'HEAD').trim();
+  expectRun(sb, ['hunks'], { status: 0, stdout: `no changes against HEAD ${head}\n` });
 });
