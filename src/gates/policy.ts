@@ -105,10 +105,20 @@ export const RULE_IDS = [
   'interactive-program',
   'dynamic-command',
   'interpreter-mentions-review',
-  'interpreter-runs-git-commit',
+  'interpreter-review-words',
   'unparsable',
   'over-budget',
   'open-arguments',
+  // issue 22, round 2
+  'git-computed-word',
+  'computed-variable-name',
+  'computed-path',
+  'runs-unseen-commands',
+  'session-variable',
+  'mirror-remote',
+  'sparse-checkout',
+  'review-queue-stash',
+  'user-git-files',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -161,6 +171,12 @@ const HOME_HOOK_PATHS: PathPattern[] = [
   { under: '.config/kizu' },
   { dir: '', prefix: '.kizurc' },
 ];
+
+/**
+ * git's user-scope ignore and attributes files (and its config's other names), relative to
+ * the home: a line appended there hides a new file from git, and with it from review.
+ */
+const HOME_GIT_PATHS: PathPattern[] = [{ under: '.config/git' }, { dir: '', prefix: '.gitignore' }, { dir: '', prefix: '.gitattributes' }, { dir: '', prefix: '.gitconfig' }];
 
 /** The `package.json` keys whose change the gate denies: git-kizu's config and simple-git-hooks' hooks (and husky 4's). */
 export const PACKAGE_JSON_REVIEW_KEYS = ['kizu', 'simple-git-hooks', 'husky'] as const;
@@ -420,8 +436,40 @@ export const INTERPRETERS = /^(python[\d.]*|pypy[\d.]*|node(js)?|perl[\d.]*|ruby
 /** What an interpreter's code may not mention: git's dir as a path component, git-kizu's refs, its skip switch, the hooks path, hook skipping, the index flags that hide changes, ref plumbing. */
 export const INTERPRETER_MENTIONS = /(^|[\s/\\'"`=(,:;])\.git([\\/'"`\s),;]|$)|refs\/kizu|kizu_skip|hooks_?path|no-verify|assume-unchanged|skip-worktree|update-ref|git-kizu|\.kizurc|kizu\.config|\.husky|lefthook|\.claude[\\/]settings/i;
 
-/** An interpreter's code that runs `git commit` somehow (`-n` would not be visible as a word). */
-export const INTERPRETER_GIT_COMMIT = /\bgit\b[\s\S]*\bcommit\b/i;
+/**
+ * The agents' session variables (src/agents/session-env.ts `MARKERS`, and `AI_AGENT`): git-kizu
+ * tells the agent's commands from the reviewer's by them.
+ */
+export const SESSION_VARIABLES: readonly string[] = ['CLAUDECODE', 'CODEX_THREAD_ID', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'GEMINI_CLI', 'COPILOT_CLI', 'CURSOR_AGENT', 'AI_AGENT'];
+
+/** git's subcommands that change refs, config, the index or the working tree (named in an interpreter's code with `git`). */
+const GIT_WRITE_VERBS = 'commit|commit-tree|update-ref|symbolic-ref|config|push|fetch|pull|stash|update-index|reset|checkout|restore|switch|rebase|merge|branch|tag|rm|mv|clean|remote|replace|notes|reflog|gc|prune|worktree|sparse-checkout|am|apply|cherry-pick|revert|filter-branch|hook|read-tree|write-tree|hash-object|init|clone|add|submodule';
+
+/**
+ * What an interpreter's code (its `-c`/`-e` string, its program argument, or the heredoc or
+ * here-string fed to it) may not mention without the user seeing it: git-kizu, `git` with a
+ * subcommand that changes refs, config, the index or files, git's dir, the agents' hook
+ * folders, git-kizu's config, the hooks path and hook skipping, an agent's session variable.
+ */
+export const INTERPRETER_REVIEW_WORDS = new RegExp(
+  [
+    'kizu',
+    `\\bgit\\b[\\s\\S]*\\b(${GIT_WRITE_VERBS})\\b`,
+    `\\b(${GIT_WRITE_VERBS})\\b[\\s\\S]*\\bgit\\b`,
+    '(^|[^\\w-])\\.git([^\\w-]|$)',
+    '\\.(claude|codex|gemini|cursor|husky)\\b',
+    '\\.github[\\\\/]+hooks',
+    'lefthook|pre-commit|hooks_?path|no-verify|assume-unchanged|skip-worktree',
+    `\\b(${SESSION_VARIABLES.join('|')})\\b`,
+  ].join('|'),
+  'i',
+);
+
+/** An interpreter's program text: its arguments (the `-c`/`-e` string among them) and the heredoc or here-string on its stdin. */
+function interpreterCode(c: SimpleCommand): string | null {
+  if (!INTERPRETERS.test(c.argv[0]?.value ?? '')) return null;
+  return [...c.argv.slice(1).map((w) => w.value ?? w.raw), c.stdinText ?? ''].join(' ');
+}
 
 /** The commands whose arguments name files they write, delete, move or change (./engine.ts checks those paths). */
 export const FILE_WRITERS = new Set([
@@ -649,17 +697,118 @@ export const RULES: readonly Rule[] = [
     id: 'interpreter-mentions-review',
     class: 'review-bypass',
     strength: 'deny',
-    match: { on: 'command', names: ['*'], test: (c) => INTERPRETERS.test(c.argv[0]?.value ?? '') && c.argv.slice(1).some((w) => INTERPRETER_MENTIONS.test(w.value ?? w.raw)) },
+    match: { on: 'command', names: ['*'], test: (c) => INTERPRETER_MENTIONS.test(interpreterCode(c) ?? '') },
   },
   {
-    id: 'interpreter-runs-git-commit',
+    id: 'interpreter-review-words',
     class: 'review-bypass',
     strength: 'ask',
-    match: { on: 'command', names: ['*'], test: (c) => INTERPRETERS.test(c.argv[0]?.value ?? '') && INTERPRETER_GIT_COMMIT.test(c.argv.slice(1).map((w) => w.value ?? w.raw).join(' ')) },
+    match: { on: 'command', names: ['*'], test: (c) => INTERPRETER_REVIEW_WORDS.test(interpreterCode(c) ?? '') },
   },
   { id: 'unparsable', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
   { id: 'over-budget', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+
+  // issue 22, round 2 (found by the adversarial tester).
+  // `git $X tap`, `git -C . $(echo commit) -n`, `git update-ref "$R" HEAD`: a git word computed when it runs.
+  gitRule('git-computed-word', 'unjudgeable', 'ask', (c) => gitComputedWord(c)),
+  { id: 'computed-variable-name', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  { id: 'computed-path', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  { id: 'runs-unseen-commands', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  {
+    // `unset CLAUDECODE`, `env -u CLAUDECODE …`, `env -i …`, `CLAUDECODE= …`, `export -n CLAUDECODE`: hiding the agent's session.
+    id: 'session-variable',
+    class: 'reviewer-acts',
+    strength: 'deny',
+    match: { on: 'command', names: ['*'], test: (c) => hidesSession(c) },
+  },
+  // `git remote add --mirror=fetch x URL` (fetches +refs/*:refs/*, git-kizu's refs among them), `remote.x.mirror`.
+  gitRule('mirror-remote', 'review-refs', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    if (s.config.some((k) => /^\s*remote\..+\.mirror/i.test(k))) return true;
+    const sub = c.argv[s.at]?.value;
+    const args = opts(c, s.at + 1);
+    if (sub === 'remote') return args.some((a) => a !== null && /^--mirror(=|$)/.test(a));
+    if (sub === 'clone') return false;
+    if (sub === 'fetch' || sub === 'pull' || sub === 'push') return args.some((a) => a !== null && (/^--mirror$/.test(a) || /^--refmap=.*:refs\/(?!heads\/|tags\/|remotes\/)/.test(a)));
+    return sub === 'config' && configWrites(args) && c.argv.slice(s.at + 1).some((w) => /^remote\..+\.mirror$/i.test(w.value ?? w.raw));
+  }),
+  // `git sparse-checkout set …` takes files (hooks and settings among them) out of the working tree and hides their deletion.
+  gitRule('sparse-checkout', 'review-bypass', 'ask', (c) => {
+    const s = gitSubcommand(c);
+    return c.argv[s.at]?.value === 'sparse-checkout' && !['list', undefined].includes(c.argv[s.at + 1]?.value ?? undefined);
+  }),
+  // `git add|stash push|rm --cached .claude/review-queue.md`: the review queue staged or stashed away.
+  gitRule('review-queue-stash', 'review-files', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    const sub = c.argv[s.at]?.value;
+    if (sub !== 'add' && sub !== 'stash' && sub !== 'rm' && sub !== 'update-index') return false;
+    let words = c.argv.slice(s.at + 1);
+    if (sub === 'stash') {
+      const verb = words.find((w) => !(w.value ?? '').startsWith('-'))?.value;
+      if (verb !== undefined && verb !== 'push' && verb !== 'save' && verb !== '--') return false;
+    }
+    words = words.filter((w) => w.value !== '--' && !['push', 'save'].includes(w.value ?? ''));
+    return words.some((w) => w.value !== null && !w.value.startsWith('-') && pathspecReachesQueue(w.value));
+  }),
+  { id: 'user-git-files', class: 'review-files', strength: 'deny', match: { on: 'path', home: HOME_GIT_PATHS } },
 ];
+
+/** True when a pathspec (relative to the root, or a glob) takes in `.claude/review-queue.md`. */
+export function pathspecReachesQueue(spec: string): boolean {
+  const p = spec.replace(/^:(\/|\(top\))?/, '').replace(/^(\.\/)+/, '').replace(/\/+$/, '').toLowerCase();
+  const queue = '.claude/review-queue.md';
+  if (p === queue || p === '.claude' || p.endsWith('/' + queue) || p.endsWith('/.claude')) return true;
+  if (!/[*?[]/.test(p)) return false;
+  // git's pathspec glob: `*` matches across `/`.
+  const re = new RegExp('^' + p.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  return re.test(queue) || re.test('.claude');
+}
+
+/** Words of `git` a computed value may turn into another command: the subcommand, an option (not an option's value), a ref to write. */
+function gitComputedWord(c: SimpleCommand): boolean {
+  const s = gitSubcommand(c);
+  for (let i = 1; i < s.at; i++) if (c.argv[i].value === null && !['-C'].includes(c.argv[i - 1]?.value ?? '')) return true;
+  const sub = c.argv[s.at];
+  if (!sub) return false;
+  if (sub.value === null) return true;
+  // git kizu: reviewer-act treats a computed word as the worst; commit/merge/pull: commit-dynamic-options.
+  if (['kizu', 'commit', 'merge', 'pull'].includes(sub.value) || GIT_PURE_READS.has(sub.value)) return false;
+  const rest = c.argv.slice(s.at + 1);
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
+    if (w.value === '--') return false;
+    if (w.value !== null) continue;
+    // `-m "$MSG"`, `--message="$M"`, `-m"$M"`: the option is written out, its value computed.
+    const prev = rest[i - 1]?.value ?? '';
+    if (/^(--[a-z-]+=|-[mFbBt])/.test(w.raw)) continue;
+    if (/^(-[mFbBtCc]|--(message|file|author|date|format|pretty|branch|orphan|since|until|grep|reason|template))$/.test(prev)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** git subcommands that read and have no option writing a file or running a command. */
+const GIT_PURE_READS = new Set(['status', 'rev-parse', 'ls-files', 'cat-file', 'rev-list', 'for-each-ref', 'show-ref', 'ls-tree', 'merge-base', 'name-rev', 'describe', 'check-ignore', 'check-attr', 'blame', 'grep', 'ls-remote', 'var', 'help', 'version', 'shortlog']);
+
+/** True when a command hides the agent's session variables from what it runs: unsets or sets one, or empties the environment. */
+function hidesSession(c: SimpleCommand): boolean {
+  if (c.assignments.some((a) => SESSION_VARIABLES.includes(a.name))) return true;
+  const name = (c.argv[0]?.value ?? '').replace(/^.*\//, '');
+  const words = c.argv.slice(1).map((w) => w.value ?? '');
+  const named = (w: string) => SESSION_VARIABLES.includes(w.replace(/=.*$/s, ''));
+  if (name === 'env') {
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (w === '-i' || w === '-' || w === '--ignore-environment' || /^-[a-zA-Z]*i/.test(w) && !w.startsWith('--')) return true;
+      if ((w === '-u' || w === '--unset') && named(words[i + 1] ?? '')) return true;
+      if ((/^-u./.test(w) && named(w.slice(2))) || (w.startsWith('--unset=') && named(w.slice(8)))) return true;
+      if (!w.startsWith('-') && !w.includes('=')) break;
+    }
+    return false;
+  }
+  if (['unset', 'export', 'declare', 'typeset', 'local', 'readonly', 'read', 'printf', 'mapfile', 'readarray', 'getopts', 'let', 'setenv', 'unsetenv', 'launchctl'].includes(name)) return words.some(named);
+  return false;
+}
 
 /** Terminal programs that run what is typed into them, or type into other programs. */
 const TYPED_INTO = /^(tmux|screen|script|expect|unbuffer|socat|ipython[\d.]*|irb|pry|vi|vim|nvim|view|nano|emacs|less|more|most|gdb|lldb)$/i;
@@ -678,11 +827,13 @@ function isInteractive(c: SimpleCommand): boolean {
   // not started by this call: what it may run later is judged where it is set, not here.
   const via = c.via[c.via.length - 1] ?? '';
   if (via === 'git config' || via === 'git -c' || /^[A-Z_]+$/.test(via)) return false;
+  // `tmux -V`, `vim --version`: prints and exits.
+  if (c.argv.length > 1 && c.argv.slice(1).every((w) => ['-V', '--version', '-h', '--help'].includes(w.value ?? ''))) return false;
   if (TYPED_INTO.test(name)) return c.stdinText === null;
   if (!INTERPRETERS.test(name) || /awk$/i.test(name)) return false;
   if (!c.argv.slice(1).every((w) => w.value !== null && ['-i', '--interactive', '-', '-q', '-u'].includes(w.value))) return false;
-  // Its program is a heredoc the gate can read: judged as a one-liner is.
-  if (c.stdinText !== null) return INTERPRETER_MENTIONS.test(c.stdinText) || INTERPRETER_GIT_COMMIT.test(c.stdinText);
+  // Its program is a heredoc the gate can read: judged as a one-liner is (rules interpreter-*).
+  if (c.stdinText !== null) return false;
   return true; // from a pipe, or typed into it later
 }
 
