@@ -465,6 +465,12 @@ export const INTERPRETER_REVIEW_WORDS = new RegExp(
   'i',
 );
 
+/** True for an interpreter given code computed when it runs (`python3 -c "$CODE"`, `node -e "$(cat x)"`). */
+function interpreterCodeComputed(c: SimpleCommand): boolean {
+  if (!INTERPRETERS.test(c.argv[0]?.value ?? '')) return false;
+  return c.argv.some((w, k) => k > 0 && w.value === null && /^-(c|e|E|r|p|-eval|-print)$/.test(c.argv[k - 1]?.value ?? ''));
+}
+
 /** An interpreter's program text: its arguments (the `-c`/`-e` string among them) and the heredoc or here-string on its stdin. */
 function interpreterCode(c: SimpleCommand): string | null {
   if (!INTERPRETERS.test(c.argv[0]?.value ?? '')) return null;
@@ -703,7 +709,7 @@ export const RULES: readonly Rule[] = [
     id: 'interpreter-review-words',
     class: 'review-bypass',
     strength: 'ask',
-    match: { on: 'command', names: ['*'], test: (c) => INTERPRETER_REVIEW_WORDS.test(interpreterCode(c) ?? '') },
+    match: { on: 'command', names: ['*'], test: (c) => INTERPRETER_REVIEW_WORDS.test(interpreterCode(c) ?? '') || interpreterCodeComputed(c) },
   },
   { id: 'unparsable', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
   { id: 'over-budget', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
@@ -806,6 +812,8 @@ function hidesSession(c: SimpleCommand): boolean {
     }
     return false;
   }
+  // `exec -c CMD` runs CMD with an empty environment.
+  if (name === 'exec' && words.some((w) => /^-[a-z]*c/.test(w))) return true;
   if (['unset', 'export', 'declare', 'typeset', 'local', 'readonly', 'read', 'printf', 'mapfile', 'readarray', 'getopts', 'let', 'setenv', 'unsetenv', 'launchctl'].includes(name)) return words.some(named);
   return false;
 }

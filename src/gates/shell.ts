@@ -314,6 +314,8 @@ function walk(st: State, n: TsNode, depth: number, via: string[], redirects: Red
           else all.push(...vs);
         }
         setVar(st, name, known ? all : null);
+        // The loop assigns its variable (exported under `set -a`): the rules on assignments see it.
+        st.out.commands.push({ ...bare(via, []), assignments: (known ? all : [null]).map((v) => ({ name, value: { value: v, raw: v ?? '' } })) });
       } else setVar(st, name, null);
       const body = n.childForFieldName('body');
       if (body) walk(st, body, depth, via, redirects, piped);
@@ -369,7 +371,9 @@ function walk(st: State, n: TsNode, depth: number, via: string[], redirects: Red
       }
       const cmd = { ...bare(via, redirects), argv, assignments };
       st.out.commands.push(cmd);
-      if (computedName) st.out.computedVarNames.push(cmd);
+      // `declare -n R=KIZU_SKIP; R=1`: a name reference makes any later assignment another variable's.
+      const nameref = /^(declare|typeset|local)$/.test(argv[0]?.value ?? '') && argv.some((w) => /^-[a-zA-Z]*n/.test(w.value ?? ''));
+      if (computedName || nameref) st.out.computedVarNames.push(cmd);
       if (n.type === 'unset_command') for (const w of argv.slice(1)) if (w.value !== null) setVar(st, w.value, null);
       return;
     }
@@ -446,14 +450,15 @@ function valuesOf(st: State, n: TsNode): string[] | null {
 }
 
 /** The values a variable reference (`$X`, `${X}`, `"$X"`) may have, or null when any is computed or it is not a plain reference. */
-function varValues(st: State, n: TsNode): string[] | null {
-  if (n.type === 'simple_expansion') {
-    const v = n.namedChildren[0];
-    return v?.type === 'variable_name' && n.text === '$' + v.text ? (st.vars.get(v.text) ?? null) : null;
-  }
-  // `${X}` only: `${X:-…}`, `${X%…}`, `${#X}`, `${a[0]}`, `${!X}` are computed.
+function varValues(st: State, n: TsNode, quoted: boolean): string[] | null {
   const v = n.namedChildren[0];
-  return n.namedChildren.length === 1 && v?.type === 'variable_name' && n.text === '${' + v.text + '}' ? (st.vars.get(v.text) ?? null) : null;
+  let vs: string[] | null = null;
+  if (n.type === 'simple_expansion') vs = v?.type === 'variable_name' && n.text === '$' + v.text ? (st.vars.get(v.text) ?? null) : null;
+  // `${X}` only: `${X:-…}`, `${X%…}`, `${#X}`, `${a[0]}`, `${!X}` are computed.
+  else vs = n.namedChildren.length === 1 && v?.type === 'variable_name' && n.text === '${' + v.text + '}' ? (st.vars.get(v.text) ?? null) : null;
+  // Unquoted, a value is split at IFS and globbed (`X="kizu tap"; git $X` is two words): such a value is computed.
+  if (vs && !quoted && (st.vars.has('IFS') || vs.some((x) => /[\s*?[\]]/.test(x) || x === ''))) return null;
+  return vs;
 }
 
 /** Every combination of `parts`' alternatives, concatenated; null when one part is computed or there are too many. */
@@ -494,7 +499,7 @@ function staticValues(st: State, n: TsNode, first: boolean): string[] | null {
       return [ansiC(n.text.slice(2, -1))];
     case 'simple_expansion':
     case 'expansion':
-      return varValues(st, n);
+      return varValues(st, n, false);
     case 'string':
     case 'translated_string': {
       // The quoted text between the named parts, and each part: literal text, or a variable's values.
@@ -509,7 +514,7 @@ function staticValues(st: State, n: TsNode, first: boolean): string[] | null {
         if (!c) continue;
         if (c.startIndex > at) parts.push([lit(at, c.startIndex)]);
         if (c.type === 'string_content') parts.push([lit(c.startIndex, c.endIndex)]);
-        else if (c.type === 'simple_expansion' || c.type === 'expansion') parts.push(varValues(st, c));
+        else if (c.type === 'simple_expansion' || c.type === 'expansion') parts.push(varValues(st, c, true));
         else return null;
         at = c.endIndex;
       }
@@ -794,11 +799,10 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
       i += v.length === 2 && withValue.has(v[1]) ? 2 : 1;
     }
     const rest = c.argv.slice(i + 1);
-    // `ssh host` with no command runs what its stdin or the terminal types in.
-    if (!rest.length) {
-      if (c.argv[i]) st.out.unseenCommands.push(c);
-      return;
-    }
+    // `ssh host` runs what its stdin or the terminal types in, and any command runs in the
+    // remote login's environment, without the agent's session variables: asked, and read.
+    if (c.argv[i]) st.out.unseenCommands.push(c);
+    if (!rest.length) return;
     if (rest.some((w) => w.value === null)) st.out.dynamicNames.push(c);
     else readText(st, rest.map((w) => w.value).join(' '), depth + 1, [...c.via, 'ssh']);
     return;

@@ -696,7 +696,7 @@ function gateReasonsRound2(): Pick<Record<RuleId, string>, 'interpreter-review-w
     'computed-path':
       'this writes, moves or links a file whose name is computed when it runs (a variable or command substitution the gate cannot know), so the gate cannot tell whether it is a hook, git-kizu file or git file. Write the path out literally.',
     'runs-unseen-commands':
-      'this runs commands the gate cannot read: from its standard input or a file given there (`make -f /dev/stdin`), later (`at`, `batch`, `crontab`), or on a connection (`ssh host` with no command). Run the commands directly in the shell.',
+      "this runs commands the gate cannot read: from its standard input or a file given there (`make -f /dev/stdin`), later (`at`, `batch`, `crontab`), or over ssh (what it types in, in a login without the agent's session variables). Run the commands directly in the shell.",
     'session-variable':
       "this hides or changes the agent's session variable (CLAUDECODE, CODEX_THREAD_ID, GEMINI_CLI, COPILOT_CLI, CURSOR_AGENT, AI_AGENT, or the whole environment): git-kizu tells the agent's commands from the reviewer's by these, and the agent must not hide them. Run the command with the environment as it is.",
     'mirror-remote':

@@ -413,6 +413,16 @@ const SHELL = [
   ['export $(cat f)=1', 'ask computed-variable-name'],
   ['declare -x "$v"', 'ask computed-variable-name'],
   ['unset $V', 'ask computed-variable-name'],
+  ['X="kizu tap"; git $X 2af4', 'ask git-computed-word'], // split at IFS: two words
+  ['X="kizu tap"; git "$X" 2af4', 'pass'], // one word, a subcommand git does not have
+  ['IFS=k; X=izu; git k$X tap', 'ask git-computed-word'],
+  ['X=ki; git ${X}zu tap', 'deny reviewer-act'],
+  ['export X=kizu; bash -c \'git $X tap\'', 'deny reviewer-act'],
+  ['X=kizu; eval git \\$X tap', 'deny reviewer-act'],
+  ['set -- kizu tap; git "$@"', 'ask git-computed-word'],
+  ['declare -n R=KIZU_SKIP; R=1; git commit -m x', 'ask computed-variable-name'],
+  ['for KIZU_SKIP in 1; do git commit -m x; done', 'deny kizu-skip'],
+  ['python3 -c "$CODE"', 'ask interpreter-review-words'],
   // ... and harmless uses of variables still pass.
   ['echo $HOME', 'pass'],
   ['cd $DIR && ls', 'pass'],
@@ -497,6 +507,8 @@ const SHELL = [
   ['export -n CLAUDECODE', 'deny session-variable'],
   ['declare +x COPILOT_CLI', 'deny session-variable'],
   ['unset -v CURSOR_AGENT AI_AGENT', 'deny session-variable'],
+  ['exec -c sh .git/kizu/git-kizu tap', 'deny session-variable'],
+  ["ssh localhost 'sh .git/kizu/git-kizu tap'", 'ask runs-unseen-commands'],
   ['export CODEX_SANDBOX=', 'deny session-variable'],
   ['echo "$CLAUDECODE"', 'pass'],
   ['env | grep CLAUDECODE', 'pass'],
