@@ -763,7 +763,8 @@ export const RULES: readonly Rule[] = [
 export function pathspecReachesQueue(spec: string): boolean {
   const p = spec.replace(/^:(\/|\(top\))?/, '').replace(/^(\.\/)+/, '').replace(/\/+$/, '').toLowerCase();
   const queue = '.claude/review-queue.md';
-  if (p === queue || p === '.claude' || p.endsWith('/' + queue) || p.endsWith('/.claude')) return true;
+  // (By its own name too: `cd .claude && git stash push review-queue.md`.)
+  if (p === queue || p === '.claude' || p === 'review-queue.md' || p.endsWith('/review-queue.md') || p.endsWith('/.claude')) return true;
   if (!/[*?[]/.test(p)) return false;
   // git's pathspec glob: `*` matches across `/`.
   const re = new RegExp('^' + p.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');

@@ -526,6 +526,7 @@ const SHELL = [
   ['git stash push .claude', 'deny review-queue-stash'],
   ["git stash push -- '*.md'", 'deny review-queue-stash'],
   ['git add ./.claude/', 'deny review-queue-stash'],
+  ['cd .claude && git stash push review-queue.md', 'deny review-queue-stash'],
   ['git add src/a.ts', 'pass'],
   ['git stash push -- src', 'pass'],
   ['git stash push -m wip', 'pass'],
