@@ -47,10 +47,17 @@ export interface Verdict {
 export function mayMatter(command: string): boolean {
   // Another HOME is another global git config (upper case: \bhome\b in a path is not it).
   if (/\b(HOME|XDG_CONFIG_HOME)=/.test(command)) return true;
+  // A redirection or a file-writing command: its path may reach a guarded file through a
+  // symbolic link (`c/settings.json` where c is `.claude`), which no text shows. Plain words are
+  // still read without the parser (readPlainShell); a redirection loads it.
+  if (/>/.test(command) || WRITER_WORD.test(command)) return true;
   return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|unset|claudecode|codex_|gemini_cli|copilot_cli|cursor_agent|ai_agent|make\s.*(-f|--(make)?file|--eval|-E)|parallel|\bat\b|batch|crontab|hash|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|\/etc\//i.test(
     command,
   );
 }
+
+/** A word naming one of policy.ts `FILE_WRITERS` (`cp`, `mv`, `tee`, ...). */
+const WRITER_WORD = new RegExp(`(^|[\\s;&|(/])(${[...FILE_WRITERS].map((w) => w.replace(/[-]/g, '\\-')).join('|')})(\\s|$)`);
 
 /**
  * Judges one tool call.

@@ -30,6 +30,10 @@ writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n');
 writeFileSync(path.join(root, 'evil.patch'), 'diff --git a/.kizurc.json b/.kizurc.json\nnew file mode 100644\n--- /dev/null\n+++ b/.kizurc.json\n@@ -0,0 +1 @@\n+{}\n');
 writeFileSync(path.join(root, 'fine.patch'), '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b\n');
 symlinkSync(path.join(root, '.git', 'hooks'), path.join(root, 'src', 'hooks-link'));
+// A link to the agent settings' folder (the tester's #38: `cat x > c/settings.json` passed the pre-filter).
+mkdirSync(path.join(root, '.claude'));
+mkdirSync(path.join(root, 'lib'));
+symlinkSync(path.join(root, '.claude'), path.join(root, 'lib', 'cl'));
 // The user's git config names another excludes file (core.excludesFile): writing it is refused too.
 writeFileSync(path.join(home, '.gitconfig'), `[core]\n\texcludesFile = ${path.join(base, 'my-excludes')}\n`);
 const ctx = { cwd: root, home };
@@ -536,6 +540,9 @@ const SHELL = [
   ['echo x >> ~/.gitignore_global', 'deny user-git-files'],
   [`echo x >> ${base}/my-excludes`, 'deny user-git-files'],
   ['echo x >> .git/info/exclude', 'deny git-dir'],
+  ['cat /tmp/e.json > lib/cl/settings.json', 'deny hook-files'],
+  ['cp /tmp/e.json lib/cl/settings.json', 'deny hook-files'],
+  ['npm test > out.txt', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
