@@ -141,7 +141,7 @@ function strongest(vs: Verdict[]): Verdict | null {
 function baseName(v: string | null): string | null {
   if (v === null) return null;
   const i = Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\'));
-  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '');
+  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '').replace(/^git-kizu\.[cm]?js$/, 'git-kizu');
 }
 
 /**
@@ -240,8 +240,10 @@ function patchTexts(c: SimpleCommand, name: string | null, dir: string): string[
   const args = c.argv.slice(1);
   if (name === 'git') {
     const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));
-    if (i < 0 || !['apply', 'am'].includes(args[i].value ?? '')) return [];
-    files.push(...args.slice(i + 1).filter((w) => !(w.value ?? '').startsWith('-')));
+    // `git kizu patch apply FILE` (tester #81) applies a patch as `git apply` does.
+    const kizuPatch = args[i]?.value === 'kizu' && args[i + 1]?.value === 'patch' && args[i + 2]?.value === 'apply';
+    if (i < 0 || (!['apply', 'am'].includes(args[i].value ?? '') && !kizuPatch)) return [];
+    files.push(...args.slice(i + (kizuPatch ? 3 : 1)).filter((w) => !(w.value ?? '').startsWith('-')));
   } else if (name === 'patch') {
     args.forEach((w, k) => {
       if ((w.value === '-i' || w.value === '--input') && args[k + 1]) files.push(args[k + 1]);

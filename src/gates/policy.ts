@@ -396,13 +396,16 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
   let i = 0;
   while (i < words.length && (words[i] === null || words[i]!.startsWith('-'))) {
     if (words[i] === null) return 'act'; // a subcommand the gate cannot read: treat it as the worst
+    // `--color <when>` takes the next word when it is one of its values (tester #103: `--color always tap`).
+    if (words[i] === '--color' && /^(always|never|auto|true|false|yes|no|on|off|1|0)$/i.test(words[i + 1] ?? '')) i++;
     i++;
   }
   const sub = words[i];
   if (sub === undefined) return null;
   const rest = words.slice(i + 1);
   const has = (o: string) => rest.includes(o);
-  const next = rest.find((w) => w === null || !w.startsWith('-'));
+  // The first word that is not an option or an option's value (`snapshot -m "wip $i"`: tester #68).
+  const next = rest.find((w, k) => (w === null || !w.startsWith('-')) && !['-m', '--message'].includes(rest[k - 1] ?? ''));
   switch (sub) {
     case 'hook':
       return 'hook';
@@ -412,7 +415,7 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
     case 'review':
     case 'teardown':
     case 'gc':
-      return has('--help') || has('-h') ? null : 'act';
+      return has('--help') || has('-h') || (sub === 'gc' && has('--dry-run')) ? null : 'act';
     case 'unscar':
       return has('--all') || rest.some((w) => w === null) ? 'act' : null;
     case 'revert':

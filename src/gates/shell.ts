@@ -401,7 +401,13 @@ function redirectOf(st: State, r: TsNode, depth: number, via: string[]): { outs:
   tick(st);
   if (r.type === 'heredoc_redirect') {
     const body = r.namedChildren.find((c) => c?.type === 'heredoc_body');
-    for (const c of r.namedChildren) if (c && c.type !== 'heredoc_body') walkInside(st, c, depth, via);
+    for (const c of r.namedChildren) {
+      if (!c || c.type === 'heredoc_body') continue;
+      // `cat <<'EOF' | sh` reads as a heredoc holding the rest of the line (`| sh`, `&& …`): those are commands.
+      if (c.type === 'pipeline') for (const x of c.namedChildren) x && walk(st, x, depth, via, [], true);
+      else if (['command', 'list', 'redirected_statement', 'subshell', 'compound_statement'].includes(c.type)) walk(st, c, depth, via, [], false);
+      else walkInside(st, c, depth, via);
+    }
     if (body) walkInside(st, body, depth, via);
     // Also an output redirection on the heredoc line (`cat <<EOF > .git/x`).
     const dest = r.childForFieldName('destination') ?? r.namedChildren.find((c) => c?.type === 'file_redirect');
@@ -615,7 +621,8 @@ export function base(w: Word | undefined): string | null {
   const v = w.value;
   const i = Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\'));
   // Lower case, without `.exe`: macOS and Windows find `GIT` and `git.exe` as git.
-  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '');
+  // (git-kizu's own bin is `git-kizu.js`.)
+  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '').replace(/^git-kizu\.[cm]?js$/, 'git-kizu');
 }
 
 /** Options of a wrapper: the ones that take a separate value, and whether `--opt=value` forms exist. */
@@ -658,6 +665,24 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   script: { shortValue: 'cEIOBTm', longValue: ['--command', '--echo', '--log-in', '--log-out', '--log-io', '--log-timing', '--logging-format'] },
   watch: { shortValue: 'nqd', longValue: ['--interval', '--differences', '--equexit'] },
   sudoedit: {},
+  // Found by the tester (#106): programs that run their arguments as a command.
+  prlimit: { shortValue: 'p', longValue: ['--pid', '--output'] },
+  nsenter: { shortValue: 'tSGrwmuinpUC', longValue: ['--target', '--setuid', '--setgid', '--root', '--wd'] },
+  setpriv: { longValue: ['--reuid', '--regid', '--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--securebits', '--selinux-label', '--apparmor-profile', '--pdeathsig'] },
+  strace: { shortValue: 'abeEIOopPsSuX', longValue: ['--output', '--attach', '--user', '--env', '--trace', '--signal', '--status', '--string-limit'] },
+  ltrace: { shortValue: 'aAbDeEFlnopsSuxX', longValue: ['--output'] },
+  unshare: { shortValue: 'S', longValue: ['--setuid', '--setgid', '--root', '--wd', '--propagation'] },
+  chroot: { longValue: ['--userspec', '--groups'], positionals: 1 },
+  sg: { shortValue: 'c', positionals: 1 },
+  valgrind: {},
+  fakeroot: { shortValue: 'lsi', longValue: ['--lib', '--faked'] },
+  linux32: {},
+  linux64: {},
+  setarch: { positionals: 1 },
+  catchsegv: {},
+  firejail: {},
+  'systemd-run': { shortValue: 'pEuM', longValue: ['--property', '--setenv', '--unit', '--description', '--slice', '--uid', '--gid', '--working-directory', '--machine'] },
+  'ld.so': {},
   coproc: {},
   nocorrect: {},
   noglob: {},
@@ -824,6 +849,29 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
     find(st, c, depth);
     return;
   }
+  if (name === 'perf' && c.argv.length > 2) {
+    // perf stat|record|trace [options] CMD …: options with a value (-o, -e, ...) are skipped as far as they can be told.
+    let k = 2;
+    while (k < c.argv.length && (c.argv[k].value ?? '').startsWith('-')) k += /^-[oeCpGtu]$|^--(output|event|cpu|pid|tid|uid)$/.test(c.argv[k].value ?? '') ? 2 : 1;
+    if (k < c.argv.length) resolve(st, { ...c, argv: c.argv.slice(k), via: [...c.via, 'perf'] }, depth);
+    return;
+  }
+  if (name === 'tar') {
+    // tar -I CMD / --use-compress-program=CMD / --to-command=CMD / --checkpoint-action=exec=CMD / -F|--info-script CMD runs CMD.
+    const a = c.argv.slice(1);
+    for (let k = 0; k < a.length; k++) {
+      const v = a[k].value;
+      let code: Word | undefined;
+      if (v === null) continue;
+      if (v === '-I' || v === '--use-compress-program' || v === '--to-command' || v === '-F' || v === '--info-script' || v === '--new-volume-script') code = a[++k];
+      else if (/^--(use-compress-program|to-command|info-script|new-volume-script)=/.test(v)) code = { value: v.slice(v.indexOf('=') + 1), raw: v };
+      else if (v.startsWith('--checkpoint-action=exec=')) code = { value: v.slice('--checkpoint-action=exec='.length), raw: v };
+      else if (/^-I./.test(v)) code = { value: v.slice(2), raw: v };
+      if (!code) continue;
+      if (code.value === null) st.out.dynamicNames.push(c);
+      else readText(st, code.value, depth + 1, [...c.via, 'tar']);
+    }
+  }
   const spec = WRAPPERS[name];
   if (!spec) return;
   const via = [...c.via, name];
@@ -863,7 +911,7 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
         if (spec.shortValue?.includes(ch)) {
           const rest = v.slice(k + 1);
           const val: Word | undefined = rest ? { value: rest, raw: rest } : c.argv[i + 1];
-          if ((ch === 'S' && name === 'env') || (ch === 'c' && ['su', 'runuser', 'script', 'flock', 'npx'].includes(name))) shellString = val ?? null;
+          if ((ch === 'S' && name === 'env') || (ch === 'c' && ['su', 'runuser', 'script', 'flock', 'npx', 'sg'].includes(name))) shellString = val ?? null;
           if (!rest) consumedNext = true;
           break;
         }
@@ -998,7 +1046,14 @@ function find(st: State, c: SimpleCommand, depth: number): void {
       let j = i + 1;
       while (j < words.length && words[j].value !== ';' && words[j].value !== '+') j++;
       const argv = words.slice(i + 1, j);
-      if (argv.length) resolve(st, { ...c, argv, via: [...c.via, 'find'], openArgs: true, redirects: [] }, depth);
+      // `{}` is each file found: under the start paths, so a file-changing command is judged on those (`-exec chmod 644 {} +` on .claude).
+      const roots = starts.length ? starts : [{ value: '.', raw: '.' }];
+      // (The grammar reads a bare `{}` as braces, so its text is used.)
+      const withRoots = argv.flatMap((w) => {
+        const v = w.value ?? (w.raw === '{}' ? '{}' : null);
+        return v !== null && v.includes('{}') ? roots.map((r) => ({ value: r.value === null ? null : v.split('{}').join(r.value), raw: w.raw })) : [w];
+      });
+      if (argv.length) resolve(st, { ...c, argv: withRoots, via: [...c.via, 'find'], openArgs: true, redirects: [] }, depth);
       i = j;
     }
   }

@@ -543,6 +543,37 @@ const SHELL = [
   ['cat /tmp/e.json > lib/cl/settings.json', 'deny hook-files'],
   ['cp /tmp/e.json lib/cl/settings.json', 'deny hook-files'],
   ['npm test > out.txt', 'pass'],
+  // Found by the tester later in round 2.
+  ["cat <<'EOF' | sh\nenv -u HOME git kizu tap 2af4\nEOF", 'ask shell-from-stdin'], // #91
+  ["cat <<'EOF' && git commit -n -m x\nhi\nEOF", 'deny commit-no-verify'],
+  ['find .claude -type f -exec chmod 644 {} +', 'deny hook-files'], // #76
+  ['find .claude -name settings.json -exec cp /tmp/empty {} \\;', 'deny hook-files'], // #84
+  ['find src -name "*.ts" -exec chmod 644 {} +', 'pass'],
+  ['ls .claude/settings.json | while read f; do cp /tmp/empty "$f"; done', 'ask computed-path'], // #84
+  ['git kizu --color always tap src/app.js:2', 'deny reviewer-act'], // #103
+  ['git kizu --no-pager --color never queue rm 2', 'deny reviewer-act'], // #105
+  ['git kizu --color status', 'pass'],
+  ['prlimit --nofile=100 git commit -qanm x', 'deny commit-no-verify'], // #106
+  ['nsenter -t 1 git commit -qanm x', 'deny commit-no-verify'],
+  ['setpriv --reuid=1000 git commit -qanm x', 'deny commit-no-verify'],
+  ['strace -f -o /dev/null git commit -qanm x', 'deny commit-no-verify'],
+  ['unshare -r git commit -qanm x', 'deny commit-no-verify'],
+  ['chroot / git commit -qanm x', 'deny commit-no-verify'],
+  ['sg root -c "git commit -qanm x"', 'deny commit-no-verify'],
+  ['valgrind -q git commit -qanm x', 'deny commit-no-verify'],
+  ['perf stat -o /dev/null git commit -qanm x', 'deny commit-no-verify'],
+  ['fakeroot git commit -qanm x', 'deny commit-no-verify'],
+  ['setarch x86_64 git commit -qanm x', 'deny commit-no-verify'],
+  ['linux64 git commit -qanm x', 'deny commit-no-verify'],
+  ["tar -I 'git kizu tap 2af4' -cf /tmp/t.tgz src", 'deny reviewer-act'], // #89
+  ['tar --use-compress-program="git commit -n" -cf /tmp/t.tgz src', 'deny commit-no-verify'],
+  ['tar -czf /tmp/t.tgz src', 'pass'],
+  ['git kizu gc --dry-run', 'pass'], // #114
+  ['for i in $(seq 1 3); do git kizu snapshot -m "wip $i"; done', 'pass'], // #68
+  ['git kizu snapshot drop "$ID"', 'deny reviewer-act'],
+  ['/opt/lib/node_modules/git-kizu/bin/git-kizu.js tap src/a.ts:2', 'deny reviewer-act'], // #119
+  ['git kizu patch apply evil.patch --yes', 'deny kizu-config'], // #81
+  ['git kizu patch apply fine.patch --yes', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
