@@ -119,6 +119,8 @@ export const RULE_IDS = [
   'sparse-checkout',
   'review-queue-stash',
   'user-git-files',
+  'git-config-command',
+  'user-startup-files',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -177,6 +179,13 @@ const HOME_HOOK_PATHS: PathPattern[] = [
  * the home: a line appended there hides a new file from git, and with it from review.
  */
 const HOME_GIT_PATHS: PathPattern[] = [{ under: '.config/git' }, { dir: '', prefix: '.gitignore' }, { dir: '', prefix: '.gitattributes' }, { dir: '', prefix: '.gitconfig' }];
+
+/** Shell startup files in the home directory: what they set (`GIT_PAGER`, aliases, `PATH`) holds in your next shell. */
+const HOME_STARTUP_PATHS: PathPattern[] = [
+  { exact: '.bashrc' }, { exact: '.bash_profile' }, { exact: '.bash_login' }, { exact: '.profile' }, { exact: '.bash_logout' },
+  { exact: '.zshrc' }, { exact: '.zshenv' }, { exact: '.zprofile' }, { exact: '.zlogin' }, { exact: '.kshrc' }, { exact: '.mkshrc' },
+  { exact: '.inputrc' }, { under: '.config/fish' }, { exact: '.config/environment.d' }, { under: '.bashrc.d' }, { exact: '.pam_environment' },
+];
 
 /** The `package.json` keys whose change the gate denies: git-kizu's config and simple-git-hooks' hooks (and husky 4's). */
 export const PACKAGE_JSON_REVIEW_KEYS = ['kizu', 'simple-git-hooks', 'husky'] as const;
@@ -305,7 +314,15 @@ export function configWrites(args: (string | null)[]): boolean {
  * clean filter or textconv that rewrites content, the file mode and bare switches, other
  * attribute and exclude files, submodule and untracked-file hiding.
  */
-const VIEW_KEY = /^\s*(filter\.|diff\.[^.=\s]+\.textconv|diff\.external|diff\.ignoresubmodules|submodule\.[^=\s]+\.ignore|status\.showuntrackedfiles|core\.(filemode|bare|attributesfile|excludesfile|ignorestat|checkstat|trustctime|sparsecheckout|splitindex|untrackedcache))/i;
+const VIEW_KEY = /^\s*(filter\.|diff\.[^.=\s]+\.textconv|diff\.external|diff\.ignoresubmodules|submodule\.[^=\s]+\.ignore|status\.showuntrackedfiles|index\.sparse|extensions\.worktreeconfig|core\.(filemode|bare|attributesfile|excludesfile|ignorestat|checkstat|trustctime|sparsecheckout|splitindex|untrackedcache|bigfilethreshold|ignorecase|precomposeunicode|protectntfs|protecthfs|autocrlf|symlinks))/i;
+
+/**
+ * Config keys whose value git runs as a command in your later git commands (a pager that
+ * drops lines of `git kizu status`, an editor, an ssh or gpg program, a credential helper):
+ * written by the agent, they run as you. Set for one run (`git -c core.pager=cat log`) they
+ * are judged as the code they run (./shell.ts), not refused.
+ */
+const COMMAND_KEY = /^\s*(core\.(pager|editor|sshcommand|askpass|hookspath)|pager\.|sequence\.editor|gpg\.|credential\.|interactive\.difffilter|diff\.[^.=\s]+\.command|merge\.[^.=\s]+\.driver|mergetool\.|difftool\.)/i;
 
 /**
  * True when a fetch, pull or push refspec writes refs outside branches, tags and remote-
@@ -760,6 +777,14 @@ export const RULES: readonly Rule[] = [
     return words.some((w) => w.value !== null && !w.value.startsWith('-') && pathspecReachesQueue(w.value));
   }),
   { id: 'user-git-files', class: 'review-files', strength: 'deny', match: { on: 'path', home: HOME_GIT_PATHS } },
+  // `git config core.pager "grep -v rejected"` (tester #123): written for later runs, only `git config` writes count.
+  gitRule('git-config-command', 'review-bypass', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
+    return c.argv.slice(s.at + 1).some((w) => COMMAND_KEY.test(w.value ?? w.raw));
+  }),
+  // ~/.bashrc and its kin (tester #124): code there runs in your next shell, before your next `git kizu status`.
+  { id: 'user-startup-files', class: 'review-files', strength: 'deny', match: { on: 'path', home: HOME_STARTUP_PATHS } },
 ];
 
 /** True when a pathspec (relative to the root, or a glob) takes in `.claude/review-queue.md`. */

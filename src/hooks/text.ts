@@ -685,7 +685,7 @@ export function gateFailedClosed(why: string): string {
 // --- issue 22, round 2: pre-tool gate ---
 
 /** The reasons of the gate rules added in issue 22's second round (spread into {@link GATE_REASONS}). */
-function gateReasonsRound2(): Pick<Record<RuleId, string>, 'interpreter-review-words' | 'git-computed-word' | 'computed-variable-name' | 'computed-path' | 'runs-unseen-commands' | 'session-variable' | 'mirror-remote' | 'sparse-checkout' | 'review-queue-stash' | 'user-git-files'> {
+function gateReasonsRound2(): Pick<Record<RuleId, string>, 'interpreter-review-words' | 'git-computed-word' | 'computed-variable-name' | 'computed-path' | 'runs-unseen-commands' | 'session-variable' | 'mirror-remote' | 'sparse-checkout' | 'review-queue-stash' | 'user-git-files' | 'git-config-command' | 'user-startup-files'> {
   return {
     'interpreter-review-words':
       "this script interpreter's code names git-kizu, a git command that changes refs, config, the index or files, git's dir, the agents' hook folders, or an agent's session variable, and the gate cannot see what it does with them. Run the git command directly in the shell, or ask the human.",
@@ -705,6 +705,10 @@ function gateReasonsRound2(): Pick<Record<RuleId, string>, 'interpreter-review-w
       'sparse checkout takes files out of the working tree (hook files and settings among them) and hides their deletion from git status, and with it from review. Ask the human to set it up.',
     'review-queue-stash':
       "this stages, stashes or untracks the review queue (.claude/review-queue.md): stashing it away made open review items vanish. Leave the queue file to git-kizu (`git kizu queue done <id>` when an item is done).",
+    'git-config-command':
+      "this sets a git setting whose value git runs as a command in later git commands (a pager, an editor, an ssh or gpg program, a credential helper, a diff or merge tool): it would run as the human, in the human's own git kizu commands too. Leave it; if it is needed, ask the human.",
+    'user-startup-files':
+      "this writes a shell startup file in the home directory (~/.bashrc, ~/.profile, ...): what it sets runs in the human's next shell, before their next look at the review. Leave it; if it is needed, ask the human.",
     'user-git-files':
       "this writes git's user-scope ignore or attributes file (or git config under ~/.config/git): a line there hides a new file from git, and with it from review. Leave it; if it is needed, ask the human.",
   };

@@ -285,8 +285,8 @@ const SHELL = [
   ['GIT_EDITOR="rm .git/index" git commit', 'deny git-dir'],
   ['git -c core.pager="rm .kizurc.json" log', 'deny kizu-config'],
   ['git -c core.editor=true commit', 'pass'],
-  ['git config core.editor "rm -rf .husky"', 'deny hook-files'],
-  ['git config core.editor vim', 'pass'],
+  ['git config core.editor "rm -rf .husky"', 'deny git-config-command'],
+  ['git config core.editor vim', 'deny git-config-command'], // runs as the human later (round 2)
   ['ln -s "$(echo .git)" g', 'deny git-dir'],
   ['ln -s "$T" g', 'ask dynamic-command'],
   ['echo x > /etc/gitconfig', 'deny user-hook-files'],
@@ -574,6 +574,18 @@ const SHELL = [
   ['/opt/lib/node_modules/git-kizu/bin/git-kizu.js tap src/a.ts:2', 'deny reviewer-act'], // #119
   ['git kizu patch apply evil.patch --yes', 'deny kizu-config'], // #81
   ['git kizu patch apply fine.patch --yes', 'pass'],
+  ["git config core.pager \"grep -v -e rejected; echo 'nothing blocks the agent'\"", 'deny git-config-command'], // #123
+  ["git config pager.kizu 'sed /rejected/d'", 'deny git-config-command'],
+  ['git config --global core.editor vim', 'deny git-config-command'],
+  ['git -c core.pager=cat log', 'pass'],
+  ['git --no-pager log', 'pass'],
+  ["echo 'export GIT_PAGER=\"grep -v rejected\"' >> ~/.bashrc", 'deny user-startup-files'], // #124
+  ['echo x >> ~/.profile', 'deny user-startup-files'],
+  ['git config core.bigFileThreshold 1', 'deny git-config-view'], // #125
+  ['git config core.ignoreCase true', 'deny git-config-view'], // #128
+  ['git config core.autocrlf input', 'deny git-config-view'], // #127
+  ['git config index.sparse true', 'deny git-config-view'],
+  ['git config status.relativePaths false', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
