@@ -322,7 +322,7 @@ const VIEW_KEY = /^\s*(filter\.|diff\.[^.=\s]+\.textconv|diff\.external|diff\.ig
  * written by the agent, they run as you. Set for one run (`git -c core.pager=cat log`) they
  * are judged as the code they run (./shell.ts), not refused.
  */
-const COMMAND_KEY = /^\s*(core\.(pager|editor|sshcommand|askpass|hookspath)|pager\.|sequence\.editor|gpg\.|credential\.|interactive\.difffilter|diff\.[^.=\s]+\.command|merge\.[^.=\s]+\.driver|mergetool\.|difftool\.)/i;
+const COMMAND_KEY = /^\s*(protocol\.|core\.(pager|editor|sshcommand|askpass|hookspath)|pager\.|sequence\.editor|gpg\.|credential\.|interactive\.difffilter|diff\.[^.=\s]+\.command|merge\.[^.=\s]+\.driver|mergetool\.|difftool\.)/i;
 
 /**
  * True when a fetch, pull or push refspec writes refs outside branches, tags and remote-
@@ -626,8 +626,9 @@ export const RULES: readonly Rule[] = [
   gitRule('untracked-away', 'review-bypass', 'ask', (c) => {
     const sub = gitSub(c);
     const args = opts(c, gitSubcommand(c).at + 1).filter((a): a is string => a !== null);
-    if (sub === 'stash') return args.some((a) => a === '--include-untracked' || a === '--all' || /^-[a-zA-Z]*[ua]/.test(a));
-    if (sub === 'clean') return !args.some((a) => a === '-n' || a === '--dry-run' || /^-[a-zA-Z]*n/.test(a)) && args.some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
+    // (git takes a unique prefix of a long option: `--include-u`, `--al`, `--fo`: tester #141.)
+    if (sub === 'stash') return args.some((a) => abbrevOf(a, '--include-untracked', 5) || abbrevOf(a, '--all', 4) || /^-[a-zA-Z]*[ua]/.test(a));
+    if (sub === 'clean') return !args.some((a) => abbrevOf(a, '--dry-run', 3) || /^-[a-zA-Z]*n/.test(a)) && args.some((a) => abbrevOf(a, '--force', 4) || /^-[a-zA-Z]*f/.test(a));
     return false;
   }),
 
@@ -780,6 +781,8 @@ export const RULES: readonly Rule[] = [
   // `git config core.pager "grep -v rejected"` (tester #123): written for later runs, only `git config` writes count.
   gitRule('git-config-command', 'review-bypass', 'deny', (c) => {
     const s = gitSubcommand(c);
+    // `-c protocol.ext.allow=always`: lets an ext:: URL run its command (tester #137).
+    if (s.config.some((k) => /^\s*protocol\.(ext\.)?allow\s*=\s*always/i.test(k))) return true;
     if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
     return c.argv.slice(s.at + 1).some((w) => COMMAND_KEY.test(w.value ?? w.raw));
   }),

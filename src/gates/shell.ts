@@ -21,7 +21,7 @@ import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
 export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'fish', 'tcsh', 'csh']);
 
 /** Environment variables whose value a program runs as a shell command (git's editors, pager, ssh, diff). */
-const COMMAND_VARS: ReadonlySet<string> = new Set(['GIT_EDITOR', 'EDITOR', 'VISUAL', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'PAGER', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'SSH_ASKPASS', 'PROMPT_COMMAND', 'BASH_ENV', 'ENV']);
+const COMMAND_VARS: ReadonlySet<string> = new Set(['PS0', 'PS1', 'PS2', 'PS4', 'GIT_EDITOR', 'EDITOR', 'VISUAL', 'GIT_SEQUENCE_EDITOR', 'GIT_PAGER', 'PAGER', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'SSH_ASKPASS', 'PROMPT_COMMAND', 'BASH_ENV', 'ENV']);
 
 /** git config keys whose value git runs as a shell command. */
 const COMMAND_KEYS = /^(core\.(editor|pager|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|merge\..+\.driver|filter\..+\.(clean|smudge|process)|credential\.(.+\.)?helper|pager\..+|alias\..+|gpg\.program|gpg\..+\.program|interactive\.difffilter)$/i;
@@ -295,7 +295,16 @@ function walk(st: State, n: TsNode, depth: number, via: string[], redirects: Red
       const name = n.childForFieldName('name')?.text ?? '';
       const value = n.childForFieldName('value');
       if (value) walkInside(st, value, depth, via);
+      // `a[$(cmd)]=1`: the subscript runs too.
+      const nameNode = n.childForFieldName('name');
+      if (nameNode) walkInside(st, nameNode, depth, via);
       const w = value ? wordOf(st, value) : { value: '', raw: '' };
+      // `PS4='$(cmd)'; set -x`, `GIT_EDITOR=…; export GIT_EDITOR`: a value the shell or git runs later.
+      if (COMMAND_VARS.has(name)) {
+        if (w.value === null) st.out.dynamicNames.push({ ...bare(via, []), argv: [{ value: null, raw: n.text }] });
+        else readText(st, w.value, depth + 1, [...via, name]);
+      }
+      if (w.value !== null) readLiteralCode(st, w.value, depth, via);
       st.out.commands.push({ ...bare(via, []), assignments: [{ name, value: w }] });
       setVar(st, name, value ? (value.type === 'array' ? null : valuesOf(st, value)) : ['']);
       return;
@@ -382,9 +391,33 @@ function walk(st: State, n: TsNode, depth: number, via: string[], redirects: Red
   }
 }
 
+/**
+ * Quoted text that bash may still run as code: a string holding `$(…)` or backticks is
+ * evaluated by `${X@P}`, arithmetic on `a[$(…)]`, `let`, `declare "a[$(…)]"`, `printf -v`,
+ * `read`, `test -v`, `mapfile -C`, a prompt (tester #134, #136). The code inside is judged too;
+ * a part that does not parse is let be (the text may be data: awk's `$(NF)`).
+ */
+function readLiteralCode(st: State, value: string, depth: number, via: string[]): void {
+  if (!/\$\(|`/.test(value) || depth >= MAX_DEPTH) return;
+  const codes = [...value.matchAll(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`/g)].map((m) => m[1] ?? m[2] ?? '');
+  for (const code of codes) {
+    if (!code.trim()) continue;
+    try {
+      readText(st, code, depth + 1, [...via, 'quoted code']);
+    } catch (e) {
+      // (readText fails on a syntax error before it records anything.)
+      if (!(e instanceof Unreadable) || e.why !== 'unparsable') throw e;
+    }
+  }
+}
+
 /** Walks a word's inside for commands it runs (`$(…)`, backticks, `<(…)`). */
 function walkInside(st: State, n: TsNode, depth: number, via: string[]): void {
   tick(st);
+  if (n.type === 'expansion' && /`|\$\(/.test(n.text) && !hasSubstitution(n)) {
+    // `${X:-`cmd`}`: the grammar reads the default as text; bash runs it.
+    readLiteralCode(st, n.text.slice(2, -1), depth, via);
+  }
   if (n.type === 'command_substitution' || n.type === 'process_substitution') {
     for (const c of n.namedChildren) if (c) walk(st, c, depth, via, [], false);
     return;
@@ -583,11 +616,15 @@ function command(st: State, n: TsNode, depth: number, via: string[], redirects: 
       reds.push(...red.outs);
       if (red.input) inputs.push(red.input);
       if (red.stdinText !== null) stdinText = red.stdinText;
-    } else if (c.type === 'subscript' || c.type === 'comment') {
+    } else if (c.type === 'comment') {
       continue;
+    } else if (c.type === 'subscript') {
+      walkInside(st, c, depth, via);
     } else {
       walkInside(st, c, depth, via);
-      alts.push(wordsOf(st, c));
+      const ws = wordsOf(st, c);
+      for (const w of ws) if (w.value !== null) readLiteralCode(st, w.value, depth, via);
+      alts.push(ws);
     }
   }
   // Every combination is judged (at most MAX_ALTERNATIVES; beyond, the varying words count as computed).
@@ -923,6 +960,12 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
       i++;
       continue;
     }
+    if (name === 'env' && /^BASH_FUNC_[^=]*=/.test(v)) {
+      // `env 'BASH_FUNC_f%%=() { …; }' bash -c f`: an exported function's body, run by the bash below.
+      readText(st, 'f' + v.slice(v.indexOf('=') + 1), depth + 1, [...via, 'BASH_FUNC']);
+      i++;
+      continue;
+    }
     if (spec.assigns && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) {
       assignments.push({ name: v.slice(0, v.indexOf('=')), value: { value: v.slice(v.indexOf('=') + 1), raw: w.raw } });
       i++;
@@ -1099,11 +1142,30 @@ function gitRunsCommands(st: State, c: SimpleCommand, at: number, depth: number)
     if (w.value === null) st.out.dynamicNames.push(c);
     else readText(st, w.value, depth + 1, via);
   };
+  // git runs these words as `sh -c '<first> "$@"' <rest>`: the rest are arguments of the first (`sh -c "…"` stays one word).
   const words = (ws: Word[]) => {
     if (!ws.length) return;
-    if (ws.some((w) => w.value === null)) st.out.dynamicNames.push(c);
-    else readText(st, ws.map((w) => w.value).join(' '), depth + 1, via);
+    if (ws[0].value === null) st.out.dynamicNames.push(c);
+    else if (ws.length === 1) readText(st, ws[0].value, depth + 1, via);
+    else resolve(st, { ...c, argv: ws, via }, depth);
   };
+  // `--upload-pack`, `--receive-pack`, `--exec` (fetch, ls-remote, push, archive, clone -u), `grep -O`: a command git runs.
+  for (let k = 0; k < args.length; k++) {
+    const v = args[k].value;
+    if (v === null) continue;
+    if (/^--(upload-pack|receive-pack)$/.test(v) || (v === '--exec' && sub !== 'rebase') || (v === '-u' && sub === 'clone')) code(args[++k]);
+    else if (/^--(upload-pack|receive-pack|open-files-in-pager)=/.test(v) || (v.startsWith('--exec=') && sub !== 'rebase')) code({ value: v.slice(v.indexOf('=') + 1), raw: v });
+    else if (sub === 'grep' && /^-O./.test(v)) code({ value: v.slice(2), raw: v });
+    else if (sub === 'grep' && (v === '-O' || v === '--open-files-in-pager')) st.out.unseenCommands.push(c);
+    else if (/^ext::/i.test(v)) {
+      // An ext:: URL runs its command: words split at unescaped spaces (`% ` is a space, `%%` a percent sign).
+      const argv = v.slice(5).split(/(?<!%) /).filter(Boolean).map((x) => {
+        const val = x.replace(/% /g, ' ').replace(/%%/g, '%');
+        return { value: val, raw: v };
+      });
+      if (argv.length) resolve(st, { ...c, argv, via }, depth);
+    }
+  }
   if (sub === 'rebase' || sub === 'filter-branch') {
     for (let k = 0; k < args.length; k++) {
       const v = args[k].value;
@@ -1121,4 +1183,10 @@ function gitRunsCommands(st: State, c: SimpleCommand, at: number, depth: number)
     while (j < args.length && /^(--recursive|-q|--quiet)$/.test(args[j].value ?? '')) j++;
     words(args.slice(j));
   }
+}
+
+function hasSubstitution(n: TsNode): boolean {
+  if (n.type === 'command_substitution') return true;
+  for (const c of n.namedChildren) if (c && hasSubstitution(c)) return true;
+  return false;
 }

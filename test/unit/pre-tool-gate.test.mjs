@@ -586,6 +586,28 @@ const SHELL = [
   ['git config core.autocrlf input', 'deny git-config-view'], // #127
   ['git config index.sparse true', 'deny git-config-view'],
   ['git config status.relativePaths false', 'pass'],
+  ["PS4='$(git commit -qanm x)'; set -x; true", 'deny commit-no-verify'], // #134
+  ['a[$(git commit -qanm x)]=1', 'deny commit-no-verify'],
+  ['echo "${X:-`git commit -qanm x`}"', 'deny commit-no-verify'],
+  ["X='$(git commit -qanm x)'; echo ${X@P}", 'deny commit-no-verify'], // #136
+  ["x='a[$(git commit -qanm x)]'; echo $((x))", 'deny commit-no-verify'],
+  ['let "a[\\$(git commit -qanm x)]=1"', 'deny commit-no-verify'],
+  ['printf -v "a[\\$(git kizu tap x)]" y', 'deny reviewer-act'],
+  [`awk '{print $(NF-1)}' data.txt`, 'pass'],
+  ["echo '$(date)'", 'pass'],
+  ["env 'BASH_FUNC_f%%=() { git commit -qanm x; }' bash -c f", 'deny commit-no-verify'], // #137
+  ["git -c protocol.ext.allow=always fetch 'ext::sh -c git% commit% -qanm% x'", 'deny git-config-command'],
+  ["git fetch 'ext::sh -c git% commit% -qanm% x'", 'deny commit-no-verify'],
+  ['git -c protocol.ext.allow=always fetch origin', 'deny git-config-command'],
+  ['git bisect run sh -c "git commit -qanm x"', 'deny commit-no-verify'],
+  ["git grep -O'git commit -qanm x #' return", 'deny commit-no-verify'], // #138
+  ["git ls-remote --upload-pack='git kizu tap src/app.js:2 >&2; false' .", 'deny reviewer-act'], // #139, #140
+  ["git fetch --upload-pack='git commit -qanm x; false' .", 'deny commit-no-verify'],
+  ["git push --receive-pack='git commit -qanm x; false' . HEAD:refs/heads/zz", 'deny commit-no-verify'],
+  ["git archive --exec='git commit -qanm x; false' --remote=. HEAD", 'deny commit-no-verify'],
+  ["git clone -u 'git commit -qanm x; false' . dir", 'deny commit-no-verify'],
+  ['git stash --include-u', 'ask untracked-away'], // #141
+  ['git clean --fo -d', 'ask untracked-away'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
