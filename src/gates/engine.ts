@@ -174,6 +174,24 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     positional.push(w);
   }
   if (name === 'git') {
+    // Paths are relative to `--work-tree` or `-C` when given (`git --work-tree=.claude checkout s -- settings.json`: tester #155-#157).
+    const root: string[] = [];
+    for (let k = 0; k < args.length && (args[k].value ?? '-').startsWith('-'); k++) {
+      const v = args[k].value;
+      if (v === '-C' || v === '--work-tree') root.push(args[++k]?.value ?? '\0');
+      else if (v?.startsWith('--work-tree=')) root.push(v.slice(12));
+      else if (v === null || v === '-c' || v === '--git-dir' || v === '--namespace') k++;
+    }
+    if (root.length) {
+      // The same command without -C/--work-tree and their values, its paths then put under that folder.
+      const argv = c.argv.filter((w, k) => {
+        const prev = c.argv[k - 1]?.value;
+        return !(w.value === '-C' || w.value === '--work-tree' || (w.value ?? '').startsWith('--work-tree=') || prev === '-C' || prev === '--work-tree');
+      });
+      const inner = writtenPaths({ ...c, redirects: [], argv }, name);
+      const dir = root.includes('\0') ? null : path.join(...root);
+      return [...out, ...inner.map((w) => (dir === null || w.value === null ? { value: null, raw: w.raw } : { value: path.isAbsolute(w.value) ? w.value : path.join(dir, w.value), raw: w.raw }))];
+    }
     // git rm|mv, and git checkout|restore of paths (which writes them from the index or a commit the agent may have made),
     // and update-index entries put straight into the index (`--cacheinfo mode,oid,path`).
     const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));

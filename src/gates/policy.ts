@@ -502,6 +502,7 @@ export const FILE_WRITERS = new Set([
   'rm', 'unlink', 'rmdir', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'tee', 'ln', 'mv',
   'cp', 'install', 'rsync', 'dd', 'sed', 'gsed', 'perl', 'ed', 'ex', 'vi', 'vim', 'nvim', 'nano', 'emacs', 'patch', 'mkdir', 'mkfifo', 'mktemp',
   'git-rm', 'git-mv', 'find-delete', 'sponge', 'split', 'csplit', 'tar', 'unzip', 'curl', 'wget',
+  'gio', 'rename', 'prename', 'trash', 'trash-put', 'gvfs-rm', 'gvfs-copy', 'gvfs-move', 'srm', 'wipe',
 ]);
 
 /** Config keys that add commands or config of their own: aliases, includes, the fsmonitor hook, another working tree. */
@@ -685,7 +686,12 @@ export const RULES: readonly Rule[] = [
     if (sub !== null && GIT_READ_ONLY.has(sub)) return false;
     if (sub === 'kizu') return false;
     // (not `kizu/<name>`: those are `git kizu task` branches under refs/heads/)
-    return c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText));
+    if (c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText))) return true;
+    // A short name git resolves to refs/kizu/<x> first (`git push . +x:kizu/marks`, tester #147, #148, #150), and
+    // update-ref of `kizu/…`, which writes into the git dir's kizu/ folder (#149).
+    const short = /(^|[:+])kizu\/(marks|baseline|journal|snapshots|trash|tasks|reverts|remotes|gc-tmp)(\/|$)/i;
+    if (c.argv.slice(2).some((w) => short.test(w.value ?? w.raw))) return true;
+    return (sub === 'update-ref' || sub === 'symbolic-ref') && c.argv.slice(2).some((w) => /^kizu\//i.test(w.value ?? ''));
   }),
 
   gitRule('refspec-outside-branches', 'review-refs', 'deny', (c) => {
@@ -756,7 +762,7 @@ export const RULES: readonly Rule[] = [
     const args = opts(c, s.at + 1);
     if (sub === 'remote') return args.some((a) => a !== null && /^--mirror(=|$)/.test(a));
     if (sub === 'clone') return false;
-    if (sub === 'fetch' || sub === 'pull' || sub === 'push') return args.some((a) => a !== null && (/^--mirror$/.test(a) || /^--refmap=.*:refs\/(?!heads\/|tags\/|remotes\/)/.test(a)));
+    if (sub === 'fetch' || sub === 'pull' || sub === 'push') return args.some((a) => a !== null && (abbrevOf(a, '--mirror', 5) || /^--refmap=.*:refs\/(?!heads\/|tags\/|remotes\/)/.test(a)));
     return sub === 'config' && configWrites(args) && c.argv.slice(s.at + 1).some((w) => /^remote\..+\.mirror$/i.test(w.value ?? w.raw));
   }),
   // `git sparse-checkout set …` takes files (hooks and settings among them) out of the working tree and hides their deletion.

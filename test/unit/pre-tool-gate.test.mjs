@@ -608,6 +608,23 @@ const SHELL = [
   ["git clone -u 'git commit -qanm x; false' . dir", 'deny commit-no-verify'],
   ['git stash --include-u', 'ask untracked-away'], // #141
   ['git clean --fo -d', 'ask untracked-away'],
+  ['git clean -q --forc -d', 'ask untracked-away'], // #142, #143
+  ['git stash push --keep-index --include-untrac', 'ask untracked-away'],
+  ['git push -q --mirr /tmp/pm', 'deny mirror-remote'], // #144-#146
+  ['git -C /tmp/e.git push -q --mirror /tmp/pm3', 'deny mirror-remote'],
+  ['git push -q . --delete kizu/marks', 'deny kizu-refs'], // #147
+  ['git push -q . +forged:kizu/marks', 'deny kizu-refs'], // #148
+  ['git push -q . +HEAD:kizu/baseline', 'deny kizu-refs'], // #150
+  ['git update-ref kizu/written HEAD', 'deny kizu-refs'], // #149
+  ['git push origin kizu/fix-login', 'pass'], // a `git kizu task` branch
+  ['gio remove .claude/review-queue.md', 'deny review-queue-file'], // #151, #153, #154
+  ['gio copy /tmp/hook.sh .git/hooks/pre-commit', 'deny git-dir'],
+  ['gio move x .kizurc.json', 'deny kizu-config'],
+  ['git --work-tree=.claude checkout s -- settings.json', 'deny hook-files'], // #155
+  ['git --work-tree .claude checkout q -- review-queue.md', 'deny review-queue-file'], // #157
+  ['for W in .git/refs/kizu; do git --work-tree=$W checkout m -- marks; done', 'deny kizu-refs'], // #156
+  ['git --work-tree="$W" checkout m -- marks', 'ask git-computed-word'],
+  ['git -C src checkout -- a.ts', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
