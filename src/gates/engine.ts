@@ -47,10 +47,17 @@ export interface Verdict {
 export function mayMatter(command: string): boolean {
   // Another HOME is another global git config (upper case: \bhome\b in a path is not it).
   if (/\b(HOME|XDG_CONFIG_HOME)=/.test(command)) return true;
-  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|\/etc\//i.test(
+  // A redirection or a file-writing command: its path may reach a guarded file through a
+  // symbolic link (`c/settings.json` where c is `.claude`), which no text shows. Plain words are
+  // still read without the parser (readPlainShell); a redirection loads it.
+  if (/>/.test(command) || WRITER_WORD.test(command)) return true;
+  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|unset|claudecode|codex_|gemini_cli|copilot_cli|cursor_agent|ai_agent|make\s.*(-f|--(make)?file|--eval|-E)|parallel|\bat\b|batch|crontab|hash|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|\/etc\//i.test(
     command,
   );
 }
+
+/** A word naming one of policy.ts `FILE_WRITERS` (`cp`, `mv`, `tee`, ...). */
+const WRITER_WORD = new RegExp(`(^|[\\s;&|(/])(${[...FILE_WRITERS].map((w) => w.replace(/[-]/g, '\\-')).join('|')})(\\s|$)`);
 
 /**
  * Judges one tool call.
@@ -116,11 +123,13 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
         if (v) out.push(v);
       }
     }
-    if (c.openArgs && c.via.includes('xargs') && name !== null && (name === 'git' || name === 'git-kizu' || FILE_WRITERS.has(name))) {
+    if (((c.openArgs && c.via.includes('xargs')) || c.via.includes('parallel')) && name !== null && (name === 'git' || name === 'git-kizu' || FILE_WRITERS.has(name))) {
       out.push({ strength: ruleOf('open-arguments').strength as Verdict['strength'], rule: 'open-arguments', subject: shown });
     }
   }
   for (const c of reading.dynamicNames) out.push({ strength: ruleOf('dynamic-command').strength as Verdict['strength'], rule: 'dynamic-command', subject: excerpt(c.argv.map((w) => w.raw).join(' ')) });
+  for (const c of reading.computedVarNames) out.push({ strength: ruleOf('computed-variable-name').strength as Verdict['strength'], rule: 'computed-variable-name', subject: excerpt(c.argv.map((w) => w.raw).join(' ')) });
+  for (const c of reading.unseenCommands) out.push({ strength: ruleOf('runs-unseen-commands').strength as Verdict['strength'], rule: 'runs-unseen-commands', subject: excerpt(c.argv.map((w) => w.raw).join(' ')) });
   for (const c of reading.shellsFromStdin) out.push({ strength: ruleOf('shell-from-stdin').strength as Verdict['strength'], rule: 'shell-from-stdin', subject: excerpt(c.argv.map((w) => w.raw).join(' ')) });
   return strongest(out);
 }
@@ -132,7 +141,7 @@ function strongest(vs: Verdict[]): Verdict | null {
 function baseName(v: string | null): string | null {
   if (v === null) return null;
   const i = Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\'));
-  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '');
+  return (i >= 0 ? v.slice(i + 1) : v).toLowerCase().replace(/\.exe$/, '').replace(/^git-kizu\.[cm]?js$/, 'git-kizu');
 }
 
 /**
@@ -165,6 +174,24 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     positional.push(w);
   }
   if (name === 'git') {
+    // Paths are relative to `--work-tree` or `-C` when given (`git --work-tree=.claude checkout s -- settings.json`: tester #155-#157).
+    const root: string[] = [];
+    for (let k = 0; k < args.length && (args[k].value ?? '-').startsWith('-'); k++) {
+      const v = args[k].value;
+      if (v === '-C' || v === '--work-tree') root.push(args[++k]?.value ?? '\0');
+      else if (v?.startsWith('--work-tree=')) root.push(v.slice(12));
+      else if (v === null || v === '-c' || v === '--git-dir' || v === '--namespace') k++;
+    }
+    if (root.length) {
+      // The same command without -C/--work-tree and their values, its paths then put under that folder.
+      const argv = c.argv.filter((w, k) => {
+        const prev = c.argv[k - 1]?.value;
+        return !(w.value === '-C' || w.value === '--work-tree' || (w.value ?? '').startsWith('--work-tree=') || prev === '-C' || prev === '--work-tree');
+      });
+      const inner = writtenPaths({ ...c, redirects: [], argv }, name);
+      const dir = root.includes('\0') ? null : path.join(...root);
+      return [...out, ...inner.map((w) => (dir === null || w.value === null ? { value: null, raw: w.raw } : { value: path.isAbsolute(w.value) ? w.value : path.join(dir, w.value), raw: w.raw }))];
+    }
     // git rm|mv, and git checkout|restore of paths (which writes them from the index or a commit the agent may have made),
     // and update-index entries put straight into the index (`--cacheinfo mode,oid,path`).
     const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));
@@ -173,7 +200,9 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     if (sub === 'rm' || sub === 'mv') return [...out, ...rest.filter((w) => !(w.value ?? '').startsWith('-'))];
     if (sub === 'checkout' || sub === 'restore') {
       const dd = rest.findIndex((w) => w.value === '--');
-      return [...out, ...(dd >= 0 ? rest.slice(dd + 1) : rest.filter((w) => !(w.value ?? '').startsWith('-')))];
+      // Without `--`, a computed word or the value of -b/-B/--orphan is a branch or commit name (rule git-computed-word judges a computed one).
+      const named = rest.filter((w, k) => !(w.value ?? '').startsWith('-') && w.value !== null && !['-b', '-B', '--orphan'].includes(rest[k - 1]?.value ?? ''));
+      return [...out, ...(dd >= 0 ? rest.slice(dd + 1) : named)];
     }
     if (sub === 'update-index') {
       const more: Word[] = [];
@@ -229,8 +258,10 @@ function patchTexts(c: SimpleCommand, name: string | null, dir: string): string[
   const args = c.argv.slice(1);
   if (name === 'git') {
     const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));
-    if (i < 0 || !['apply', 'am'].includes(args[i].value ?? '')) return [];
-    files.push(...args.slice(i + 1).filter((w) => !(w.value ?? '').startsWith('-')));
+    // `git kizu patch apply FILE` (tester #81) applies a patch as `git apply` does.
+    const kizuPatch = args[i]?.value === 'kizu' && args[i + 1]?.value === 'patch' && args[i + 2]?.value === 'apply';
+    if (i < 0 || (!['apply', 'am'].includes(args[i].value ?? '') && !kizuPatch)) return [];
+    files.push(...args.slice(i + (kizuPatch ? 3 : 1)).filter((w) => !(w.value ?? '').startsWith('-')));
   } else if (name === 'patch') {
     args.forEach((w, k) => {
       if ((w.value === '-i' || w.value === '--input') && args[k + 1]) files.push(args[k + 1]);
@@ -312,7 +343,31 @@ function judgePathWord(w: Word, ctx: GateContext, repo: Repo | null, c: SimpleCo
   // A link whose target the gate cannot read may point into .git, and the next write would go through it.
   const name = baseName(c.argv[0]?.value ?? null);
   if (name === 'ln' || (name === 'cp' && c.argv.some((x) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(x.value ?? '')))) return { strength: ruleOf('dynamic-command').strength as Verdict['strength'], rule: 'dynamic-command', subject: c.argv.map((x) => x.raw).join(' ') };
+  // A file name computed when it runs (`> $X`, `> "${a[0]}"`, `cp x "$D/$F"`), or a computed folder holding a
+  // file of a name the gate guards (`> "$D/settings.json"`): the gate cannot tell what it is.
+  // (A plain `$NAME` in a folder part is let through: `cp x "$OUT_DIR/out.js"`.)
+  const last = literal.slice(literal.lastIndexOf('/') + 1);
+  const folders = literal.slice(0, Math.max(0, literal.lastIndexOf('/'))).replace(/\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*/g, '');
+  if (/[$`]/.test(last) || /[$`]/.test(folders) || GUARDED_NAMES.test(last)) return { strength: ruleOf('computed-path').strength as Verdict['strength'], rule: 'computed-path', subject: w.raw };
   return null;
+}
+
+/** File names the path rules guard in some folder: written in a computed folder, they may be those. */
+const GUARDED_NAMES = /^(settings(\.local)?\.json|review-queue\.md|\.?kizurc.*|kizu\.config\..*|pre-commit|hooks\.json|\.?lefthook.*|\.pre-commit-config\.ya?ml|config|exclude|attributes|ignore|\.gitconfig|\.gitignore.*|\.gitattributes|packed-refs|head|index)$/i;
+
+/** The files git's config names as the user's excludes and attributes files (`core.excludesFile`, `core.attributesFile`), from the user's and the repository's config files. */
+function configuredGitFiles(ctx: GateContext, repo: Repo | null): string[] {
+  const out: string[] = [];
+  const files = [path.join(ctx.home, '.gitconfig'), path.join(ctx.home, '.config', 'git', 'config'), ...(ctx.userHookPaths ?? []).flatMap((p) => [p, path.join(p, 'config')]), ...(repo?.gitDirs ?? []).map((g) => path.join(g, 'config'))];
+  for (const f of files) {
+    const t = readText(f);
+    if (!t) continue;
+    for (const m of t.matchAll(/^\s*(?:excludesfile|attributesfile)\s*=\s*(.*?)\s*$/gim)) {
+      const v = m[1].replace(/^"(.*)"$/, '$1');
+      if (v) out.push(path.resolve(v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v));
+    }
+  }
+  return out;
 }
 
 /** `raw` with `$NAME`/`${NAME}` replaced by the known static values of `vars`; null when another expansion remains. */
@@ -522,6 +577,7 @@ export function classifyPath(p: string, ctx: GateContext, cwdRepo: Repo | null):
     for (const r of RULES) {
       if (r.match.on === 'path' && r.match.system?.some((pat) => matches(sysRel, pat))) return { rule: r.id, shown: cand, abs: cand };
     }
+    if (configuredGitFiles(ctx, repo).some((f) => f.toLowerCase() === lc || real(f).toLowerCase() === lc)) return { rule: 'user-git-files', shown: cand, abs: cand };
     const home = path.resolve(ctx.home).toLowerCase();
     const hrel = path.relative(home, lc).split(path.sep).join('/');
     if (!hrel.startsWith('..') && !path.isAbsolute(hrel)) {

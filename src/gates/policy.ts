@@ -105,10 +105,22 @@ export const RULE_IDS = [
   'interactive-program',
   'dynamic-command',
   'interpreter-mentions-review',
-  'interpreter-runs-git-commit',
+  'interpreter-review-words',
   'unparsable',
   'over-budget',
   'open-arguments',
+  // issue 22, round 2
+  'git-computed-word',
+  'computed-variable-name',
+  'computed-path',
+  'runs-unseen-commands',
+  'session-variable',
+  'mirror-remote',
+  'sparse-checkout',
+  'review-queue-stash',
+  'user-git-files',
+  'git-config-command',
+  'user-startup-files',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -160,6 +172,19 @@ const HOME_HOOK_PATHS: PathPattern[] = [
   { exact: '.config/git/config' },
   { under: '.config/kizu' },
   { dir: '', prefix: '.kizurc' },
+];
+
+/**
+ * git's user-scope ignore and attributes files (and its config's other names), relative to
+ * the home: a line appended there hides a new file from git, and with it from review.
+ */
+const HOME_GIT_PATHS: PathPattern[] = [{ under: '.config/git' }, { dir: '', prefix: '.gitignore' }, { dir: '', prefix: '.gitattributes' }, { dir: '', prefix: '.gitconfig' }];
+
+/** Shell startup files in the home directory: what they set (`GIT_PAGER`, aliases, `PATH`) holds in your next shell. */
+const HOME_STARTUP_PATHS: PathPattern[] = [
+  { exact: '.bashrc' }, { exact: '.bash_profile' }, { exact: '.bash_login' }, { exact: '.profile' }, { exact: '.bash_logout' },
+  { exact: '.zshrc' }, { exact: '.zshenv' }, { exact: '.zprofile' }, { exact: '.zlogin' }, { exact: '.kshrc' }, { exact: '.mkshrc' },
+  { exact: '.inputrc' }, { under: '.config/fish' }, { exact: '.config/environment.d' }, { under: '.bashrc.d' }, { exact: '.pam_environment' },
 ];
 
 /** The `package.json` keys whose change the gate denies: git-kizu's config and simple-git-hooks' hooks (and husky 4's). */
@@ -289,7 +314,15 @@ export function configWrites(args: (string | null)[]): boolean {
  * clean filter or textconv that rewrites content, the file mode and bare switches, other
  * attribute and exclude files, submodule and untracked-file hiding.
  */
-const VIEW_KEY = /^\s*(filter\.|diff\.[^.=\s]+\.textconv|diff\.external|diff\.ignoresubmodules|submodule\.[^=\s]+\.ignore|status\.showuntrackedfiles|core\.(filemode|bare|attributesfile|excludesfile|ignorestat|checkstat|trustctime|sparsecheckout|splitindex|untrackedcache))/i;
+const VIEW_KEY = /^\s*(filter\.|diff\.[^.=\s]+\.textconv|diff\.external|diff\.ignoresubmodules|submodule\.[^=\s]+\.ignore|status\.showuntrackedfiles|index\.sparse|extensions\.worktreeconfig|core\.(filemode|bare|attributesfile|excludesfile|ignorestat|checkstat|trustctime|sparsecheckout|splitindex|untrackedcache|bigfilethreshold|ignorecase|precomposeunicode|protectntfs|protecthfs|autocrlf|symlinks))/i;
+
+/**
+ * Config keys whose value git runs as a command in your later git commands (a pager that
+ * drops lines of `git kizu status`, an editor, an ssh or gpg program, a credential helper):
+ * written by the agent, they run as you. Set for one run (`git -c core.pager=cat log`) they
+ * are judged as the code they run (./shell.ts), not refused.
+ */
+const COMMAND_KEY = /^\s*(protocol\.|core\.(pager|editor|sshcommand|askpass|hookspath)|pager\.|sequence\.editor|gpg\.|credential\.|interactive\.difffilter|diff\.[^.=\s]+\.command|merge\.[^.=\s]+\.driver|mergetool\.|difftool\.)/i;
 
 /**
  * True when a fetch, pull or push refspec writes refs outside branches, tags and remote-
@@ -380,13 +413,16 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
   let i = 0;
   while (i < words.length && (words[i] === null || words[i]!.startsWith('-'))) {
     if (words[i] === null) return 'act'; // a subcommand the gate cannot read: treat it as the worst
+    // `--color <when>` takes the next word when it is one of its values (tester #103: `--color always tap`).
+    if (words[i] === '--color' && /^(always|never|auto|true|false|yes|no|on|off|1|0)$/i.test(words[i + 1] ?? '')) i++;
     i++;
   }
   const sub = words[i];
   if (sub === undefined) return null;
   const rest = words.slice(i + 1);
   const has = (o: string) => rest.includes(o);
-  const next = rest.find((w) => w === null || !w.startsWith('-'));
+  // The first word that is not an option or an option's value (`snapshot -m "wip $i"`: tester #68).
+  const next = rest.find((w, k) => (w === null || !w.startsWith('-')) && !['-m', '--message'].includes(rest[k - 1] ?? ''));
   switch (sub) {
     case 'hook':
       return 'hook';
@@ -397,7 +433,7 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
     case 'teardown':
     case 'init':
     case 'gc':
-      return has('--help') || has('-h') ? null : 'act';
+      return has('--help') || has('-h') || (sub === 'gc' && has('--dry-run')) ? null : 'act';
     case 'unscar':
       return has('--all') || rest.some((w) => w === null) ? 'act' : null;
     case 'revert':
@@ -421,14 +457,53 @@ export const INTERPRETERS = /^(python[\d.]*|pypy[\d.]*|node(js)?|perl[\d.]*|ruby
 /** What an interpreter's code may not mention: git's dir as a path component, git-kizu's refs, its skip switch, the hooks path, hook skipping, the index flags that hide changes, ref plumbing. */
 export const INTERPRETER_MENTIONS = /(^|[\s/\\'"`=(,:;])\.git([\\/'"`\s),;]|$)|refs\/kizu|kizu_skip|hooks_?path|no-verify|assume-unchanged|skip-worktree|update-ref|git-kizu|\.kizurc|kizu\.config|\.husky|lefthook|\.claude[\\/]settings/i;
 
-/** An interpreter's code that runs `git commit` somehow (`-n` would not be visible as a word). */
-export const INTERPRETER_GIT_COMMIT = /\bgit\b[\s\S]*\bcommit\b/i;
+/**
+ * The agents' session variables (src/agents/session-env.ts `MARKERS`, and `AI_AGENT`): git-kizu
+ * tells the agent's commands from the reviewer's by them.
+ */
+export const SESSION_VARIABLES: readonly string[] = ['CLAUDECODE', 'CODEX_THREAD_ID', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'GEMINI_CLI', 'COPILOT_CLI', 'CURSOR_AGENT', 'AI_AGENT'];
+
+/** git's subcommands that change refs, config, the index or the working tree (named in an interpreter's code with `git`). */
+const GIT_WRITE_VERBS = 'commit|commit-tree|update-ref|symbolic-ref|config|push|fetch|pull|stash|update-index|reset|checkout|restore|switch|rebase|merge|branch|tag|rm|mv|clean|remote|replace|notes|reflog|gc|prune|worktree|sparse-checkout|am|apply|cherry-pick|revert|filter-branch|hook|read-tree|write-tree|hash-object|init|clone|add|submodule';
+
+/**
+ * What an interpreter's code (its `-c`/`-e` string, its program argument, or the heredoc or
+ * here-string fed to it) may not mention without the user seeing it: git-kizu, `git` with a
+ * subcommand that changes refs, config, the index or files, git's dir, the agents' hook
+ * folders, git-kizu's config, the hooks path and hook skipping, an agent's session variable.
+ */
+export const INTERPRETER_REVIEW_WORDS = new RegExp(
+  [
+    'kizu',
+    `\\bgit\\b[\\s\\S]*\\b(${GIT_WRITE_VERBS})\\b`,
+    `\\b(${GIT_WRITE_VERBS})\\b[\\s\\S]*\\bgit\\b`,
+    '(^|[^\\w-])\\.git([^\\w-]|$)',
+    '\\.(claude|codex|gemini|cursor|husky)\\b',
+    '\\.github[\\\\/]+hooks',
+    'lefthook|pre-commit|hooks_?path|no-verify|assume-unchanged|skip-worktree',
+    `\\b(${SESSION_VARIABLES.join('|')})\\b`,
+  ].join('|'),
+  'i',
+);
+
+/** True for an interpreter given code computed when it runs (`python3 -c "$CODE"`, `node -e "$(cat x)"`). */
+function interpreterCodeComputed(c: SimpleCommand): boolean {
+  if (!INTERPRETERS.test(c.argv[0]?.value ?? '')) return false;
+  return c.argv.some((w, k) => k > 0 && w.value === null && /^-(c|e|E|r|p|-eval|-print)$/.test(c.argv[k - 1]?.value ?? ''));
+}
+
+/** An interpreter's program text: its arguments (the `-c`/`-e` string among them) and the heredoc or here-string on its stdin. */
+function interpreterCode(c: SimpleCommand): string | null {
+  if (!INTERPRETERS.test(c.argv[0]?.value ?? '')) return null;
+  return [...c.argv.slice(1).map((w) => w.value ?? w.raw), c.stdinText ?? ''].join(' ');
+}
 
 /** The commands whose arguments name files they write, delete, move or change (./engine.ts checks those paths). */
 export const FILE_WRITERS = new Set([
   'rm', 'unlink', 'rmdir', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'tee', 'ln', 'mv',
   'cp', 'install', 'rsync', 'dd', 'sed', 'gsed', 'perl', 'ed', 'ex', 'vi', 'vim', 'nvim', 'nano', 'emacs', 'patch', 'mkdir', 'mkfifo', 'mktemp',
   'git-rm', 'git-mv', 'find-delete', 'sponge', 'split', 'csplit', 'tar', 'unzip', 'curl', 'wget',
+  'gio', 'rename', 'prename', 'trash', 'trash-put', 'gvfs-rm', 'gvfs-copy', 'gvfs-move', 'srm', 'wipe',
 ]);
 
 /** Config keys that add commands or config of their own: aliases, includes, the fsmonitor hook, another working tree. */
@@ -553,8 +628,9 @@ export const RULES: readonly Rule[] = [
   gitRule('untracked-away', 'review-bypass', 'ask', (c) => {
     const sub = gitSub(c);
     const args = opts(c, gitSubcommand(c).at + 1).filter((a): a is string => a !== null);
-    if (sub === 'stash') return args.some((a) => a === '--include-untracked' || a === '--all' || /^-[a-zA-Z]*[ua]/.test(a));
-    if (sub === 'clean') return !args.some((a) => a === '-n' || a === '--dry-run' || /^-[a-zA-Z]*n/.test(a)) && args.some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
+    // (git takes a unique prefix of a long option: `--include-u`, `--al`, `--fo`: tester #141.)
+    if (sub === 'stash') return args.some((a) => abbrevOf(a, '--include-untracked', 5) || abbrevOf(a, '--all', 4) || /^-[a-zA-Z]*[ua]/.test(a));
+    if (sub === 'clean') return !args.some((a) => abbrevOf(a, '--dry-run', 3) || /^-[a-zA-Z]*n/.test(a)) && args.some((a) => abbrevOf(a, '--force', 4) || /^-[a-zA-Z]*f/.test(a));
     return false;
   }),
 
@@ -611,7 +687,12 @@ export const RULES: readonly Rule[] = [
     if (sub !== null && GIT_READ_ONLY.has(sub)) return false;
     if (sub === 'kizu') return false;
     // (not `kizu/<name>`: those are `git kizu task` branches under refs/heads/)
-    return c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText));
+    if (c.argv.slice(1).some((w) => /refs\/kizu/i.test(w.value ?? w.raw)) || (c.stdinText !== null && /refs\/kizu/i.test(c.stdinText))) return true;
+    // A short name git resolves to refs/kizu/<x> first (`git push . +x:kizu/marks`, tester #147, #148, #150), and
+    // update-ref of `kizu/…`, which writes into the git dir's kizu/ folder (#149).
+    const short = /(^|[:+])kizu\/(marks|baseline|journal|snapshots|trash|tasks|reverts|remotes|gc-tmp)(\/|$)/i;
+    if (c.argv.slice(2).some((w) => short.test(w.value ?? w.raw))) return true;
+    return (sub === 'update-ref' || sub === 'symbolic-ref') && c.argv.slice(2).some((w) => /^kizu\//i.test(w.value ?? ''));
   }),
 
   gitRule('refspec-outside-branches', 'review-refs', 'deny', (c) => {
@@ -650,17 +731,131 @@ export const RULES: readonly Rule[] = [
     id: 'interpreter-mentions-review',
     class: 'review-bypass',
     strength: 'deny',
-    match: { on: 'command', names: ['*'], test: (c) => INTERPRETERS.test(c.argv[0]?.value ?? '') && c.argv.slice(1).some((w) => INTERPRETER_MENTIONS.test(w.value ?? w.raw)) },
+    match: { on: 'command', names: ['*'], test: (c) => INTERPRETER_MENTIONS.test(interpreterCode(c) ?? '') },
   },
   {
-    id: 'interpreter-runs-git-commit',
+    id: 'interpreter-review-words',
     class: 'review-bypass',
     strength: 'ask',
-    match: { on: 'command', names: ['*'], test: (c) => INTERPRETERS.test(c.argv[0]?.value ?? '') && INTERPRETER_GIT_COMMIT.test(c.argv.slice(1).map((w) => w.value ?? w.raw).join(' ')) },
+    match: { on: 'command', names: ['*'], test: (c) => INTERPRETER_REVIEW_WORDS.test(interpreterCode(c) ?? '') || interpreterCodeComputed(c) },
   },
   { id: 'unparsable', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
   { id: 'over-budget', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+
+  // issue 22, round 2 (found by the adversarial tester).
+  // `git $X tap`, `git -C . $(echo commit) -n`, `git update-ref "$R" HEAD`: a git word computed when it runs.
+  gitRule('git-computed-word', 'unjudgeable', 'ask', (c) => gitComputedWord(c)),
+  { id: 'computed-variable-name', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  { id: 'computed-path', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  { id: 'runs-unseen-commands', class: 'unjudgeable', strength: 'ask', match: { on: 'engine' } },
+  {
+    // `unset CLAUDECODE`, `env -u CLAUDECODE …`, `env -i …`, `CLAUDECODE= …`, `export -n CLAUDECODE`: hiding the agent's session.
+    id: 'session-variable',
+    class: 'reviewer-acts',
+    strength: 'deny',
+    match: { on: 'command', names: ['*'], test: (c) => hidesSession(c) },
+  },
+  // `git remote add --mirror=fetch x URL` (fetches +refs/*:refs/*, git-kizu's refs among them), `remote.x.mirror`.
+  gitRule('mirror-remote', 'review-refs', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    if (s.config.some((k) => /^\s*remote\..+\.mirror/i.test(k))) return true;
+    const sub = c.argv[s.at]?.value;
+    const args = opts(c, s.at + 1);
+    if (sub === 'remote') return args.some((a) => a !== null && /^--mirror(=|$)/.test(a));
+    if (sub === 'clone') return false;
+    if (sub === 'fetch' || sub === 'pull' || sub === 'push') return args.some((a) => a !== null && (abbrevOf(a, '--mirror', 5) || /^--refmap=.*:refs\/(?!heads\/|tags\/|remotes\/)/.test(a)));
+    return sub === 'config' && configWrites(args) && c.argv.slice(s.at + 1).some((w) => /^remote\..+\.mirror$/i.test(w.value ?? w.raw));
+  }),
+  // `git sparse-checkout set …` takes files (hooks and settings among them) out of the working tree and hides their deletion.
+  gitRule('sparse-checkout', 'review-bypass', 'ask', (c) => {
+    const s = gitSubcommand(c);
+    return c.argv[s.at]?.value === 'sparse-checkout' && !['list', undefined].includes(c.argv[s.at + 1]?.value ?? undefined);
+  }),
+  // `git add|stash push|rm --cached .claude/review-queue.md`: the review queue staged or stashed away.
+  gitRule('review-queue-stash', 'review-files', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    const sub = c.argv[s.at]?.value;
+    if (sub !== 'add' && sub !== 'stash' && sub !== 'rm' && sub !== 'update-index') return false;
+    let words = c.argv.slice(s.at + 1);
+    if (sub === 'stash') {
+      const verb = words.find((w) => !(w.value ?? '').startsWith('-'))?.value;
+      if (verb !== undefined && verb !== 'push' && verb !== 'save' && verb !== '--') return false;
+    }
+    words = words.filter((w) => w.value !== '--' && !['push', 'save'].includes(w.value ?? ''));
+    return words.some((w) => w.value !== null && !w.value.startsWith('-') && pathspecReachesQueue(w.value));
+  }),
+  { id: 'user-git-files', class: 'review-files', strength: 'deny', match: { on: 'path', home: HOME_GIT_PATHS } },
+  // `git config core.pager "grep -v rejected"` (tester #123): written for later runs, only `git config` writes count.
+  gitRule('git-config-command', 'review-bypass', 'deny', (c) => {
+    const s = gitSubcommand(c);
+    // `-c protocol.ext.allow=always`: lets an ext:: URL run its command (tester #137).
+    if (s.config.some((k) => /^\s*protocol\.(ext\.)?allow\s*=\s*always/i.test(k))) return true;
+    if (c.argv[s.at]?.value !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
+    return c.argv.slice(s.at + 1).some((w) => COMMAND_KEY.test(w.value ?? w.raw));
+  }),
+  // ~/.bashrc and its kin (tester #124): code there runs in your next shell, before your next `git kizu status`.
+  { id: 'user-startup-files', class: 'review-files', strength: 'deny', match: { on: 'path', home: HOME_STARTUP_PATHS } },
 ];
+
+/** True when a pathspec (relative to the root, or a glob) takes in `.claude/review-queue.md`. */
+export function pathspecReachesQueue(spec: string): boolean {
+  const p = spec.replace(/^:(\/|\(top\))?/, '').replace(/^(\.\/)+/, '').replace(/\/+$/, '').toLowerCase();
+  const queue = '.claude/review-queue.md';
+  // (By its own name too: `cd .claude && git stash push review-queue.md`.)
+  if (p === queue || p === '.claude' || p === 'review-queue.md' || p.endsWith('/review-queue.md') || p.endsWith('/.claude')) return true;
+  if (!/[*?[]/.test(p)) return false;
+  // git's pathspec glob: `*` matches across `/`.
+  const re = new RegExp('^' + p.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  return re.test(queue) || re.test('.claude');
+}
+
+/** Words of `git` a computed value may turn into another command: the subcommand, an option (not an option's value), a ref to write. */
+function gitComputedWord(c: SimpleCommand): boolean {
+  const s = gitSubcommand(c);
+  for (let i = 1; i < s.at; i++) if (c.argv[i].value === null && !['-C'].includes(c.argv[i - 1]?.value ?? '')) return true;
+  const sub = c.argv[s.at];
+  if (!sub) return false;
+  if (sub.value === null) return true;
+  // git kizu: reviewer-act treats a computed word as the worst; commit/merge/pull: commit-dynamic-options.
+  if (['kizu', 'commit', 'merge', 'pull'].includes(sub.value) || GIT_PURE_READS.has(sub.value)) return false;
+  const rest = c.argv.slice(s.at + 1);
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i];
+    if (w.value === '--') return false;
+    if (w.value !== null) continue;
+    // `-m "$MSG"`, `--message="$M"`, `-m"$M"`: the option is written out, its value computed.
+    const prev = rest[i - 1]?.value ?? '';
+    if (/^(--[a-z-]+=|-[mFbBt])/.test(w.raw)) continue;
+    if (/^(-[mFbBtCc]|--(message|file|author|date|format|pretty|branch|orphan|since|until|grep|reason|template))$/.test(prev)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** git subcommands that read and have no option writing a file or running a command. */
+const GIT_PURE_READS = new Set(['status', 'rev-parse', 'ls-files', 'cat-file', 'rev-list', 'for-each-ref', 'show-ref', 'ls-tree', 'merge-base', 'name-rev', 'describe', 'check-ignore', 'check-attr', 'blame', 'grep', 'ls-remote', 'var', 'help', 'version', 'shortlog']);
+
+/** True when a command hides the agent's session variables from what it runs: unsets or sets one, or empties the environment. */
+function hidesSession(c: SimpleCommand): boolean {
+  if (c.assignments.some((a) => SESSION_VARIABLES.includes(a.name))) return true;
+  const name = (c.argv[0]?.value ?? '').replace(/^.*\//, '');
+  const words = c.argv.slice(1).map((w) => w.value ?? '');
+  const named = (w: string) => SESSION_VARIABLES.includes(w.replace(/=.*$/s, ''));
+  if (name === 'env') {
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (w === '-i' || w === '-' || w === '--ignore-environment' || /^-[a-zA-Z]*i/.test(w) && !w.startsWith('--')) return true;
+      if ((w === '-u' || w === '--unset') && named(words[i + 1] ?? '')) return true;
+      if ((/^-u./.test(w) && named(w.slice(2))) || (w.startsWith('--unset=') && named(w.slice(8)))) return true;
+      if (!w.startsWith('-') && !w.includes('=')) break;
+    }
+    return false;
+  }
+  // `exec -c CMD` runs CMD with an empty environment.
+  if (name === 'exec' && words.some((w) => /^-[a-z]*c/.test(w))) return true;
+  if (['unset', 'export', 'declare', 'typeset', 'local', 'readonly', 'read', 'printf', 'mapfile', 'readarray', 'getopts', 'let', 'setenv', 'unsetenv', 'launchctl'].includes(name)) return words.some(named);
+  return false;
+}
 
 /** Terminal programs that run what is typed into them, or type into other programs. */
 const TYPED_INTO = /^(tmux|screen|script|expect|unbuffer|socat|ipython[\d.]*|irb|pry|vi|vim|nvim|view|nano|emacs|less|more|most|gdb|lldb)$/i;
@@ -679,11 +874,13 @@ function isInteractive(c: SimpleCommand): boolean {
   // not started by this call: what it may run later is judged where it is set, not here.
   const via = c.via[c.via.length - 1] ?? '';
   if (via === 'git config' || via === 'git -c' || /^[A-Z_]+$/.test(via)) return false;
+  // `tmux -V`, `vim --version`: prints and exits.
+  if (c.argv.length > 1 && c.argv.slice(1).every((w) => ['-V', '--version', '-h', '--help'].includes(w.value ?? ''))) return false;
   if (TYPED_INTO.test(name)) return c.stdinText === null;
   if (!INTERPRETERS.test(name) || /awk$/i.test(name)) return false;
   if (!c.argv.slice(1).every((w) => w.value !== null && ['-i', '--interactive', '-', '-q', '-u'].includes(w.value))) return false;
-  // Its program is a heredoc the gate can read: judged as a one-liner is.
-  if (c.stdinText !== null) return INTERPRETER_MENTIONS.test(c.stdinText) || INTERPRETER_GIT_COMMIT.test(c.stdinText);
+  // Its program is a heredoc the gate can read: judged as a one-liner is (rules interpreter-*).
+  if (c.stdinText !== null) return false;
   return true; // from a pipe, or typed into it later
 }
 

@@ -26,7 +26,8 @@ export async function preToolUse(input: PreToolInput): Promise<HookAnswer> {
   if (env.CLAUDE_CONFIG_DIR) for (const f of ['settings.json', 'settings.local.json', 'hooks', 'kizu', 'commands/kizu.md']) userHookPaths.push(path.join(env.CLAUDE_CONFIG_DIR, f));
   if (env.CODEX_HOME) userHookPaths.push(env.CODEX_HOME);
   if (env.GIT_CONFIG_GLOBAL) userHookPaths.push(env.GIT_CONFIG_GLOBAL);
-  if (env.XDG_CONFIG_HOME) userHookPaths.push(path.join(env.XDG_CONFIG_HOME, 'git', 'config'), path.join(env.XDG_CONFIG_HOME, 'kizu'));
+  // $XDG_CONFIG_HOME/git: git's user config, ignore and attributes files.
+  if (env.XDG_CONFIG_HOME) userHookPaths.push(path.join(env.XDG_CONFIG_HOME, 'git'), path.join(env.XDG_CONFIG_HOME, 'kizu'));
   const v = await judge(input.call, { cwd: input.cwd, home: env.HOME || homedir(), userHookPaths });
   if (!v) return NO_ANSWER;
   return { kind: v.strength, reason: gateReason(v, input.tool), userMessage: gateUserMessage(v, input.tool) };

@@ -671,12 +671,11 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
     'xargs adds arguments the gate cannot see to a git or file-changing command. Run the command with its arguments written out, or loop over them in the shell.',
   'interpreter-mentions-review':
     "this one-liner of a script interpreter touches git's dir, git-kizu's refs or config, the hooks or review switches. Use ordinary git commands on the working tree, or ask the human.",
-  'interpreter-runs-git-commit':
-    'this one-liner of a script interpreter runs a git commit, whose options the gate cannot see. Run `git commit` directly in the shell.',
   unparsable:
     'the gate could not parse this command as shell syntax, so it cannot tell what it runs. Write it as plain shell (split it into simpler commands).',
   'over-budget':
     'this command is too long or too deeply nested for the gate to check in time. Split it into simpler commands.',
+  ...gateReasonsRound2(),
 };
 
 /**
@@ -809,4 +808,36 @@ export function uncheckedUserMessage(u: { files: number; where: { dir: string; f
 /** The Stop hook's reason for the agent when files were left unread ({@link uncheckedState}). */
 export function uncheckedReason(t: LostState): string {
   return `git-kizu: ${t.what}. Review cannot pass over files nobody checked: remove the files you generated that are not meant to stay; if they are, stop and tell the human (they commit or ignore them).`;
+}
+
+// --- issue 22, round 2: pre-tool gate ---
+
+/** The reasons of the gate rules added in issue 22's second round (spread into {@link GATE_REASONS}). */
+function gateReasonsRound2(): Pick<Record<RuleId, string>, 'interpreter-review-words' | 'git-computed-word' | 'computed-variable-name' | 'computed-path' | 'runs-unseen-commands' | 'session-variable' | 'mirror-remote' | 'sparse-checkout' | 'review-queue-stash' | 'user-git-files' | 'git-config-command' | 'user-startup-files'> {
+  return {
+    'interpreter-review-words':
+      "this script interpreter's code names git-kizu, a git command that changes refs, config, the index or files, git's dir, the agents' hook folders, or an agent's session variable, and the gate cannot see what it does with them. Run the git command directly in the shell, or ask the human.",
+    'git-computed-word':
+      'a word of this git command (its subcommand, an option or a ref) is computed when it runs (a variable or command substitution the gate cannot know), so the gate cannot tell what git does. Write the git command out literally.',
+    'computed-variable-name':
+      'this sets, exports or unsets a variable whose name is computed when it runs, so the gate cannot tell which one (it may be KIZU_SKIP or an agent session variable). Write the variable name out literally.',
+    'computed-path':
+      'this writes, moves or links a file whose name is computed when it runs (a variable or command substitution the gate cannot know), so the gate cannot tell whether it is a hook, git-kizu file or git file. Write the path out literally.',
+    'runs-unseen-commands':
+      "this runs commands the gate cannot read: from its standard input or a file given there (`make -f /dev/stdin`), later (`at`, `batch`, `crontab`), or over ssh (what it types in, in a login without the agent's session variables). Run the commands directly in the shell.",
+    'session-variable':
+      "this hides or changes the agent's session variable (CLAUDECODE, CODEX_THREAD_ID, GEMINI_CLI, COPILOT_CLI, CURSOR_AGENT, AI_AGENT, or the whole environment): git-kizu tells the agent's commands from the reviewer's by these, and the agent must not hide them. Run the command with the environment as it is.",
+    'mirror-remote':
+      "a mirror remote fetches every ref (+refs/*:refs/*), which overwrites git-kizu's review refs under refs/kizu/. Add the remote without --mirror and fetch into refs/remotes/.",
+    'sparse-checkout':
+      'sparse checkout takes files out of the working tree (hook files and settings among them) and hides their deletion from git status, and with it from review. Ask the human to set it up.',
+    'review-queue-stash':
+      "this stages, stashes or untracks the review queue (.claude/review-queue.md): stashing it away made open review items vanish. Leave the queue file to git-kizu (`git kizu queue done <id>` when an item is done).",
+    'git-config-command':
+      "this sets a git setting whose value git runs as a command in later git commands (a pager, an editor, an ssh or gpg program, a credential helper, a diff or merge tool): it would run as the human, in the human's own git kizu commands too. Leave it; if it is needed, ask the human.",
+    'user-startup-files':
+      "this writes a shell startup file in the home directory (~/.bashrc, ~/.profile, ...): what it sets runs in the human's next shell, before their next look at the review. Leave it; if it is needed, ask the human.",
+    'user-git-files':
+      "this writes git's user-scope ignore or attributes file (or git config under ~/.config/git): a line there hides a new file from git, and with it from review. Leave it; if it is needed, ask the human.",
+  };
 }
