@@ -434,6 +434,11 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
     case 'init':
     case 'gc':
       return has('--help') || has('-h') || (sub === 'gc' && has('--dry-run')) ? null : 'act';
+    case 'rollback':
+    case 'undo':
+      // Every rollback level and undo discard working-tree content (the review queue and the
+      // reviewer's scars with it): the reviewer's acts; their preview is not.
+      return has('--help') || has('-h') || has('--dry-run') ? null : 'act';
     case 'unscar':
       return has('--all') || rest.some((w) => w === null) ? 'act' : null;
     case 'revert':

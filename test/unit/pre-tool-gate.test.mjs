@@ -570,6 +570,12 @@ const SHELL = [
   ['tar --use-compress-program="git commit -n" -cf /tmp/t.tgz src', 'deny commit-no-verify'],
   ['tar -czf /tmp/t.tgz src', 'pass'],
   ['git kizu gc --dry-run', 'pass'], // #114
+  ['git kizu rollback snapshot 3 --yes', 'deny reviewer-act'], // #44: it deleted the review queue
+  ['git kizu rollback patch abc1 --yes', 'deny reviewer-act'],
+  ['git kizu rollback branch --yes', 'deny reviewer-act'],
+  ['git kizu undo', 'deny reviewer-act'], // #69
+  ['git kizu rollback snapshot 3 --dry-run', 'pass'],
+  ['git kizu undo --dry-run', 'pass'],
   ['for i in $(seq 1 3); do git kizu snapshot -m "wip $i"; done', 'pass'], // #68
   ['git kizu snapshot drop "$ID"', 'deny reviewer-act'],
   ['/opt/lib/node_modules/git-kizu/bin/git-kizu.js tap src/a.ts:2', 'deny reviewer-act'], // #119
