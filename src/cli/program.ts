@@ -357,7 +357,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
       // (snapshotTake adopts them, or releases them if it fails first).
       await (await import('../rollback/snapshots/begin.js')).beginSnapshot(cwd);
       const { snapshotTake } = await command;
-      setCode(await snapshotTake({ cwd, message: o.message, json: !!o.json, reporter }));
+      setCode(await snapshotTake({ cwd, message: o.message, json: !!o.json, by: session?.by ?? null, reporter }));
     });
   snapshot
     .command('list')
