@@ -99,3 +99,34 @@ export function takeEarly(root: string): Started | undefined {
   early.delete(root);
   return s;
 }
+
+/**
+ * Whether refs/kizu/baseline names a commit outside HEAD's history: one
+ * `git merge-base --is-ancestor <baseline> HEAD`, only when the baseline comes from the ref
+ * (`b.fromRef`). `baseline set` takes HEAD or a commit of its history in use; a baseline
+ * that is not (a ref moved with `git update-ref`, a crafted commit whose branch was deleted)
+ * makes `hunks` show that commit's content as what the agent removed, and `revert` would write
+ * it back (issue 22, #86). A HEAD without a commit, or a git failure, says false (nothing to
+ * compare with; the listing itself reports a missing object).
+ * @param root the working-tree root.
+ * @param b the baseline in use (./listing.ts getBaseline).
+ * @returns true only when git says the baseline is not an ancestor of HEAD (exit 1).
+ */
+export async function baselineOutsideHead(root: string, b: Baseline): Promise<boolean> {
+  if (!b.fromRef || !b.oid) return false;
+  const r = await git(['merge-base', '--is-ancestor', b.oid, 'HEAD'], { cwd: root, okStatus: [0, 1, 128] });
+  return r.status === 1;
+}
+
+/** The one command that puts a moved baseline right (#86). */
+export const BASELINE_MOVED_FIX = 'git kizu baseline set <rev> (a commit of HEAD\'s history, e.g. HEAD), or git kizu baseline reset';
+
+/**
+ * The finding for a refs/kizu/baseline outside HEAD's history (hunks/baseline.ts
+ * baselineOutsideHead), for status, doctor and the prompt hook: `the baseline 1a2b3c4d5e6f is
+ * not in HEAD's history; it was moved (hunks show its content as what the agent removed, and
+ * revert would write it back)`.
+ */
+export function baselineMovedText(oid: string): string {
+  return `the baseline ${oid.slice(0, 12)} (refs/kizu/baseline) is not in HEAD's history; it was moved (hunks show its content as what the agent removed, and revert would write it back)`;
+}
