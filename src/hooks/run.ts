@@ -45,13 +45,17 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     const told = import('../install/integrity.js')
       .then((m) => m.promptIntegrity(input.cwd, process.env.HOME || homedir(), process.env))
       .catch((): string[] => []);
+    // A refs/kizu/baseline moved outside HEAD's history, told on every prompt until fixed (hunks/baseline.ts).
+    const moved = import('../hunks/baseline.js').then((m) => m.promptBaselineNotice(input.cwd)).catch(() => null);
     try {
       await (await import('./prompt-snapshot.js')).userPromptSubmit(input, warn);
     } catch (e) {
       warn(hookSkipped('user-prompt-submit', e, false));
     }
     const lines = await told;
-    return lines.length ? { kind: 'allow', userMessage: integrityNotice(lines) } : NO_ANSWER;
+    const m = await moved;
+    const notes = [...(lines.length ? [integrityNotice(lines)] : []), ...(m ? [m] : [])];
+    return notes.length ? { kind: 'allow', userMessage: notes.join('\n') } : NO_ANSWER;
   },
   'pre-tool-use': async (input) => (await import('./pre-tool-gate.js')).preToolUse(input),
 };

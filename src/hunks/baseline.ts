@@ -6,7 +6,7 @@
  * ({@link startEarly}); listHunks then takes over the running processes ({@link takeEarly}).
  */
 import { git, type GitResult } from '../git/run.js';
-import { commonDirFast, discoveryOverridden, gitDirFast, repoInfoFast } from '../git/repo.js';
+import { commonDirFast, discoveryOverridden, findRootFast, gitDirFast, repoInfoFast } from '../git/repo.js';
 import { headFast, refFast } from '../git/refs.js';
 import { DIFF_ARGS } from '../git/diff.js';
 import { BASELINE_REF } from '../git/layout.js';
@@ -129,4 +129,30 @@ export const BASELINE_MOVED_FIX = 'git kizu baseline set <rev> (a commit of HEAD
  */
 export function baselineMovedText(oid: string): string {
   return `the baseline ${oid.slice(0, 12)} (refs/kizu/baseline) is not in HEAD's history; it was moved (hunks show its content as what the agent removed, and revert would write it back)`;
+}
+
+/**
+ * The prompt hook's note to the user about a moved baseline (#86): {@link baselineMovedText}
+ * with the fix, or null. Cheap: the ref is read from the files (git/refs.ts refFast, no git
+ * process); one `git merge-base --is-ancestor` runs only when refs/kizu/baseline is set (or
+ * the files cannot tell). Never throws (null on any failure).
+ * @param cwd the hook payload's working directory.
+ */
+export async function promptBaselineNotice(cwd: string): Promise<string | null> {
+  try {
+    const root = discoveryOverridden() ? null : findRootFast(cwd);
+    const common = root ? commonDirFast(root) : null;
+    if (!root || !common) return null;
+    let oid = refFast(common, BASELINE_REF);
+    if (oid === null) return null;
+    if (oid === undefined) {
+      const r = await git(['rev-parse', '-q', '--verify', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
+      if (r.status !== 0) return null;
+      oid = r.stdout.toString('utf8').trim();
+    }
+    if (!(await baselineOutsideHead(root, { rev: BASELINE_REF, oid, fromRef: true }))) return null;
+    return `git-kizu: ${baselineMovedText(oid)}; fix: ${BASELINE_MOVED_FIX}`;
+  } catch {
+    return null;
+  }
 }

@@ -3,7 +3,7 @@
 // would write it into the file. status, doctor name it; revert refuses before any write.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sandbox } from '../helpers/sandbox.mjs';
+import { hook, sandbox } from '../helpers/sandbox.mjs';
 import { ok } from '../helpers/expect.mjs';
 
 test('a baseline outside HEAD\'s history: status and doctor name it with the fix, revert refuses and writes nothing; a baseline set to HEAD~1 is no finding', () => {
@@ -30,6 +30,11 @@ test('a baseline outside HEAD\'s history: status and doctor name it with the fix
   assert.ok(doc.stdout.includes(`fix  baseline: ${moved}; fix: ${fix}\n`), doc.stdout);
   assert.equal(doc.status, 1);
 
+  // The prompt hook tells the user (systemMessage), every prompt until it is fixed.
+  const payload = { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
+  const p = hook(sb, 'user-prompt-submit', payload);
+  assert.equal(p.status, 0);
+  assert.equal(JSON.parse(p.stdout).systemMessage, `git-kizu: ${moved}; fix: ${fix}`);
   const hunks = JSON.parse(ok(sb.kizu(['hunks', '--json'])).stdout);
   assert.equal(hunks.length, 1);
   const r = sb.kizu(['revert', hunks[0].shortId, '-m', 'no']);
@@ -44,4 +49,5 @@ test('a baseline outside HEAD\'s history: status and doctor name it with the fix
   const fine = JSON.parse(sb.kizu(['status', '--json']).stdout);
   assert.equal(fine.baseline.outsideHead, false);
   assert.ok(!sb.kizu(['doctor']).stdout.includes('baseline'));
+  assert.equal(hook(sb, 'user-prompt-submit', payload).stdout, '');
 });
