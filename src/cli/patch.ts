@@ -18,6 +18,8 @@ import { withWorkTreeLock } from '../git/lock.js';
 import { fileMode, writeAllOrNothing } from '../rollback/journal/patch-write.js';
 import { checkJournalRef, readJournal, recordEntry, sessionFromEnv, shortIds } from '../rollback/journal/journal.js';
 import { askYesNo, canAsk } from './confirm.js';
+import type { AgentSession } from '../agents/session-env.js';
+import { agentLabel } from './reviewer-acts.js';
 
 export interface PatchApplyInput {
   cwd: string;
@@ -34,6 +36,10 @@ export interface PatchApplyInput {
   strip: number;
   reporter: Reporter;
   env?: NodeJS.ProcessEnv;
+  /** The agent session this runs in (agents/session-env.ts), or null: then review state is refused ({@link refuseReviewState}). */
+  session?: AgentSession | null;
+  /** Home directory, for the path rules of {@link refuseReviewState} (default HOME). */
+  home?: string;
   /** Reads stdin (tests may replace it). */
   readStdin?: () => Buffer;
 }
@@ -57,10 +63,46 @@ export interface PatchApplyInput {
  *   when a file changed while asking (or meanwhile, by another git kizu command: the check and
  *   the write happen under the working-tree write lock, git/lock.ts withWorkTreeLock); exit 2
  *   when that lock cannot be taken; exit 2 when refs/kizu/journal points at anything but an
- *   existing commit. Nothing is written in any of these cases. If the
+ *   existing commit; exit 2 from inside an agent's session for a patch that changes review
+ *   state ({@link refuseReviewState}, `--dry-run` too). Nothing is written in any of these cases. If the
  *   journal cannot be written after the files were, the files are put back and the error is
  *   thrown (exit 2).
  */
+/** What each path rule of the pre-tool gate protects, in words (for {@link refuseReviewState}). */
+const PROTECTS: Record<string, string> = {
+  'kizu-config': "git-kizu's config",
+  'package-json-review-keys': "git-kizu's config or a hook manager's hooks in package.json",
+  'hook-files': "an agent's hook settings or runner, or a hook manager's hooks",
+  'review-queue-file': 'the review queue',
+  'user-hook-files': "the user's hook settings",
+  'git-dir': 'the git dir',
+};
+
+/**
+ * Refuses, before anything is written, a patch run from inside an agent's session that
+ * changes review state: any path the pre-tool gate refuses for the agent's own edits
+ * (gates/engine.ts classifyPath: git-kizu's config files, the queue file, the hook settings
+ * and runners of every agent and hook manager, anything under `.git/`; package.json only when
+ * its guarded keys change, engine.ts changedKeys). `patch apply` is the agent's to run for
+ * its own code (an edit like its write tools, recorded in the journal); review state is the
+ * reviewer's (issue 22, #81-#83).
+ * @throws KizuError (exit 2) naming the first such path and what it holds.
+ */
+async function refuseReviewState(root: string, plan: ReturnType<typeof planPatch>, session: AgentSession, home: string): Promise<void> {
+  const { classifyPath, changedKeys, findRepo } = await import('../gates/engine.js');
+  const repo = findRepo(root);
+  const q = pathQuoter(root);
+  for (const p of plan) {
+    const hit = classifyPath(path.join(root, p.patch.path), { cwd: root, home: home || root }, repo);
+    if (!hit) continue;
+    if (hit.rule === 'package-json-review-keys' && !changedKeys(p.before?.toString('utf8') ?? '', p.after?.toString('utf8') ?? '{}').length) continue;
+    throw new KizuError(
+      `this patch changes ${q(p.patch.path)}, ${PROTECTS[hit.rule] ?? 'review state'}, and it runs inside a ${agentLabel(session)} session (${session.variable} is set): an agent's patch may not change review state; nothing was written`,
+      { hint: 'leave that file out of the patch; if the change is needed, tell the human, who can apply it in their own terminal' },
+    );
+  }
+}
+
 export async function patchApply(i: PatchApplyInput): Promise<number> {
   const { root, gitDir } = await repoInfo(i.cwd);
   if (!Number.isInteger(i.strip) || i.strip < 0) throw new KizuError(`-p takes a whole number >= 0, got ${i.strip}`, { hint: 'use -p1 for a/ b/ prefixes (the default), -p0 for none' });
@@ -72,6 +114,7 @@ export async function patchApply(i: PatchApplyInput): Promise<number> {
   }
   const files = parsePatch(bytes, i.strip);
   const plan = planPatch(root, files);
+  if (i.session) await refuseReviewState(root, plan, i.session, i.home ?? process.env.HOME ?? '');
   await checkJournalRef(root); // a corrupt journal ref stops the command before the first write
   const r = i.reporter;
   const q = pathQuoter(root);

@@ -336,7 +336,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
     .action(async (file: string, o: { dryRun?: boolean; yes?: boolean; json?: boolean; p: string }) => {
       const { patchApply } = await import('./patch.js');
       if (!/^\d+$/.test(o.p)) throw new KizuError(`-p takes a whole number >= 0, got "${o.p}"`, { hint: 'use -p1 for a/ b/ prefixes (the default), -p0 for none' });
-      setCode(await patchApply({ cwd, file, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, strip: Number(o.p), reporter }));
+      setCode(await patchApply({ cwd, file, dryRun: !!o.dryRun, yes: !!o.yes, json: !!o.json, strip: Number(o.p), session: session(), reporter }));
     });
 
   // --- review (interactive, src/review) ---
@@ -363,7 +363,7 @@ export function buildProgram(setCode: (code: number) => void): Command {
       // (snapshotTake adopts them, or releases them if it fails first).
       await (await import('../rollback/snapshots/begin.js')).beginSnapshot(cwd);
       const { snapshotTake } = await command;
-      setCode(await snapshotTake({ cwd, message: o.message, json: !!o.json, reporter }));
+      setCode(await snapshotTake({ cwd, message: o.message, json: !!o.json, by: session()?.by ?? null, reporter }));
     });
   snapshot
     .command('list')

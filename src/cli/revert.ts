@@ -126,7 +126,8 @@ function stagedLine(plan: RevertPlan, q: PathQuote): string | null {
  *   that changed since the hunk was listed; exit 2 for bad input (missing hunk, kind or
  *   queue without -m, empty reason), a scar that cannot be written (nothing changed; the
  *   hint names --queue), -m for a hunk whose revert removes the file or leaves a symbolic
- *   link, and the refusals of planRevert.
+ *   link, a refs/kizu/baseline outside HEAD's history (hunks/baseline.ts
+ *   baselineOutsideHead: nothing written), and the refusals of planRevert.
  */
 export async function revertCommand(i: RevertCommandInput): Promise<number> {
   if (i.list) {
@@ -157,6 +158,12 @@ export async function revertCommand(i: RevertCommandInput): Promise<number> {
   // scar, unscar, patch apply or rollback patch waits for it and it waits for them.
   const revert = async () => {
     const { baseline, hunks } = await listHunks(ctx.root);
+    // A baseline outside HEAD's history (moved with update-ref) would write its content into
+    // the file as "what the agent removed": refuse before the first write (#86).
+    const { baselineOutsideHead, baselineMovedText, BASELINE_MOVED_FIX } = await import('../hunks/baseline.js');
+    if (await baselineOutsideHead(ctx.root, baseline)) {
+      throw new KizuError(`${baselineMovedText(baseline.oid)}; nothing was reverted`, { hint: `check it (git log -1 -p ${baseline.oid.slice(0, 12)}), then: ${BASELINE_MOVED_FIX}` });
+    }
     const pq = pathQuoter(ctx.root);
     const [h] = resolveHunks([normaliseHunkSpec(ctx.root, i.cwd, i.hunk!, hunks)], hunks, pq);
     const plan = await planRevert(ctx.root, h, baseline.oid);

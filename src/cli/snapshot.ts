@@ -15,6 +15,8 @@ export interface SnapshotTakeInput {
   cwd: string;
   message?: string;
   json: boolean;
+  /** `agent:<agent>` when run from inside an agent's session (agents/session-env.ts), else null. */
+  by?: string | null;
   reporter: Reporter;
 }
 
@@ -37,7 +39,7 @@ export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
   const bar = i.json || !process.stderr.isTTY ? null : (await import('../progress.js')).delayedProgress('snapshot: hashing files');
   try {
     const { takeSnapshot } = await import('../rollback/snapshots/snapshot.js');
-    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '', progress: bar ? (d, t) => bar.update(d, t) : undefined });
+    res = await takeSnapshot(begun ?? findRootFast(i.cwd) ?? i.cwd, { kind: 'manual', message: i.message ?? '', by: i.by ?? null, progress: bar ? (d, t) => bar.update(d, t) : undefined });
   } finally {
     abandonBegunSnapshot();
     await bar?.stop();
@@ -55,14 +57,15 @@ export async function snapshotTake(i: SnapshotTakeInput): Promise<number> {
 
 function infoJson(s: SnapshotInfo): object {
   const m = s.meta;
-  return { id: s.id, ref: s.ref, name: s.name, time: m.time, kind: m.kind, message: m.message, files: m.files, skipped: m.skipped, head: m.head, worktree: m.worktree };
+  return { id: s.id, ref: s.ref, name: s.name, time: m.time, kind: m.kind, message: m.message, files: m.files, skipped: m.skipped, head: m.head, worktree: m.worktree, by: m.by ?? null };
 }
 
 /**
  * Lists snapshots, newest first: `<name>  <kind>  <files> files  <message>`, with
  * `[worktree <path>]` before the message for one taken in another worktree of the
  * repository (snapshot refs are shared by all of them); with --json an
- * array of {id, ref, name, time, kind, message, files, skipped, head, worktree}.
+ * array of {id, ref, name, time, kind, message, files, skipped, head, worktree, by}; `[agent:<agent>]`
+ * marks one taken from inside an agent's session.
  * @returns 0.
  */
 export async function snapshotList(i: { cwd: string; json: boolean; reporter: Reporter }): Promise<number> {
@@ -80,7 +83,9 @@ export async function snapshotList(i: { cwd: string; json: boolean; reporter: Re
     const msg = printable(s.meta.message.split('\n')[0]);
     // Snapshot refs are shared by the worktrees of a repository: say which one took it.
     const where = s.meta.worktree && !sameWorktree(s.meta, root, gitDir) ? `  [worktree ${printable(s.meta.worktree)}]` : '';
-    i.reporter.log(`${printable(s.name)}  ${printable(s.meta.kind).padEnd(6)}  ${count(s.meta.files, 'file')}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${msg ? `  ${msg}` : ''}`);
+    // An agent's snapshot says so: retention counts it apart from the reviewer's (snapshot.ts).
+    const by = typeof s.meta.by === 'string' ? `  [${printable(s.meta.by)}]` : '';
+    i.reporter.log(`${printable(s.name)}  ${printable(s.meta.kind).padEnd(6)}  ${count(s.meta.files, 'file')}${s.meta.skipped.length ? ` (${s.meta.skipped.length} skipped)` : ''}${where}${by}${msg ? `  ${msg}` : ''}`);
   }
   return EXIT.OK;
 }

@@ -41,10 +41,12 @@ import { vanishedItems } from '../queue/record.js';
 import { lostState } from '../hooks/lost-state.js';
 import { uncheckedState, type LostState } from '../hooks/text.js';
 import { stopScanBound } from '../hooks/stop-gate.js';
+import { baselineOutsideHead, baselineMovedText, BASELINE_MOVED_FIX } from '../hunks/baseline.js';
 
 /** JSON shape printed by `git kizu status --json`. */
 export interface StatusJson {
-  baseline: { rev: string; oid: string; fromRef: boolean };
+  /** `outsideHead`: refs/kizu/baseline names a commit outside HEAD's history (it was moved: hunks/baseline.ts baselineOutsideHead). */
+  baseline: { rev: string; oid: string; fromRef: boolean; outsideHead: boolean };
   /**
    * `byAgent`: the hunks whose stored mark an agent set (`by: agent:<name>`; its tap counts as unreviewed), with that mark.
    * `laundered`: rejections that outlived their hunk (committed, or edited instead of reverted).
@@ -160,7 +162,10 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     repoIntegrity(ctx.root, home, env),
   ]);
   const list = hunks.map((h) => hunkJson(h, markOf(marks, h.id)));
-  const laundered = baseline.oid ? await launderedJson(ctx.root, marks, { baseline, hunks }) : [];
+  const [laundered, outsideHead] = await Promise.all([
+    baseline.oid ? launderedJson(ctx.root, marks, { baseline, hunks }) : [],
+    baselineOutsideHead(ctx.root, baseline),
+  ]);
   // Fixes re-run the install that was made (scope, agents, plugin), never adding hooks that run twice.
   const inst = recordedInstall(ctx.gitDir, home);
   const plugin = pluginEnabled(home);
@@ -181,7 +186,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   return {
     lost,
     unchecked: scan.unchecked ? { ...scan.unchecked, ...uncheckedState(scan.unchecked, ctx.config.stop.maxFiles) } : null,
-    baseline,
+    baseline: { ...baseline, outsideHead },
     hunks: {
       total: list.length,
       unreviewed: by('unreviewed'),
@@ -256,13 +261,13 @@ export interface StatusCommandInput {
 /**
  * Prints the status (text with paths quoted as git quotes them, or {@link StatusJson} with `json`).
  * @returns 0 when nothing blocks the agent (no scars, open items or rejected hunks, rejections
- *   that outlived their hunk included), else 1;
+ *   that outlived their hunk included) and the baseline is in HEAD's history, else 1;
  *   2 when the review queue file could not be read (the rest is still shown).
  * @throws KizuError as {@link gatherStatus}.
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length + (s.unchecked ? 1 : 0);
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length + (s.unchecked ? 1 : 0) + (s.baseline.outsideHead ? 1 : 0);
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -271,6 +276,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const log = (l: string) => i.reporter.log(l);
   const q = pathQuoter(i.cwd);
   log(`${pc.bold('baseline')}  ${s.baseline.rev}${s.baseline.oid ? ' ' + s.baseline.oid.slice(0, 12) : ''}${s.baseline.fromRef ? ' (git kizu baseline reset: back to HEAD)' : ''}`);
+  if (s.baseline.outsideHead) log(`  ${pc.red('moved')}  ${baselineMovedText(s.baseline.oid)}; fix: ${BASELINE_MOVED_FIX}`);
   log(`${pc.bold('hunks')}     ${s.hunks.total}: ${s.hunks.unreviewed} unreviewed, ${s.hunks.tapped} tapped, ${s.hunks.rejected} rejected`);
   const agentMark = new Map(s.hunks.byAgent.map((a) => [a.id, a]));
   for (const h of s.hunks.list.filter((x) => x.mark === 'rejected')) {

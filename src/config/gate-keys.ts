@@ -7,10 +7,11 @@
  * one whose value can let the agent past a gate (the Stop hook, the pre-commit guard, `scan`,
  * `status`), hide a change, a scar or a remark from the reviewer, put words in the reviewer's
  * remarks, or drop what review and rollback rely on (snapshots, the journal, saved reverts,
- * marks). A gate key takes effect only from the committed config, as in HEAD (./trust.ts);
+ * marks), or decide what the reviewer's keypress in `git kizu review` does (`review.keys`).
+ * A gate key takes effect only from the committed config, as in HEAD (./trust.ts);
  * a working-tree value that differs is not applied and is named to the user. The other keys
- * (how `git kizu review` is driven, how a scar is written where the writer checks that the
- * scanner finds it) take effect from the working tree as before.
+ * (how a scar is written where the writer checks that the scanner finds it) take effect from
+ * the working tree as before.
  *
  * Each entry names a key path at the granularity its value is compared and copied (an
  * object value such as `retention.journal` is one unit, so its own consistency rules, e.g.
@@ -61,7 +62,17 @@ export const CONFIG_KEYS: readonly KeyRule[] = [
   { key: 'scan.maxFileBytes', gate: true, why: 'larger files are not scanned for scars', weakens: lower('scars in larger files never block') },
   { key: 'scar.bodies', gate: true, why: "the text of the reviewer's canned scars (an agent's text would speak as the reviewer)", weakens: () => null },
   { key: 'scar.syntax', gate: false, why: 'how a scar is written; the writer refuses a form the scanner would not find, so no scar is hidden' },
-  { key: 'review.keys', gate: false, why: 'the keys of git kizu review, shown in its prompt' },
+  {
+    key: 'review.keys',
+    gate: true,
+    why: "which keypress in git kizu review taps, rejects or reverts a hunk (the reviewer's act)",
+    weakens: (v, d) => {
+      const a = v as Record<string, string>;
+      const b = d as Record<string, string>;
+      const moved = Object.keys(b).filter((k) => a[k] !== b[k]);
+      return moved.length ? `${show(Object.fromEntries(moved.map((k) => [k, a[k]])))}: a key in git kizu review does another action than its default` : null;
+    },
+  },
   { key: 'snapshot.include', gate: true, why: 'ignored files left out of snapshots cannot be rolled back', weakens: () => null },
   { key: 'snapshot.maxFileBytes', gate: true, why: 'larger files are left out of snapshots and cannot be rolled back', weakens: lower('larger files are left out of snapshots') },
   { key: 'snapshot.keep', gate: true, why: 'fewer snapshots are kept for rollback', weakens: lower('fewer snapshots are kept for rollback') },

@@ -45,8 +45,10 @@ export function keyLabel(k: string): string {
 /**
  * Validates a raw `review.keys` value and merges it over {@link DEFAULT_REVIEW_KEYS}.
  * A key must be one printable character (one code point; space allowed; no control
- * characters, which are reserved for Ctrl-C, Ctrl-D, Enter, Esc and Backspace). After the
- * merge no two actions may share a key.
+ * characters, which are reserved for Ctrl-C, Ctrl-D, Enter, Esc and Backspace), and not the
+ * default key of another action (so no mapping makes the key a reviewer knows as reject tap
+ * instead, or swaps any two actions: issue 22, #71). After the merge no two actions may share
+ * a key.
  * @param problems receives one message per problem (nothing is thrown here).
  * @returns the merged map (defaults where a value is invalid).
  */
@@ -66,6 +68,10 @@ export function validateReviewKeys(raw: unknown, problems: string[]): Record<Rev
       bad = true;
     } else if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) {
       problems.push(`"review.keys.${name}" must be a printable character (control characters are reserved), got ${showValue(v)}`);
+      bad = true;
+    } else if (REVIEW_ACTIONS.some((a) => a !== name && DEFAULT_REVIEW_KEYS[a] === v)) {
+      const other = REVIEW_ACTIONS.find((a) => a !== name && DEFAULT_REVIEW_KEYS[a] === v)!;
+      problems.push(`"review.keys.${name}" may not be ${JSON.stringify(v)}, the default key of ${other}: a reviewer pressing it would ${name} instead (pick a key no action has by default)`);
       bad = true;
     } else keys[name as ReviewAction] = v;
   }

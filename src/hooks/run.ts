@@ -45,6 +45,8 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     const told = import('../install/prompt-integrity.js')
       .then((m) => m.promptIntegrity(input.cwd, process.env.HOME || homedir(), process.env))
       .catch((): string[] => []);
+    // A refs/kizu/baseline moved outside HEAD's history, told on every prompt until fixed (hunks/baseline.ts).
+    const moved = import('../hunks/baseline.js').then((m) => m.promptBaselineNotice(input.cwd)).catch(() => null);
     try {
       await (await import('./prompt-snapshot.js')).userPromptSubmit(input, warn);
     } catch (e) {
@@ -54,7 +56,8 @@ const HANDLERS: { [E in AgentEvent]: (input: InputOf[E], warn: Warn) => Promise<
     // every prompt until restored (hooks/lost-state.ts).
     const lost = await import('./lost-state.js').then((m) => m.lostStateAt(input.cwd)).catch(() => []);
     const lines = await told;
-    const say = [...(lines.length ? [integrityNotice(lines)] : []), ...(lost.length ? [lostStateUserMessage(lost)] : [])];
+    const m = await moved;
+    const say = [...(lines.length ? [integrityNotice(lines)] : []), ...(lost.length ? [lostStateUserMessage(lost)] : []), ...(m ? [m] : [])];
     return say.length ? { kind: 'allow', userMessage: say.join('\n') } : NO_ANSWER;
   },
   'pre-tool-use': async (input) => (await import('./pre-tool-gate.js')).preToolUse(input),

@@ -6,7 +6,7 @@
  * ({@link startEarly}); listHunks then takes over the running processes ({@link takeEarly}).
  */
 import { git, type GitResult } from '../git/run.js';
-import { commonDirFast, discoveryOverridden, gitDirFast, repoInfoFast } from '../git/repo.js';
+import { commonDirFast, discoveryOverridden, findRootFast, gitDirFast, repoInfoFast } from '../git/repo.js';
 import { headFast, refFast } from '../git/refs.js';
 import { DIFF_ARGS } from '../git/diff.js';
 import { BASELINE_REF } from '../git/layout.js';
@@ -98,4 +98,61 @@ export function takeEarly(root: string): Started | undefined {
   const s = early.get(root);
   early.delete(root);
   return s;
+}
+
+/**
+ * Whether refs/kizu/baseline names a commit outside HEAD's history: one
+ * `git merge-base --is-ancestor <baseline> HEAD`, only when the baseline comes from the ref
+ * (`b.fromRef`). `baseline set` takes HEAD or a commit of its history in use; a baseline
+ * that is not (a ref moved with `git update-ref`, a crafted commit whose branch was deleted)
+ * makes `hunks` show that commit's content as what the agent removed, and `revert` would write
+ * it back (issue 22, #86). A HEAD without a commit, or a git failure, says false (nothing to
+ * compare with; the listing itself reports a missing object).
+ * @param root the working-tree root.
+ * @param b the baseline in use (./listing.ts getBaseline).
+ * @returns true only when git says the baseline is not an ancestor of HEAD (exit 1).
+ */
+export async function baselineOutsideHead(root: string, b: Baseline): Promise<boolean> {
+  if (!b.fromRef || !b.oid) return false;
+  const r = await git(['merge-base', '--is-ancestor', b.oid, 'HEAD'], { cwd: root, okStatus: [0, 1, 128] });
+  return r.status === 1;
+}
+
+/** The one command that puts a moved baseline right (#86). */
+export const BASELINE_MOVED_FIX = 'git kizu baseline set <rev> (a commit of HEAD\'s history, e.g. HEAD), or git kizu baseline reset';
+
+/**
+ * The finding for a refs/kizu/baseline outside HEAD's history (hunks/baseline.ts
+ * baselineOutsideHead), for status, doctor and the prompt hook: `the baseline 1a2b3c4d5e6f is
+ * not in HEAD's history; it was moved (hunks show its content as what the agent removed, and
+ * revert would write it back)`.
+ */
+export function baselineMovedText(oid: string): string {
+  return `the baseline ${oid.slice(0, 12)} (refs/kizu/baseline) is not in HEAD's history; it was moved (hunks show its content as what the agent removed, and revert would write it back)`;
+}
+
+/**
+ * The prompt hook's note to the user about a moved baseline (#86): {@link baselineMovedText}
+ * with the fix, or null. Cheap: the ref is read from the files (git/refs.ts refFast, no git
+ * process); one `git merge-base --is-ancestor` runs only when refs/kizu/baseline is set (or
+ * the files cannot tell). Never throws (null on any failure).
+ * @param cwd the hook payload's working directory.
+ */
+export async function promptBaselineNotice(cwd: string): Promise<string | null> {
+  try {
+    const root = discoveryOverridden() ? null : findRootFast(cwd);
+    const common = root ? commonDirFast(root) : null;
+    if (!root || !common) return null;
+    let oid = refFast(common, BASELINE_REF);
+    if (oid === null) return null;
+    if (oid === undefined) {
+      const r = await git(['rev-parse', '-q', '--verify', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
+      if (r.status !== 0) return null;
+      oid = r.stdout.toString('utf8').trim();
+    }
+    if (!(await baselineOutsideHead(root, { rev: BASELINE_REF, oid, fromRef: true }))) return null;
+    return `git-kizu: ${baselineMovedText(oid)}; fix: ${BASELINE_MOVED_FIX}`;
+  } catch {
+    return null;
+  }
 }

@@ -5,7 +5,8 @@
 // config that weakens review is named by init, doctor and status. Real repositories, the real bin.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 import { BIN, hook, sandbox, src } from '../helpers/sandbox.mjs';
 import { stopPayload } from '../helpers/hooks.mjs';
 import { commitConfig } from '../helpers/config.mjs';
@@ -27,7 +28,7 @@ test('exclude "**" in an ignored, uncommitted .kizurc.json no longer silences th
   const sb = scarred();
   sb.write({ '.kizurc.json': '{"scan": {"exclude": ["**"]}, "review": {"keys": {"skip": "n"}}}\n' });
   appendFileSync(sb.path('.git/info/exclude'), '.kizurc.json\n');
-  const msg = notApplied('.kizurc.json is ignored by git and not committed', 'scan.exclude', 'git add -f -- .kizurc.json && git commit');
+  const msg = notApplied('.kizurc.json is ignored by git and not committed', 'scan.exclude, review.keys', 'git add -f -- .kizurc.json && git commit');
 
   const stop = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
   assert.equal(stop.decision, 'block');
@@ -126,7 +127,7 @@ test('every config key is classified: gate or not (src/config/gate-keys.ts)', as
   };
   walk(defaultConfig(), '');
   assert.deepEqual(CONFIG_KEYS.map((k) => k.key).sort(), leaves.sort());
-  assert.deepEqual(CONFIG_KEYS.filter((k) => !k.gate).map((k) => k.key), ['stop.maxFiles', 'scar.syntax', 'review.keys']);
+  assert.deepEqual(CONFIG_KEYS.filter((k) => !k.gate).map((k) => k.key), ['stop.maxFiles', 'scar.syntax']);
 });
 
 test('a committed config deleted from the working tree is named by status and doctor (the hooks then use the defaults)', () => {
@@ -137,4 +138,27 @@ test('a committed config deleted from the working tree is named by status and do
   assert.ok(sb.kizu(['status']).stdout.includes(`\nconfig    ${line}\n`));
   const [detail, fix] = line.split('; ');
   assert.deepEqual(JSON.parse(sb.kizu(['doctor', '--json']).stdout).checks.filter((c) => c.name === 'config'), [{ name: 'config', ok: false, detail, fix }]);
+});
+
+test('review.keys is a gate key: a swap of tap and reject is refused, committed or not; a committed remap is named by status and doctor (#71, #83)', () => {
+  const sb = sandbox({ files: { 'a.txt': 'a\n' } });
+  const swap = '{"review":{"keys":{"tap":"!","reject":" "}}}\n';
+  const problems =
+    `git-kizu: error: invalid config in ${path.join(realpathSync(sb.dir), '.kizurc.json')}:\n` +
+    '  - "review.keys.tap" may not be "!", the default key of reject: a reviewer pressing it would tap instead (pick a key no action has by default)\n' +
+    '  - "review.keys.reject" may not be " ", the default key of tap: a reviewer pressing it would reject instead (pick a key no action has by default)\n' +
+    'hint: fix the listed keys (see README "Config")\n';
+  sb.write({ '.kizurc.json': swap });
+  for (const args of [['status'], ['scan']]) {
+    const r = sb.kizu(args);
+    assert.deepEqual([r.status, r.stdout, r.stderr], [2, '', problems], args.join(' '));
+  }
+  commitConfig(sb, { '.kizurc.json': swap });
+  const r = sb.kizu(['status']);
+  assert.deepEqual([r.status, r.stderr], [2, problems]);
+
+  commitConfig(sb, { '.kizurc.json': '{"review":{"keys":{"skip":"n"}}}\n' });
+  const named = 'the committed .kizurc.json weakens review: review.keys {"skip":"n"}: a key in git kizu review does another action than its default';
+  assert.ok(sb.kizu(['status']).stdout.includes(`config    ${named}; if that is not wanted, change .kizurc.json and commit it\n`));
+  assert.ok(sb.kizu(['doctor']).stdout.includes(`ok   config: ${named} (if that is not wanted, change .kizurc.json and commit it)\n`));
 });

@@ -67,11 +67,11 @@ test('review: revert + scar on a file without comment syntax offers the queue; n
 });
 
 test('review: keys remapped in .kizurc.json work and show in the prompt and help; bad review.keys is one config error', async (t) => {
-  const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ review: { keys: { tap: 't', skip: ' ', help: 'h' } } }), 'a.txt': 'a\n', 'b.txt': 'b\n' } });
+  const sb = sandbox({ files: { '.kizurc.json': JSON.stringify({ review: { keys: { tap: 't', skip: 'n', help: 'h' } } }), 'a.txt': 'a\n', 'b.txt': 'b\n' } });
   sb.write({ 'a.txt': 'A\n', 'b.txt': 'B\n' });
   const [ha, hb] = hunksJson(sb);
   const s = terminal(t, sb, ['review']);
-  const prompt = 'Review this hunk [t,!,a,r,c,x,X,space,q,h]? ';
+  const prompt = 'Review this hunk [t,!,a,r,c,x,X,n,q,h]? ';
   await s.waitFor(`(1/2) ${prompt}`);
   s.type('?');
   await s.waitFor(`(1/2) ${prompt}`, 2);
@@ -79,10 +79,12 @@ test('review: keys remapped in .kizurc.json work and show in the prompt and help
   await s.waitFor(`(1/2) ${prompt}`, 3);
   s.type('t');
   await s.waitFor(`(2/2) ${prompt}`);
-  s.type(' ');
+  s.type('n');
   const screen = await s.done();
   assert.deepEqual(marksList(sb), { [ha.id]: { state: 'tapped', time: '<time>', by: EMAIL, path: 'a.txt', range: 'a.txt:1' } });
   assert.deepEqual(screen, [
+    // The keys in force, named before the first hunk when config remapped any.
+    'keys from config review.keys: tap t, skip n, help h (h lists every key)',
     head(ha),
     '@@ -1 +1 @@',
     '-a',
@@ -92,7 +94,7 @@ test('review: keys remapped in .kizurc.json work and show in the prompt and help
     `(1/2) ${prompt}h`,
     't     - tap: mark this hunk reviewed and OK',
     ...HELP.slice(1, 7),
-    'space - skip: leave this hunk as it is and go to the next one',
+    'n     - skip: leave this hunk as it is and go to the next one',
     HELP[8],
     'h     - help: show this list',
     `(1/2) ${prompt}t`,
@@ -101,7 +103,7 @@ test('review: keys remapped in .kizurc.json work and show in the prompt and help
     '@@ -1 +1 @@',
     '-b',
     '+B',
-    `(2/2) ${prompt}space`,
+    `(2/2) ${prompt}n`,
     'review: 1 tapped, 0 rejected, 0 scarred, 0 reverted, 1 skipped',
     'not tapped (1):',
     listLine(hb),
@@ -123,15 +125,14 @@ test('review: keys remapped in .kizurc.json work and show in the prompt and help
   ];
   const bs = terminal(t, bad, ['review'], { width: 400 });
   assert.deepEqual(await bs.done(), [...problems, 'EXIT=2', 'TTY: isig icanon echo']);
-  const dup = sandbox({ files: { '.kizurc.json': JSON.stringify({ review: { keys: { tap: 'x', skip: 'q', quit: 'q' }, other: 1 } }) } });
+  const dup = sandbox({ files: { '.kizurc.json': JSON.stringify({ review: { keys: { tap: 'y', skip: 'z', quit: 'z' }, other: 1 } }) } });
   const r = dup.kizu(['scan']);
   assert.deepEqual([r.status, r.stdout, r.stderr], [
     2,
     '',
     `git-kizu: error: invalid config in ${path.join(realpathSync(dup.dir), '.kizurc.json')}:\n` +
       '  - unknown key "review.other" (known: review.keys)\n' +
-      '  - "review.keys": "x" is bound to more than one action: tap, revert (default)\n' +
-      '  - "review.keys": "q" is bound to more than one action: skip, quit\n' +
+      '  - "review.keys": "z" is bound to more than one action: skip, quit\n' +
       'hint: fix the listed keys (see README "Config")\n',
   ]);
   const shape = sandbox({ files: { '.kizurc.json': JSON.stringify({ review: { keys: ['t'] } }) } });

@@ -302,3 +302,37 @@ test('a first snapshot holds the bytes on disk, not what clean filters or line-e
     assert.equal(readFileSync(sb.path(c.file), 'utf8'), c.bytes, `${c.name}: rollback restores the exact bytes`);
   }
 });
+
+test('snapshots an agent takes count apart: 3 of them with snapshot.keep 2 drop only the agent\'s own, never the prompt\'s or the reviewer\'s (#67)', () => {
+  const sb = sandbox({ files: { 'a.txt': '0\n' } });
+  commitConfig(sb, { '.kizurc.json': JSON.stringify({ snapshot: { keep: 2 } }) });
+  const payload = { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'fix it' };
+  // The prompt hook runs under the agent's process, marker set: its snapshot is still the reviewer's.
+  ok(hook(sb, 'user-prompt-submit', payload, { env: { CLAUDECODE: '1' } }));
+  writeFileSync(sb.path('a.txt'), 'human\n');
+  const human = /^snapshot (\S+):/.exec(ok(sb.kizu(['snapshot', '-m', 'mine'])).stdout)[1];
+  const [prompt] = snapshots(sb).filter((x) => x.kind === 'prompt').map((x) => x.name);
+  const agent = [];
+  for (let i = 1; i <= 3; i++) {
+    writeFileSync(sb.path('a.txt'), `agent ${i}\n`);
+    const out = ok(sb.kizu(['snapshot', '-m', 'wip'], { env: { CLAUDECODE: '1' } })).stdout;
+    agent.push(/^snapshot (\S+):/.exec(out)[1]);
+    if (i === 3) assert.equal(out.split('\n').slice(1).join('\n'), `dropped ${agent[0]} (snapshot.keep)\n`);
+  }
+  const list = snapshots(sb);
+  assert.deepEqual(
+    list.map((x) => [x.name, x.kind, x.by]),
+    [
+      [agent[2], 'manual', 'agent:claude'],
+      [agent[1], 'manual', 'agent:claude'],
+      [human, 'manual', null],
+      [prompt, 'prompt', null],
+    ],
+  );
+  assert.match(ok(sb.kizu(['snapshot', 'list'])).stdout.split('\n')[0], new RegExp(`^${agent[2]}  manual  2 files  \\[agent:claude\\]  wip$`));
+  // The reviewer's next snapshot drops the reviewer's oldest, never the agent's.
+  writeFileSync(sb.path('a.txt'), 'human 2\n');
+  const out = ok(sb.kizu(['snapshot'])).stdout;
+  assert.equal(out.split('\n').slice(1).join('\n'), `dropped ${prompt} (snapshot.keep)\n`);
+  assert.deepEqual(snapshots(sb).map((x) => x.by).sort(), [null, null, 'agent:claude', 'agent:claude'].sort());
+});

@@ -40,7 +40,7 @@ test('status --json: hunks by mark, scars, queue items, hooks; exit 1 while some
   const r = exits(sb.kizu(['status', '--json']), 1);
   const s = JSON.parse(r.stdout);
   const head = sb.git('rev-parse', 'HEAD').trim();
-  assert.deepEqual(s.baseline, { rev: 'HEAD', oid: head, fromRef: false });
+  assert.deepEqual(s.baseline, { rev: 'HEAD', oid: head, fromRef: false, outsideHead: false });
   assert.deepEqual(
     { total: s.hunks.total, unreviewed: s.hunks.unreviewed, tapped: s.hunks.tapped, rejected: s.hunks.rejected },
     { total: 3, unreviewed: 1, tapped: 1, rejected: 1 },

@@ -16,7 +16,7 @@ import { listHunks, shortId, hunkRange, hunkSpot, type Baseline, type Hunk } fro
 import { readMarks, markOf, markLabel, type MarkEntry } from '../../marks/read.js';
 import { hiddenFindingLines } from '../../hunks/hidden-lines.js';
 import { pathQuoter } from '../../git/path-quoter.js';
-import { REVIEW_ACTIONS, ACTION_HELP, keyLabel, type ReviewAction } from '../../config/review-keys.js';
+import { REVIEW_ACTIONS, ACTION_HELP, DEFAULT_REVIEW_KEYS, keyLabel, type ReviewAction } from '../../config/review-keys.js';
 import { withWorkTreeLock } from '../../git/lock.js';
 import { lineOfGitLine, toLines } from '../../scars/lines.js';
 import { isQuitKey, isSpecialKey, type LineResult } from './input.js';
@@ -165,6 +165,9 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
     return c > 0 || (c === 0 && h.newStart > cursor.line);
   };
   let shown = 0;
+  // The keys in force, when config remapped any: the reviewer sees what each keypress does.
+  const moved = REVIEW_ACTIONS.filter((a) => keys[a] !== DEFAULT_REVIEW_KEYS[a]);
+  if (moved.length) io.write(`keys from config review.keys: ${moved.map((a) => `${a} ${printable(keyLabel(keys[a]))}`).join(', ')} (${printable(keyLabel(keys.help))} lists every key)\n`);
   const prompt = `[${REVIEW_ACTIONS.map((a) => keyLabel(keys[a])).join(',')}]? `;
 
   /**

@@ -21,8 +21,8 @@ import { SNAPSHOT_REFS, snapshotPaths } from '../../git/layout.js';
 /** `git ls-files` arguments of the untracked, not ignored listing a capture starts from. */
 export const UNTRACKED_ARGS = ['ls-files', '-o', '--exclude-standard', '-z'];
 
-/** `git for-each-ref` arguments listing the snapshots: `<commit> <object type> <tree> <ref>` per line (the tree empty for a ref at a blob). */
-export const REFS_ARGS = ['for-each-ref', '--format=%(objectname) %(objecttype) %(tree) %(refname)', SNAPSHOT_REFS];
+/** `git for-each-ref` arguments listing the snapshots: `<commit> <object type> <tree> <ref> <subject>` per line (the tree empty for a ref at a blob; the subject tells an agent's snapshot, snapshot.ts). */
+export const REFS_ARGS = ['for-each-ref', '--format=%(objectname) %(objecttype) %(tree) %(refname) %(subject)', SNAPSHOT_REFS];
 
 /** `git update-index` arguments the capture streams the paths to (re)hash to (capture.ts). */
 export const UPDATE_ARGS = ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'];

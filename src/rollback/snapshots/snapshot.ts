@@ -19,6 +19,13 @@
  * problem, store.ts `configBroken`): its `keep` may be what is wrong, and the default 100 may
  * be smaller than the user's own. This one rule covers every caller (`rollback` at every
  * level, `undo`, the prompt hook).
+ *
+ * Snapshots taken from inside an agent's session (`git kizu snapshot` run by the agent; the
+ * meta's `by` is `agent:<agent>`, and the subject reads `kizu snapshot (<kind>, agent:<agent>)`)
+ * are counted apart: each class is kept to `snapshot.keep` on its own, and a new snapshot drops
+ * only older ones of its own class. So an agent taking 101 snapshots drops its own, never the
+ * ones the reviewer or the prompt hook took (issue 22, #67). The class is read from the subject
+ * with the refs (one `for-each-ref`), so retention reads no commit messages.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,6 +91,11 @@ export interface SnapshotMeta {
    * the snapshot only when these patterns name it (restore.ts).
    */
   include?: string[];
+  /**
+   * Who took it when that was an agent's session: `agent:<agent>` (agents/session-env.ts
+   * `by`); absent for the reviewer's, the prompt hook's and safety snapshots.
+   */
+  by?: string;
 }
 
 /** A snapshot as listed. */
@@ -147,7 +159,7 @@ function oneLine(s: string, max = 72): string {
 export async function commitSnapshot(
   s: SnapshotStore,
   c: Capture,
-  o: { kind: SnapshotKind; message: string; head: string | null; drop?: { ref: string; id: string }[] },
+  o: { kind: SnapshotKind; message: string; head: string | null; drop?: { ref: string; id: string }[]; by?: string | null },
 ): Promise<SnapshotInfo & { dropped: string[] }> {
   const now = new Date();
   const meta: SnapshotMeta = {
@@ -162,8 +174,9 @@ export async function commitSnapshot(
     ...metaModes(c),
     skipped: c.skipped,
     include: s.config.include,
+    ...(o.by ? { by: o.by } : {}),
   };
-  const msg = `kizu snapshot (${o.kind}): ${oneLine(o.message) || '(no message)'}\n\n${META_PREFIX}${JSON.stringify(meta)}\n`;
+  const msg = `kizu snapshot (${o.kind}${o.by ? `, ${o.by}` : ''}): ${oneLine(o.message) || '(no message)'}\n\n${META_PREFIX}${JSON.stringify(meta)}\n`;
   const commit = (
     await realGit(s, ['commit-tree', c.tree, ...(o.head ? ['-p', o.head] : []), '-F', '-'], { input: msg, env: IDENT })
   ).stdout
@@ -211,18 +224,31 @@ export async function headCommit(s: SnapshotStore): Promise<string | null> {
   return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
 }
 
+/** A snapshot ref as listed by {@link REFS_ARGS}; `agent`: taken in an agent's session (its subject says so). */
+interface SnapshotRef {
+  ref: string;
+  id: string;
+  tree: string;
+  agent: boolean;
+}
+
+/** The subject of a snapshot an agent took: `kizu snapshot (<kind>, agent:<agent>): ...`. */
+const AGENT_SUBJECT = /^kizu snapshot \([a-z]+, agent:[a-z]+\):/;
+
 /**
- * Parses `git for-each-ref` {@link REFS_ARGS} output: snapshots oldest first (by name).
+ * Parses `git for-each-ref` {@link REFS_ARGS} output (`<id> <type> <tree> <ref> <subject>`):
+ * snapshots oldest first (by name).
  * @throws KizuError (exit 2) for a snapshot ref at anything but a commit (git/refs.ts badRefError).
  */
-function parseRefs(out: string): { ref: string; id: string; tree: string }[] {
+function parseRefs(out: string): SnapshotRef[] {
   return out
     .split('\n')
     .filter(Boolean)
     .map((l) => {
       const [id, type, tree, ref] = l.split(' ', 4);
       if (type !== 'commit') throw badRefError(ref, id, type);
-      return { ref, id, tree };
+      const subject = l.split(' ').slice(4).join(' ');
+      return { ref, id, tree, agent: AGENT_SUBJECT.test(subject) };
     })
     .sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
 }
@@ -231,7 +257,7 @@ function parseRefs(out: string): { ref: string; id: string; tree: string }[] {
  * The snapshot refs listed by {@link REFS_ARGS} (run by `git` now or begun earlier), parsed.
  * @throws KizuError (exit 2) for a snapshot ref at anything but an existing commit, or git failing.
  */
-async function refsFrom(run: Promise<GitResult>): Promise<{ ref: string; id: string; tree: string }[]> {
+async function refsFrom(run: Promise<GitResult>): Promise<SnapshotRef[]> {
   try {
     return parseRefs((await run).stdout.toString('utf8'));
   } catch (e) {
@@ -240,17 +266,19 @@ async function refsFrom(run: Promise<GitResult>): Promise<{ ref: string; id: str
 }
 
 /** Refs, commit ids and tree ids of all snapshots, oldest first (by name). */
-async function snapshotRefs(s: SnapshotStore): Promise<{ ref: string; id: string; tree: string }[]> {
+async function snapshotRefs(s: SnapshotStore): Promise<SnapshotRef[]> {
   return refsFrom(realGit(s, REFS_ARGS));
 }
 
 /**
- * The snapshots `snapshot.keep` retention drops once `adding` more are taken: the oldest of
- * `refs` (oldest first) beyond the limit, skipping those the undo log refers to (protected
- * ones count towards the limit). Nothing when the undo log cannot be read, nor when the
- * config could not be read as written (`s.configBroken`: see the module comment).
+ * The snapshots `snapshot.keep` retention drops once `adding` more of class `agent` are taken:
+ * the oldest of that class in `refs` (oldest first) beyond the limit, skipping those the undo
+ * log refers to (protected ones count towards the limit). Snapshots of the other class are
+ * neither counted nor dropped (see the module comment). Nothing when the undo log cannot be
+ * read, nor when the config could not be read as written (`s.configBroken`).
  */
-async function retentionPlan(s: SnapshotStore, refs: { ref: string; id: string }[], adding: number): Promise<{ ref: string; id: string }[]> {
+async function retentionPlan(s: SnapshotStore, all: SnapshotRef[], adding: number, agent: boolean): Promise<{ ref: string; id: string }[]> {
+  const refs = all.filter((r) => r.agent === agent);
   if (s.configBroken || refs.length + adding <= s.config.keep) return [];
   const { protectedSnapshots } = await import('../undo-log.js');
   let keepIds: Set<string>;
@@ -277,14 +305,17 @@ async function retentionPlan(s: SnapshotStore, refs: { ref: string; id: string }
  */
 export async function retain(s: SnapshotStore): Promise<string[]> {
   const refs = await snapshotRefs(s);
-  const drop = await retentionPlan(s, refs.slice(0, -1), 1);
+  const newest = refs[refs.length - 1];
+  if (!newest) return [];
+  const drop = await retentionPlan(s, refs.slice(0, -1), 1, newest.agent);
   return drop.length ? deleteRefs(s, drop) : [];
 }
 
 /** The newest snapshot if it holds exactly capture `c` (tree, permission bits, skipped list, worktree). */
-async function sameAsNewest(s: SnapshotStore, refs: { ref: string; id: string; tree: string }[], c: Capture): Promise<{ ref: string; id: string } | null> {
+async function sameAsNewest(s: SnapshotStore, refs: SnapshotRef[], c: Capture): Promise<{ ref: string; id: string } | null> {
   const newest = refs[refs.length - 1];
-  if (!newest || newest.tree !== c.tree) return null;
+  // An agent's snapshot cannot stand for the prompt's: the agent's own snapshots may drop it.
+  if (!newest || newest.agent || newest.tree !== c.tree) return null;
   const r = await realGit(s, ['cat-file', 'commit', newest.id], { okStatus: [0, 128] });
   const meta = r.status === 0 ? parseMeta(r.stdout.toString('utf8')) : null;
   if (!meta || !sameWorktree(meta, s.root, s.gitDir)) return null;
@@ -306,6 +337,8 @@ async function sameAsNewest(s: SnapshotStore, refs: { ref: string; id: string; t
  *   30 000 ms); `configProblem`: see store.ts openStore (an invalid config then gives a
  *   warning instead of an error); `progress`: told how many files git has hashed of those
  *   handed to it (capture.ts HashProgress; without it git is not asked to report them).
+ *   `by`: `agent:<agent>` when taken from inside an agent's session (agents/session-env.ts):
+ *   recorded in the meta and subject, and counted apart by retention (module comment).
  * A 'prompt' snapshot identical to the newest snapshot (same tree, permission bits and
  * skipped list, same worktree) is not written again: the newest is returned with
  * `reused: true`, so prompts that change nothing do not push older snapshots out.
@@ -315,7 +348,7 @@ async function sameAsNewest(s: SnapshotStore, refs: { ref: string; id: string; t
  */
 export async function takeSnapshot(
   root: string,
-  opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number; configProblem?: (line: string) => void; progress?: HashProgress } = {},
+  opts: { message?: string; kind?: SnapshotKind; lockTimeoutMs?: number; configProblem?: (line: string) => void; progress?: HashProgress; by?: string | null } = {},
 ): Promise<SnapshotResult> {
   const s = await openStore(root, { configProblem: opts.configProblem });
   // Begun by the command or the hook before this code loaded (./begin.ts).
@@ -327,7 +360,7 @@ export async function takeSnapshot(
     const headP = headCommit(s);
     // Retention is planned while the capture runs (the new ref and the deletions then go in
     // one transaction).
-    const dropP = refsP.then((refs) => retentionPlan(s, refs, 1));
+    const dropP = refsP.then((refs) => retentionPlan(s, refs, 1, !!opts.by));
     dropP.catch(() => {});
     const c = await capture(s, [], begun, opts.progress);
     const kind = opts.kind ?? 'manual';
@@ -336,7 +369,7 @@ export async function takeSnapshot(
       const same = await sameAsNewest(s, refs, c);
       if (same) return { id: same.id, ref: same.ref, name: same.ref.slice(SNAPSHOT_REFS.length), skipped: c.skipped, files: c.files, hashed: c.hashed, dropped: [], reused: true };
     }
-    const info = await commitSnapshot(s, c, { kind, message: opts.message ?? '', head: await headP, drop: await dropP });
+    const info = await commitSnapshot(s, c, { kind, message: opts.message ?? '', head: await headP, drop: await dropP, by: opts.by });
     return { id: info.id, ref: info.ref, name: info.name, skipped: c.skipped, files: c.files, hashed: c.hashed, dropped: info.dropped, reused: false };
   } finally {
     release();
