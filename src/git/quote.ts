@@ -107,14 +107,17 @@ export function quoteArg(s: string): string {
 }
 
 /**
- * `p` followed by `suffix` (`:12`) as an argument in a command a hint shows, ready to paste
- * into sh: as is when `p` needs no quoting, else git's quoted form in single quotes
- * (`'"tab\there.js":12'`), which git-kizu unquotes ({@link unquotePathArg}).
+ * `p` followed by `suffix` (`:12`) as an argument of a git-kizu command a hint shows, ready to
+ * paste into sh: as is when no shell treats its characters specially; in single quotes when
+ * the shell would (`'src/x;touch y;.js:12'`: a file name must never run as a command); and git's
+ * quoted form in single quotes when git quotes it (`'"tab\there.js":12'`), which git-kizu
+ * unquotes ({@link unquotePathArg}). For a git command, which does not unquote, use
+ * {@link shellPath}.
  */
 export function pathArg(p: string, suffix = ''): string {
   const q = quoteCStyle(p);
-  if (q === p) return p + suffix;
-  return `'${(q + suffix).replace(/'/g, `'\\''`)}'`;
+  const word = q === p ? p + suffix : q + suffix;
+  return /^[A-Za-z0-9_./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

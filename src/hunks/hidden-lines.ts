@@ -3,7 +3,7 @@
  * that finds them: the hooks' text (hooks/text.ts) loads only this.
  */
 import type { HiddenChange } from '../git/hidden-changes.js';
-import { pathArg, type PathQuote } from '../git/quote.js';
+import { shellPath, type PathQuote } from '../git/quote.js';
 
 /** What a listing found hidden: {@link HiddenChange}s and quoted names that are not valid UTF-8. */
 export interface HiddenFindings {
@@ -25,9 +25,9 @@ export function restoreCommand(flag: HiddenChange['flag']): string {
  */
 export function hiddenChangeLine(h: HiddenChange, quote: PathQuote): string {
   if (h.flag === 'skip-worktree' && h.change === 'deleted') {
-    return `${quote(h.path)} is marked skip-worktree and absent (a sparse checkout, core.sparseCheckout, leaves such files out), so git status and git diff do not show that it was deleted; git-kizu reviews it as deleted; restore: git sparse-checkout disable (brings the left-out files back), or ${restoreCommand(h.flag)} -- ${pathArg(h.path)}`;
+    return `${quote(h.path)} is marked skip-worktree and absent (a sparse checkout, core.sparseCheckout, leaves such files out), so git status and git diff do not show that it was deleted; git-kizu reviews it as deleted; restore: git sparse-checkout disable (brings the left-out files back), or ${restoreCommand(h.flag)} -- ${shellPath(h.path)}`;
   }
-  return `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}; git-kizu reviews it anyway; restore: ${restoreCommand(h.flag)} -- ${pathArg(h.path)}`;
+  return `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}; git-kizu reviews it anyway; restore: ${restoreCommand(h.flag)} -- ${shellPath(h.path)}`;
 }
 
 /**

@@ -5,7 +5,7 @@
  * `doctor` and the Stop hook's message to the user name each with the command that undoes it.
  */
 import { hiddenChanges } from '../git/hidden-changes.js';
-import { pathArg, quoteBytes, type PathQuote } from '../git/quote.js';
+import { quoteBytes, shellPath, type PathQuote } from '../git/quote.js';
 import { git, nonUtf8Records } from '../git/run.js';
 import { restoreCommand, type HiddenFindings } from './hidden-lines.js';
 import type { HiddenChange } from '../git/hidden-changes.js';
@@ -49,7 +49,7 @@ export async function hiddenChecks(root: string, quote: PathQuote): Promise<Hidd
           },
         ]
       : []),
-    ...scan.changes.filter((h) => !sparse.includes(h)).map((h) => ({ name: 'hidden changes', ok: false, detail: `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}`, fix: `${restoreCommand(h.flag)} -- ${pathArg(h.path)}` })),
+    ...scan.changes.filter((h) => !sparse.includes(h)).map((h) => ({ name: 'hidden changes', ok: false, detail: `${quote(h.path)} is marked ${h.flag}, so git status and git diff do not show that it was ${h.change}`, fix: `${restoreCommand(h.flag)} -- ${shellPath(h.path)}` })),
     ...unreadable.map((n) => ({ name: 'hidden changes', ok: false, detail: `${n} has a name that is not valid UTF-8: git-kizu cannot review, scan or snapshot it`, fix: 'rename it (git mv, or mv for an untracked file)' })),
   ];
   return out;

@@ -144,3 +144,15 @@ test('a file deleted, then hidden by a sparse checkout the agent set (git sparse
   const head = sb.git('rev-parse', 'HEAD').trim();
   expectRun(sb, ['hunks'], { status: 0, stdout: `no changes against HEAD ${head}\n` });
 });
+
+test('the restore command of a hidden change quotes the path for the shell: a file name never runs as a command (tester #95)', () => {
+  const name = 'x;touch INJECTED;.js';
+  const sb = sandbox({ files: { [name]: 'a;\n' } });
+  sb.write({ [name]: 'a;\nb;\n' });
+  sb.git('update-index', '--assume-unchanged', name);
+  const status = sb.kizu(['status']);
+  assert.ok(status.stdout.includes(`restore: git update-index --no-assume-unchanged -- 'x;touch INJECTED;.js'\n`), status.stdout);
+  const doctor = sb.kizu(['doctor']);
+  assert.ok(doctor.stdout.includes(`git update-index --no-assume-unchanged -- 'x;touch INJECTED;.js'`), doctor.stdout);
+  assert.ok(!doctor.stdout.includes(`-- x;touch`), doctor.stdout);
+});

@@ -84,4 +84,8 @@ test('unquoteCStyle / unquotePathArg: only a whole quoted string is unquoted; an
   assert.equal(quoteArg('ab:1'), '"ab:1"');
   assert.equal(pathArg('ab.js', ':1'), 'ab.js:1');
   assert.equal(pathArg("it's\t", ':1'), `'"it'\\''s\\t":1'`);
+  // A name the shell would read as more than a word (tester #95: a restore hint ran `touch`).
+  assert.equal(pathArg('src/x;touch INJECTED;.js', ':2'), `'src/x;touch INJECTED;.js:2'`);
+  assert.equal(pathArg('my file $(id).js'), `'my file $(id).js'`);
+  assert.equal(pathArg("a'b.js"), `'a'\\''b.js'`);
 });
