@@ -51,7 +51,7 @@ test('husky first, then init: the guard is two lines at the end of .husky/pre-co
   assert.match(statusLine(sb), /pre-commit: installed \(husky, \.husky\/pre-commit\)$/);
   const refused = commitScar(sb);
   assert.equal(refused.status, 1);
-  assert.match(refused.stderr, /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+  assert.match(refused.stderr, /^ {2}"scarred\.js":2 {2}\[ask\] {2}x$/m);
   assert.match(refused.stderr, /husky - pre-commit script failed \(code 1\)/);
   sb.git('reset', '-q');
   ok(commitStaged(sb, 'clean.js', 'const a = 1;\n'), 'clean commit');
@@ -178,7 +178,7 @@ for (const userHook of [null, '#!/bin/sh\necho user-ran >> "$(git rev-parse --gi
     assert.match(statusLine(sb), /pre-commit: installed \(husky, \.husky\/pre-commit\)$/);
     const refused = commitScar(sb);
     assert.equal(refused.status, 1, refused.stderr);
-    assert.match(refused.stderr, /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+    assert.match(refused.stderr, /^ {2}"scarred\.js":2 {2}\[ask\] {2}x$/m);
     sb.git('reset', '-q');
 
     const t = ok(sb.kizu(['teardown']), 'teardown');

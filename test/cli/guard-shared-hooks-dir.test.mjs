@@ -83,7 +83,7 @@ test('--scope user --pre-commit installs the guard in the shared directory; proj
   assert.equal(doctor, `ok   pre-commit guard: runs from ${path.join(gh, 'pre-commit')}`);
   const refused = commitScar(sb, 'scarred.js', { cwd: b });
   assert.equal(refused.status, 1, refused.stderr);
-  assert.match(refused.stderr, /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+  assert.match(refused.stderr, /^ {2}"scarred\.js":2 {2}\[ask\] {2}x$/m);
   assert.equal(sb.read(path.join('..', 'b', '.git', 'user-ran')), 'user-hook-ran\nuser-hook-ran\n', 'the user hook ran first, for the initial commit and this one');
   sb.git('reset', '-q', { cwd: b });
 

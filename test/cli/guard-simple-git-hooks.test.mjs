@@ -39,7 +39,7 @@ test('simple-git-hooks first, then init: the command gets `&& { guard; }`, the g
   assert.deepEqual(guardOf(sb), { state: 'installed', via: 'simple-git-hooks', file: sb.path('package.json') });
   const refused = commitScar(sb);
   assert.equal(refused.status, 1);
-  assert.match(refused.stderr, /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+  assert.match(refused.stderr, /^ {2}"scarred\.js":2 {2}\[ask\] {2}x$/m);
   sb.git('reset', '-q');
   ok(commitStaged(sb, 'clean.js', 'const a = 1;\n'), 'clean commit');
   assert.equal(sb.read('.git/sgh-ran'), 'sgh-ran\nsgh-ran\n', 'the existing command ran first, both times');

@@ -36,7 +36,7 @@ for (const order of ['manager first', 'init first']) {
     assert.match(statusLine(sb), /pre-commit: installed \(lefthook, lefthook\.yml\)$/);
     const refused = commitScar(sb);
     assert.equal(refused.status, 1);
-    assert.match(managerOutput(refused), /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+    assert.match(managerOutput(refused), /^ {2}"scarred\.js":2 {2}\[ask\] {2}x$/m);
     sb.git('reset', '-q');
     const clean = ok(commitStaged(sb, 'clean.js', 'const a = 1;\n'), 'clean commit');
     assert.match(managerOutput(clean), /lint-ran/);
@@ -64,7 +64,7 @@ for (const order of ['manager first', 'init first']) {
     sb.git('add', '.pre-commit-config.yaml');
     const refused = commitScar(sb, 'scarred.js', env);
     assert.equal(refused.status, 1, managerOutput(refused));
-    assert.match(managerOutput(refused), /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+    assert.match(managerOutput(refused), /^ {2}"scarred\.js":2 {2}\[ask\] {2}x$/m);
     sb.git('reset', '-q', 'scarred.js');
     ok(commitStaged(sb, 'clean.js', 'const a = 1;\n', env), 'clean commit');
     assert.ok(!existsSync(sb.path('.git/hooks/pre-commit.legacy')), 'pre-commit never moved a kizu hook aside');
@@ -129,5 +129,5 @@ test('pre-commit framework with `default_stages: [pre-push]`: init prints the en
   assert.match(statusLine(sb), /pre-commit: installed \(pre-commit, \.pre-commit-config\.yaml\)$/);
   const refused = commitScar(sb, 'scarred.js', env);
   assert.equal(refused.status, 1, managerOutput(refused));
-  assert.match(managerOutput(refused), /^ {2}scarred\.js:2 {2}\[ask\] {2}x$/m);
+  assert.match(managerOutput(refused), /^ {2}"scarred\.js":2 {2}\[ask\] {2}x$/m);
 });
