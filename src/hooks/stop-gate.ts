@@ -27,7 +27,7 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, type StopFindings } from './text.js';
+import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, userMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { hunkReviewOrNone } from './hunk-review.js';
@@ -91,7 +91,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars, hidden, unreadable }, items, review, guardNote] = await Promise.all([
+  const [{ scars, hidden, unreadable, skipped }, items, review, guardNote] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
     openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
@@ -102,8 +102,10 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   // which flag hides them. A name that is not valid UTF-8 cannot be reviewed: the stop is held.
   if (hidden.length) problems.push(hiddenChangesMessage(hidden));
   if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
+  // A changed file that could not be read may hold a scar: the stop is held on it too.
+  if (skipped.length) problems.push(unscannedMessage(skipped));
   const { rejected, unreviewed, laundered } = review;
-  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length) {
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -116,6 +118,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...laundered.map((l) => `l\0${l.id}\0${l.how}\0${l.commit ?? ''}\0${l.edits.map((h) => h.id).join(',')}`),
         ...unreviewed.map((h) => `u\0${h.id}`),
         ...unreadable.map((n) => `n\0${n}`),
+        ...skipped.map((f) => `f\0${f.path}\0${f.reason}`),
       ]
         .sort()
         .join('\n'),
@@ -135,10 +138,14 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const others = scars.length + items.length + rejected.length + laundered.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadableGivenUpMessage(unreadable, max) });
+    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadable.length ? unreadableGivenUpMessage(unreadable, max) : unscannedGivenUpMessage(max) });
   }
   writeState(file, { key, streak, at: now });
-  const reason = [...(others ? [stopBlockReason(findings, streak, max)] : []), ...(unreadable.length ? [unreadableNamesReason(unreadable)] : [])].join('\n');
+  const reason = [
+    ...(others ? [stopBlockReason(findings, streak, max)] : []),
+    ...(unreadable.length ? [unreadableNamesReason(unreadable)] : []),
+    ...(skipped.length ? [unscannedReason(skipped)] : []),
+  ].join('\n');
   return note({ kind: 'block', reason });
 }
 

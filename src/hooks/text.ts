@@ -682,3 +682,25 @@ export function gateUserMessage(v: { strength: 'deny' | 'ask'; rule: RuleId; sub
 export function gateFailedClosed(why: string): string {
   return `git-kizu refused this tool call: its pre-tool gate could not check it (${escapeShown(why)}); if this repeats, tell the human to run \`git kizu doctor\``;
 }
+
+// --- issue 22, round 2: changes git hides (attributes, ignore rules, padded and unreadable files) ---
+
+/**
+ * What the agent is told when its stop is held on changed files that could not be read
+ * (scars/scan.ts `skipped`: `cannot read (EACCES)`), paths quoted as git quotes them: their
+ * scars are unknown, so the stop waits until they can be read.
+ */
+export function unscannedReason(files: { path: string; reason: string }[]): string {
+  const one = files.length === 1;
+  return `git-kizu: ${one ? 'a file you changed' : `${files.length} files you changed`} could not be read, so ${one ? 'its' : 'their'} review remarks are not known: ${files.map((f) => `${quoteCStyle(f.path)} (${escapeShown(f.reason)})`).join(', ')}. Make ${one ? 'it' : 'them'} readable (chmod u+r) or remove ${one ? 'it' : 'them'} before you stop.`;
+}
+
+/** The Stop hook's note to the user about changed files that could not be read (they hold the stop). */
+export function unscannedMessage(files: { path: string; reason: string }[]): string {
+  return `git-kizu: ${files.length === 1 ? 'a changed file' : `${files.length} changed files`} could not be read for review remarks, so the stop is held: ${files.map((f) => `${quoteCStyle(f.path)} (${escapeShown(f.reason)})`).join(', ')}`;
+}
+
+/** The user's message when the stop is allowed after `max` blocks held only by files that could not be read. */
+export function unscannedGivenUpMessage(max: number): string {
+  return `git-kizu: allowing the stop after ${count(max, 'block')} without progress; the files that could not be read are still unreviewed (git kizu scan names them).`;
+}

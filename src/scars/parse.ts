@@ -137,6 +137,43 @@ export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> 
   return kept.map((c) => ({ path: relPath, line: c.index + 1, kind: c.scar.kind, body: c.scar.body }));
 }
 
+/**
+ * The scars of a file too large to parse (over `scan.maxFileBytes`), by the line rule alone
+ * (every marker-shaped line counts, whatever the language would make of it: a padded file
+ * cannot hide a scar, and a false one only holds the stop), read in 1 MiB pieces so that no
+ * size is too large to search. Lines are counted as {@link splitLines} counts them.
+ * @param read fills the buffer from the current position and returns the bytes read (0 at
+ *   the end), as fs.readSync does.
+ * @returns scars in line order.
+ * @throws what `read` throws.
+ */
+export function scanLineRule(relPath: string, read: (into: Buffer) => number): Scar[] {
+  const piece = Buffer.allocUnsafe(1 << 20);
+  const out: Scar[] = [];
+  let carry: Buffer = Buffer.alloc(0);
+  let line = 1;
+  for (;;) {
+    const n = read(piece);
+    const data = carry.length ? Buffer.concat([carry, piece.subarray(0, n)]) : piece.subarray(0, n);
+    // Whole lines only (a \r\n is never cut); at the end, the rest.
+    const end = n === 0 ? data.length : data.lastIndexOf(0x0a) + 1;
+    const block = data.subarray(0, end);
+    if (block.includes(MARKER) || block.includes(0x0d)) {
+      const lines = splitLines(block.toString('utf8'));
+      if (end && block[end - 1] === 0x0a) lines.pop(); // the empty string after the last line ending
+      for (let i = 0; i < lines.length; i++) {
+        const s = parseScarLine(lines[i]);
+        if (s) out.push({ path: relPath, line: line + i, kind: s.kind, body: s.body });
+      }
+      line += lines.length;
+    } else {
+      for (let i = block.indexOf(0x0a); i !== -1; i = block.indexOf(0x0a, i + 1)) line++;
+    }
+    if (n === 0) return out;
+    carry = Buffer.from(data.subarray(end));
+  }
+}
+
 /** The candidates that are comments in the file's language (see {@link scanBuffer}). */
 async function commentsOnly(relPath: string, text: string, lines: string[], found: Candidate[]): Promise<Candidate[]> {
   const lang = languageOf(relPath, lines[0] ?? '');

@@ -3,18 +3,21 @@
  * ({@link scanRepo}). File lists come from the git CLI (`diff`, `ls-files`, `grep`, `-z`);
  * contents from the working tree or, for `staged`, from the index via `git cat-file --batch`.
  */
-import { readFileSync, lstatSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { git, splitZ, hasHead, nonUtf8Records } from '../git/run.js';
 import { quoteBytes } from '../git/quote.js';
 import { hiddenChanges, type HiddenChange } from '../git/hidden-changes.js';
+import { commonDirFast, discoveryOverridden } from '../git/repo.js';
+import { refFast } from '../git/refs.js';
+import { BASELINE_REF } from '../git/layout.js';
 import { KizuError } from '../errors.js';
-import { scanBuffer } from './parse.js';
+import { scanBuffer, scanLineRule } from './parse.js';
 import type { Scar } from './parse.js';
 
 export type { Scar };
 
-/** A file the scan did not read, and why (`too large (N bytes > M)`, ...). */
+/** A file the scan could not read, and why (`cannot read (EACCES)`): its scars are not known, so it holds the stop. */
 export interface Skipped {
   path: string;
   reason: string;
@@ -22,6 +25,7 @@ export interface Skipped {
 
 export interface ScanResult {
   scars: Scar[];
+  /** Files in the scope that could not be read (not those excluded by `scan.exclude`). */
   skipped: Skipped[];
   /**
    * Working-tree modes: files whose index entry is flagged assume-unchanged or skip-worktree
@@ -35,7 +39,7 @@ export interface ScanResult {
   unreadable: string[];
 }
 
-/** `default`: changed vs HEAD + untracked; `all`: tracked + untracked; `staged`: index blobs. */
+/** `default`: changed vs the baseline (refs/kizu/baseline, else HEAD) + untracked; `all`: tracked + untracked; `staged`: index blobs. */
 export type ScanMode = 'default' | 'all' | 'staged';
 
 export { scanBuffer };
@@ -48,7 +52,7 @@ export interface ScanOptions {
   paths?: string[];
   /** picomatch globs (root-relative) to skip. */
   exclude: string[];
-  /** Skip files larger than this (bytes). */
+  /** Files larger than this (bytes) are not parsed: searched by the line rule alone (parse.ts scanLineRule). */
   maxFileBytes: number;
 }
 
@@ -60,8 +64,23 @@ export interface ScanOptions {
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 
 /**
+ * What the default scope is compared with: the commit in refs/kizu/baseline when it is set
+ * (so a scar committed since the baseline, past the guard, stays in scope), else `HEAD`.
+ * Read from the ref files (git/refs.ts refFast) without a git process when they tell.
+ */
+async function scopeBase(root: string): Promise<string> {
+  const common = discoveryOverridden() ? null : commonDirFast(root);
+  const known = common ? refFast(common, BASELINE_REF) : undefined;
+  if (known === null) return 'HEAD';
+  if (known) return known;
+  const r = await git(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
+  return r.status === 0 ? r.stdout.toString('utf8').trim() : 'HEAD';
+}
+
+/**
  * Lists the root-relative files of a scope (working tree modes). `paths` are root-relative
- * files or directories, matched literally.
+ * files or directories, matched literally. `default`: the files changed against the baseline
+ * ({@link scopeBase}: refs/kizu/baseline, else HEAD) and untracked files not ignored.
  * @returns the files; `unreadable`: names git listed that are not valid UTF-8, quoted.
  */
 export async function scopeFiles(root: string, mode: 'default' | 'all', paths: string[] = []): Promise<{ files: string[]; unreadable: string[] }> {
@@ -71,7 +90,7 @@ export async function scopeFiles(root: string, mode: 'default' | 'all', paths: s
   const tracked =
     mode === 'all'
       ? listTracked()
-      : git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', 'HEAD', ...spec], { cwd: root, okStatus: [0, 128], env: LITERAL }).then(
+      : scopeBase(root).then((base) => git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', base, ...spec], { cwd: root, okStatus: [0, 128], env: LITERAL })).then(
           async (r) => (r.status === 0 ? r : (await hasHead(root)) ? Promise.reject(new KizuError(`git diff HEAD failed: ${r.stderr.trim()}`)) : listTracked()),
         );
   const [t, u] = await Promise.all([tracked, untracked]);
@@ -86,14 +105,17 @@ function unreadableNames(...outs: Buffer[]): string[] {
 /**
  * Scans a scope of the repository for scars. `paths` (root-relative files or directories)
  * are literal pathspecs.
- * - `default`: files changed against HEAD (`git diff --name-only HEAD`, staged and unstaged)
- *   plus untracked files not ignored (`git ls-files -o --exclude-standard`); in a repo with
+ * - `default`: files changed against the baseline (refs/kizu/baseline when set, else HEAD:
+ *   `git diff --name-only <baseline>`, committed since, staged and unstaged) plus untracked
+ *   files not ignored (`git ls-files -o --exclude-standard`); in a repo with
  *   no commits, every file in the index plus untracked ones.
  * - `all`: candidates from `git grep -l -F --untracked '@kizu['` (tracked and untracked,
  *   not ignored), then each read and parsed.
  * - `staged`: candidates from `git grep --cached`, contents from the index blobs.
  * Files git calls binary are scanned too (by the line rule: parse.ts scanBuffer); files over
- * `maxFileBytes` are reported in `skipped`; files matching `exclude` are not read. In the
+ * `maxFileBytes` are searched by the line rule alone, in pieces (parse.ts scanLineRule); files
+ * that cannot be read are reported in `skipped` (they hold the stop); files matching `exclude`
+ * are not read. In the
  * working-tree modes, files hidden by assume-unchanged or skip-worktree that differ from the
  * index are added to the scope (`hidden`); names that are not valid UTF-8 are reported in
  * `unreadable`.
@@ -112,8 +134,11 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
     const r = await git(['grep', '--cached', '-l', '-z', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
     const files = splitZ(r.stdout).filter((p) => !isExcluded(p));
     unreadable = unreadableNames(r.stdout);
-    const blobs = await readIndexBlobs(o.root, files, o.maxFileBytes, skipped);
-    for (const [p, buf] of blobs) scars.push(...(await scanBuffer(p, buf)));
+    const blobs = await readIndexBlobs(o.root, files);
+    for (const [p, buf] of blobs) {
+      let at = 0;
+      scars.push(...(buf.length > o.maxFileBytes ? scanLineRule(p, (into) => { const n = buf.copy(into, 0, at); at += n; return n; }) : await scanBuffer(p, buf)));
+    }
   } else {
     // git starts first; the index is read while it runs.
     const listed =
@@ -137,15 +162,16 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
       let st;
       try {
         st = lstatSync(abs);
-      } catch {
-        return []; // deleted in the working tree
-      }
-      if (!st.isFile()) return [];
-      if (st.size > o.maxFileBytes) {
-        skipped.push({ path: p, reason: `too large (${st.size} bytes > scan.maxFileBytes ${o.maxFileBytes})` });
+      } catch (e) {
+        // Deleted in the working tree: nothing to read. Anything else is a file not read.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
         return [];
       }
+      if (!st.isFile()) return [];
       try {
+        // Too large to parse: searched line by line, so padding a file does not hide its scar.
+        if (st.size > o.maxFileBytes) return scanLargeFile(p, abs);
         return scanBuffer(p, readFileSync(abs));
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -160,16 +186,25 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   return { scars, skipped, hidden, unreadable };
 }
 
+/** The scars of the working-tree file `abs` by the line rule, read in pieces (parse.ts scanLineRule). */
+function scanLargeFile(rel: string, abs: string): Scar[] {
+  const fd = openSync(abs, 'r');
+  try {
+    return scanLineRule(rel, (into) => readSync(fd, into, 0, into.length, null));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Reads the index (stage 0) blobs of `files` (root-relative paths): object ids from
  * `git ls-files --stage -z`, contents from one `git cat-file --batch` call fed object ids,
  * so any path (newlines, a leading `<digit>:` that would read as a stage number) works.
  * Paths without a stage-0 blob entry (conflicted, submodules, not in the index) are left out.
- * @returns map of path → bytes for files within `maxBytes`; larger ones are appended to
- *   `skipped` as `too large (N bytes > scan.maxFileBytes M)`.
+ * @returns map of path → bytes.
  * @throws KizuError (exit 2) if git fails or its output cannot be parsed.
  */
-export async function readIndexBlobs(root: string, files: string[], maxBytes: number, skipped: Skipped[]): Promise<Map<string, Buffer>> {
+export async function readIndexBlobs(root: string, files: string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   if (!files.length) return out;
   const wanted = new Set(files);
@@ -194,8 +229,7 @@ export async function readIndexBlobs(root: string, files: string[], maxBytes: nu
     const size = Number(m[2]);
     const content = buf.subarray(pos, pos + size);
     pos += size + 1;
-    if (size > maxBytes) skipped.push({ path: p, reason: `too large (${size} bytes > scan.maxFileBytes ${maxBytes})` });
-    else out.set(p, content);
+    out.set(p, content);
   }
   return out;
 }
