@@ -96,6 +96,8 @@ export interface StatusJson {
    * (`stop`: an agent's Stop hook may not run; `guard`: the pre-commit guard may not run).
    */
   integrity: IntegrityFinding[];
+  /** Changed files that could not be read, so their scars are not known (scars/scan.ts `skipped`); they hold the stop. */
+  unscanned: { path: string; reason: string }[];
 }
 
 function settingsHas(file: string): boolean | null {
@@ -124,7 +126,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
         ? listHunks(ctx.root)
-        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [] },
+        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [], rules: [] },
     ),
     readMarks(ctx.root),
     scanRepo({ root: ctx.root, mode: 'default', exclude: ctx.config.scan.exclude, maxFileBytes: ctx.config.scan.maxFileBytes }),
@@ -195,6 +197,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     config,
     hidden: mergeHidden(listed, scan),
     integrity,
+    unscanned: scan.skipped,
   };
 }
 
@@ -244,7 +247,7 @@ export interface StatusCommandInput {
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length;
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.unscanned.length + s.hidden.rules.filter((r) => r.path.endsWith('/')).length;
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -283,6 +286,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   log(`${pc.bold('storage')}   ${storageText(s.storage)}`);
   for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
   for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
+  for (const f of s.unscanned) log(pc.yellow(`not read: ${q(f.path)}: ${printable(f.reason)}; its review remarks are not known (the stop is held until it can be read)`));
   // The last line says what holds the agent: only true if an agent's Stop hook is installed and runs.
   const stopOff = s.integrity.some((f) => f.weakens === 'stop');
   const hooked = (['project', 'local', 'user'] as const).some((k) => s.hooks[k] !== false) || s.hooks.plugin || s.hooks.agents.some((a) => a.installed !== 'missing');

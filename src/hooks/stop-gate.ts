@@ -27,7 +27,7 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, userMessage, type StopFindings } from './text.js';
+import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, ruleHiddenMessage, hiddenDirsReason, userMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { hunkReviewOrNone } from './hunk-review.js';
@@ -91,7 +91,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars, hidden, unreadable, skipped }, items, review, guardNote] = await Promise.all([
+  const [{ scars, hidden, unreadable, skipped, rules }, items, review, guardNote] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
     openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
@@ -104,8 +104,12 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
   // A changed file that could not be read may hold a scar: the stop is held on it too.
   if (skipped.length) problems.push(unscannedMessage(skipped));
+  // Files git hides by a rule (ignore rules not in the baseline, ident, clean filters) are
+  // scanned and named; ignored directories too large to review one by one hold the stop.
+  if (rules.length) problems.push(ruleHiddenMessage(rules));
+  const dirs = rules.filter((r) => r.path.endsWith('/'));
   const { rejected, unreviewed, laundered } = review;
-  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length) {
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length && !dirs.length) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -119,6 +123,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...unreviewed.map((h) => `u\0${h.id}`),
         ...unreadable.map((n) => `n\0${n}`),
         ...skipped.map((f) => `f\0${f.path}\0${f.reason}`),
+        ...dirs.map((d) => `d\0${d.path}\0${d.rule}`),
       ]
         .sort()
         .join('\n'),
@@ -145,6 +150,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
     ...(others ? [stopBlockReason(findings, streak, max)] : []),
     ...(unreadable.length ? [unreadableNamesReason(unreadable)] : []),
     ...(skipped.length ? [unscannedReason(skipped)] : []),
+    ...(dirs.length ? [hiddenDirsReason(dirs)] : []),
   ].join('\n');
   return note({ kind: 'block', reason });
 }

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { git, splitZ, hasHead, nonUtf8Records } from '../git/run.js';
 import { quoteBytes } from '../git/quote.js';
 import { hiddenChanges, type HiddenChange } from '../git/hidden-changes.js';
-import { commonDirFast, discoveryOverridden } from '../git/repo.js';
-import { refFast } from '../git/refs.js';
-import { BASELINE_REF } from '../git/layout.js';
+import { hiddenByRules, type RuleHidden } from '../git/hidden-by-rules.js';
+import { baselineOrHead } from '../git/refs.js';
 import { KizuError } from '../errors.js';
 import { scanBuffer, scanLineRule } from './parse.js';
 import type { Scar } from './parse.js';
@@ -37,6 +36,12 @@ export interface ScanResult {
    * (`"caf\351.js"`): they cannot be read by name here, so their scars are not known.
    */
   unreadable: string[];
+  /**
+   * Working-tree modes: files an ignore rule not in the baseline or an attribute (`ident`, a
+   * configured clean filter) hides from git (git/hidden-by-rules.ts); they are scanned like
+   * changed files (an ignored directory with too many files is only named).
+   */
+  rules: RuleHidden[];
 }
 
 /** `default`: changed vs the baseline (refs/kizu/baseline, else HEAD) + untracked; `all`: tracked + untracked; `staged`: index blobs. */
@@ -63,24 +68,11 @@ export interface ScanOptions {
  */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 
-/**
- * What the default scope is compared with: the commit in refs/kizu/baseline when it is set
- * (so a scar committed since the baseline, past the guard, stays in scope), else `HEAD`.
- * Read from the ref files (git/refs.ts refFast) without a git process when they tell.
- */
-async function scopeBase(root: string): Promise<string> {
-  const common = discoveryOverridden() ? null : commonDirFast(root);
-  const known = common ? refFast(common, BASELINE_REF) : undefined;
-  if (known === null) return 'HEAD';
-  if (known) return known;
-  const r = await git(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
-  return r.status === 0 ? r.stdout.toString('utf8').trim() : 'HEAD';
-}
 
 /**
  * Lists the root-relative files of a scope (working tree modes). `paths` are root-relative
  * files or directories, matched literally. `default`: the files changed against the baseline
- * ({@link scopeBase}: refs/kizu/baseline, else HEAD) and untracked files not ignored.
+ * (git/refs.ts baselineOrHead: refs/kizu/baseline, else HEAD) and untracked files not ignored.
  * @returns the files; `unreadable`: names git listed that are not valid UTF-8, quoted.
  */
 export async function scopeFiles(root: string, mode: 'default' | 'all', paths: string[] = []): Promise<{ files: string[]; unreadable: string[] }> {
@@ -90,7 +82,7 @@ export async function scopeFiles(root: string, mode: 'default' | 'all', paths: s
   const tracked =
     mode === 'all'
       ? listTracked()
-      : scopeBase(root).then((base) => git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', base, ...spec], { cwd: root, okStatus: [0, 128], env: LITERAL })).then(
+      : baselineOrHead(root).then((base) => git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', base, ...spec], { cwd: root, okStatus: [0, 128], env: LITERAL })).then(
           async (r) => (r.status === 0 ? r : (await hasHead(root)) ? Promise.reject(new KizuError(`git diff HEAD failed: ${r.stderr.trim()}`)) : listTracked()),
         );
   const [t, u] = await Promise.all([tracked, untracked]);
@@ -117,8 +109,9 @@ function unreadableNames(...outs: Buffer[]): string[] {
  * that cannot be read are reported in `skipped` (they hold the stop); files matching `exclude`
  * are not read. In the
  * working-tree modes, files hidden by assume-unchanged or skip-worktree that differ from the
- * index are added to the scope (`hidden`); names that are not valid UTF-8 are reported in
- * `unreadable`.
+ * index are added to the scope (`hidden`), and so are files an ignore rule not in the baseline
+ * or an attribute hides (`rules`, git/hidden-by-rules.ts); names that are not valid UTF-8 are
+ * reported in `unreadable`.
  * @throws KizuError (exit 2) if a git command fails.
  */
 export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
@@ -128,6 +121,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   const spec = o.paths?.length ? ['--', ...o.paths] : [];
   let hidden: HiddenChange[] = [];
   let unreadable: string[] = [];
+  let rules: RuleHidden[] = [];
   // No -I: a file git calls binary (a NUL byte, or `binary`/`-diff` in .gitattributes) is
   // searched too, or its scars would pass every check.
   if (o.mode === 'staged') {
@@ -150,10 +144,16 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
     // as they are in the working tree: git diff and git grep would show their index version.
     const hiddenP = hiddenChanges(o.root, o.paths ?? []);
     hiddenP.catch(() => {});
+    // Files git hides by a rule (an ignore rule not in the baseline, ident, a clean filter) are read as they are.
+    const touched = o.mode === 'default' ? listed.then((l) => l.files.some((p) => p === '.gitignore' || p.endsWith('/.gitignore')), () => true) : null;
+    const rulesP = baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, touched, o.paths ?? []));
+    rulesP.catch(() => {});
     let files: string[];
     ({ files, unreadable } = await listed);
     hidden = (await hiddenP).changes;
+    rules = await rulesP;
     if (hidden.length) files = [...new Set([...files, ...hidden.filter((h) => h.change !== 'deleted').map((h) => h.path)])];
+    if (rules.length) files = [...new Set([...files, ...rules.filter((r) => !r.path.endsWith('/')).map((r) => r.path)])];
     files = files.filter((p) => !isExcluded(p));
     // Synchronous reads: for the many small files of a scope they cost far less than
     // promise-based reads through the thread pool (measured in bench/).
@@ -183,7 +183,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   }
   scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { scars, skipped, hidden, unreadable };
+  return { scars, skipped, hidden, unreadable, rules };
 }
 
 /** The scars of the working-tree file `abs` by the line rule, read in pieces (parse.ts scanLineRule). */
@@ -258,5 +258,5 @@ export async function scanStagedForCommit(root: string, exclude: string[], maxFi
     scanRepo({ root, mode: 'staged', exclude, maxFileBytes }),
   ]);
   const set = new Set(splitZ(changed.stdout));
-  return { scars: res.scars.filter((s) => set.has(s.path)), skipped: res.skipped.filter((s) => set.has(s.path)), hidden: [], unreadable: res.unreadable };
+  return { scars: res.scars.filter((s) => set.has(s.path)), skipped: res.skipped.filter((s) => set.has(s.path)), hidden: [], unreadable: res.unreadable, rules: [] };
 }
