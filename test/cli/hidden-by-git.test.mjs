@@ -112,3 +112,15 @@ function rmIdent(sb) {
   sb.git('checkout', '--', 'a.js');
   assert.match(sb.read('a.js'), /^a;\n\/\/ \$Id: [0-9a-f]{40} \$\n$/);
 }
+
+test('a scar in a file git stores through working-tree-encoding=UTF-16: git diff shows it as text, scan and the Stop hook find it in the UTF-16 bytes', () => {
+  const sb = sandbox({ files: { '.gitattributes': '*.ps1 text working-tree-encoding=UTF-16\n', 'a.ps1': Buffer.from('\ufeffx\n', 'utf16le') } });
+  sb.write({ 'a.ps1': Buffer.from('\ufeffx\n# @kizu[ask]: in UTF-16\n', 'utf16le') });
+  assert.match(sb.git('diff', 'HEAD'), /\+# @kizu\[ask\]: in UTF-16/);
+  expectRun(sb, ['scan'], { status: 1, stdout: 'a.ps1:2  [ask]  in UTF-16\n' });
+  const be = Buffer.from('\ufeffx\n# @kizu[ask]: big-endian\n', 'utf16le').swap16();
+  sb.write({ 'a.ps1': be });
+  expectRun(sb, ['scan'], { status: 1, stdout: 'a.ps1:2  [ask]  big-endian\n' });
+  const stop = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
+  assert.equal(stop.decision, 'block');
+});
