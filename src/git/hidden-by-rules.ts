@@ -31,7 +31,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git, splitZ } from './run.js';
-import { gitDirFast } from './repo.js';
+import { discoveryOverridden, gitDirFast } from './repo.js';
+import { entriesNamed } from './index-file.js';
 
 /** One file (or ignored directory, ending in `/`) that git hides by a rule. */
 export interface RuleHidden {
@@ -43,6 +44,14 @@ export interface RuleHidden {
   rule: string;
 }
 
+/** What a caller's listing of the working tree tells {@link hiddenByRules}, so that it need not ask git again. */
+export interface Listed {
+  /** Whether a `.gitignore` may be among the changed or untracked files (true when unsure). */
+  touched: Promise<boolean>;
+  /** The untracked files not ignored (more paths do no harm). */
+  untracked: Promise<string[]>;
+}
+
 /** At most this many ignored files are returned one by one; directories whose files would pass it are returned as directories. */
 export const MAX_HIDDEN_FILES = 1000;
 
@@ -52,22 +61,23 @@ const base = (p: string) => p.slice(p.lastIndexOf('/', p.length - 2) + 1).replac
  * The files the rules of the repository at `root` hide (see the module comment), in path order.
  * @param against the baseline commit (an object id or `HEAD`); null when there is none (no
  *   commit yet: ignore rules are then not compared).
- * @param touched whether a `.gitignore` may be among the changed and untracked paths the
- *   caller listed (for the fast path; true when unsure), or null to ask git here.
+ * @param listed what the caller's own listing tells (for the fast paths), or null to ask git here.
  * @param paths limit to these repository-relative files or directories ([] for all).
  * @throws KizuError when git fails.
  */
-export async function hiddenByRules(root: string, against: string | null, touched: Promise<boolean> | null = null, paths: string[] = []): Promise<RuleHidden[]> {
+export async function hiddenByRules(root: string, against: string | null, listed: Listed | null = null, paths: string[] = []): Promise<RuleHidden[]> {
   const within = (p: string) => !paths.length || paths.some((q) => q === '' || q === '.' || p === q || p.startsWith(q.endsWith('/') ? q : q + '/') || (p.endsWith('/') && q.startsWith(p)));
-  const [ignored, attrs] = await Promise.all([ignoredByNewRules(root, against, touched), droppedByAttributes(root)]);
+  // What is ignored now (an ignored directory as one entry): for both kinds.
+  const ls = git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: root }).then((r) => splitZ(r.stdout).filter((p) => !p.includes('\uFFFD')));
+  ls.catch(() => {});
+  const [ignored, attrs] = await Promise.all([ignoredByNewRules(root, against, listed?.touched ?? null, ls), droppedByAttributes(root, ls, listed?.untracked ?? null)]);
   const out = [...ignored, ...attrs].filter((r) => within(r.path));
   return out.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }
 
-async function ignoredByNewRules(root: string, against: string | null, touched: Promise<boolean> | null): Promise<RuleHidden[]> {
+async function ignoredByNewRules(root: string, against: string | null, touched: Promise<boolean> | null, ls: Promise<string[]>): Promise<RuleHidden[]> {
   if (!against) return [];
-  const ls = await git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: root });
-  const entries = splitZ(ls.stdout).filter((p) => !p.includes('\uFFFD'));
+  const entries = await ls;
   if (!entries.length) return [];
   const listed = touched
     ? await touched
@@ -145,10 +155,39 @@ function readText(file: string): string {
   }
 }
 
-async function droppedByAttributes(root: string): Promise<RuleHidden[]> {
-  const [ls, ign, cfg] = await Promise.all([
-    git(['ls-files', '-z', '-c', '-o', '--exclude-standard', '--', '.gitattributes', ':(glob)**/.gitattributes'], { cwd: root }),
-    git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--', '.gitattributes', ':(glob)**/.gitattributes'], { cwd: root }),
+/**
+ * The `.gitattributes` files of the index: read from the index file without git when it can
+ * be (git/index-file.ts entriesNamed), else `git ls-files`.
+ */
+async function trackedAttributes(root: string): Promise<string[]> {
+  const gd = !discoveryOverridden() ? gitDirFast(root) : null;
+  if (gd) {
+    let bytes: Buffer | null = null;
+    try {
+      bytes = readFileSync(process.env.GIT_INDEX_FILE ? path.resolve(root, process.env.GIT_INDEX_FILE) : path.join(gd, 'index'));
+    } catch {
+      return []; // no index yet
+    }
+    for (const oidLen of [20, 32]) {
+      try {
+        const r = entriesNamed(bytes, oidLen, '.gitattributes');
+        if (!r.extensions.includes('link') && !r.extensions.includes('sdir')) return r.paths;
+        break;
+      } catch {
+        /* the other object id length */
+      }
+    }
+  }
+  return splitZ((await git(['ls-files', '-z', '--', '.gitattributes', ':(glob)**/.gitattributes'], { cwd: root })).stdout);
+}
+
+async function droppedByAttributes(root: string, ignored: Promise<string[]>, untracked: Promise<string[]> | null): Promise<RuleHidden[]> {
+  const named = (ps: string[]) => ps.filter((p) => base(p) === '.gitattributes');
+  const [tracked, ls, ign, cfg] = await Promise.all([
+    trackedAttributes(root),
+    untracked ? untracked.then(named) : git(['ls-files', '-z', '-o', '--exclude-standard', '--', '.gitattributes', ':(glob)**/.gitattributes'], { cwd: root }).then((r) => splitZ(r.stdout)),
+    // An ignored .gitattributes applies too (one inside an ignored directory only to its files).
+    ignored.then(named),
     git(['config', '-z', '--get-regexp', '^core\\.attributesfile$|^filter\\..*\\.(clean|process)$'], { cwd: root, okStatus: [0, 1] }),
   ]);
   const config = new Map<string, string>();
@@ -160,7 +199,7 @@ async function droppedByAttributes(root: string): Promise<RuleHidden[]> {
   const home = process.env.HOME || os.homedir();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   const global = config.get('core.attributesfile');
-  const files = [...new Set([...splitZ(ls.stdout), ...splitZ(ign.stdout)])].map((p) => path.join(root, p));
+  const files = [...new Set([...tracked, ...ls, ...ign])].map((p) => path.join(root, p));
   if (gd) files.push(path.join(gd, 'info', 'attributes'));
   files.push(global ? (global.startsWith('~/') ? path.join(home, global.slice(2)) : path.resolve(root, global)) : path.join(xdg, 'git', 'attributes'));
   const setIn = files.filter((f) => DROPS.test(readText(f))).map((f) => (f.startsWith(root + path.sep) ? path.relative(root, f).split(path.sep).join('/') : f));
@@ -173,8 +212,8 @@ async function droppedByAttributes(root: string): Promise<RuleHidden[]> {
     if (m && v.trim()) filters.set(m[1], (filters.get(m[1]) ?? false) || LFS.get(m[2]) !== v.trim());
   }
   // Nothing more to do when no source sets ident and every filter named is unconfigured or git-lfs's.
-  const named = files.flatMap((f) => [...readText(f).matchAll(new RegExp(DROPS.source, 'gm'))].map((m) => m[1]));
-  if (!named.some((n) => n === 'ident' || filters.get(n.slice('filter='.length)))) return [];
+  const mentioned = files.flatMap((f) => [...readText(f).matchAll(new RegExp(DROPS.source, 'gm'))].map((m) => m[1]));
+  if (!mentioned.some((n) => n === 'ident' || filters.get(n.slice('filter='.length)))) return [];
   const staged = await git(['ls-files', '-z', '-s'], { cwd: root });
   const regular: string[] = [];
   for (const r of splitZ(staged.stdout)) {

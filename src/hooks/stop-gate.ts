@@ -1,10 +1,12 @@
 /**
  * `stop` handler: blocks the agent's stop while scars remain in the default scan scope
- * (changed vs HEAD, staged, untracked-not-ignored, and files hidden by assume-unchanged or
- * skip-worktree), open review queue items, rejected hunks (rejections that outlived their
+ * (changed vs the baseline, staged, untracked-not-ignored, files hidden by assume-unchanged or
+ * skip-worktree, by an ignore rule not in the baseline or by an attribute), open review queue items, rejected hunks (rejections that outlived their
  * hunk included: committed, or edited instead of reverted; hunks/rejections.ts), (with
- * `stop.requireReview`) unreviewed hunks, or changed files whose name is not valid UTF-8
- * (nobody can review them). Answers `block` to keep the agent
+ * `stop.requireReview`) unreviewed hunks, changed files whose name is not valid UTF-8
+ * (nobody can review them) or that cannot be read (their scars are unknown), or ignored
+ * directories that an ignore rule not in the baseline hides and that are too large to review
+ * file by file (git/hidden-by-rules.ts). Answers `block` to keep the agent
  * working, `allow` with a message to let it stop while telling the user what is left, or
  * nothing.
  *

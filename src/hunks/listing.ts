@@ -437,8 +437,11 @@ export async function listHunks(root: string, opts: { paths?: string[]; against?
   hiddenP.catch(() => {});
   // Files git hides by a rule (an ignore rule not in the baseline, ident, a clean filter): the
   // ignored ones are listed as untracked files; all are returned to be named.
-  const touched = Promise.all([othersP, diffP]).then(([o, d]) => o.stdout.includes('.gitignore') || d.stdout.includes('.gitignore'), () => true);
-  const rulesP: Promise<RuleHidden[]> = custom ? Promise.resolve([]) : hiddenByRules(root, baseline.oid, touched, opts.paths ?? []);
+  const given = {
+    touched: Promise.all([othersP, diffP]).then(([o, d]) => o.stdout.includes('.gitignore') || d.stdout.includes('.gitignore'), () => true),
+    untracked: othersP.then((o) => splitZ(o.stdout), () => []),
+  };
+  const rulesP: Promise<RuleHidden[]> = custom ? Promise.resolve([]) : hiddenByRules(root, baseline.oid, given, opts.paths ?? []);
   rulesP.catch(() => {});
   const unreadable = new Set<string>();
   const untrackedP = othersP.then((others) => {

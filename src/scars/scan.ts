@@ -145,8 +145,11 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
     const hiddenP = hiddenChanges(o.root, o.paths ?? []);
     hiddenP.catch(() => {});
     // Files git hides by a rule (an ignore rule not in the baseline, ident, a clean filter) are read as they are.
-    const touched = o.mode === 'default' ? listed.then((l) => l.files.some((p) => p === '.gitignore' || p.endsWith('/.gitignore')), () => true) : null;
-    const rulesP = baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, touched, o.paths ?? []));
+    const given =
+      o.mode === 'default'
+        ? { touched: listed.then((l) => l.files.some((p) => p === '.gitignore' || p.endsWith('/.gitignore')), () => true), untracked: listed.then((l) => l.files, () => []) }
+        : null;
+    const rulesP = baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, given, o.paths ?? []));
     rulesP.catch(() => {});
     let files: string[];
     ({ files, unreadable } = await listed);
