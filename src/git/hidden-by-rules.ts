@@ -63,14 +63,20 @@ const base = (p: string) => p.slice(p.lastIndexOf('/', p.length - 2) + 1).replac
  *   commit yet: ignore rules are then not compared).
  * @param listed what the caller's own listing tells (for the fast paths), or null to ask git here.
  * @param paths limit to these repository-relative files or directories ([] for all).
+ * @param kinds `attributes`: the attributes only, without walking the working tree for ignored
+ *   files (the Stop hook's first look); `ignored`: the ignore rules only; `all`: both.
  * @throws KizuError when git fails.
  */
-export async function hiddenByRules(root: string, against: string | null, listed: Listed | null = null, paths: string[] = []): Promise<RuleHidden[]> {
+export async function hiddenByRules(root: string, against: string | null, listed: Listed | null = null, paths: string[] = [], kinds: 'all' | 'attributes' | 'ignored' = 'all'): Promise<RuleHidden[]> {
   const within = (p: string) => !paths.length || paths.some((q) => q === '' || q === '.' || p === q || p.startsWith(q.endsWith('/') ? q : q + '/') || (p.endsWith('/') && q.startsWith(p)));
   // What is ignored now (an ignored directory as one entry): for both kinds.
-  const ls = git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: root }).then((r) => splitZ(r.stdout).filter((p) => !p.includes('\uFFFD')));
+  // (a walk of the working tree: `attributes` goes without it, and without the ignored .gitattributes)
+  const ls = kinds === 'attributes' ? Promise.resolve([]) : git(['ls-files', '-z', '-o', '-i', '--exclude-standard', '--directory'], { cwd: root }).then((r) => splitZ(r.stdout).filter((p) => !p.includes('\uFFFD')));
   ls.catch(() => {});
-  const [ignored, attrs] = await Promise.all([ignoredByNewRules(root, against, listed?.touched ?? null, ls), droppedByAttributes(root, ls, listed?.untracked ?? null)]);
+  const [ignored, attrs] = await Promise.all([
+    kinds === 'attributes' ? [] : ignoredByNewRules(root, against, listed?.touched ?? null, ls),
+    kinds === 'ignored' ? [] : droppedByAttributes(root, ls, listed?.untracked ?? null),
+  ]);
   const out = [...ignored, ...attrs].filter((r) => within(r.path));
   return out.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
 }
@@ -121,7 +127,8 @@ async function ignoredByNewRules(root: string, against: string | null, touched: 
     const under = new Map<RuleHidden, string[]>(dirs.map((d) => [d, []]));
     for (const f of splitZ(r.stdout)) {
       const d = dirs.find((x) => f.startsWith(x.path));
-      if (d && !f.includes('\uFFFD')) under.get(d)!.push(f);
+      // (a repository nested there is listed as `dir/`: its own business, as in git status)
+      if (d && !f.includes('\uFFFD') && !f.endsWith('/')) under.get(d)!.push(f);
     }
     // The smallest directories first, while the files fit; the rest are named as directories.
     const seen = new Set(out.map((h) => h.path));

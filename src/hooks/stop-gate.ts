@@ -27,7 +27,7 @@ import { commonDirFast, findRootFast, gitDirFast } from '../git/repo.js';
 import { guardCheckedFile, stopStateFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
-import { scanRepo } from '../scars/scan.js';
+import { scanIgnoredByRules, scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
 import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, ruleHiddenMessage, hiddenDirsReason, userMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
@@ -93,13 +93,22 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars, hidden, unreadable, skipped, rules }, items, review, guardNote] = await Promise.all([
-    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes }),
+  // The files an ignore rule not in the baseline hides cost one more walk of the working tree:
+  // looked for below, once nothing else holds the stop (then before every stop it allows).
+  const [{ scars, hidden, unreadable, skipped, rules, scope }, items, review, guardNote] = await Promise.all([
+    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, rules: 'attributes' }),
     openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
     input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
   ]);
   if (guardNote) problems.push(guardNote);
+  const { rejected, unreviewed, laundered } = review;
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length) {
+    const late = await scanIgnoredByRules({ root, exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, scope: scope ?? [] });
+    scars.push(...late.scars);
+    skipped.push(...late.skipped);
+    rules.push(...late.rules);
+  }
   // Changes git does not show are reviewed (their scars are in `scars`); the user is told
   // which flag hides them. A name that is not valid UTF-8 cannot be reviewed: the stop is held.
   if (hidden.length) problems.push(hiddenChangesMessage(hidden));
@@ -110,7 +119,6 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   // scanned and named; ignored directories too large to review one by one hold the stop.
   if (rules.length) problems.push(ruleHiddenMessage(rules));
   const dirs = rules.filter((r) => r.path.endsWith('/'));
-  const { rejected, unreviewed, laundered } = review;
   if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length && !dirs.length) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);

@@ -42,6 +42,8 @@ export interface ScanResult {
    * changed files (an ignored directory with too many files is only named).
    */
   rules: RuleHidden[];
+  /** Working-tree modes: the changed and untracked files of the scope, as git listed them. */
+  scope?: string[];
 }
 
 /** `default`: changed vs the baseline (refs/kizu/baseline, else HEAD) + untracked; `all`: tracked + untracked; `staged`: index blobs. */
@@ -57,6 +59,12 @@ export interface ScanOptions {
   paths?: string[];
   /** picomatch globs (root-relative) to skip. */
   exclude: string[];
+  /**
+   * `attributes`: of the files git hides by a rule, only those an attribute hides (no walk of
+   * the working tree for ignored files; the Stop hook adds the rest with {@link scanIgnoredByRules}
+   * before it lets the agent stop). Default `all`.
+   */
+  rules?: 'all' | 'attributes';
   /** Files larger than this (bytes) are not parsed: searched by the line rule alone (parse.ts scanLineRule). */
   maxFileBytes: number;
 }
@@ -122,6 +130,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   let hidden: HiddenChange[] = [];
   let unreadable: string[] = [];
   let rules: RuleHidden[] = [];
+  let scope: string[] = [];
   // No -I: a file git calls binary (a NUL byte, or `binary`/`-diff` in .gitattributes) is
   // searched too, or its scars would pass every check.
   if (o.mode === 'staged') {
@@ -149,44 +158,74 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
       o.mode === 'default'
         ? { touched: listed.then((l) => l.files.some((p) => p === '.gitignore' || p.endsWith('/.gitignore')), () => true), untracked: listed.then((l) => l.files, () => []) }
         : null;
-    const rulesP = baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, given, o.paths ?? []));
+    const rulesP = baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, given, o.paths ?? [], o.rules ?? 'all'));
     rulesP.catch(() => {});
     let files: string[];
     ({ files, unreadable } = await listed);
     hidden = (await hiddenP).changes;
     rules = await rulesP;
+    scope = files;
     if (hidden.length) files = [...new Set([...files, ...hidden.filter((h) => h.change !== 'deleted').map((h) => h.path)])];
     if (rules.length) files = [...new Set([...files, ...rules.filter((r) => !r.path.endsWith('/')).map((r) => r.path)])];
-    files = files.filter((p) => !isExcluded(p));
-    // Synchronous reads: for the many small files of a scope they cost far less than
-    // promise-based reads through the thread pool (measured in bench/).
-    const results = files.map((p) => {
-      const abs = path.join(o.root, p);
-      let st;
-      try {
-        st = lstatSync(abs);
-      } catch (e) {
-        // Deleted in the working tree: nothing to read. Anything else is a file not read.
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
-        return [];
-      }
-      if (!st.isFile()) return [];
-      try {
-        // Too large to parse: searched line by line, so padding a file does not hide its scar.
-        if (st.size > o.maxFileBytes) return scanLargeFile(p, abs);
-        return scanBuffer(p, readFileSync(abs));
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
-        return [];
-      }
-    });
-    for (const r of results) scars.push(...(await r));
+    const read = await scanFiles(o.root, files.filter((p) => !isExcluded(p)), [], o.maxFileBytes);
+    scars.push(...read.scars);
+    skipped.push(...read.skipped);
   }
   scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { scars, skipped, hidden, unreadable, rules };
+  return { scars, skipped, hidden, unreadable, rules, scope };
+}
+
+/**
+ * The scars of working-tree files (root-relative), read synchronously (for the many small
+ * files of a scope they cost far less than promise-based reads through the thread pool,
+ * measured in bench/); files over `maxFileBytes` by the line rule alone, in pieces; files
+ * matching `exclude` not read; files that cannot be read in `skipped`; deleted ones skipped.
+ */
+async function scanFiles(root: string, files: string[], exclude: string[], maxFileBytes: number): Promise<{ scars: Scar[]; skipped: Skipped[] }> {
+  const isExcluded = exclude.length ? (await import('picomatch')).default(exclude, { dot: true }) : () => false;
+  const scars: Scar[] = [];
+  const skipped: Skipped[] = [];
+  const results = files.filter((p) => !isExcluded(p)).map((p) => {
+    const abs = path.join(root, p);
+    let st;
+    try {
+      st = lstatSync(abs);
+    } catch (e) {
+      // Deleted in the working tree: nothing to read. Anything else is a file not read.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
+      return [];
+    }
+    if (!st.isFile()) return [];
+    try {
+      // Too large to parse: searched line by line, so padding a file does not hide its scar.
+      if (st.size > maxFileBytes) return scanLargeFile(p, abs);
+      return scanBuffer(p, readFileSync(abs));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
+      return [];
+    }
+  });
+  for (const r of results) scars.push(...(await r));
+  return { scars, skipped };
+}
+
+/**
+ * The files that an ignore rule not in the baseline hides (git/hidden-by-rules.ts, one walk of
+ * the working tree) and their scars: what a scan with `rules: 'attributes'` left out. Files
+ * already in `scope` (a {@link ScanResult.scope}) are not read again.
+ * @throws KizuError (exit 2) if a git command fails.
+ */
+export async function scanIgnoredByRules(o: { root: string; exclude: string[]; maxFileBytes: number; scope: string[] }): Promise<{ scars: Scar[]; skipped: Skipped[]; rules: RuleHidden[] }> {
+  const touched = o.scope.some((p) => p === '.gitignore' || p.endsWith('/.gitignore'));
+  const rules = await hiddenByRules(o.root, await baselineOrHead(o.root), { touched: Promise.resolve(touched), untracked: Promise.resolve(o.scope) }, [], 'ignored');
+  const seen = new Set(o.scope);
+  const files = rules.filter((r) => !r.path.endsWith('/') && !seen.has(r.path)).map((r) => r.path);
+  if (!files.length) return { scars: [], skipped: [], rules };
+  const res = await scanFiles(o.root, files, o.exclude, o.maxFileBytes);
+  return { ...res, rules };
 }
 
 /** The scars of the working-tree file `abs` by the line rule, read in pieces (parse.ts scanLineRule). */
