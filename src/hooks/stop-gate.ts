@@ -27,7 +27,7 @@ import { commonDirFast, findRootFast, gitDirFast } from '../git/repo.js';
 import { guardCheckedFile, stopStateFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
-import { scanIgnoredByRules, scanRepo } from '../scars/scan.js';
+import { scanHiddenByRules, scanRepo } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
 import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, ruleHiddenMessage, hiddenDirsReason, userMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
@@ -93,10 +93,11 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  // The files an ignore rule not in the baseline hides cost one more walk of the working tree:
-  // looked for below, once nothing else holds the stop (then before every stop it allows).
+  // The files git hides by a rule (an ignore rule not in the baseline: one more walk of the
+  // working tree; an attribute) are looked for below, once nothing else holds the stop (so
+  // before every stop it allows).
   const [{ scars, hidden, unreadable, skipped, rules, scope }, items, review, guardNote] = await Promise.all([
-    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, rules: 'attributes' }),
+    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, rules: 'none' }),
     openQueueItems(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
     input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
@@ -104,7 +105,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   if (guardNote) problems.push(guardNote);
   const { rejected, unreviewed, laundered } = review;
   if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length) {
-    const late = await scanIgnoredByRules({ root, exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, scope: scope ?? [] });
+    const late = await scanHiddenByRules({ root, exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, scope: scope ?? [] });
     scars.push(...late.scars);
     skipped.push(...late.skipped);
     rules.push(...late.rules);

@@ -60,11 +60,10 @@ export interface ScanOptions {
   /** picomatch globs (root-relative) to skip. */
   exclude: string[];
   /**
-   * `attributes`: of the files git hides by a rule, only those an attribute hides (no walk of
-   * the working tree for ignored files; the Stop hook adds the rest with {@link scanIgnoredByRules}
-   * before it lets the agent stop). Default `all`.
+   * `none`: not the files git hides by a rule (the Stop hook adds them with
+   * {@link scanHiddenByRules} before it lets the agent stop). Default `all`.
    */
-  rules?: 'all' | 'attributes';
+  rules?: 'all' | 'none';
   /** Files larger than this (bytes) are not parsed: searched by the line rule alone (parse.ts scanLineRule). */
   maxFileBytes: number;
 }
@@ -158,7 +157,7 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
       o.mode === 'default'
         ? { touched: listed.then((l) => l.files.some((p) => p === '.gitignore' || p.endsWith('/.gitignore')), () => true), untracked: listed.then((l) => l.files, () => []) }
         : null;
-    const rulesP = baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, given, o.paths ?? [], o.rules ?? 'all'));
+    const rulesP = o.rules === 'none' ? Promise.resolve([]) : baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, given, o.paths ?? []));
     rulesP.catch(() => {});
     let files: string[];
     ({ files, unreadable } = await listed);
@@ -213,14 +212,14 @@ async function scanFiles(root: string, files: string[], exclude: string[], maxFi
 }
 
 /**
- * The files that an ignore rule not in the baseline hides (git/hidden-by-rules.ts, one walk of
- * the working tree) and their scars: what a scan with `rules: 'attributes'` left out. Files
- * already in `scope` (a {@link ScanResult.scope}) are not read again.
+ * The files git hides by a rule (git/hidden-by-rules.ts: an ignore rule not in the baseline,
+ * an attribute) and their scars: what a scan with `rules: 'none'` left out. Files already in
+ * `scope` (a {@link ScanResult.scope}) are not read again.
  * @throws KizuError (exit 2) if a git command fails.
  */
-export async function scanIgnoredByRules(o: { root: string; exclude: string[]; maxFileBytes: number; scope: string[] }): Promise<{ scars: Scar[]; skipped: Skipped[]; rules: RuleHidden[] }> {
+export async function scanHiddenByRules(o: { root: string; exclude: string[]; maxFileBytes: number; scope: string[] }): Promise<{ scars: Scar[]; skipped: Skipped[]; rules: RuleHidden[] }> {
   const touched = o.scope.some((p) => p === '.gitignore' || p.endsWith('/.gitignore'));
-  const rules = await hiddenByRules(o.root, await baselineOrHead(o.root), { touched: Promise.resolve(touched), untracked: Promise.resolve(o.scope) }, [], 'ignored');
+  const rules = await hiddenByRules(o.root, await baselineOrHead(o.root), { touched: Promise.resolve(touched), untracked: Promise.resolve(o.scope) });
   const seen = new Set(o.scope);
   const files = rules.filter((r) => !r.path.endsWith('/') && !seen.has(r.path)).map((r) => r.path);
   if (!files.length) return { scars: [], skipped: [], rules };
