@@ -94,7 +94,7 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
   const wantAll = i.paths.length > 0 && rootPaths.length < i.paths.length; // the root itself was named
   const listing = listHunks(root, { paths: wantAll ? [] : rootPaths });
   const marksModule = i.markOf ? null : import('../marks/read.js'); // loads while git runs
-  const { baseline, hunks, hidden, unreadable } = await listing;
+  const { baseline, hunks, hidden, unreadable, rules } = await listing;
   // A path that names nothing (a typo) would otherwise look like "no changes".
   for (const [k, p] of rootPaths.entries()) {
     if (existsSync(path.join(root, p)) || hunks.some((h) => h.path === p || h.path.startsWith(p + '/'))) continue;
@@ -112,9 +112,9 @@ export async function hunksCommand(i: HunksCommandInput): Promise<number> {
   }
   const marks = await Promise.all(hunks.map((h) => lookup!(h)));
   // Changes git does not show (assume-unchanged, skip-worktree, names not valid UTF-8): named on stderr.
-  if (hidden.length || unreadable.length) {
+  if (hidden.length || unreadable.length || rules.length) {
     const { hiddenFindingLines } = await import('../hunks/hidden-lines.js');
-    for (const l of hiddenFindingLines({ changes: hidden, unreadable }, pathQuoter(root))) i.reporter.warn(l);
+    for (const l of hiddenFindingLines({ changes: hidden, unreadable, rules }, pathQuoter(root))) i.reporter.warn(l);
   }
   if (i.json) {
     i.reporter.log(JSON.stringify(hunks.map((h, k) => hunkJson(h, marks[k]))));

@@ -65,9 +65,9 @@ export async function scanCommand(i: ScanCommandInput): Promise<number> {
   const q = pathQuoter(ctx.root);
   for (const s of res.skipped) i.reporter.warn(`skipped ${q(s.path)}: ${s.reason}`);
   // Changes git does not show (assume-unchanged, skip-worktree: scanned anyway; names not valid UTF-8: not readable).
-  if (res.hidden.length || res.unreadable.length) {
+  if (res.hidden.length || res.unreadable.length || res.rules.length) {
     const { hiddenFindingLines } = await import('../hunks/hidden-lines.js');
-    for (const l of hiddenFindingLines({ changes: res.hidden, unreadable: res.unreadable }, q)) i.reporter.warn(l);
+    for (const l of hiddenFindingLines({ changes: res.hidden, unreadable: res.unreadable, rules: res.rules }, q)) i.reporter.warn(l);
   }
   // Open review-queue items are part of the review state too (not for --staged: the index
   // holds no queue). With paths, only items anchored inside them.

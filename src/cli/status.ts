@@ -118,6 +118,8 @@ export interface StatusJson {
    * and the sentence the hook blocks with (`what`, `fix`); null when every file was read.
    */
   unchecked: (Unchecked & LostState) | null;
+  /** Changed files that could not be read, so their scars are not known (scars/scan.ts `skipped`); they hold the stop. */
+  unscanned: { path: string; reason: string }[];
 }
 
 /**
@@ -133,7 +135,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     hasHead(ctx.root).then((head) =>
       head || refFast(commonDirFast(ctx.root) ?? ctx.gitDir, BASELINE_REF)
         ? listHunks(ctx.root)
-        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [] },
+        : { baseline: { rev: 'none (no commits yet)', oid: '', fromRef: false }, hunks: [], hidden: [], unreadable: [], rules: [] },
     ),
     // Unreadable marks (a corrupt ref) are review state lost: a finding with its fix, not a crash.
     readMarks(ctx.root).catch(async (e: unknown) => {
@@ -218,6 +220,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     config,
     hidden: mergeHidden(listed, scan),
     integrity,
+    unscanned: scan.skipped,
   };
 }
 
@@ -267,7 +270,7 @@ export interface StatusCommandInput {
  */
 export async function statusCommand(i: StatusCommandInput): Promise<number> {
   const s = await gatherStatus(i.cwd);
-  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length + (s.unchecked ? 1 : 0) + (s.baseline.outsideHead ? 1 : 0);
+  const blocking = s.scars.length + s.queue.open.length + s.hunks.rejected + s.hunks.laundered.length + s.hidden.unreadable.length + s.lost.length + (s.unchecked ? 1 : 0) + (s.baseline.outsideHead ? 1 : 0) + s.unscanned.length + s.hidden.rules.filter((r) => r.path.endsWith('/')).length;
   const code = s.queue.error ? EXIT.ERROR : blocking ? EXIT.FOUND : EXIT.OK;
   if (i.json) {
     i.reporter.log(JSON.stringify(s));
@@ -313,6 +316,7 @@ export async function statusCommand(i: StatusCommandInput): Promise<number> {
   for (const f of s.config) log(`${pc.bold('config')}    ${f.actionable ? pc.yellow(f.detail) : f.detail}; ${f.fix}`);
   for (const l of hiddenFindingLines(s.hidden, q)) log(pc.yellow(l));
   for (const l of s.lost) log(`${pc.bold('lost')}      ${pc.red(l.what)}; restore: ${printable(l.fix)}`);
+  for (const f of s.unscanned) log(pc.yellow(`not read: ${q(f.path)}: ${printable(f.reason)}; its review remarks are not known (the stop is held until it can be read)`));
   // The last line says what holds the agent: only true if an agent's Stop hook is installed and runs.
   // Claude Code's settings with git-kizu's hooks but no Stop entry in any of them (and no plugin): doctor says the same.
   const claudeScopesOn = (['project', 'local', 'user'] as const).filter((k) => s.hooks[k]);

@@ -238,3 +238,21 @@ export function indexWithoutFlags(buf: Buffer, oidLen: number, offsets: number[]
   if (out.subarray(end).some((b) => b !== 0)) hash(out.subarray(0, end)).copy(out, end);
   return out;
 }
+
+/**
+ * The paths of the stage-0 entries whose last component is `name` (`.gitattributes`), read in
+ * one pass that decodes only those paths (gitformat-index(5)).
+ * @param oidLen object id length in bytes: 20 (SHA-1) or 32 (SHA-256).
+ * @returns the paths, and the extension signatures (`link`, `sdir`: entries live elsewhere).
+ * @throws Error if the bytes are not a well-formed index of version 2, 3 or 4.
+ */
+export function entriesNamed(buf: Buffer, oidLen: number, name: string): { paths: string[]; extensions: string[] } {
+  const paths: string[] = [];
+  const tail = Buffer.from(name);
+  const { extensions } = walkIndex(buf, oidLen, (e) => {
+    const raw = e.name ?? buf.subarray(e.nameStart, e.nameEnd);
+    if (((e.flags >> 12) & 3) !== 0 || raw.length < tail.length || !raw.subarray(raw.length - tail.length).equals(tail)) return;
+    if (raw.length === tail.length || raw[raw.length - tail.length - 1] === 0x2f) paths.push(raw.toString('utf8'));
+  });
+  return { paths, extensions };
+}

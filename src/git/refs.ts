@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { commonDirFast, discoveryOverridden, headOf } from './repo.js';
+import { git } from './run.js';
+import { BASELINE_REF } from './layout.js';
 
 /**
  * Reads a ref's value from the files backend without spawning git: the loose file
@@ -188,4 +190,21 @@ export async function resolveKizuRef(root: string, ref: string, commonDir?: stri
   const oid = await resolveRef(root, ref, commonDir);
   if (oid) await checkRefObject(root, ref, oid);
   return oid;
+}
+
+/**
+ * What review is measured against, for scan's default scope and the ignore rules it trusts: the
+ * commit in refs/kizu/baseline when it is set (so a scar committed since the baseline, past the
+ * guard, stays in scope), else `HEAD`. Read from the ref files ({@link refFast}) without a git
+ * process when they tell; a baseline ref that is not a commit gives `HEAD`.
+ * @returns an object id or `HEAD`.
+ * @throws KizuError when git cannot run.
+ */
+export async function baselineOrHead(root: string): Promise<string> {
+  const common = discoveryOverridden() ? null : commonDirFast(root);
+  const known = common ? refFast(common, BASELINE_REF) : undefined;
+  if (known === null) return 'HEAD';
+  if (known) return known;
+  const r = await git(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
+  return r.status === 0 ? r.stdout.toString('utf8').trim() : 'HEAD';
 }

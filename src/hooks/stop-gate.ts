@@ -1,10 +1,12 @@
 /**
  * `stop` handler: blocks the agent's stop while scars remain in the default scan scope
- * (changed vs HEAD, staged, untracked-not-ignored, and files hidden by assume-unchanged or
- * skip-worktree), open review queue items, rejected hunks (rejections that outlived their
+ * (changed vs the baseline, staged, untracked-not-ignored, files hidden by assume-unchanged or
+ * skip-worktree, by an ignore rule not in the baseline or by an attribute), open review queue items, rejected hunks (rejections that outlived their
  * hunk included: committed, or edited instead of reverted; hunks/rejections.ts), (with
- * `stop.requireReview`) unreviewed hunks, or changed files whose name is not valid UTF-8
- * (nobody can review them). Answers `block` to keep the agent
+ * `stop.requireReview`) unreviewed hunks, changed files whose name is not valid UTF-8
+ * (nobody can review them) or that cannot be read (their scars are unknown), or ignored
+ * directories that an ignore rule not in the baseline hides and that are too large to review
+ * file by file (git/hidden-by-rules.ts). Answers `block` to keep the agent
  * working, `allow` with a message to let it stop while telling the user what is left, or
  * nothing.
  *
@@ -25,9 +27,9 @@ import { commonDirFast, findRootFast, gitDirFast } from '../git/repo.js';
 import { guardCheckedFile, stopStateFile } from '../git/layout.js';
 import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
-import { scanRepo, type ScanBound } from '../scars/scan.js';
+import { scanHiddenByRules, scanRepo, type ScanBound } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, userMessage, lostGivenUpMessage, lostStateReason, lostStateUserMessage, uncheckedReason, uncheckedState, uncheckedUserMessage, type StopFindings } from './text.js';
+import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, ruleHiddenMessage, hiddenDirsReason, userMessage, lostGivenUpMessage, lostStateReason, lostStateUserMessage, uncheckedReason, uncheckedState, uncheckedUserMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { hunkReviewOrNone } from './hunk-review.js';
@@ -108,18 +110,27 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const session = input.session ?? 'unknown';
   const file = stopStateFile(gitDir, input.subagent !== null ? `${session}-${input.subagent}` : session);
 
-  const [{ scars, hidden, unreadable, unchecked }, { open: items, vanished }, review, guardNote] = await Promise.all([
-    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, bound: stopScanBound(config.stop.maxFiles) }),
+  // The files git hides by a rule (an ignore rule not in the baseline: one more walk of the
+  // working tree; an attribute) are looked for below, once nothing else holds the stop (so
+  // before every stop it allows).
+  const [{ scars, hidden, unreadable, skipped, rules, scope, unchecked }, { open: items, vanished }, review, guardNote] = await Promise.all([
+    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, rules: 'none', bound: stopScanBound(config.stop.maxFiles) }),
     queueState(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
     input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
   ]);
   if (guardNote) problems.push(guardNote);
+  const { rejected, unreviewed, laundered } = review;
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length && !unchecked) {
+    const late = await scanHiddenByRules({ root, exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, scope: scope ?? [] });
+    scars.push(...late.scars);
+    skipped.push(...late.skipped);
+    rules.push(...late.rules);
+  }
   // Changes git does not show are reviewed (their scars are in `scars`); the user is told
   // which flag hides them. A name that is not valid UTF-8 cannot be reviewed: the stop is held.
   if (hidden.length) problems.push(hiddenChangesMessage(hidden));
   if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
-  const { rejected, unreviewed, laundered } = review;
   // Review state the agent's actions took away (queue items gone from the file, unreadable
   // marks) blocks like any finding and is told to the user.
   const lost = await lostState(root, vanished, review);
@@ -128,7 +139,13 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   // hook would let the agent stop over files nobody checked.
   const tooBig = unchecked ? uncheckedState(unchecked, config.stop.maxFiles) : null;
   if (unchecked) problems.push(uncheckedUserMessage(unchecked));
-  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !lost.length && !tooBig) {
+  // A changed file that could not be read may hold a scar: the stop is held on it too.
+  if (skipped.length) problems.push(unscannedMessage(skipped));
+  // Files git hides by a rule (ignore rules not in the baseline, ident, clean filters) are
+  // scanned and named; ignored directories too large to review one by one hold the stop.
+  if (rules.length) problems.push(ruleHiddenMessage(rules));
+  const dirs = rules.filter((r) => r.path.endsWith('/'));
+  if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length && !dirs.length && !lost.length && !tooBig) {
     rmSync(file, { force: true });
     return note(NO_ANSWER);
   }
@@ -143,6 +160,8 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
         ...unreadable.map((n) => `n\0${n}`),
         ...lost.map((l) => `x\0${l.what}`),
         ...(tooBig ? [`b\0${tooBig.what}`] : []),
+        ...skipped.map((f) => `f\0${f.path}\0${f.reason}`),
+        ...dirs.map((d) => `d\0${d.path}\0${d.rule}`),
       ]
         .sort()
         .join('\n'),
@@ -162,7 +181,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   const others = scars.length + items.length + rejected.length + laundered.length + unreviewed.length;
   if (streak > max) {
     rmSync(file, { force: true });
-    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadable.length ? unreadableGivenUpMessage(unreadable, max) : lostGivenUpMessage(max) });
+    return note({ kind: 'allow', userMessage: others ? stopGivenUpMessage(findings, max) : unreadable.length ? unreadableGivenUpMessage(unreadable, max) : lost.length || tooBig ? lostGivenUpMessage(max) : unscannedGivenUpMessage(max) });
   }
   writeState(file, { key, streak, at: now });
   const reason = [
@@ -170,6 +189,8 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
     ...(unreadable.length ? [unreadableNamesReason(unreadable)] : []),
     ...(lost.length ? [lostStateReason(lost)] : []),
     ...(tooBig ? [uncheckedReason(tooBig)] : []),
+    ...(skipped.length ? [unscannedReason(skipped)] : []),
+    ...(dirs.length ? [hiddenDirsReason(dirs)] : []),
   ].join('\n');
   return note({ kind: 'block', reason });
 }

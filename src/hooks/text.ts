@@ -14,7 +14,8 @@ import type { HunkReview } from './hunk-review.js';
 import { count, joinAnd, plural, shellQuote } from '../words.js';
 import { KizuError } from '../errors.js';
 import { commitFix, untrustedWhat, type UntrustedConfig } from '../config/untrusted.js';
-import { hiddenChangeLine, unreadableNameLine } from '../hunks/hidden-lines.js';
+import { hiddenChangeLine, ruleHiddenLine, unreadableNameLine } from '../hunks/hidden-lines.js';
+import type { RuleHidden } from '../git/hidden-by-rules.js';
 import type { HiddenChange } from '../git/hidden-changes.js';
 import { quoteCStyle } from '../git/quote.js';
 import type { LaunderedRejection, StagedRejection } from '../hunks/rejections.js';
@@ -840,4 +841,44 @@ function gateReasonsRound2(): Pick<Record<RuleId, string>, 'interpreter-review-w
     'user-git-files':
       "this writes git's user-scope ignore or attributes file (or git config under ~/.config/git): a line there hides a new file from git, and with it from review. Leave it; if it is needed, ask the human.",
   };
+}
+
+// --- issue 22, round 2: changes git hides (attributes, ignore rules, padded and unreadable files) ---
+
+/**
+ * What the agent is told when its stop is held on changed files that could not be read
+ * (scars/scan.ts `skipped`: `cannot read (EACCES)`), paths quoted as git quotes them: their
+ * scars are unknown, so the stop waits until they can be read.
+ */
+export function unscannedReason(files: { path: string; reason: string }[]): string {
+  const one = files.length === 1;
+  return `git-kizu: ${one ? 'a file you changed' : `${files.length} files you changed`} could not be read, so ${one ? 'its' : 'their'} review remarks are not known: ${files.map((f) => `${quoteCStyle(f.path)} (${escapeShown(f.reason)})`).join(', ')}. Make ${one ? 'it' : 'them'} readable (chmod u+r) or remove ${one ? 'it' : 'them'} before you stop.`;
+}
+
+/** The Stop hook's note to the user about changed files that could not be read (they hold the stop). */
+export function unscannedMessage(files: { path: string; reason: string }[]): string {
+  return `git-kizu: ${files.length === 1 ? 'a changed file' : `${files.length} changed files`} could not be read for review remarks, so the stop is held: ${files.map((f) => `${quoteCStyle(f.path)} (${escapeShown(f.reason)})`).join(', ')}`;
+}
+
+/** The user's message when the stop is allowed after `max` blocks held only by files that could not be read. */
+export function unscannedGivenUpMessage(max: number): string {
+  return `git-kizu: allowing the stop after ${count(max, 'block')} without progress; the files that could not be read are still unreviewed (git kizu scan names them).`;
+}
+
+/**
+ * The Stop hook's note to the user about files that an ignore rule not in the baseline or an
+ * attribute hides from git (git/hidden-by-rules.ts): each with what git-kizu does and the fix
+ * (hunks/hidden-lines.ts ruleHiddenLine, paths quoted as git quotes them).
+ */
+export function ruleHiddenMessage(rules: RuleHidden[]): string {
+  return `git-kizu: ${rules.length === 1 ? 'a file git does not show by a rule' : `${rules.length} files git does not show by a rule`}:\n${rules.map((r) => `  ${ruleHiddenLine(r, (p) => quoteCStyle(p))}`).join('\n')}`;
+}
+
+/**
+ * What the agent is told when its stop is held on ignored directories that an ignore rule not
+ * in the baseline hides and that hold too many files to review one by one.
+ */
+export function hiddenDirsReason(dirs: RuleHidden[]): string {
+  const one = dirs.length === 1;
+  return `git-kizu: ${one ? 'an ignore rule' : 'ignore rules'} that the human has not reviewed hide${one ? 's' : ''} ${dirs.map((d) => `${quoteCStyle(d.path.slice(0, -1))}/ (${escapeShown(d.rule)})`).join(', ')}, too many files to review one by one. Take the rule out, or commit the .gitignore that holds it (so the human sees it), before you stop.`;
 }

@@ -29,6 +29,10 @@
  *   diffed as if the flags were cleared (a copy of the index without them, through
  *   GIT_INDEX_FILE): its hunks are listed, with the ids they will have once the flag is
  *   cleared, and the change is returned in `hidden` for the commands to name.
+ * - A file that an ignore rule not in the baseline hides (a `.gitignore` that ignores itself, a
+ *   rule added to one; git/hidden-by-rules.ts) is listed as an untracked file; it and the files
+ *   an attribute hides (`ident`, a configured clean filter) are returned in `rules` for the
+ *   commands to name.
  * - A file whose name is not valid UTF-8 cannot be named here: it is left out of the hunks
  *   and returned in `unreadable`, quoted, for the commands to warn about.
  *
@@ -42,6 +46,7 @@ import { quoteArg, quoteCStyle, type PathQuote } from '../git/quote.js';
 import { git, splitZ, nonUtf8Records, type GitResult } from '../git/run.js';
 import { quoteBytes } from '../git/quote.js';
 import { hiddenChanges, withUnflaggedIndex, type HiddenChange } from '../git/hidden-changes.js';
+import { hiddenByRules, type RuleHidden } from '../git/hidden-by-rules.js';
 import { commonDirFast, discoveryOverridden } from '../git/repo.js';
 import { checkRefObject, refFast, resolveRef } from '../git/refs.js';
 import { DIFF_ARGS, DIFF_OPTIONS_ID, parseDiff, splitLines, type FileDiff } from '../git/diff.js';
@@ -394,6 +399,8 @@ export interface HunkListing {
   hidden: HiddenChange[];
   /** Changed or untracked files whose name is not valid UTF-8, quoted as git quotes them (`"caf\351.js"`); not in `hunks`. */
   unreadable: string[];
+  /** Files an ignore rule not in the baseline or an attribute hides (git/hidden-by-rules.ts); the ignored ones are in `hunks` as untracked files. */
+  rules: RuleHidden[];
 }
 
 /**
@@ -428,6 +435,14 @@ export async function listHunks(root: string, opts: { paths?: string[]; against?
   nodeCrypto ??= await import('node:crypto');
   const hiddenP = hiddenChanges(root, opts.paths ?? []);
   hiddenP.catch(() => {});
+  // Files git hides by a rule (an ignore rule not in the baseline, ident, a clean filter): the
+  // ignored ones are listed as untracked files; all are returned to be named.
+  const given = {
+    touched: Promise.all([othersP, diffP]).then(([o, d]) => o.stdout.includes('.gitignore') || d.stdout.includes('.gitignore'), () => true),
+    untracked: othersP.then((o) => splitZ(o.stdout), () => []),
+  };
+  const rulesP: Promise<RuleHidden[]> = custom ? Promise.resolve([]) : hiddenByRules(root, baseline.oid, given, opts.paths ?? []);
+  rulesP.catch(() => {});
   const unreadable = new Set<string>();
   const untrackedP = othersP.then((others) => {
     for (const b of nonUtf8Records(others.stdout)) unreadable.add(quoteBytes(b));
@@ -476,6 +491,13 @@ export async function listHunks(root: string, opts: { paths?: string[]; against?
     .flatMap(draftsOfFile)
     .filter((d) => d.path !== QUEUE_FILE && !unmerged.has(d.path));
   for (const d of await untrackedP) drafts.push(d);
+  const rules = await rulesP;
+  const listed = new Set(drafts.map((d) => d.path));
+  for (const r of rules) {
+    if (r.how !== 'ignored' || r.path.endsWith('/') || listed.has(r.path) || r.path === QUEUE_FILE) continue;
+    const d = untrackedDraft(root, r.path);
+    if (d) drafts.push(d);
+  }
   for (const [p, c] of unmerged) {
     const d = new Detail(EMPTY, false, false, c.ours?.mode ?? '', '', '', '', undefined, []);
     d.conflict = c;
@@ -513,7 +535,7 @@ export async function listHunks(root: string, opts: { paths?: string[]; against?
     details.set(h, d.detail);
     hunks.push(h);
   }
-  return { baseline, hunks, hidden: hidden.changes, unreadable: [...unreadable] };
+  return { baseline, hunks, hidden: hidden.changes, unreadable: [...unreadable], rules };
 }
 
 /** Length of {@link shortId}. */

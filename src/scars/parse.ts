@@ -15,6 +15,9 @@ export interface Scar {
 }
 
 const MARKER = Buffer.from('@kizu[');
+/** The marker in UTF-16, little- and big-endian. */
+const MARKER_LE = Buffer.from('@kizu[', 'utf16le');
+const MARKER_BE = Buffer.from(MARKER_LE).swap16();
 const MD_EXT = /\.(md|markdown|mdx|mdown|mkd)$/i;
 
 /** True if `relPath` is a Markdown file by extension (md, markdown, mdx, mdown, mkd). */
@@ -107,11 +110,25 @@ interface Candidate {
  * - elsewhere, any such line (the line rule).
  * When a grammar cannot be loaded (a broken install), and for content git calls binary (a
  * NUL in the first 8 KiB, which would otherwise hide a scar from every check), the line rule
- * is used.
+ * is used. Content in UTF-16 (little- or big-endian, with or without a byte order mark, as
+ * `working-tree-encoding` makes git write it) is decoded first.
  * @returns scars in line order.
  */
 export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> {
-  if (!buf.includes(MARKER)) return [];
+  if (!buf.includes(MARKER)) {
+    // A UTF-16 file (`working-tree-encoding=UTF-16` in .gitattributes: git diff shows it as
+    // UTF-8 text, its bytes hold the marker with a NUL after or before each character).
+    // Each marker also matches the other byte order one byte off: the byte order mark, else
+    // the marker at an even offset, tells which it is.
+    const at = (m: Buffer) => {
+      for (let i = buf.indexOf(m); i !== -1; i = buf.indexOf(m, i + 1)) if (i % 2 === 0) return true;
+      return false;
+    };
+    const le = buf[0] === 0xff && buf[1] === 0xfe ? true : buf[0] === 0xfe && buf[1] === 0xff ? false : at(MARKER_LE) ? true : at(MARKER_BE) ? false : null;
+    if (le === null || !at(le ? MARKER_LE : MARKER_BE)) return [];
+    const b = le ? buf : Buffer.from(buf.subarray(0, buf.length & ~1)).swap16();
+    return scanBuffer(relPath, Buffer.from(b.toString('utf16le', b[0] === 0xff && b[1] === 0xfe ? 2 : 0, b.length & ~1), 'utf8'));
+  }
   // A file git calls binary (a NUL byte) has no language to parse: the line rule finds its scars.
   const binary = isBinary(buf);
   let text = buf.toString('utf8');
@@ -135,6 +152,43 @@ export async function scanBuffer(relPath: string, buf: Buffer): Promise<Scar[]> 
   }
   const kept = found.length && !binary ? await commentsOnly(relPath, text, lines, found) : found;
   return kept.map((c) => ({ path: relPath, line: c.index + 1, kind: c.scar.kind, body: c.scar.body }));
+}
+
+/**
+ * The scars of a file too large to parse (over `scan.maxFileBytes`), by the line rule alone
+ * (every marker-shaped line counts, whatever the language would make of it: a padded file
+ * cannot hide a scar, and a false one only holds the stop), read in 1 MiB pieces so that no
+ * size is too large to search. Lines are counted as {@link splitLines} counts them.
+ * @param read fills the buffer from the current position and returns the bytes read (0 at
+ *   the end), as fs.readSync does.
+ * @returns scars in line order.
+ * @throws what `read` throws.
+ */
+export function scanLineRule(relPath: string, read: (into: Buffer) => number): Scar[] {
+  const piece = Buffer.allocUnsafe(1 << 20);
+  const out: Scar[] = [];
+  let carry: Buffer = Buffer.alloc(0);
+  let line = 1;
+  for (;;) {
+    const n = read(piece);
+    const data = carry.length ? Buffer.concat([carry, piece.subarray(0, n)]) : piece.subarray(0, n);
+    // Whole lines only (a \r\n is never cut); at the end, the rest.
+    const end = n === 0 ? data.length : data.lastIndexOf(0x0a) + 1;
+    const block = data.subarray(0, end);
+    if (block.includes(MARKER) || block.includes(0x0d)) {
+      const lines = splitLines(block.toString('utf8'));
+      if (end && block[end - 1] === 0x0a) lines.pop(); // the empty string after the last line ending
+      for (let i = 0; i < lines.length; i++) {
+        const s = parseScarLine(lines[i]);
+        if (s) out.push({ path: relPath, line: line + i, kind: s.kind, body: s.body });
+      }
+      line += lines.length;
+    } else {
+      for (let i = block.indexOf(0x0a); i !== -1; i = block.indexOf(0x0a, i + 1)) line++;
+    }
+    if (n === 0) return out;
+    carry = Buffer.from(data.subarray(end));
+  }
 }
 
 /** The candidates that are comments in the file's language (see {@link scanBuffer}). */

@@ -3,18 +3,20 @@
  * ({@link scanRepo}). File lists come from the git CLI (`diff`, `ls-files`, `grep`, `-z`);
  * contents from the working tree or, for `staged`, from the index via `git cat-file --batch`.
  */
-import { readFileSync, lstatSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { git, splitZ, hasHead, nonUtf8Records } from '../git/run.js';
 import { quoteBytes } from '../git/quote.js';
 import { hiddenChanges, type HiddenChange } from '../git/hidden-changes.js';
+import { hiddenByRules, type RuleHidden } from '../git/hidden-by-rules.js';
+import { baselineOrHead } from '../git/refs.js';
 import { KizuError } from '../errors.js';
-import { scanBuffer } from './parse.js';
+import { scanBuffer, scanLineRule } from './parse.js';
 import type { Scar } from './parse.js';
 
 export type { Scar };
 
-/** A file the scan did not read, and why (`too large (N bytes > M)`, ...). */
+/** A file the scan could not read, and why (`cannot read (EACCES)`): its scars are not known, so it holds the stop. */
 export interface Skipped {
   path: string;
   reason: string;
@@ -22,6 +24,7 @@ export interface Skipped {
 
 export interface ScanResult {
   scars: Scar[];
+  /** Files in the scope that could not be read (not those excluded by `scan.exclude`). */
   skipped: Skipped[];
   /**
    * Working-tree modes: files whose index entry is flagged assume-unchanged or skip-worktree
@@ -33,6 +36,14 @@ export interface ScanResult {
    * (`"caf\351.js"`): they cannot be read by name here, so their scars are not known.
    */
   unreadable: string[];
+  /**
+   * Working-tree modes: files an ignore rule not in the baseline or an attribute (`ident`, a
+   * configured clean filter) hides from git (git/hidden-by-rules.ts); they are scanned like
+   * changed files (an ignored directory with too many files is only named).
+   */
+  rules: RuleHidden[];
+  /** Working-tree modes: the changed and untracked files of the scope, as git listed them. */
+  scope?: string[];
   /**
    * Files in the scope the scan did not read because its {@link ScanBound} was reached (more
    * files or bytes than it allows, or its deadline passed); absent when every file was read.
@@ -77,7 +88,7 @@ function unchecked(rest: string[], why: Unchecked['why']): Unchecked {
   return { files: rest.length, why, where };
 }
 
-/** `default`: changed vs HEAD + untracked; `all`: tracked + untracked; `staged`: index blobs. */
+/** `default`: changed vs the baseline (refs/kizu/baseline, else HEAD) + untracked; `all`: tracked + untracked; `staged`: index blobs. */
 export type ScanMode = 'default' | 'all' | 'staged';
 
 export { scanBuffer };
@@ -90,7 +101,12 @@ export interface ScanOptions {
   paths?: string[];
   /** picomatch globs (root-relative) to skip. */
   exclude: string[];
-  /** Skip files larger than this (bytes). */
+  /**
+   * `none`: not the files git hides by a rule (the Stop hook adds them with
+   * {@link scanHiddenByRules} before it lets the agent stop). Default `all`.
+   */
+  rules?: 'all' | 'none';
+  /** Files larger than this (bytes) are not parsed: searched by the line rule alone (parse.ts scanLineRule). */
   maxFileBytes: number;
   /** Working-tree modes: stop reading at this bound (the rest is reported in `unchecked`). */
   bound?: ScanBound;
@@ -103,9 +119,11 @@ export interface ScanOptions {
  */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 
+
 /**
  * Lists the root-relative files of a scope (working tree modes). `paths` are root-relative
- * files or directories, matched literally.
+ * files or directories, matched literally. `default`: the files changed against the baseline
+ * (git/refs.ts baselineOrHead: refs/kizu/baseline, else HEAD) and untracked files not ignored.
  * @returns the files; `unreadable`: names git listed that are not valid UTF-8, quoted.
  */
 export async function scopeFiles(root: string, mode: 'default' | 'all', paths: string[] = []): Promise<{ files: string[]; unreadable: string[] }> {
@@ -115,7 +133,7 @@ export async function scopeFiles(root: string, mode: 'default' | 'all', paths: s
   const tracked =
     mode === 'all'
       ? listTracked()
-      : git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', 'HEAD', ...spec], { cwd: root, okStatus: [0, 128], env: LITERAL }).then(
+      : baselineOrHead(root).then((base) => git(['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', base, ...spec], { cwd: root, okStatus: [0, 128], env: LITERAL })).then(
           async (r) => (r.status === 0 ? r : (await hasHead(root)) ? Promise.reject(new KizuError(`git diff HEAD failed: ${r.stderr.trim()}`)) : listTracked()),
         );
   const [t, u] = await Promise.all([tracked, untracked]);
@@ -130,17 +148,21 @@ function unreadableNames(...outs: Buffer[]): string[] {
 /**
  * Scans a scope of the repository for scars. `paths` (root-relative files or directories)
  * are literal pathspecs.
- * - `default`: files changed against HEAD (`git diff --name-only HEAD`, staged and unstaged)
- *   plus untracked files not ignored (`git ls-files -o --exclude-standard`); in a repo with
+ * - `default`: files changed against the baseline (refs/kizu/baseline when set, else HEAD:
+ *   `git diff --name-only <baseline>`, committed since, staged and unstaged) plus untracked
+ *   files not ignored (`git ls-files -o --exclude-standard`); in a repo with
  *   no commits, every file in the index plus untracked ones.
  * - `all`: candidates from `git grep -l -F --untracked '@kizu['` (tracked and untracked,
  *   not ignored), then each read and parsed.
  * - `staged`: candidates from `git grep --cached`, contents from the index blobs.
  * Files git calls binary are scanned too (by the line rule: parse.ts scanBuffer); files over
- * `maxFileBytes` are reported in `skipped`; files matching `exclude` are not read. In the
+ * `maxFileBytes` are searched by the line rule alone, in pieces (parse.ts scanLineRule); files
+ * that cannot be read are reported in `skipped` (they hold the stop); files matching `exclude`
+ * are not read. In the
  * working-tree modes, files hidden by assume-unchanged or skip-worktree that differ from the
- * index are added to the scope (`hidden`); names that are not valid UTF-8 are reported in
- * `unreadable`.
+ * index are added to the scope (`hidden`), and so are files an ignore rule not in the baseline
+ * or an attribute hides (`rules`, git/hidden-by-rules.ts); names that are not valid UTF-8 are
+ * reported in `unreadable`.
  * @throws KizuError (exit 2) if a git command fails.
  */
 export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
@@ -150,14 +172,20 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
   const spec = o.paths?.length ? ['--', ...o.paths] : [];
   let hidden: HiddenChange[] = [];
   let unreadable: string[] = [];
+  let rules: RuleHidden[] = [];
+  let scope: string[] = [];
+  let cut: Unchecked | undefined;
   // No -I: a file git calls binary (a NUL byte, or `binary`/`-diff` in .gitattributes) is
   // searched too, or its scars would pass every check.
   if (o.mode === 'staged') {
     const r = await git(['grep', '--cached', '-l', '-z', '-F', '--full-name', '-e', '@kizu[', ...spec], { cwd: o.root, okStatus: [0, 1], env: LITERAL });
     const files = splitZ(r.stdout).filter((p) => !isExcluded(p));
     unreadable = unreadableNames(r.stdout);
-    const blobs = await readIndexBlobs(o.root, files, o.maxFileBytes, skipped);
-    for (const [p, buf] of blobs) scars.push(...(await scanBuffer(p, buf)));
+    const blobs = await readIndexBlobs(o.root, files);
+    for (const [p, buf] of blobs) {
+      let at = 0;
+      scars.push(...(buf.length > o.maxFileBytes ? scanLineRule(p, (into) => { const n = buf.copy(into, 0, at); at += n; return n; }) : await scanBuffer(p, buf)));
+    }
   } else {
     // git starts first; the index is read while it runs.
     const listed =
@@ -169,56 +197,104 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
     // as they are in the working tree: git diff and git grep would show their index version.
     const hiddenP = hiddenChanges(o.root, o.paths ?? []);
     hiddenP.catch(() => {});
+    // Files git hides by a rule (an ignore rule not in the baseline, ident, a clean filter) are read as they are.
+    const given =
+      o.mode === 'default'
+        ? { touched: listed.then((l) => l.files.some((p) => p === '.gitignore' || p.endsWith('/.gitignore')), () => true), untracked: listed.then((l) => l.files, () => []) }
+        : null;
+    const rulesP = o.rules === 'none' ? Promise.resolve([]) : baselineOrHead(o.root).then((base) => hiddenByRules(o.root, base, given, o.paths ?? []));
+    rulesP.catch(() => {});
     let files: string[];
     ({ files, unreadable } = await listed);
     hidden = (await hiddenP).changes;
+    rules = await rulesP;
+    scope = files;
     if (hidden.length) files = [...new Set([...files, ...hidden.filter((h) => h.change !== 'deleted').map((h) => h.path)])];
-    files = files.filter((p) => !isExcluded(p));
-    // Synchronous reads: for the many small files of a scope they cost far less than
-    // promise-based reads through the thread pool (measured in bench/).
-    const b = o.bound;
-    let bytes = 0;
-    let cut: Unchecked | undefined;
-    const results: (Scar[] | Promise<Scar[]>)[] = [];
-    for (let i = 0; i < files.length; i++) {
-      if (b && (i >= b.maxFiles || bytes > b.maxBytes || (i % CLOCK_EVERY === 0 && i > 0 && Date.now() > b.deadline))) {
-        cut = unchecked(files.slice(i), i >= b.maxFiles ? 'files' : bytes > b.maxBytes ? 'bytes' : 'time');
-        break;
-      }
-      results.push(readOne(files[i]));
-    }
-    function readOne(p: string): Scar[] | Promise<Scar[]> {
-      const abs = path.join(o.root, p);
-      let st;
-      try {
-        st = lstatSync(abs);
-      } catch {
-        return []; // deleted in the working tree
-      }
-      if (!st.isFile()) return [];
-      if (st.size > o.maxFileBytes) {
-        skipped.push({ path: p, reason: `too large (${st.size} bytes > scan.maxFileBytes ${o.maxFileBytes})` });
-        return [];
-      }
-      bytes += st.size;
-      try {
-        return scanBuffer(p, readFileSync(abs));
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
-        return [];
-      }
-    }
-    for (const r of results) scars.push(...(await r));
-    if (cut) {
-      scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-      skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-      return { scars, skipped, hidden, unreadable, unchecked: cut };
-    }
+    if (rules.length) files = [...new Set([...files, ...rules.filter((r) => !r.path.endsWith('/')).map((r) => r.path)])];
+    const read = await scanFiles(o.root, files.filter((p) => !isExcluded(p)), [], o.maxFileBytes, o.bound);
+    scars.push(...read.scars);
+    skipped.push(...read.skipped);
+    if (read.unchecked) cut = read.unchecked;
   }
   scars.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
-  return { scars, skipped, hidden, unreadable };
+  return { scars, skipped, hidden, unreadable, rules, scope, ...(cut ? { unchecked: cut } : {}) };
+}
+
+/**
+ * The scars of working-tree files (root-relative), read synchronously (for the many small
+ * files of a scope they cost far less than promise-based reads through the thread pool,
+ * measured in bench/); files over `maxFileBytes` by the line rule alone, in pieces; files
+ * matching `exclude` not read; files that cannot be read in `skipped`; deleted ones skipped;
+ * past `bound` (files, bytes, or time) the rest is not read and returned as `unchecked`.
+ */
+async function scanFiles(root: string, files: string[], exclude: string[], maxFileBytes: number, bound?: ScanBound): Promise<{ scars: Scar[]; skipped: Skipped[]; unchecked?: Unchecked }> {
+  const isExcluded = exclude.length ? (await import('picomatch')).default(exclude, { dot: true }) : () => false;
+  const scars: Scar[] = [];
+  const skipped: Skipped[] = [];
+  const todo = files.filter((p) => !isExcluded(p));
+  let bytes = 0;
+  let cut: Unchecked | undefined;
+  const results: (Scar[] | Promise<Scar[]>)[] = [];
+  for (let i = 0; i < todo.length; i++) {
+    // The bound (a hook's budget): past it the rest is not read, and named.
+    if (bound && (i >= bound.maxFiles || bytes > bound.maxBytes || (i % CLOCK_EVERY === 0 && i > 0 && Date.now() > bound.deadline))) {
+      cut = unchecked(todo.slice(i), i >= bound.maxFiles ? 'files' : bytes > bound.maxBytes ? 'bytes' : 'time');
+      break;
+    }
+    results.push(readOne(todo[i]));
+  }
+  function readOne(p: string): Scar[] | Promise<Scar[]> {
+    const abs = path.join(root, p);
+    let st;
+    try {
+      st = lstatSync(abs);
+    } catch (e) {
+      // Deleted in the working tree: nothing to read. Anything else is a file not read.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
+      return [];
+    }
+    if (!st.isFile()) return [];
+    bytes += st.size;
+    try {
+      // Too large to parse: searched line by line, so padding a file does not hide its scar.
+      if (st.size > maxFileBytes) return scanLargeFile(p, abs);
+      return scanBuffer(p, readFileSync(abs));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') skipped.push({ path: p, reason: `cannot read (${code ?? (e as Error).message})` });
+      return [];
+    }
+  }
+  for (const r of results) scars.push(...(await r));
+  return cut ? { scars, skipped, unchecked: cut } : { scars, skipped };
+}
+
+/**
+ * The files git hides by a rule (git/hidden-by-rules.ts: an ignore rule not in the baseline,
+ * an attribute) and their scars: what a scan with `rules: 'none'` left out. Files already in
+ * `scope` (a {@link ScanResult.scope}) are not read again.
+ * @throws KizuError (exit 2) if a git command fails.
+ */
+export async function scanHiddenByRules(o: { root: string; exclude: string[]; maxFileBytes: number; scope: string[] }): Promise<{ scars: Scar[]; skipped: Skipped[]; rules: RuleHidden[] }> {
+  const touched = o.scope.some((p) => p === '.gitignore' || p.endsWith('/.gitignore'));
+  const rules = await hiddenByRules(o.root, await baselineOrHead(o.root), { touched: Promise.resolve(touched), untracked: Promise.resolve(o.scope) });
+  const seen = new Set(o.scope);
+  const files = rules.filter((r) => !r.path.endsWith('/') && !seen.has(r.path)).map((r) => r.path);
+  if (!files.length) return { scars: [], skipped: [], rules };
+  const res = await scanFiles(o.root, files, o.exclude, o.maxFileBytes);
+  return { ...res, rules };
+}
+
+/** The scars of the working-tree file `abs` by the line rule, read in pieces (parse.ts scanLineRule). */
+function scanLargeFile(rel: string, abs: string): Scar[] {
+  const fd = openSync(abs, 'r');
+  try {
+    return scanLineRule(rel, (into) => readSync(fd, into, 0, into.length, null));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -226,11 +302,10 @@ export async function scanRepo(o: ScanOptions): Promise<ScanResult> {
  * `git ls-files --stage -z`, contents from one `git cat-file --batch` call fed object ids,
  * so any path (newlines, a leading `<digit>:` that would read as a stage number) works.
  * Paths without a stage-0 blob entry (conflicted, submodules, not in the index) are left out.
- * @returns map of path → bytes for files within `maxBytes`; larger ones are appended to
- *   `skipped` as `too large (N bytes > scan.maxFileBytes M)`.
+ * @returns map of path → bytes.
  * @throws KizuError (exit 2) if git fails or its output cannot be parsed.
  */
-export async function readIndexBlobs(root: string, files: string[], maxBytes: number, skipped: Skipped[]): Promise<Map<string, Buffer>> {
+export async function readIndexBlobs(root: string, files: string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   if (!files.length) return out;
   const wanted = new Set(files);
@@ -255,8 +330,7 @@ export async function readIndexBlobs(root: string, files: string[], maxBytes: nu
     const size = Number(m[2]);
     const content = buf.subarray(pos, pos + size);
     pos += size + 1;
-    if (size > maxBytes) skipped.push({ path: p, reason: `too large (${size} bytes > scan.maxFileBytes ${maxBytes})` });
-    else out.set(p, content);
+    out.set(p, content);
   }
   return out;
 }
@@ -285,5 +359,5 @@ export async function scanStagedForCommit(root: string, exclude: string[], maxFi
     scanRepo({ root, mode: 'staged', exclude, maxFileBytes }),
   ]);
   const set = new Set(splitZ(changed.stdout));
-  return { scars: res.scars.filter((s) => set.has(s.path)), skipped: res.skipped.filter((s) => set.has(s.path)), hidden: [], unreadable: res.unreadable };
+  return { scars: res.scars.filter((s) => set.has(s.path)), skipped: res.skipped.filter((s) => set.has(s.path)), hidden: [], unreadable: res.unreadable, rules: [] };
 }

@@ -123,7 +123,7 @@ test('scan: what is a scar — not in markdown fences, not in strings, not a mar
   });
 });
 
-test('scan: scars in binary files count (git would hide them); files over scan.maxFileBytes reported on stderr', () => {
+test('scan: scars in binary files count (git would hide them); files over scan.maxFileBytes are searched by the line rule', () => {
   const sb = sandbox();
   commitConfig(sb, { '.kizurc.json': '{"scan":{"maxFileBytes":100}}' });
   sb.write({
@@ -131,31 +131,20 @@ test('scan: scars in binary files count (git would hide them); files over scan.m
     'big.py': `# ${ASK}\n` + 'x = 1\n'.repeat(20),
     'small.py': `# ${ASK}\n`,
   });
-  const bigSize = Buffer.byteLength(`# ${ASK}\n` + 'x = 1\n'.repeat(20));
-  for (const mode of [[], ['--all']]) {
-    expectRun(sb, ['scan', ...mode], {
-      status: 1,
-      stdout: 'bin.dat:1  [ask]  explain this change\n\nsmall.py:1  [ask]  explain this change\n',
-      stderr: `git-kizu: warning: skipped big.py: too large (${bigSize} bytes > scan.maxFileBytes 100)\n`,
-    });
-  }
+  const found = 'big.py:1  [ask]  explain this change\n\nbin.dat:1  [ask]  explain this change\n\nsmall.py:1  [ask]  explain this change\n';
+  for (const mode of [[], ['--all']]) expectRun(sb, ['scan', ...mode], { status: 1, stdout: found });
   sb.git('add', '-A');
-  expectRun(sb, ['scan', '--staged'], {
-    status: 1,
-    stdout: 'bin.dat:1  [ask]  explain this change\n\nsmall.py:1  [ask]  explain this change\n',
-    stderr: `git-kizu: warning: skipped big.py: too large (${bigSize} bytes > scan.maxFileBytes 100)\n`,
-  });
+  expectRun(sb, ['scan', '--staged'], { status: 1, stdout: found });
 });
 
-test('scan: default scan.maxFileBytes is 4 MiB (4194304 bytes read, 4194305 skipped)', () => {
+test('scan: default scan.maxFileBytes is 4 MiB (4194304 bytes parsed, 4194305 searched by the line rule)', () => {
   const sb = sandbox();
   const head = `# ${ASK}\n`;
   const fill = (n) => head + 'x'.repeat(n - head.length - 1) + '\n';
   sb.write({ 'fits.txt': fill(4 * 1024 * 1024), 'over.txt': fill(4 * 1024 * 1024 + 1) });
   expectRun(sb, ['scan'], {
     status: 1,
-    stdout: 'fits.txt:1  [ask]  explain this change\n',
-    stderr: 'git-kizu: warning: skipped over.txt: too large (4194305 bytes > scan.maxFileBytes 4194304)\n',
+    stdout: 'fits.txt:1  [ask]  explain this change\n\nover.txt:1  [ask]  explain this change\n',
   });
 });
 

@@ -136,7 +136,7 @@ export async function runReview(o: ReviewOptions): Promise<ReviewSummary> {
     const listed = await listHunks(root, { paths: o.paths });
     hunks = listed.hunks;
     baseline = listed.baseline;
-    hidden = hiddenFindingLines({ changes: listed.hidden, unreadable: listed.unreadable }, pathQuoter(root));
+    hidden = hiddenFindingLines({ changes: listed.hidden, unreadable: listed.unreadable, rules: listed.rules }, pathQuoter(root));
     marks = await readMarks(root);
   };
   const writeHidden = () => {
