@@ -186,8 +186,6 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const vanished = vanishedItems(ctx.gitDir, 'error' in queue ? [] : queue.items.map((x) => x.id));
   const lost = await lostState(ctx.root, vanished, { marksUnreadable: marksLost });
   return {
-    lost,
-    unchecked: scan.unchecked ? { ...scan.unchecked, ...uncheckedState(scan.unchecked, ctx.config.stop.maxFiles) } : null,
     baseline: { ...baseline, outsideHead },
     hunks: {
       total: list.length,
@@ -221,6 +219,8 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     hidden: mergeHidden(listed, scan),
     integrity,
     unscanned: scan.skipped,
+    lost,
+    unchecked: scan.unchecked ? { ...scan.unchecked, ...uncheckedState(scan.unchecked, ctx.config.stop.maxFiles) } : null,
   };
 }
 

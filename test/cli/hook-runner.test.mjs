@@ -56,7 +56,7 @@ test('no node on PATH, the launcher present: the hook really runs (Stop blocks o
     assert.equal(r.stderr, '');
     const out = JSON.parse(r.stdout);
     assert.equal(out.decision, 'block');
-    assert.match(out.reason, /a\.js:2/);
+    assert.match(out.reason, /"a\.js":2/);
   }
   // The snapshot hook runs too (it prints nothing; a snapshot ref appears).
   const u = runHook(sb, 'user-prompt-submit', { session_id: 's', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'go' }, pathWithoutNode(sb, 'ups'));

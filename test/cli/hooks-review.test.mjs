@@ -234,28 +234,35 @@ test('post-tool-use: a rejected hunk in the edited file is named (exact); edits 
   assert.deepEqual([none.status, none.stdout, none.stderr], [0, '', '']);
 });
 
-test('corrupt refs/kizu/marks (a blob): stop exits 0 with one stderr line and still blocks on a scar; post-tool-use warns once', () => {
+test('corrupt refs/kizu/marks (a blob): stop exits 0 with one stderr line and blocks, on the scar and on the lost marks (told to the user); post-tool-use warns once', () => {
   const sb = repo({ files: { 'b.js': 'const b = 2;\n' } });
   kizuOk(sb, ['reject', 'src/app.js:20']);
   sb.write({ 'b.js': '// @kizu[ask]: explain this change\nconst b = 3;\n' });
   const blob = sb.git('hash-object', '-w', '--stdin', { input: 'not a marks commit\n' }).trim();
   sb.git('update-ref', 'refs/kizu/marks', blob);
   const warning = `git-kizu: review marks not read: refs/kizu/marks is corrupt: ${blob} is a blob, not a commit\n`;
+  const what = `the review marks cannot be read, so every tap and reject is unknown (refs/kizu/marks is corrupt: ${blob} is a blob, not a commit)`;
+  const fix = 'git update-ref -d refs/kizu/marks (no earlier readable value in its reflog: this drops every mark)';
+  const lostReason = `git-kizu: review state is missing, so the review cannot be checked: ${what}. Put it back (${fix}); if that is refused to you, stop and tell the human in your answer what happened.`;
+  const lostMessage = `git-kizu: review state lost: ${what}; restore: ${fix}`;
   const r = hook(sb, 'stop', stopPayload(sb, false));
   assert.equal(r.status, 0);
   assert.equal(r.stderr, warning);
-  assert.deepEqual(
-    JSON.parse(r.stdout),
-    blocked(
+  assert.deepEqual(JSON.parse(r.stdout), {
+    decision: 'block',
+    reason:
       'git-kizu: a human reviewer left 1 scar that is still unresolved. Resolve it before you stop:\n' +
-        '- "b.js":1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
-        PROTOCOL,
-    ),
-  );
-  // No scar left: the corrupt ref alone does not trap the agent.
+      '- "b.js":1 [ask] explain this change → answer the question in your reply, then delete the scar line\n' +
+      PROTOCOL +
+      '\n' +
+      lostReason,
+    systemMessage: lostMessage,
+  });
+  // No scar left: the lost marks alone still hold the stop (bounded by stop.maxBlocks, like any block).
   sb.write({ 'b.js': 'const b = 3;\n' });
-  const free = hook(sb, 'stop', stopPayload(sb, true));
-  assert.deepEqual([free.status, free.stdout, free.stderr], [0, '', warning]);
+  const held = hook(sb, 'stop', stopPayload(sb, true));
+  assert.deepEqual([held.status, held.stderr], [0, warning]);
+  assert.deepEqual(JSON.parse(held.stdout), { decision: 'block', reason: lostReason, systemMessage: lostMessage });
   // PostToolUse over two edited files: one warning line, not one per file.
   const post = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.js', 'b.js'));
   assert.deepEqual([post.status, post.stdout, post.stderr], [0, '', warning]);

@@ -32,9 +32,9 @@ test('--json on every listing parses as the documented shape', () => {
   };
   assert.deepEqual(Object.keys(json(['hunks'])[0]), ['id', 'shortId', 'path', 'kind', 'range', 'oldStart', 'oldCount', 'newStart', 'newCount', 'added', 'removed', 'mark']);
   assert.deepEqual(json(['scan'], 1).map((x) => Object.keys(x)), [['path', 'line', 'kind', 'body'], ['path', 'line', 'kind', 'body', 'queue']]);
-  assert.deepEqual(Object.keys(json(['status'], 1)), ['baseline', 'hunks', 'scars', 'queue', 'hooks', 'storage', 'config', 'hidden', 'integrity', 'unscanned']);
+  assert.deepEqual(Object.keys(json(['status'], 1)), ['baseline', 'hunks', 'scars', 'queue', 'hooks', 'storage', 'config', 'hidden', 'integrity', 'unscanned', 'lost', 'unchecked']);
   assert.deepEqual(json(['journal']), []);
-  assert.deepEqual(Object.keys(json(['snapshot', 'list'])[0]), ['id', 'ref', 'name', 'time', 'kind', 'message', 'files', 'skipped', 'head', 'worktree']);
+  assert.deepEqual(Object.keys(json(['snapshot', 'list'])[0]), ['id', 'ref', 'name', 'time', 'kind', 'message', 'files', 'skipped', 'head', 'worktree', 'by']);
   assert.deepEqual(Object.keys(json(['snapshot', 'show', snap])), ['snapshot', 'changes']);
   assert.deepEqual(json(['task', 'list']), []);
   assert.deepEqual(Object.keys(json(['queue', 'list'])[0]), ['id', 'checked', 'kind', 'path', 'line', 'text', 'queueLine']);

@@ -143,7 +143,7 @@ test('the installed pre-commit hook refuses a staged scar (path:line on stderr);
   sb.git('add', 'src/app.js');
   const refused = sb.run('git', ['commit', '-q', '-m', 'scarred']);
   assert.notEqual(refused.status, 0);
-  assert.match(refused.stderr, /^ {2}src\/app\.js:2 {2}\[ask\] {2}explain this change$/m);
+  assert.match(refused.stderr, /^ {2}"src\/app\.js":2 {2}\[ask\] {2}explain this change$/m);
   assert.equal(sb.git('log', '--format=%s', '-1').trim(), 'initial');
   const skipped = sb.run('git', ['commit', '-q', '-m', 'scarred'], { env: { KIZU_SKIP: '1' } });
   assert.equal(skipped.status, 0, skipped.stderr);
