@@ -93,7 +93,7 @@ export function envRisks(settings: Record<string, unknown>, file: string): Setti
   for (const name of Object.keys(env)) {
     const v = redirectingVar(name);
     if (!v) continue;
-    out.push({ what: `"env" sets ${name} for every hook, and it ${v.why}`, fix: `remove "${name}" from "env" in ${file}`, level: 'warn' });
+    out.push({ what: `"env" sets ${name} for every hook, and it ${v.why}`, fix: `remove "${name}" from the "env" key in ${file}`, level: 'warn' });
   }
   return out;
 }
@@ -130,7 +130,7 @@ export function foreignHookRisks(settings: Record<string, unknown>, file: string
           level === 'warn'
             ? {
                 what: `another hook on ${event}: ${shown}; it runs beside git-kizu's, and an answer {"continue": false} from it ends the turn before git-kizu's check holds it`,
-                fix: `if it is not yours, remove it from "hooks"."${event}" in ${file}`,
+                fix: `if it is not yours, remove it from the "hooks"."${event}" key in ${file}`,
                 level,
               }
             : { what: `another hook on ${event}: ${shown} (it cannot lift git-kizu's answer)`, fix: 'nothing to do if it is yours', level },

@@ -124,13 +124,13 @@ test('W5: an env key in any Claude Code settings file that redirects git, node, 
   const d = sb.kizu(['doctor']);
   exits(d, 0, 'warnings only: doctor exits 0');
   assert.deepEqual(d.stdout.split('\n').filter((l) => /^warn /.test(l)), [
-    `warn install: ${user}: "env" sets NODE_OPTIONS for every hook, and it can load code into git-kizu (--require, --import); fix: remove "NODE_OPTIONS" from "env" in ${user}`,
-    `warn install: ${local}: "env" sets GIT_DIR for every hook, and it points git at another repository; fix: remove "GIT_DIR" from "env" in ${local}`,
-    `warn install: ${local}: "env" sets GIT_CONFIG_KEY_0 for every hook, and it adds git config for every git run; fix: remove "GIT_CONFIG_KEY_0" from "env" in ${local}`,
-    `warn install: ${local}: "env" sets KIZU_SKIP for every hook, and it changes git-kizu's own behaviour (KIZU_SKIP skips the guard); fix: remove "KIZU_SKIP" from "env" in ${local}`,
+    `warn install: ${user}: "env" sets NODE_OPTIONS for every hook, and it can load code into git-kizu (--require, --import); fix: remove "NODE_OPTIONS" from the "env" key in ${user}`,
+    `warn install: ${local}: "env" sets GIT_DIR for every hook, and it points git at another repository; fix: remove "GIT_DIR" from the "env" key in ${local}`,
+    `warn install: ${local}: "env" sets GIT_CONFIG_KEY_0 for every hook, and it adds git config for every git run; fix: remove "GIT_CONFIG_KEY_0" from the "env" key in ${local}`,
+    `warn install: ${local}: "env" sets KIZU_SKIP for every hook, and it changes git-kizu's own behaviour (KIZU_SKIP skips the guard); fix: remove "KIZU_SKIP" from the "env" key in ${local}`,
   ]);
   const status = sb.kizu(['status']).stdout;
-  assert.ok(status.includes(`  warning: .claude/settings.local.json: "env" sets GIT_DIR for every hook, and it points git at another repository; remove "GIT_DIR" from "env" in ${local}\n`), status);
+  assert.ok(status.includes(`  warning: .claude/settings.local.json: "env" sets GIT_DIR for every hook, and it points git at another repository; remove "GIT_DIR" from the "env" key in ${local}\n`), status);
   assert.ok(!status.includes('EDITOR'));
   assert.match(JSON.parse(prompt(sb).stdout).systemMessage, /"env" sets NODE_OPTIONS.*"env" sets GIT_DIR/);
 });
@@ -155,7 +155,7 @@ test('W6: another hook on Stop is a warning (it can end the turn), one on PostTo
   const d = exits(sb.kizu(['doctor']), 0);
   const lines = d.stdout.split('\n').filter((l) => / install: /.test(l));
   assert.ok(
-    lines.includes(`warn install: ${file}: another hook on Stop: echo '{"continue": false}'; it runs beside git-kizu's, and an answer {"continue": false} from it ends the turn before git-kizu's check holds it; fix: if it is not yours, remove it from "hooks"."Stop" in ${file}`),
+    lines.includes(`warn install: ${file}: another hook on Stop: echo '{"continue": false}'; it runs beside git-kizu's, and an answer {"continue": false} from it ends the turn before git-kizu's check holds it; fix: if it is not yours, remove it from the "hooks"."Stop" key in ${file}`),
     d.stdout,
   );
   assert.ok(lines.includes(`ok   install: ${file}: another hook on PostToolUse: prettier --write . (it cannot lift git-kizu's answer)`), d.stdout);

@@ -114,7 +114,8 @@ test('npm pack + npm install -g --omit=dev: the installed git-kizu runs --versio
   const PACKAGE = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)(?:\/[\w./-]+)?$/;
   for (const f of readdirSync(path.join(installed, 'dist'))) {
     const text = readFileSync(path.join(installed, 'dist', f), 'utf8');
-    for (const re of [/\bfrom\s*"([^"]+)"/g, /\bimport\s*\(\s*"([^"]+)"\s*\)/g, /\bcreateRequire\([^()]*\)\(\s*"([^"]+)"\s*\)/g, /^import\s*"([^"]+)"/gm]) {
+    // `from "x"` only in an import or export statement (a message may say `from "env"`).
+    for (const re of [/^\s*(?:import|export)\b[^;"]*?\bfrom\s*"([^"]+)"/gm, /\bimport\s*\(\s*"([^"]+)"\s*\)/g, /\bcreateRequire\([^()]*\)\(\s*"([^"]+)"\s*\)/g, /^import\s*"([^"]+)"/gm]) {
       for (const m of text.matchAll(re)) {
         const name = PACKAGE.exec(m[1])?.[1];
         if (name && !builtinModules.includes(name)) loaded.add(name);
