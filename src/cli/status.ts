@@ -148,7 +148,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
     // An unreadable queue must not hide the rest: it is reported in the result.
     readQueue(ctx.root, ctx.gitDir).catch((e: unknown) => {
       if (!(e instanceof KizuError)) throw e;
-      return { items: [], error: `${e.message}${e.hint ? ` (${e.hint})` : ''}` };
+      return { items: [], error: `${e.message}${e.hint ? ` (${e.hint})` : ''}`, why: e.message };
     }),
     guardStatus(ctx.root),
     // An unreadable undo log or a bad refs/kizu ref must not hide the rest either.
@@ -184,7 +184,7 @@ export async function gatherStatus(cwd: string, home = process.env.HOME || os.ho
   const foundItem = new Map(origin.found.items.map((x) => [x.id, x.origin]));
   // An unreadable queue holds none of the reviewer's recorded items as far as review can tell: all count as lost.
   const vanished = vanishedItems(ctx.gitDir, 'error' in queue ? [] : queue.items.map((x) => x.id));
-  const lost = await lostState(ctx.root, vanished, { marksUnreadable: marksLost });
+  const lost = await lostState(ctx.root, vanished, { marksUnreadable: marksLost }, 'why' in queue ? queue.why : null);
   return {
     baseline: { ...baseline, outsideHead },
     hunks: {

@@ -4,16 +4,19 @@
  */
 import type { HunkReview } from './hunk-review.js';
 import type { RecordedItem } from '../queue/record.js';
-import { marksUnreadableState, vanishedItemsState, type LostState } from './text.js';
+import { marksUnreadableState, unreadableQueueState, vanishedItemsState, type LostState } from './text.js';
 
 /**
  * The review state lost ({@link LostState}): queue items gone from the file (with the command
- * that brings the file back, queue/restore.ts) and unreadable marks (hooks/hunk-review.ts).
+ * that brings the file back, queue/restore.ts), or all of them when the queue file cannot be
+ * read (`queueUnreadable`: why), and unreadable marks (hooks/hunk-review.ts).
  * Starts git only when something was lost.
  */
-export async function lostState(root: string, vanished: RecordedItem[], review: Pick<HunkReview, 'marksUnreadable'>): Promise<LostState[]> {
+export async function lostState(root: string, vanished: RecordedItem[], review: Pick<HunkReview, 'marksUnreadable'>, queueUnreadable: string | null = null): Promise<LostState[]> {
   const out: LostState[] = [];
-  if (vanished.length) {
+  // A queue that cannot be read holds, as far as review can tell, none of the reviewer's items.
+  if (queueUnreadable !== null && vanished.length) out.push(unreadableQueueState(vanished, queueUnreadable));
+  else if (vanished.length) {
     const { queueRestoreCommand } = await import('../queue/restore.js');
     out.push(vanishedItemsState(vanished, await queueRestoreCommand(root, vanished.map((v) => v.id))));
   }
@@ -35,14 +38,16 @@ export async function lostStateAt(cwd: string): Promise<LostState[]> {
   if (!root || !gitDir) return [];
   const { liveItems, vanishedItems } = await import('../queue/record.js');
   let vanished: RecordedItem[] = [];
+  let unreadable: string | null = null;
   if (liveItems(gitDir).length) {
     try {
       const { readQueue } = await import('../queue/read.js');
       vanished = vanishedItems(gitDir, (await readQueue(root, gitDir)).items.map((i) => i.id));
-    } catch {
+    } catch (e) {
       // A queue that cannot be read (made a directory, a symbolic link, conflict markers)
-      // holds none of the reviewer's items as far as review can tell: all of them are lost.
+      // holds none of the reviewer's items as far as review can tell.
       vanished = vanishedItems(gitDir, []);
+      unreadable = (e instanceof Error ? e.message : String(e)).split('\n')[0];
     }
   }
   let marksUnreadable: HunkReview['marksUnreadable'];
@@ -53,5 +58,5 @@ export async function lostStateAt(cwd: string): Promise<LostState[]> {
     if (!(e instanceof KizuError)) throw e;
     marksUnreadable = await (await import('../marks/restore.js')).marksUnreadable(root, e);
   }
-  return lostState(root, vanished, { marksUnreadable });
+  return lostState(root, vanished, { marksUnreadable }, unreadable);
 }

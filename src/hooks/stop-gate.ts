@@ -113,7 +113,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   // The files git hides by a rule (an ignore rule not in the baseline: one more walk of the
   // working tree; an attribute) are looked for below, once nothing else holds the stop (so
   // before every stop it allows).
-  const [{ scars, hidden, unreadable, skipped, rules, scope, unchecked }, { open: items, vanished }, review, guardNote] = await Promise.all([
+  const [{ scars, hidden, unreadable, skipped, rules, scope, unchecked }, { open: items, vanished, unreadable: queueUnreadable }, review, guardNote] = await Promise.all([
     scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, rules: 'none', bound: stopScanBound(config.stop.maxFiles) }),
     queueState(root, gitDir, (line) => (warn(line), problems.push(line))),
     hunkReviewOrNone(root, config.stop.requireReview, warn),
@@ -133,7 +133,7 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   if (unreadable.length) problems.push(unreadableNamesMessage(unreadable));
   // Review state the agent's actions took away (queue items gone from the file, unreadable
   // marks) blocks like any finding and is told to the user.
-  const lost = await lostState(root, vanished, review);
+  const lost = await lostState(root, vanished, review, queueUnreadable);
   if (lost.length) problems.push(lostStateUserMessage(lost));
   // A scope too big to read before the runner's timeout blocks, naming its size: a killed
   // hook would let the agent stop over files nobody checked.
@@ -233,16 +233,16 @@ async function guardNoteOnce(root: string, gitDir: string, session: string): Pro
  * holds (queue/record.ts); a queue that cannot be read is reported, and every recorded item
  * counts as vanished.
  */
-async function queueState(root: string, gitDir: string, warn: (line: string) => void): Promise<{ open: QueueItem[]; vanished: RecordedItem[] }> {
+async function queueState(root: string, gitDir: string, warn: (line: string) => void): Promise<{ open: QueueItem[]; vanished: RecordedItem[]; unreadable: string | null }> {
   try {
     const { readQueue } = await import('../queue/read.js');
     const { items } = await readQueue(root, gitDir);
-    return { open: items.filter((i) => !i.checked), vanished: vanishedItems(gitDir, items.map((i) => i.id)) };
+    return { open: items.filter((i) => !i.checked), vanished: vanishedItems(gitDir, items.map((i) => i.id)), unreadable: null };
   } catch (e) {
     // Unreadable (a directory, a symbolic link, conflict markers): the reviewer's recorded items
     // count as lost, so the stop blocks on them rather than passing an empty queue.
     warn(queueNotRead(e));
-    return { open: [], vanished: vanishedItems(gitDir, []) };
+    return { open: [], vanished: vanishedItems(gitDir, []), unreadable: (e instanceof Error ? e.message : String(e)).split('\n')[0] };
   }
 }
 

@@ -761,6 +761,19 @@ export function vanishedItemsState(items: { id: string; text: string }[], restor
   };
 }
 
+/**
+ * The queue file cannot be read (`why`: a merge conflict, a folder or a symbolic link in its
+ * place), so the review queue items written through git kizu cannot be checked.
+ */
+export function unreadableQueueState(items: { id: string; text: string }[], why: string): LostState {
+  const shown = items.slice(0, 10).map((i) => `${escapeShown(i.id)} "${escapeShown(i.text.length > 80 ? i.text.slice(0, 79) + '…' : i.text)}"`);
+  const more = items.length > 10 ? ` and ${items.length - 10} more` : '';
+  return {
+    what: `${QUEUE_FILE} cannot be read (${escapeShown(why)}), so ${count(items.length, 'review queue item')} written through git kizu cannot be checked: ${shown.join('; ')}${more}`,
+    fix: `make ${QUEUE_FILE} a readable regular file again (resolve its merge conflict, or remove what stands in its place and restore it: git checkout -- ${QUEUE_FILE}, or git kizu snapshot list)`,
+  };
+}
+
 /** `refs/kizu/marks` cannot be read: every tap and reject is unknown. */
 export function marksUnreadableState(m: { why: string; fix: string }): LostState {
   return { what: `the review marks cannot be read, so every tap and reject is unknown (${escapeShown(m.why)})`, fix: m.fix };

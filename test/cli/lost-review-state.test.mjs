@@ -144,11 +144,13 @@ test('a queue file the agent made unreadable (a folder, a symbolic link out of t
     const id = add(sb, 'add tests');
     rmSync(sb.path(Q));
     make(sb);
+    const why = (sb.kizu(['queue', 'list']).stderr.split('\n')[0] ?? '').replace(/^git-kizu: error: /, '');
+    const what = `${Q} cannot be read (${why}), so 1 review queue item written through git kizu cannot be checked: ${id} "add tests"`;
     const a = stop(sb);
     assert.equal(a.decision, 'block');
-    assert.ok(a.reason.startsWith(`git-kizu: review state is missing, so the review cannot be checked: ${gone(id, 'add tests')}.`), a.reason);
+    assert.ok(a.reason.startsWith(`git-kizu: review state is missing, so the review cannot be checked: ${what}.`), a.reason);
     const { code, s } = status(sb);
     assert.equal(code, 2); // the queue could not be read: an error, beside what it lost
-    assert.deepEqual(s.lost.map((l) => l.what), [gone(id, 'add tests')]);
+    assert.deepEqual(s.lost.map((l) => l.what), [what]);
   }
 });

@@ -53,10 +53,16 @@ test('a queue with merge conflict markers: every queue command refuses (exit 2, 
   assert.deepEqual(queueJson(sb).map((x) => x.id), [base, ours, theirs]);
 });
 
-test('a queue with merge conflict markers: the Stop hook reports it on one line and reads no item; PostToolUse too', () => {
-  const { sb } = conflicted();
+test('a queue with merge conflict markers: the Stop hook reports it on one line, reads no item and holds the stop on the reviewer\'s items it cannot check; PostToolUse warns', () => {
+  const { sb, base, theirs, ours } = conflicted();
   const warn = `git-kizu: review queue not read: ${conflict(FIRST + 1)}`;
-  assert.deepEqual(stop(sb, false, warn + '\n'), { systemMessage: warn });
+  const what = `${Q} cannot be read (${conflict(FIRST + 1)}), so 3 review queue items written through git kizu cannot be checked: ${base} "item one"; ${theirs} "item two"; ${ours} "item three"`;
+  const fix = `make ${Q} a readable regular file again (resolve its merge conflict, or remove what stands in its place and restore it: git checkout -- ${Q}, or git kizu snapshot list)`;
+  assert.deepEqual(stop(sb, false, warn + '\n'), {
+    decision: 'block',
+    reason: `git-kizu: review state is missing, so the review cannot be checked: ${what}. Put it back (${fix}); if that is refused to you, stop and tell the human in your answer what happened.`,
+    systemMessage: `${warn}\ngit-kizu: review state lost: ${what}; restore: ${fix}`,
+  });
   const r = hook(sb, 'post-tool-use', editPayload(sb, 'src/app.ts'));
   assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', warn + '\n']);
 });
