@@ -117,13 +117,13 @@ function assertBlock(run, label) {
   assert.equal(out.decision, 'block', `${label}: ${run.stdout}`);
   assert.equal(typeof out.reason, 'string');
   const reason = out.reason;
-  assert.ok(reason.includes('src/app.js:2'), `${label}: reason lacks src/app.js:2: ${reason}`);
+  assert.ok(reason.includes('"src/app.js":2'), `${label}: reason lacks "src/app.js":2: ${reason}`);
   assert.ok(reason.includes('explain this change'), `${label}: reason lacks the scar body: ${reason}`);
   assert.match(reason, /\bask\b/, `${label}: reason lacks the kind: ${reason}`);
   assert.match(reason, /delete/i, `${label}: reason lacks the protocol (delete the scar line): ${reason}`);
   assert.ok(reason.includes('git kizu unscar'), `${label}: reason lacks the unscar alternative: ${reason}`);
   // Exactly one scar is listed: no other path:line pairs.
-  assert.deepEqual([...new Set(reason.match(/[\w./-]+\.\w+:\d+/g))], ['src/app.js:2'], `${label}: ${reason}`);
+  assert.deepEqual([...new Set(reason.match(/"?[\w./-]+\.\w+"?:\d+/g))], ['"src/app.js":2'], `${label}: ${reason}`);
   return reason;
 }
 
@@ -243,10 +243,10 @@ test('(b) editing a scarred file puts the PostToolUse context (scar path:line an
   assert.equal(out.hookSpecificOutput?.hookEventName, 'PostToolUse', posts[0].stdout);
   const context = out.hookSpecificOutput.additionalContext;
   assert.equal(typeof context, 'string');
-  assert.ok(context.includes('src/app.js:2'), `additionalContext lacks src/app.js:2: ${context}`);
+  assert.ok(context.includes('"src/app.js":2'), `additionalContext lacks "src/app.js":2: ${context}`);
   assert.ok(context.includes('explain this change'), `additionalContext lacks the body: ${context}`);
   assert.match(context, /\bask\b/, context);
-  assert.deepEqual([...new Set(context.match(/[\w./-]+\.\w+:\d+/g))], ['src/app.js:2'], context);
+  assert.deepEqual([...new Set(context.match(/"?[\w./-]+\.\w+"?:\d+/g))], ['"src/app.js":2'], context);
 
   // Request 2 (after the edit elsewhere): the tool result, then exactly the hook's context.
   assert.deepEqual(newMessages(agent[2]), [
@@ -291,7 +291,7 @@ test('(c) a scar the agent never removes: blocked maxBlocks (3) times, then the 
   assert.doesNotThrow(() => (out = JSON.parse(last.stdout)), `4th stop hook stdout is not JSON: ${last.stdout}`);
   assert.equal(out.decision, undefined, `the 4th stop must be allowed: ${last.stdout}`);
   assert.equal(typeof out.systemMessage, 'string', last.stdout);
-  assert.ok(out.systemMessage.includes('src/app.js:2'), out.systemMessage);
+  assert.ok(out.systemMessage.includes('"src/app.js":2'), out.systemMessage);
   assert.ok(out.systemMessage.includes('explain this change'), out.systemMessage);
   // The client shows it to the user (not to the model), each line prefixed with "Stop says: ".
   const shown = r.events.filter((e) => e.type === 'system' && e.subtype === 'informational').map((e) => e.content);
@@ -311,7 +311,7 @@ test('(c) stop.maxBlocks from .kizurc.json bounds the retries (maxBlocks 1: one 
   assert.deepEqual(newMessages(agent[1]), stopFeedback(ctx.stopCmd, reason));
   const out = JSON.parse(stops[1].stdout);
   assert.equal(out.decision, undefined, stops[1].stdout);
-  assert.ok(out.systemMessage.includes('src/app.js:2'), stops[1].stdout);
+  assert.ok(out.systemMessage.includes('"src/app.js":2'), stops[1].stdout);
   assert.equal(ctx.sb.read('src/app.js'), SCARRED);
 });
 

@@ -91,7 +91,7 @@ function assertScan(sb, expected) {
 test('(a) a scar blocks the first stop; the agent deletes the scar line with apply_patch; the run ends', { timeout: TEST_TIMEOUT }, async (t) => {
   const { sb, hooksFile } = scarredRepo();
   const reason = stopReason(sb);
-  assert.ok(reason.includes('src/app.js:2') && reason.includes('explain this change'), reason);
+  assert.ok(reason.includes('"src/app.js":2') && reason.includes('explain this change'), reason);
   const PATCH = applyPatch(REMOVE_SCAR);
   const { r, agent } = await run(t, sb, ['done', [PATCH], 'b is 20 on purpose; scar removed.']);
   assert.equal(agent.length, 3, 'requests: done, (block) patch, final');
@@ -116,7 +116,7 @@ test('(a) a scar blocks the first stop; the agent deletes the scar line with app
 test('(b) editing a scarred file puts the post-edit context in the next request, before the tool output', { timeout: TEST_TIMEOUT }, async (t) => {
   const { sb } = scarredRepo();
   const context = postContext(sb);
-  assert.ok(context.includes('src/app.js:2') && context.includes('explain this change'), context);
+  assert.ok(context.includes('"src/app.js":2') && context.includes('explain this change'), context);
   const EDIT = applyPatch('*** Begin Patch\n*** Update File: src/app.js\n@@\n-const c = 3;\n+const c = 30;\n*** End Patch\n');
   const DELETE = applyPatch(REMOVE_SCAR);
   const { agent } = await run(t, sb, [[EDIT], [DELETE], 'done']);

@@ -95,7 +95,7 @@ function expectedReasons(ctx, n) {
     out.push(a.reason);
   }
   const first = out[0];
-  assert.ok(first.includes('src/app.js:2') && first.includes('explain this change') && first.includes('git kizu unscar'), first);
+  assert.ok(first.includes('"src/app.js":2') && first.includes('explain this change') && first.includes('git kizu unscar'), first);
   return out;
 }
 
@@ -158,8 +158,8 @@ test('(b) editing a scarred file (replace) puts the AfterTool context (scar path
     .hookSpecificOutput;
   assert.equal(context.hookEventName, 'AfterTool');
   const C = context.additionalContext;
-  assert.ok(C.includes('src/app.js:2') && C.includes('explain this change'), C);
-  assert.deepEqual([...new Set(C.match(/[\w./-]+\.\w+:\d+/g))], ['src/app.js:2'], C);
+  assert.ok(C.includes('"src/app.js":2') && C.includes('explain this change'), C);
+  assert.deepEqual([...new Set(C.match(/"?[\w./-]+\.\w+"?:\d+/g))], ['"src/app.js":2'], C);
 
   const { r, agent } = await runAgainstFakeGemini(t, {
     sb: ctx.sb,
