@@ -9,7 +9,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError } from '../errors.js';
 import { commonDirFast, discoveryOverridden, headOf } from './repo.js';
-import { git } from './run.js';
 import { BASELINE_REF } from './layout.js';
 
 /**
@@ -205,6 +204,7 @@ export async function baselineOrHead(root: string): Promise<string> {
   const known = common ? refFast(common, BASELINE_REF) : undefined;
   if (known === null) return 'HEAD';
   if (known) return known;
+  const { git } = await import('./run.js'); // loaded only when git must be asked (see refFast)
   const r = await git(['rev-parse', '--verify', '-q', `${BASELINE_REF}^{commit}`], { cwd: root, okStatus: [0, 1, 128] });
   return r.status === 0 ? r.stdout.toString('utf8').trim() : 'HEAD';
 }

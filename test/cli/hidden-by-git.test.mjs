@@ -18,7 +18,7 @@ test('a scarred file padded past scan.maxFileBytes: its scar is still found (lin
   expectRun(sb, ['scan'], { status: 1, stdout: found });
   const stop = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
   assert.equal(stop.decision, 'block');
-  assert.match(stop.reason, /- big\.js:2 \[ask\] why\?/);
+  assert.match(stop.reason, /- "big\.js":2 \[ask\] why\?/);
   sb.git('add', '-A');
   expectRun(sb, ['scan', '--staged'], { status: 1, stdout: found });
   const pc = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
@@ -34,7 +34,7 @@ test('a scar committed since the baseline (past the guard) stays in the default 
   expectRun(sb, ['scan'], { status: 1, stdout: 'a.js:2  [ask]  committed past the guard\n' });
   const stop = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
   assert.equal(stop.decision, 'block');
-  assert.match(stop.reason, /- a\.js:2 \[ask\] committed past the guard/);
+  assert.match(stop.reason, /- "a\.js":2 \[ask\] committed past the guard/);
 });
 
 const ignoredLine = (p, rule) => `${p} is hidden by the ignore rule ${rule}, which the baseline does not hold, so git status does not list it; git-kizu reviews it anyway; restore: take the rule out (or commit it to keep it)`;
@@ -97,7 +97,7 @@ test('attributes that make git drop bytes: ident ($Id: ... $ collapsed) and a co
   assert.ok(doctor.stdout.includes('fix  hidden changes: a.js has the attribute ident (set in .gitattributes), so git diff does not show all of its bytes; fix: take the ident attribute out\n'), doctor.stdout);
   const stop = JSON.parse(hook(sb, 'stop', stopPayload(sb, false)).stdout);
   assert.equal(stop.decision, 'block');
-  assert.match(stop.reason, /- b\.txt:2 \[ask\] filtered SECRET/);
+  assert.match(stop.reason, /- "b\.txt":2 \[ask\] filtered SECRET/);
   assert.equal(stop.systemMessage, `git-kizu: 2 files git does not show by a rule:\n  ${lines[0]}\n  ${lines[1]}`);
   // What git writes into $Id$ itself (a blob id) is not a finding; nor is git-lfs's filter.
   sb.write({ 'b.txt': 'keep\n' });

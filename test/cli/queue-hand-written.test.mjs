@@ -255,7 +255,7 @@ test('hand-written: escapes, text that is only an anchor, anchors and kinds', ()
   assert.equal(
     r.reason,
     `git-kizu: a human reviewer queued 3 open items in ${Q}. Resolve each one before you stop:\n` +
-      [line(hid('\\(ask) is literal'), '(ask) is literal'), line(hid('`src/app.ts:3`'), 'src/app.ts:3 (no text)'), line('r1', 'src/app.ts:1 (reject) \\`x.ts:1` stays text', 'undo that change')].join('\n'),
+      [line(hid('\\(ask) is literal'), '(ask) is literal'), line(hid('`src/app.ts:3`'), '"src/app.ts":3 (no text)'), line('r1', '"src/app.ts":1 (reject) \\`x.ts:1` stays text', 'undo that change')].join('\n'),
   );
 });
 
@@ -267,7 +267,7 @@ test('hand-written: an anchor outside the repository (../, absolute) is text, no
   assert.deepEqual(queueJson(sb), [...raw.map((r, k) => J(hid(r), false, null, null, null, r, k + 1)), J(hid('`src/app.ts:2` inside'), false, null, 'src/app.ts', 2, 'inside', 6)]);
   assert.equal(
     stop(sb, false).reason,
-    `git-kizu: a human reviewer queued 6 open items in ${Q}. Resolve each one before you stop:\n` + [...raw.map((r) => line(hid(r), r)), line(hid('`src/app.ts:2` inside'), 'src/app.ts:2 inside')].join('\n'),
+    `git-kizu: a human reviewer queued 6 open items in ${Q}. Resolve each one before you stop:\n` + [...raw.map((r) => line(hid(r), r)), line(hid('`src/app.ts:2` inside'), '"src/app.ts":2 inside')].join('\n'),
   );
   refused(sb, ['add', '--at', '../outside.txt:1', 'x'], 2, err(`../outside.txt: path is outside the repository ${sb.dir}`, 'name a file inside the working tree'));
   // Such text added by queue add is written as it is (no escape needed) and reads back as text.

@@ -140,5 +140,5 @@ test('a closed stdout (`| true`) drops the output, never the command: rollback s
   assert.equal(piped(['init']).stdout, 'rc=0\n');
   const status = sb.kizu(['status', '--json']);
   const hooks = JSON.parse(status.stdout).hooks;
-  assert.deepEqual({ ...hooks, guard: hooks.guard.state, agents: hooks.agents.filter((a) => a.installed !== 'missing') }, { project: true, local: false, user: false, plugin: false, claudeFix: null, preCommit: true, guard: 'installed', agents: [] });
+  assert.deepEqual({ ...hooks, guard: hooks.guard.state, agents: hooks.agents.filter((a) => a.installed !== 'missing') }, { project: true, local: false, user: false, plugin: false, claudeFix: null, claudeNoStop: [], preCommit: true, guard: 'installed', agents: [] });
 });
