@@ -23,7 +23,7 @@ test('a scarred file padded past scan.maxFileBytes: its scar is still found (lin
   expectRun(sb, ['scan', '--staged'], { status: 1, stdout: found });
   const pc = sb.run(process.execPath, [BIN, 'hook', 'pre-commit']);
   assert.equal(pc.status, 1, pc.stderr);
-  assert.match(pc.stderr, /big\.js:2  \[ask\]  why\?\n/);
+  assert.match(pc.stderr, /"big\.js":2  \[ask\]  why\?\n/);
 });
 
 test('a scar committed since the baseline (past the guard) stays in the default scope: scan and the Stop hook find it', () => {
