@@ -116,14 +116,17 @@ function readProcess(proc: string, pid: number): { facts: ProcessFacts; ppid: nu
   return { facts: { argv, exe, comm }, ppid };
 }
 
-/** How far up the walk goes (a shell tool's command is a few levels below its agent). */
-const MAX_DEPTH = 64;
+/**
+ * How far up the walk goes at most: a guard against a /proc that loops, not a limit an agent
+ * should reach (a tester nested 70 shells to get past 64). Every level is a few file reads.
+ */
+const MAX_DEPTH = 4096;
 
 /**
  * The agent session found among the ancestors of process `pid` (default: this process's
  * parent, so the walk starts at whatever ran git-kizu), or null when none of them is an
  * agent's CLI ({@link agentOfProcess}), when the platform has no `/proc`, or when the chain
- * cannot be read. Walks parent pids up to pid 1 (at most 64 levels), reading only files under
+ * cannot be read. Walks parent pids up to pid 1 (at most 4096 levels), reading only files under
  * `proc`; never throws.
  * @param opts.pid the first process looked at; opts.proc the proc mount (tests).
  * @returns `{agent, by: agent:<name>, ancestor: {pid, name}}`, `name` being the program's

@@ -224,7 +224,7 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     // The script is the first positional unless given with -e/-f: every positional is checked (a path-looking script is harmless to check).
     return [...out, ...positional];
   }
-  const links = (name === 'cp' && args.some((w) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(w.value ?? ''))) || name === 'ln';
+  const links = (name === 'cp' && args.some((w) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(w.value ?? ''))) || name === 'ln' || name === 'link';
   if ((name === 'cp' || name === 'install' || name === 'rsync' || name === 'mv') && !links) {
     // Into a directory (`-t DIR`, or a last argument that is one): each source lands as
     // DIR/<its name>, so `cp -t .claude settings.local.json` writes .claude/settings.local.json.
@@ -342,7 +342,7 @@ function judgePathWord(w: Word, ctx: GateContext, repo: Repo | null, c: SimpleCo
   if (/(^|[^\w.-])\.git([^\w.-]|$)/i.test(literal)) return { strength: 'deny', rule: 'git-dir', subject: w.raw };
   // A link whose target the gate cannot read may point into .git, and the next write would go through it.
   const name = baseName(c.argv[0]?.value ?? null);
-  if (name === 'ln' || (name === 'cp' && c.argv.some((x) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(x.value ?? '')))) return { strength: ruleOf('dynamic-command').strength as Verdict['strength'], rule: 'dynamic-command', subject: c.argv.map((x) => x.raw).join(' ') };
+  if (name === 'ln' || name === 'link' || (name === 'cp' && c.argv.some((x) => /^-[a-zA-Z]*[ls]|^--(link|symbolic-link)$/.test(x.value ?? '')))) return { strength: ruleOf('dynamic-command').strength as Verdict['strength'], rule: 'dynamic-command', subject: c.argv.map((x) => x.raw).join(' ') };
   // A file name computed when it runs (`> $X`, `> "${a[0]}"`, `cp x "$D/$F"`), or a computed folder holding a
   // file of a name the gate guards (`> "$D/settings.json"`): the gate cannot tell what it is.
   // (A plain `$NAME` in a folder part is let through: `cp x "$OUT_DIR/out.js"`.)

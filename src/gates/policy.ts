@@ -505,7 +505,7 @@ function interpreterCode(c: SimpleCommand): string | null {
 
 /** The commands whose arguments name files they write, delete, move or change (./engine.ts checks those paths). */
 export const FILE_WRITERS = new Set([
-  'rm', 'unlink', 'rmdir', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'tee', 'ln', 'mv',
+  'rm', 'unlink', 'rmdir', 'shred', 'truncate', 'touch', 'chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'tee', 'ln', 'link', 'mv',
   'cp', 'install', 'rsync', 'dd', 'sed', 'gsed', 'perl', 'ed', 'ex', 'vi', 'vim', 'nvim', 'nano', 'emacs', 'patch', 'mkdir', 'mkfifo', 'mktemp',
   'git-rm', 'git-mv', 'find-delete', 'sponge', 'split', 'csplit', 'tar', 'unzip', 'curl', 'wget',
   'gio', 'rename', 'prename', 'trash', 'trash-put', 'gvfs-rm', 'gvfs-copy', 'gvfs-move', 'srm', 'wipe',

@@ -387,6 +387,12 @@ function walk(st: State, n: TsNode, depth: number, via: string[], redirects: Red
       return;
     }
     default:
+      // A word outside a simple command (the operands of `[ … ]`, `[[ … ]]`, `(( … ))`): its
+      // inside is judged as a word's is (substitutions, code-looking quoted text).
+      if (['string', 'raw_string', 'ansi_c_string', 'concatenation', 'word', 'expansion', 'simple_expansion'].includes(n.type)) {
+        walkInside(st, n, depth, via);
+        return;
+      }
       for (const c of n.namedChildren) if (c) walk(st, c, depth, via, redirects, piped);
   }
 }
@@ -421,6 +427,11 @@ function walkInside(st: State, n: TsNode, depth: number, via: string[]): void {
   if (n.type === 'command_substitution' || n.type === 'process_substitution') {
     for (const c of n.namedChildren) if (c) walk(st, c, depth, via, [], false);
     return;
+  }
+  // Quoted text anywhere (a `[ -v 'a[$(…)]' ]` test, `typeset "a[\$(…)]=1"`): bash may still
+  // evaluate a subscript in it as code (tester #136, N4, N5), so code-looking text is judged.
+  if ((n.type === 'raw_string' || n.type === 'ansi_c_string' || (n.type === 'string' && !hasSubstitution(n))) && /`|\$\(/.test(n.text)) {
+    readLiteralCode(st, n.text.slice(n.type === 'ansi_c_string' ? 2 : 1, -1), depth, via);
   }
   for (const c of n.namedChildren) if (c) walkInside(st, c, depth, via);
 }

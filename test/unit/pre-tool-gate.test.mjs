@@ -570,6 +570,13 @@ const SHELL = [
   ['tar --use-compress-program="git commit -n" -cf /tmp/t.tgz src', 'deny commit-no-verify'],
   ['tar -czf /tmp/t.tgz src', 'pass'],
   ['git kizu gc --dry-run', 'pass'], // #114
+  // Second adversarial run: code in quoted subscripts outside simple commands, hard links, a forged-ref push through typeset.
+  [`typeset "a[\\$(git push -q . +forged:refs/kizu/marks >&2)]=1"`, 'deny kizu-refs'], // N4
+  [`[ -v 'a[$(git update-ref -d refs/kizu/marks)]' ]`, 'deny update-ref-delete'], // N5
+  [`local "a[\\$(git commit -qnm x)]=1"`, 'deny commit-no-verify'],
+  ['link .git/refs/kizu/marks m', 'deny git-dir'], // N7: a hard link is a way into .git, as ln is
+  ['link a.txt b.txt', 'pass'],
+  [`echo 'plain $(date) text'`, 'pass'],
   ['git kizu rollback snapshot 3 --yes', 'deny reviewer-act'], // #44: it deleted the review queue
   ['git kizu rollback patch abc1 --yes', 'deny reviewer-act'],
   ['git kizu rollback branch --yes', 'deny reviewer-act'],
