@@ -46,7 +46,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { installRecords, type InstallRecord } from './state.js';
 import { hookCommand, targetsFor, type InstallTargets, type Scope } from './targets.js';
 import { recordedBinPath, renderHookScript, renderSlashCommand } from './scripts.js';
-import { linkedFolder } from './linked-folders.js';
+import { linkedFolder, linkedStateFolders } from './linked-folders.js';
 import { shellQuote } from '../words.js';
 import { envRisks, foreignHookRisks } from './settings-risks.js';
 import { renderLauncher } from './launcher.js';
@@ -114,6 +114,16 @@ export interface IntegrityInput {
 export async function checkIntegrity(i: IntegrityInput): Promise<IntegrityFinding[]> {
   const out: IntegrityFinding[] = [];
   const repo = { root: i.root, gitDir: i.gitDir };
+  // A state folder linked away is read from where it leads: the records below, the launcher
+  // the guard runs. Named before anything is compared (it may hold no records at all).
+  for (const l of linkedStateFolders(i.gitDir, i.commonDir)) {
+    out.push({
+      file: l.dir,
+      what: `git-kizu's state folder is a symbolic link (to ${JSON.stringify(l.target)}): the install record, the launcher the pre-commit hook runs and the review records are read from where it leads`,
+      fix: `rm ${shellQuote(l.dir)} && git kizu init`,
+      weakens: 'guard',
+    });
+  }
   const records = installRecords(i.gitDir, i.home);
   if (!records.length) return out;
   const bin = safe(() => recordedBinPath(), '');

@@ -64,3 +64,31 @@ export function refuseLinkedFolders(tops: readonly string[], files: readonly str
     });
   }
 }
+
+/** A state folder of git-kizu that is a symbolic link (see {@link linkedStateFolders}). */
+export interface LinkedStateFolder {
+  /** The folder (absolute): `<git-dir>/kizu` or `<common-dir>/kizu`. */
+  dir: string;
+  /** The link's text (readlink(2)). */
+  target: string;
+}
+
+/**
+ * git-kizu's state folders (`<git-dir>/kizu`, and `<common-dir>/kizu` of a linked worktree)
+ * that are symbolic links: the install records, the launcher the pre-commit hook runs, the
+ * review ledger and the queue record would all be read from, and written to, where the link
+ * leads (a tester's agent extracted a tar member `.git/kizu -> /tmp/x` and put an `exit 0`
+ * launcher there). lstat only, no git process: cheap enough for the prompt hook.
+ * @returns each linked folder once; [] when none is a link or they do not exist.
+ */
+export function linkedStateFolders(gitDir: string, commonDir: string): LinkedStateFolder[] {
+  const out: LinkedStateFolder[] = [];
+  for (const dir of [...new Set([path.join(gitDir, 'kizu'), path.join(commonDir, 'kizu')])]) {
+    try {
+      if (lstatSync(dir).isSymbolicLink()) out.push({ dir, target: readlinkSync(dir) });
+    } catch {
+      /* not there (nothing installed yet), or gone meanwhile */
+    }
+  }
+  return out;
+}

@@ -11,6 +11,7 @@ import { kizuDir } from '../git/layout.js';
 import { commonDirFast, findRootFast, gitDirFast } from '../git/repo.js';
 import { writeFileAtomic } from '../files.js';
 import { installRecords } from './state.js';
+import { linkedStateFolders } from './linked-folders.js';
 import type { IntegrityFinding } from './integrity.js';
 
 /**
@@ -31,7 +32,7 @@ export async function promptIntegrity(cwd: string, home: string, env: NodeJS.Pro
   const gitDir = gitDirFast(root);
   const common = commonDirFast(root);
   if (!gitDir || !common) return [];
-  if (!installRecords(gitDir, home).length) {
+  if (!installRecords(gitDir, home).length && !linkedStateFolders(gitDir, common).length) {
     await tellOnce(gitDir, []);
     return [];
   }

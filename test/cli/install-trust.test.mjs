@@ -229,3 +229,21 @@ test('5a: an install made with --no-pre-commit is re-run with it: the fix does n
   ok(sb.kizu(['init', '--agent', 'claude']));
   assert.equal(JSON.parse(sb.read('.git/kizu/install-project.json')).noPreCommit, undefined);
 });
+
+test('git-kizu\'s state folder (.git/kizu) replaced by a symbolic link: status, doctor and the prompt hook name it with the fix, though the records it held are gone', () => {
+  const sb = sandbox({ files: { 'a.js': 'x\n' } });
+  assert.equal(sb.kizu(['init', '--agent', 'claude']).status, 0);
+  const dir = sb.path('.git/kizu');
+  const elsewhere = path.join(sb.base, 'elsewhere');
+  mkdirSync(elsewhere);
+  rmSync(dir, { recursive: true, force: true });
+  symlinkSync(elsewhere, dir);
+  const line = `.git/kizu: git-kizu's state folder is a symbolic link (to ${JSON.stringify(elsewhere)}): the install record, the launcher the pre-commit hook runs and the review records are read from where it leads; rm ${dir} && git kizu init`;
+  const status = sb.kizu(['status']).stdout;
+  assert.ok(status.includes(`install   1 changed since git kizu init (review may be switched off):\n  ${line}\n`), status);
+  const doctor = sb.kizu(['doctor']).stdout;
+  assert.ok(doctor.includes(`fix  install: ${dir}: git-kizu's state folder is a symbolic link`), doctor);
+  const r = hook(sb, 'user-prompt-submit', { session_id: 's1', cwd: sb.dir, hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
+  assert.equal(r.status, 0);
+  assert.ok(JSON.parse(r.stdout).systemMessage.includes(`${line}.`), r.stdout);
+});
