@@ -31,7 +31,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git, splitZ } from './run.js';
-import { discoveryOverridden, gitDirFast } from './repo.js';
+import { gitDirFast, indexBytesFast } from './repo.js';
 import { entriesNamed } from './index-file.js';
 
 /** One file (or ignored directory, ending in `/`) that git hides by a rule. */
@@ -167,14 +167,9 @@ function readText(file: string): string {
  * be (git/index-file.ts entriesNamed), else `git ls-files`.
  */
 async function trackedAttributes(root: string): Promise<string[]> {
-  const gd = !discoveryOverridden() ? gitDirFast(root) : null;
-  if (gd) {
-    let bytes: Buffer | null = null;
-    try {
-      bytes = readFileSync(process.env.GIT_INDEX_FILE ? path.resolve(root, process.env.GIT_INDEX_FILE) : path.join(gd, 'index'));
-    } catch {
-      return []; // no index yet
-    }
+  const bytes = indexBytesFast(root);
+  if (bytes === null) return []; // no index yet
+  if (bytes) {
     for (const oidLen of [20, 32]) {
       try {
         const r = entriesNamed(bytes, oidLen, '.gitattributes');

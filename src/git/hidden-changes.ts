@@ -17,7 +17,7 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { flaggedEntries, indexWithoutFlags, type FlaggedEntry } from './index-file.js';
-import { discoveryOverridden, gitDirFast } from './repo.js';
+import { indexBytesFast } from './repo.js';
 import { git, splitZ } from './run.js';
 
 /** One flagged entry whose working-tree file differs from it. */
@@ -84,15 +84,9 @@ function change(e: { path: string; assumeUnchanged: boolean }, c: HiddenChange['
  */
 export async function hiddenChanges(root: string, paths: string[] = []): Promise<HiddenScan> {
   const within = (p: string) => !paths.length || paths.some((q) => q === '' || q === '.' || p === q || p.startsWith(q.endsWith('/') ? q : q + '/'));
-  const gd = !discoveryOverridden() ? gitDirFast(root) : null;
-  if (gd) {
-    let bytes: Buffer | null = null;
-    try {
-      // GIT_INDEX_FILE is resolved as git resolves it, against the directory git runs in (root).
-      bytes = readFileSync(process.env.GIT_INDEX_FILE ? path.resolve(root, process.env.GIT_INDEX_FILE) : path.join(gd, 'index'));
-    } catch {
-      return NONE; // no index yet: nothing is flagged
-    }
+  const bytes = indexBytesFast(root);
+  if (bytes === null) return NONE; // no index yet: nothing is flagged
+  if (bytes) {
     for (const oidLen of [20, 32]) {
       let scan;
       try {

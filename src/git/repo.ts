@@ -328,3 +328,20 @@ export async function commonDir(root: string): Promise<string> {
   const fast = discoveryOverridden() ? null : commonDirFast(root);
   return fast ?? (await findRepo(root)).commonDir;
 }
+
+/**
+ * The bytes of the index file git would use for the working tree at `root`, read without git:
+ * `GIT_INDEX_FILE` resolved as git resolves it (against the directory git runs in, `root`),
+ * else `<git-dir>/index`.
+ * @returns the bytes; null when there is no index yet; undefined when the files cannot answer
+ *   (a discovery variable such as GIT_DIR is set, or no git dir was found): ask git then.
+ */
+export function indexBytesFast(root: string): Buffer | null | undefined {
+  const gd = !discoveryOverridden() ? gitDirFast(root) : null;
+  if (!gd) return undefined;
+  try {
+    return readFileSync(process.env.GIT_INDEX_FILE ? path.resolve(root, process.env.GIT_INDEX_FILE) : path.join(gd, 'index'));
+  } catch {
+    return null;
+  }
+}
