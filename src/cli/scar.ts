@@ -1,5 +1,5 @@
 /** `git kizu scar <path>:<line> [--kind] [-m]` and `git kizu scar --undo`. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { KizuError, EXIT } from '../errors.js';
 import type { Reporter } from '../output.js';
@@ -89,8 +89,8 @@ export async function scarCommand(i: ScarCommandInput): Promise<number> {
 
 /**
  * Why `git kizu scan` would not read root-relative `rel`, or null if it would: ignored by
- * git (`git check-ignore`, tracked files are never ignored), matching `scan.exclude`, or
- * larger than `scan.maxFileBytes`.
+ * git (`git check-ignore`, tracked files are never ignored) or matching `scan.exclude`. (A file
+ * over `scan.maxFileBytes` is still searched, by the line rule: scars/scan.ts.)
  */
 async function unseenReason(root: string, rel: string, config: KizuConfig): Promise<string | null> {
   const ign = await git(['check-ignore', '-q', '--', rel], { cwd: root, okStatus: [0, 1, 128] });
@@ -99,7 +99,5 @@ async function unseenReason(root: string, rel: string, config: KizuConfig): Prom
     const picomatch = (await import('picomatch')).default;
     if (picomatch(config.scan.exclude, { dot: true })(rel)) return 'the file matches scan.exclude';
   }
-  const size = statSync(path.join(root, rel)).size;
-  if (size > config.scan.maxFileBytes) return `the file is ${size} bytes, over scan.maxFileBytes ${config.scan.maxFileBytes}`;
   return null;
 }
