@@ -28,6 +28,12 @@ export interface HunkReview {
    * unknown then, which is review state lost; the Stop hook blocks on it, the guard refuses.
    */
   marksUnreadable?: import('../marks/restore.js').MarksUnreadable;
+  /**
+   * Set when the hunks could not be listed while review state needs them (a reject mark, or
+   * `stop.requireReview`): why, on one line (a diff too large to hold, a git failure). The
+   * rejected and unreviewed hunks are unknown then: review state lost, as for the marks.
+   */
+  unlistable?: string;
 }
 
 const NONE: HunkReview = { rejected: [], unreviewed: [], laundered: [], baseline: '', range: (h) => h.path };
@@ -61,8 +67,9 @@ export async function hunkReview(root: string, requireReview: boolean, paths?: s
 
 /**
  * {@link hunkReview}, but marks that cannot be read (a corrupt `refs/kizu/marks`) come back as
- * `marksUnreadable` (with no hunks), and a git error is reported through `warn` and treated as
- * no review state.
+ * `marksUnreadable` (with no hunks), and an error listing the hunks is reported through `warn`
+ * and treated as no review state, unless a reject mark or `requireReview` needs the hunks: then
+ * it comes back as `unlistable` (review state lost).
  */
 export async function hunkReviewOrNone(root: string, requireReview: boolean, warn: (line: string) => void, paths?: string[]): Promise<HunkReview> {
   let marks;
@@ -77,6 +84,9 @@ export async function hunkReviewOrNone(root: string, requireReview: boolean, war
     return await hunkReview(root, requireReview, paths, marks);
   } catch (e) {
     warn(marksNotRead(e));
-    return NONE;
+    // With a reject to check (or every hunk to be reviewed), a listing that fails is not "no
+    // review state": the agent could make it fail (a diff past what a string holds) to pass.
+    const needed = requireReview || [...marks.values()].some((m) => m.state === 'rejected');
+    return needed ? { ...NONE, unlistable: (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300) } : NONE;
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { HunkReview } from './hunk-review.js';
 import type { RecordedItem } from '../queue/record.js';
-import { marksUnreadableState, unreadableQueueState, vanishedItemsState, type LostState } from './text.js';
+import { marksUnreadableState, unlistableState, unreadableQueueState, vanishedItemsState, type LostState } from './text.js';
 
 /**
  * The review state lost ({@link LostState}): queue items gone from the file (with the command
@@ -12,7 +12,7 @@ import { marksUnreadableState, unreadableQueueState, vanishedItemsState, type Lo
  * read (`queueUnreadable`: why), and unreadable marks (hooks/hunk-review.ts).
  * Starts git only when something was lost.
  */
-export async function lostState(root: string, vanished: RecordedItem[], review: Pick<HunkReview, 'marksUnreadable'>, queueUnreadable: string | null = null): Promise<LostState[]> {
+export async function lostState(root: string, vanished: RecordedItem[], review: Pick<HunkReview, 'marksUnreadable' | 'unlistable'>, queueUnreadable: string | null = null): Promise<LostState[]> {
   const out: LostState[] = [];
   // A queue that cannot be read holds, as far as review can tell, none of the reviewer's items.
   if (queueUnreadable !== null && vanished.length) out.push(unreadableQueueState(vanished, queueUnreadable));
@@ -21,6 +21,7 @@ export async function lostState(root: string, vanished: RecordedItem[], review: 
     out.push(vanishedItemsState(vanished, await queueRestoreCommand(root, vanished.map((v) => v.id))));
   }
   if (review.marksUnreadable) out.push(marksUnreadableState(review.marksUnreadable));
+  if (review.unlistable) out.push(unlistableState(review.unlistable));
   return out;
 }
 

@@ -774,6 +774,14 @@ export function unreadableQueueState(items: { id: string; text: string }[], why:
   };
 }
 
+/** The hunks could not be listed (`why`) while a reject or `stop.requireReview` needs them. */
+export function unlistableState(why: string): LostState {
+  return {
+    what: `the change could not be listed against the baseline (${escapeShown(why)}), so whether a rejected or unreviewed hunk is still there is unknown`,
+    fix: 'make the change listable again (take out what git cannot diff in one piece, such as huge generated files, or commit them through the human), then git kizu hunks',
+  };
+}
+
 /** `refs/kizu/marks` cannot be read: every tap and reject is unknown. */
 export function marksUnreadableState(m: { why: string; fix: string }): LostState {
   return { what: `the review marks cannot be read, so every tap and reject is unknown (${escapeShown(m.why)})`, fix: m.fix };
