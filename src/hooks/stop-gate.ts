@@ -29,12 +29,13 @@ import { replaceFileSync } from '../files.js';
 import { loadConfigLenient } from '../config/config.js';
 import { scanHiddenByRules, scanRepo, type ScanBound } from '../scars/scan.js';
 import { NO_ANSWER, type HookAnswer, type StopInput } from './contract.js';
-import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, ruleHiddenMessage, hiddenDirsReason, userMessage, lostGivenUpMessage, lostStateReason, lostStateUserMessage, uncheckedReason, uncheckedState, uncheckedUserMessage, type StopFindings } from './text.js';
+import { foundUserNote, guardMissingMessage, hiddenChangesMessage, queueNotRead, stopBlockReason, stopGivenUpMessage, unreadableGivenUpMessage, unreadableNamesMessage, unreadableNamesReason, untrustedConfigMessage, unscannedGivenUpMessage, unscannedMessage, unscannedReason, ruleHiddenMessage, hiddenDirsReason, userMessage, lostGivenUpMessage, lostStateReason, lostStateUserMessage, uncheckedReason, uncheckedState, uncheckedUserMessage, oneLine, uncheckableReason, uncheckableMessage, uncheckableGivenUpMessage, type StopFindings } from './text.js';
 import { splitByOrigin } from '../provenance/classify.js';
 import { QUEUE_FILE } from '../queue/paths.js';
 import { hunkReviewOrNone } from './hunk-review.js';
 import { vanishedItems, type RecordedItem } from '../queue/record.js';
 import { lostState } from './lost-state.js';
+import { KizuError } from '../errors.js';
 import type { QueueItem } from '../queue/item.js';
 
 /**
@@ -113,12 +114,23 @@ export async function stop(input: StopInput, warn: (line: string) => void = () =
   // The files git hides by a rule (an ignore rule not in the baseline: one more walk of the
   // working tree; an attribute) are looked for below, once nothing else holds the stop (so
   // before every stop it allows).
-  const [{ scars, hidden, unreadable, skipped, rules, scope, unchecked }, { open: items, vanished, unreadable: queueUnreadable }, review, guardNote] = await Promise.all([
-    scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, rules: 'none', bound: stopScanBound(config.stop.maxFiles) }),
-    queueState(root, gitDir, (line) => (warn(line), problems.push(line))),
-    hunkReviewOrNone(root, config.stop.requireReview, warn),
-    input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
-  ]);
+  let gathered;
+  try {
+    gathered = await Promise.all([
+      scanRepo({ root, mode: 'default', exclude: config.scan.exclude, maxFileBytes: config.scan.maxFileBytes, rules: 'none', bound: stopScanBound(config.stop.maxFiles) }),
+      queueState(root, gitDir, (line) => (warn(line), problems.push(line))),
+      hunkReviewOrNone(root, config.stop.requireReview, warn),
+      input.subagent === null ? guardNoteOnce(root, gitDir, session) : null,
+    ]);
+  } catch (e) {
+    // git failed on the repository's state (a submodule's .git file pointing nowhere, a missing
+    // object): review cannot be checked, which is not git-kizu's own bug, and the agent could
+    // cause it to pass. A bounded block, like any other (a programming error still lets through).
+    if (!(e instanceof KizuError)) throw e;
+    warn(oneLine(e));
+    return note(uncheckableAnswer(file, oneLine(e), config.stop.maxBlocks, input.retry));
+  }
+  const [{ scars, hidden, unreadable, skipped, rules, scope, unchecked }, { open: items, vanished, unreadable: queueUnreadable }, review, guardNote] = gathered;
   if (guardNote) problems.push(guardNote);
   const { rejected, unreviewed, laundered } = review;
   if (!scars.length && !items.length && !rejected.length && !laundered.length && !unreviewed.length && !unreadable.length && !skipped.length && !unchecked) {
@@ -246,3 +258,22 @@ async function queueState(root: string, gitDir: string, warn: (line: string) => 
   }
 }
 
+/**
+ * The Stop hook's answer when git failed on the repository's state (`why`, one line): a
+ * block, counted in the session's state file like any other (the same failure again within
+ * {@link RETRY_WINDOW_MS}, or a retry, continues the streak), and past `max` blocks the stop
+ * is allowed with a message to the user.
+ */
+function uncheckableAnswer(file: string, why: string, max: number, retry: boolean): HookAnswer {
+  const key = createHash('sha1').update(`g\0${why}`).digest('hex');
+  const prev = readState(file);
+  const now = Date.now();
+  const continues = prev !== null && prev.key === key && (retry || (now - prev.at >= 0 && now - prev.at < RETRY_WINDOW_MS));
+  const streak = continues ? prev.streak + 1 : 1;
+  if (streak > max) {
+    rmSync(file, { force: true });
+    return { kind: 'allow', userMessage: uncheckableGivenUpMessage(why, max) };
+  }
+  writeState(file, { key, streak, at: now });
+  return { kind: 'block', reason: uncheckableReason(why), userMessage: uncheckableMessage(why) };
+}

@@ -774,6 +774,21 @@ export function unreadableQueueState(items: { id: string; text: string }[], why:
   };
 }
 
+/** The Stop hook's reason when git failed on the repository's state (`why`, one line, escaped here). */
+export function uncheckableReason(why: string): string {
+  return `git-kizu: the review could not be checked, because git failed on this repository (${escapeShown(why)}). Put the repository back in order (for example a submodule's .git file or a missing object), then stop again; if you cannot, stop and tell the human in your answer what happened.`;
+}
+
+/** The line for the user (systemMessage) when git failed on the repository's state. */
+export function uncheckableMessage(why: string): string {
+  return `git-kizu: the review could not be checked: git failed on this repository (${escapeShown(why)}); run git kizu status to see it`;
+}
+
+/** The message for the user when the stop is allowed after `max` blocks on a repository git fails on. */
+export function uncheckableGivenUpMessage(why: string, max: number): string {
+  return `git-kizu: allowing the stop after ${count(max, 'block')}: the review could not be checked, because git failed on this repository (${escapeShown(why)}); run git kizu status`;
+}
+
 /** The hunks could not be listed (`why`) while a reject or `stop.requireReview` needs them. */
 export function unlistableState(why: string): LostState {
   return {

@@ -154,3 +154,26 @@ test('a queue file the agent made unreadable (a folder, a symbolic link out of t
     assert.deepEqual(s.lost.map((l) => l.what), [what]);
   }
 });
+
+test('git failing on the repository (a submodule whose .git file points nowhere): the Stop hook blocks, bounded by stop.maxBlocks, and tells the user, instead of letting the agent stop unchecked', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const sub = sandbox({ files: { 's.txt': 's\n' } });
+  const sb = sandbox({ files: { 'a.js': 'a\nb\nc\n', '.kizurc.json': '{"stop":{"maxBlocks":2}}\n' } });
+  sb.run('git', ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub.dir, 'sm']);
+  sb.git('commit', '-qm', 'sm');
+  writeFileSync(sb.path('sm/.git'), 'gitdir: /nonexistent\n');
+  const why = 'git diff HEAD failed: fatal: not a git repository: /nonexistent';
+  const once = () => {
+    const r = hook(sb, 'stop', stopPayload(sb, false));
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const block = {
+    decision: 'block',
+    reason: `git-kizu: the review could not be checked, because git failed on this repository (${why}). Put the repository back in order (for example a submodule's .git file or a missing object), then stop again; if you cannot, stop and tell the human in your answer what happened.`,
+    systemMessage: `git-kizu: the review could not be checked: git failed on this repository (${why}); run git kizu status to see it`,
+  };
+  assert.deepEqual(once(), block);
+  assert.deepEqual(once(), block);
+  assert.deepEqual(once(), { systemMessage: `git-kizu: allowing the stop after 2 blocks: the review could not be checked, because git failed on this repository (${why}); run git kizu status` });
+});
