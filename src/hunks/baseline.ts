@@ -124,11 +124,11 @@ export const BASELINE_MOVED_FIX = 'git kizu baseline set <rev> (a commit of HEAD
 /**
  * The finding for a refs/kizu/baseline outside HEAD's history (hunks/baseline.ts
  * baselineOutsideHead), for status, doctor and the prompt hook: `the baseline 1a2b3c4d5e6f is
- * not in HEAD's history; it was moved (hunks show its content as what the agent removed, and
- * revert would write it back)`.
+ * not in HEAD's history: it was moved, or HEAD was rewritten since it was set; hunks show its content as what the agent removed, and
+ * revert would write it back`.
  */
 export function baselineMovedText(oid: string): string {
-  return `the baseline ${oid.slice(0, 12)} (refs/kizu/baseline) is not in HEAD's history; it was moved (hunks show its content as what the agent removed, and revert would write it back)`;
+  return `the baseline ${oid.slice(0, 12)} (refs/kizu/baseline) is not in HEAD's history: it was moved, or HEAD was rewritten since it was set (an amend, a rebase); hunks show its content as what the agent removed, and revert would write it back`;
 }
 
 /**

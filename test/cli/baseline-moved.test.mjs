@@ -20,7 +20,7 @@ test('a baseline outside HEAD\'s history: status and doctor name it with the fix
   sb.write({ 'app.js': 'a\nb\nc\n' });
 
   const short = evil.slice(0, 12);
-  const moved = `the baseline ${short} (refs/kizu/baseline) is not in HEAD's history; it was moved (hunks show its content as what the agent removed, and revert would write it back)`;
+  const moved = `the baseline ${short} (refs/kizu/baseline) is not in HEAD's history: it was moved, or HEAD was rewritten since it was set (an amend, a rebase); hunks show its content as what the agent removed, and revert would write it back`;
   const fix = "git kizu baseline set <rev> (a commit of HEAD's history, e.g. HEAD), or git kizu baseline reset";
   const st = sb.kizu(['status']);
   assert.equal(st.status, 1);
