@@ -950,8 +950,8 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
       i += takes && !eq ? 2 : 1;
       continue;
     }
-    if (v.startsWith('-') && v.length > 1 && !/^-\d/.test(v)) {
-      // A short-option cluster; a value option takes the rest, or the next word.
+    if (v.startsWith('-') && v.length > 1 && (!/^-\d/.test(v) || name === 'xargs')) {
+      // A short-option cluster (xargs -0/-0r is an option, not a command named -0); a value option takes the rest, or the next word.
       let consumedNext = false;
       for (let k = 1; k < v.length; k++) {
         const ch = v[k];

@@ -639,6 +639,15 @@ const SHELL = [
   ['for W in .git/refs/kizu; do git --work-tree=$W checkout m -- marks; done', 'deny kizu-refs'], // #156
   ['git --work-tree="$W" checkout m -- marks', 'ask git-computed-word'],
   ['git -C src checkout -- a.ts', 'pass'],
+  // Third run, second tester: every form of xargs gives its command open arguments.
+  ['xargs -0 git push -q . < file', 'ask open-arguments'],
+  ['xargs -0 git commit -qam x <<< -n', 'ask open-arguments'],
+  ['xargs -0r git push -q . < file', 'ask open-arguments'],
+  ['xargs --null git push -q . < file', 'ask open-arguments'],
+  ['xargs -d , git push . < f', 'ask open-arguments'],
+  ['xargs -a f git push .', 'ask open-arguments'],
+  ['xargs -0 echo < f', 'pass'],
+  ['xargs -0 grep -l TODO < files', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
