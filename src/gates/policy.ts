@@ -456,8 +456,12 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
   }
 }
 
-/** Interpreters whose one-liners (`-c`, `-e`, a program argument) are read as text. */
-export const INTERPRETERS = /^(python[\d.]*|pypy[\d.]*|node(js)?|perl[\d.]*|ruby[\d.]*|php[\d.]*|deno|bun|osascript|rscript|lua[\d.]*|luajit|tclsh[\d.]*|[gmn]?awk|busybox|jshell|groovy|pwsh|powershell)$/i;
+/**
+ * Interpreters whose one-liners (`-c`, `-e`, a program argument) are read as text; with them the
+ * database shells and others whose argument runs a shell command (`sqlite3 db '.shell cmd'`,
+ * `.system`, `mysql -e 'system cmd'`, `psql -c '\! cmd'`, `julia -e 'run(...)'`, `wish`).
+ */
+export const INTERPRETERS = /^(sqlite3?|mysql|mariadb|psql|julia|wish[\d.]*|python[\d.]*|pypy[\d.]*|node(js)?|perl[\d.]*|ruby[\d.]*|php[\d.]*|deno|bun|osascript|rscript|lua[\d.]*|luajit|tclsh[\d.]*|[gmn]?awk|busybox|jshell|groovy|pwsh|powershell)$/i;
 
 /** What an interpreter's code may not mention: git's dir as a path component, git-kizu's refs, its skip switch, the hooks path, hook skipping, the index flags that hide changes, ref plumbing. */
 export const INTERPRETER_MENTIONS = /(^|[\s/\\'"`=(,:;])\.git([\\/'"`\s),;]|$)|refs\/kizu|kizu_skip|hooks_?path|no-verify|assume-unchanged|skip-worktree|update-ref|git-kizu|\.kizurc|kizu\.config|\.husky|lefthook|\.claude[\\/]settings/i;

@@ -648,6 +648,14 @@ const SHELL = [
   ['xargs -a f git push .', 'ask open-arguments'],
   ['xargs -0 echo < f', 'pass'],
   ['xargs -0 grep -l TODO < files', 'pass'],
+  // Database shells whose argument runs a shell command: their argument text is code.
+  ["sqlite3 :memory: '.shell git push -q . +forged:refs/kizu/marks'", 'deny interpreter-mentions-review'],
+  ["sqlite3 :memory: '.system git push -q . +forged:refs/kizu/marks'", 'deny interpreter-mentions-review'],
+  ["sqlite3 db '.shell git commit -qam x'", 'ask interpreter-review-words'],
+  ["mysql -e 'system git push . x:refs/kizu/marks'", 'deny interpreter-mentions-review'],
+  ["psql -c '\\! git commit -qam x'", 'ask interpreter-review-words'],
+  ["sqlite3 db.sqlite 'select count(*) from t'", 'pass'],
+  ["psql -c 'select 1'", 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
