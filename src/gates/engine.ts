@@ -197,6 +197,17 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));
     const sub = i >= 0 ? args[i].value : null;
     const rest = i >= 0 ? args.slice(i + 1) : [];
+    // A folder every written file goes under: `checkout-index --prefix=.git/refs/`, `apply|am --directory=.claude`, `read-tree --prefix=`.
+    if (sub === 'checkout-index' || sub === 'apply' || sub === 'am' || sub === 'read-tree') {
+      const under: Word[] = [];
+      rest.forEach((w, k) => {
+        const m = /^--(prefix|directory)(=?)([\s\S]*)$/.exec(w.value ?? '');
+        if (w.value === null && /^--(prefix|directory)=/.test(w.raw)) under.push({ value: null, raw: w.raw });
+        else if (m && m[2]) under.push({ value: m[3], raw: w.raw });
+        else if (m && !m[3] && rest[k + 1]) under.push(rest[k + 1]);
+      });
+      out.push(...under);
+    }
     if (sub === 'rm' || sub === 'mv') return [...out, ...rest.filter((w) => !(w.value ?? '').startsWith('-'))];
     if (sub === 'checkout' || sub === 'restore') {
       const dd = rest.findIndex((w) => w.value === '--');

@@ -656,6 +656,15 @@ const SHELL = [
   ["psql -c '\\! git commit -qam x'", 'ask interpreter-review-words'],
   ["sqlite3 db.sqlite 'select count(*) from t'", 'pass'],
   ["psql -c 'select 1'", 'pass'],
+  // The folder git writes every file under (--prefix=, --directory=) is a written path.
+  ['git checkout-index -f -a --prefix=.git/refs/', 'deny git-dir'],
+  ['git apply --directory=.claude x.diff', 'deny hook-files'],
+  ['git apply --directory .git/hooks x.diff', 'deny git-dir'],
+  ['git am --directory=.husky x.patch', 'deny hook-files'],
+  ['git read-tree --prefix=.claude/ -u HEAD', 'deny hook-files'],
+  ['git checkout-index -a --prefix="$P"', 'ask computed-path'],
+  ['git checkout-index -a --prefix=out/', 'pass'],
+  ['git apply --directory=src x.diff', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
