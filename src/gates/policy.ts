@@ -349,6 +349,14 @@ function refspecOutsideBranches(c: SimpleCommand, from: number): boolean {
   return false;
 }
 
+/** True for one refspec (`+refs/*:refs/*`; no colon: the same name) whose destination is outside branches, tags and remote-tracking refs. */
+function refspecWritesOutside(spec: string): boolean {
+  const v = spec.trim().replace(/^\+/, '');
+  const dst = v.includes(':') ? v.slice(v.lastIndexOf(':') + 1) : v;
+  if (!dst) return false;
+  return !(/^refs\/(heads|tags|remotes)\//.test(dst) || (!dst.startsWith('refs/') && !dst.includes('*')));
+}
+
 /** The short options of `git commit` that take a value (the rest of a cluster is that value). */
 const COMMIT_SHORT_WITH_VALUE = new Set(['m', 'F', 'c', 'C', 't', 'S', 'u']);
 
@@ -707,7 +715,13 @@ export const RULES: readonly Rule[] = [
   gitRule('refspec-outside-branches', 'review-refs', 'deny', (c) => {
     const s = gitSubcommand(c);
     const sub = c.argv[s.at]?.value;
-    return (sub === 'fetch' || sub === 'pull' || sub === 'push') && refspecOutsideBranches(c, s.at + 1);
+    if ((sub === 'fetch' || sub === 'pull' || sub === 'push') && refspecOutsideBranches(c, s.at + 1)) return true;
+    // The same refspec kept in config for a later fetch or push (`git config remote.o.fetch '+refs/*:refs/*'`, `git -c remote.o.push=refs/*`).
+    if (s.config.some((k) => { const m = /^\s*remote\..+\.(fetch|push)=([\s\S]*)$/i.exec(k); return m !== null && refspecWritesOutside(m[2]); })) return true;
+    if (sub !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
+    const args = c.argv.slice(s.at + 1);
+    const k = args.findIndex((w) => /^remote\..+\.(fetch|push)$/i.test(w.value ?? ''));
+    return k >= 0 && args.slice(k + 1).some((w) => w.value !== null && !w.value.startsWith('-') && refspecWritesOutside(w.value));
   }),
 
   // The reviewer's acts.

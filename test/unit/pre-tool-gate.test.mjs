@@ -665,6 +665,15 @@ const SHELL = [
   ['git checkout-index -a --prefix="$P"', 'ask computed-path'],
   ['git checkout-index -a --prefix=out/', 'pass'],
   ['git apply --directory=src x.diff', 'pass'],
+  // A refspec kept in config for a later fetch or push is judged as on the command line.
+  ['git config remote.o.fetch "+refs/*:refs/*"', 'deny refspec-outside-branches'],
+  ['git config --add remote.o.fetch "+refs/*:refs/*"', 'deny refspec-outside-branches'],
+  ['git config remote.o.push "refs/*"', 'deny refspec-outside-branches'],
+  ['git config set remote.o.fetch "+*:*"', 'deny refspec-outside-branches'],
+  ['git -c remote.o.fetch=+refs/*:refs/* fetch o', 'deny refspec-outside-branches'],
+  ['git config remote.o.fetch "+refs/heads/*:refs/remotes/o/*"', 'pass'],
+  ['git config remote.o.push "refs/heads/*:refs/heads/*"', 'pass'],
+  ['git config --get remote.o.fetch', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
