@@ -661,6 +661,19 @@ function command(st: State, n: TsNode, depth: number, via: string[], redirects: 
   } else if (name === 'mapfile' || name === 'readarray' || name === 'getopts' || name === 'let') {
     for (const w of words) setVar(st, w.replace(/[=+\-*/].*$/, ''), null);
   }
+  if (name === 'mapfile' || name === 'readarray') {
+    // `mapfile -C CALLBACK`: bash runs the callback's text as a command for every -c lines read.
+    const ws = alts.slice(1).map((a) => a[0]);
+    for (let i = 0; i < ws.length; i++) {
+      const v = ws[i].value;
+      if (v === null || !/^-[a-zA-Z]*C/.test(v)) continue;
+      const rest = v.slice(v.indexOf('C') + 1);
+      const cb = rest ? { value: rest, raw: rest } : ws[i + 1];
+      if (!cb) continue;
+      if (cb.value === null) st.out.dynamicNames.push({ ...bare(via, []), argv: [cb] });
+      else readText(st, cb.value, depth + 1, [...via, name]);
+    }
+  }
 }
 
 /** Basename of a static command word (`/usr/bin/git` → `git`). */

@@ -674,6 +674,15 @@ const SHELL = [
   ['git config remote.o.fetch "+refs/heads/*:refs/remotes/o/*"', 'pass'],
   ['git config remote.o.push "refs/heads/*:refs/heads/*"', 'pass'],
   ['git config --get remote.o.fetch', 'pass'],
+  // mapfile/readarray -C: the callback runs as a command.
+  ['mapfile -C "git push -q . +x:refs/kizu/marks" -c 1 < f', 'deny kizu-refs'],
+  ['readarray -C "git commit -qam x -n" -c 1 a < f', 'deny commit-no-verify'],
+  ['mapfile -tC"git push . x:refs/kizu/marks" a < f', 'deny kizu-refs'],
+  ['mapfile -C "$CB" a < f', 'ask dynamic-command'],
+  ['unset "a[\\$(git push . x:refs/kizu/marks)]"', 'deny kizu-refs'],
+  ['f() { local "a[\\$(git push . x:refs/kizu/marks)]=1"; }; f', 'deny kizu-refs'],
+  ['mapfile -t -c 10 lines < f', 'pass'],
+  ['mapfile -C "echo" -c 100 a < f', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
