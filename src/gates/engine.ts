@@ -95,13 +95,21 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
   // The directories a command may run in, in the order of the line: after `cd D`, D (and the
   // one before, when D does not exist and the cd would fail); null for one the gate cannot know.
   let dirs: (string | null)[] = [ctx.cwd];
+  // `shopt -s cdable_vars` (cd X goes to $X), `nocaseglob`/`nocasematch` (a glob may match .CLAUDE as .claude) set earlier in the line.
+  const shopts = new Set<string>();
   for (const c of reading.commands) {
     const n = baseName(c.argv[0]?.value ?? null);
-    if (n === 'cd' || n === 'pushd') {
+    if (n === 'shopt' && c.argv.some((w) => w.value === '-s')) for (const w of c.argv.slice(1)) shopts.add(w.value ?? '*');
+    if (n === 'cd' || n === 'pushd' || n === 'popd') {
       const t = c.argv.slice(1).find((w) => !(w.value ?? '').startsWith('-') || w.value === '-');
-      const v = t ? (t.value ?? substitute(t.raw, vars)) : ctx.home;
+      const v = t ? (t.value ?? substitute(t.raw, vars)) : n === 'pushd' ? null : ctx.home;
       const from = dirs.find((d): d is string => d !== null) ?? ctx.cwd;
-      const to = v === null ? null : path.resolve(from, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
+      // Where the gate cannot know: `cd -` (OLDPWD), popd and pushd's stack (`+1`, no argument), a
+      // name looked up in CDPATH (set in the line or the environment), a variable's name under cdable_vars.
+      const bareName = v !== null && !path.isAbsolute(v) && !/^\.\.?(\/|$)/.test(v) && !v.startsWith('~');
+      const cdpath = vars.has('CDPATH') || c.assignments.some((a) => a.name === 'CDPATH') || !!process.env.CDPATH;
+      const unknown = n === 'popd' || v === null || v === '-' || /^[+-]\d+$/.test(v) || (bareName && (cdpath || shopts.has('cdable_vars') || shopts.has('*')));
+      const to = unknown ? null : path.resolve(from, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
       dirs = to === null ? [null] : existsSync(to) ? [to] : [to, ...dirs];
     }
     const name = baseName(c.argv[0]?.value ?? null);
@@ -112,6 +120,10 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
       if (r.match.test({ ...c, argv: name ? [{ value: name, raw: c.argv[0].raw }, ...c.argv.slice(1)] : c.argv })) out.push({ strength: r.strength, rule: r.id, subject: shown });
     }
     for (const target of [...writtenPaths(c, name), ...patchedPaths(c, name, dirs.find((d): d is string => d !== null) ?? ctx.cwd)]) {
+      if (target.value === null && /[*?[]/.test(target.raw) && (shopts.has('nocaseglob') || shopts.has('nocasematch') || shopts.has('*'))) {
+        // After `shopt -s nocaseglob`, `.CLAUD[E]` matches `.claude`: a glob written to is computed (and still judged as written).
+        out.push({ strength: ruleOf('computed-path').strength as Verdict['strength'], rule: 'computed-path', subject: shown });
+      }
       for (const dir of dirs) {
         if (dir === null) {
           // A directory the gate cannot know (`cd "$(git rev-parse --git-dir)"`) and a relative path written there.

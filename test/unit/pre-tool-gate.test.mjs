@@ -683,6 +683,22 @@ const SHELL = [
   ['f() { local "a[\\$(git push . x:refs/kizu/marks)]=1"; }; f', 'deny kizu-refs'],
   ['mapfile -t -c 10 lines < f', 'pass'],
   ['mapfile -C "echo" -c 100 a < f', 'pass'],
+  // A cd whose target the gate cannot know (CDPATH, cdable_vars, cd -, the pushd/popd stack): later relative writes ask.
+  ['CDPATH=.claude cd hooks && printf x > kizu-hook.sh', 'ask dynamic-command'],
+  ['CDPATH=.claude; cd hooks && printf x > kizu-hook.sh', 'ask dynamic-command'],
+  ['shopt -s cdable_vars; X=.claude; cd X && printf x > settings.json', 'ask dynamic-command'],
+  ['cd /tmp && cd - && printf x > hooks/pre-commit', 'ask dynamic-command'],
+  ['pushd /tmp; pushd +1; printf x > hooks/pre-commit', 'ask dynamic-command'],
+  ['pushd /tmp; popd; printf x > hooks/pre-commit', 'ask dynamic-command'],
+  ['cd src && printf x > a.txt', 'pass'],
+  ['cd src; cd ..; printf x > a.txt', 'pass'],
+  ['CDPATH=/x cd /tmp && printf x > a.txt', 'pass'],
+  ['cd /tmp && cd - && echo hi', 'pass'],
+  // After nocaseglob/nocasematch a written glob may match .claude or .git in another case.
+  ['shopt -s nocaseglob; printf x > .CLAUDE/setting[s].json', 'ask computed-path'],
+  ['shopt -s nocasematch; rm .GI[T]/index', 'ask computed-path'],
+  ['shopt -s nocaseglob; rm .git/hooks/*', 'deny git-dir'],
+  ['shopt -s nocaseglob; ls *.TS', 'pass'],
   // Fail closed.
   ['git commit -m "unclosed', 'ask unparsable'],
   ['git commit (', 'ask unparsable'],
