@@ -12,7 +12,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PlannedWrite, ToolCall } from '../hooks/contract.js';
-import { FILE_WRITERS, PACKAGE_JSON_REVIEW_KEYS, RULES, ruleOf, type PathPattern, type RuleId, type Strength } from './policy.js';
+import { FILE_WRITERS, INTERPRETERS, PACKAGE_JSON_REVIEW_KEYS, RULES, ruleOf, type PathPattern, type RuleId, type Strength } from './policy.js';
 import type { ShellReading, SimpleCommand, Word } from './shell.js';
 
 /** Where the call happens. */
@@ -135,7 +135,7 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
         if (v) out.push(v);
       }
     }
-    if (((c.openArgs && c.via.includes('xargs')) || c.via.includes('parallel')) && name !== null && (name === 'git' || name === 'git-kizu' || FILE_WRITERS.has(name))) {
+    if (((c.openArgs && c.via.includes('xargs')) || c.via.includes('parallel')) && name !== null && (name === 'git' || name === 'git-kizu' || FILE_WRITERS.has(name) || openCode(c, name))) {
       out.push({ strength: ruleOf('open-arguments').strength as Verdict['strength'], rule: 'open-arguments', subject: shown });
     }
   }
@@ -148,6 +148,19 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
 
 function strongest(vs: Verdict[]): Verdict | null {
   return vs.find((v) => v.strength === 'deny') ?? vs.find((v) => v.strength === 'ask') ?? null;
+}
+
+/**
+ * True for an interpreter whose code may come from the open arguments xargs adds: one given no
+ * program or `-c`/`-e` code (`xargs -0 python3 < f`, the input holding `-c` and the code),
+ * and a database shell (`xargs sqlite3 db`: each argument is SQL or a dot-command).
+ */
+function openCode(c: SimpleCommand, name: string): boolean {
+  if (!INTERPRETERS.test(name)) return false;
+  if (/^(sqlite3?|mysql|mariadb|psql)$/i.test(name)) return true;
+  const args = c.argv.slice(1);
+  // A program argument (awk's program, python's script) or a -c/-e code option: the open arguments are its data.
+  return !args.some((w) => !(w.value ?? '').startsWith('-') || /^-(c|e|E|r|-eval|-exec|-command)$|^-[a-zA-Z]*[ce]$/.test(w.value ?? ''));
 }
 
 function baseName(v: string | null): string | null {

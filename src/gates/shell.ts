@@ -1021,7 +1021,11 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
     readText(st, rest.map((w) => w.value).join(' '), depth + 1, via);
     return;
   }
-  if (!rest.length) return;
+  if (!rest.length) {
+    // `xargs -0 nice < f`, `xargs env`: the command these run is the first word xargs reads.
+    if (c.openArgs && name !== 'xargs') st.out.dynamicNames.push({ ...c, via });
+    return;
+  }
   resolve(
     st,
     {

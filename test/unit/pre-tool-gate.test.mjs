@@ -647,6 +647,13 @@ const SHELL = [
   ['xargs -d , git push . < f', 'ask open-arguments'],
   ['xargs -a f git push .', 'ask open-arguments'],
   ['xargs -0 echo < f', 'pass'],
+  ['xargs -0 env < f', 'ask dynamic-command'], // the command is the first word read
+  ['xargs -0 nice < f', 'ask dynamic-command'],
+  ['xargs -0 sqlite3 db < f', 'ask open-arguments'], // each argument is SQL or a dot-command
+  ['xargs awk < f', 'ask open-arguments'], // the program is the first word read
+  ['xargs -0 python3 x.py < f', 'pass'],
+  ["xargs -0 awk '{print}' < f", 'pass'],
+  ['xargs -0 nice -n 5 grep x < f', 'pass'],
   ['xargs -0 grep -l TODO < files', 'pass'],
   // Database shells whose argument runs a shell command: their argument text is code.
   ["sqlite3 :memory: '.shell git push -q . +forged:refs/kizu/marks'", 'deny interpreter-mentions-review'],
