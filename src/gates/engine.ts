@@ -51,7 +51,7 @@ export function mayMatter(command: string): boolean {
   // symbolic link (`c/settings.json` where c is `.claude`), which no text shows. Plain words are
   // still read without the parser (readPlainShell); a redirection loads it.
   if (/>/.test(command) || WRITER_WORD.test(command)) return true;
-  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|unset|claudecode|codex_|gemini_cli|copilot_cli|cursor_agent|ai_agent|make\s.*(-f|--(make)?file|--eval|-E)|parallel|\bat\b|batch|crontab|hash|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|sqlite|mysql|mariadb|psql|julia|wish|\/etc\//i.test(
+  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|unset|claudecode|codex_|gemini_cli|copilot_cli|cursor_agent|ai_agent|make\s.*(-f|--(make)?file|--eval|-E)|parallel|\bat\b|batch|crontab|hash|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|sqlite|duckdb|mysql|mariadb|psql|julia|wish|gnuplot|octave|\/etc\//i.test(
     command,
   );
 }
@@ -157,7 +157,7 @@ function strongest(vs: Verdict[]): Verdict | null {
  */
 function openCode(c: SimpleCommand, name: string): boolean {
   if (!INTERPRETERS.test(name)) return false;
-  if (/^(sqlite3?|mysql|mariadb|psql)$/i.test(name)) return true;
+  if (/^(sqlite3?|duckdb|mysql|mariadb|psql)$/i.test(name)) return true;
   const args = c.argv.slice(1);
   // A program argument (awk's program, python's script) or a -c/-e code option: the open arguments are its data.
   return !args.some((w) => !(w.value ?? '').startsWith('-') || /^-(c|e|E|r|-eval|-exec|-command)$|^-[a-zA-Z]*[ce]$/.test(w.value ?? ''));

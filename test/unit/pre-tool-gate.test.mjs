@@ -662,6 +662,13 @@ const SHELL = [
   ["mysql -e 'system git push . x:refs/kizu/marks'", 'deny interpreter-mentions-review'],
   ["psql -c '\\! git commit -qam x'", 'ask interpreter-review-words'],
   ["sqlite3 db.sqlite 'select count(*) from t'", 'pass'],
+  ["duckdb -c '.shell git push . +x:refs/kizu/marks'", 'deny interpreter-mentions-review'],
+  ["gnuplot -e 'system(\"git commit -qam x\")'", 'ask interpreter-review-words'],
+  ["octave --eval 'system(\"git commit -qam x\")'", 'ask interpreter-review-words'],
+  ["gnuplot -e 'plot sin(x)'", 'pass'],
+  ['sqlite3 db "$Q"', 'ask interpreter-review-words'],
+  ['sqlite3 -cmd "$X" db', 'ask interpreter-review-words'],
+  ['sqlite3 "$DB" "select 1"', 'pass'],
   ["psql -c 'select 1'", 'pass'],
   // The folder git writes every file under (--prefix=, --directory=) is a written path.
   ['git checkout-index -f -a --prefix=.git/refs/', 'deny git-dir'],
