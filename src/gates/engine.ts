@@ -107,8 +107,9 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
       // Where the gate cannot know: `cd -` (OLDPWD), popd and pushd's stack (`+1`, no argument), a
       // name looked up in CDPATH (set in the line or the environment), a variable's name under cdable_vars.
       const bareName = v !== null && !path.isAbsolute(v) && !/^\.\.?(\/|$)/.test(v) && !v.startsWith('~');
+      const otherTilde = v !== null && v.startsWith('~') && v !== '~' && !v.startsWith('~/'); // `~-` is OLDPWD, `~+N` the stack
       const cdpath = vars.has('CDPATH') || c.assignments.some((a) => a.name === 'CDPATH') || !!process.env.CDPATH;
-      const unknown = n === 'popd' || v === null || v === '-' || /^[+-]\d+$/.test(v) || (bareName && (cdpath || shopts.has('cdable_vars') || shopts.has('*')));
+      const unknown = n === 'popd' || v === null || v === '-' || otherTilde || /^[+-]\d+$/.test(v) || (bareName && (cdpath || shopts.has('cdable_vars') || shopts.has('*')));
       const to = unknown ? null : path.resolve(from, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
       dirs = to === null ? [null] : existsSync(to) ? [to] : [to, ...dirs];
     }
@@ -232,6 +233,11 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
         else if (m && !m[3] && rest[k + 1]) under.push(rest[k + 1]);
       });
       out.push(...under);
+    }
+    // The folder a new repository or working tree is written into (`git clone . .husky`: the repository's own hooks land there).
+    if (sub === 'clone' || sub === 'init' || (sub === 'submodule' && rest[0]?.value === 'add') || (sub === 'worktree' && rest[0]?.value === 'add')) {
+      const words = (sub === 'clone' || sub === 'init' ? rest : rest.slice(1)).filter((w) => !(w.value ?? '').startsWith('-'));
+      out.push(...(sub === 'init' || sub === 'worktree' ? words.slice(0, 1) : words.slice(1)));
     }
     if (sub === 'rm' || sub === 'mv') return [...out, ...rest.filter((w) => !(w.value ?? '').startsWith('-'))];
     if (sub === 'checkout' || sub === 'restore') {

@@ -679,6 +679,13 @@ const SHELL = [
   ['git checkout-index -a --prefix="$P"', 'ask computed-path'],
   ['git checkout-index -a --prefix=out/', 'pass'],
   ['git apply --directory=src x.diff', 'pass'],
+  ['git clone . .husky', 'deny hook-files'], // the repository's own hook files land in .husky
+  ['git clone -q https://x/y.git .claude', 'deny hook-files'],
+  ['git submodule add ./x .claude', 'deny hook-files'],
+  ['git init .husky', 'deny hook-files'],
+  ['git clone https://x/y.git vendor/y', 'pass'],
+  ['git submodule add https://x/y lib/y', 'pass'],
+  ['git worktree add ../wt2 main', 'pass'],
   // A refspec kept in config for a later fetch or push is judged as on the command line.
   ['git config remote.o.fetch "+refs/*:refs/*"', 'deny refspec-outside-branches'],
   ['git config --add remote.o.fetch "+refs/*:refs/*"', 'deny refspec-outside-branches'],
@@ -704,6 +711,7 @@ const SHELL = [
   ['cd /tmp && cd - && printf x > hooks/pre-commit', 'ask dynamic-command'],
   ['pushd /tmp; pushd +1; printf x > hooks/pre-commit', 'ask dynamic-command'],
   ['pushd /tmp; popd; printf x > hooks/pre-commit', 'ask dynamic-command'],
+  ['cd /tmp; cd ~-; printf x > hooks/pre-commit', 'ask dynamic-command'], // ~- is OLDPWD
   ['cd src && printf x > a.txt', 'pass'],
   ['cd src; cd ..; printf x > a.txt', 'pass'],
   ['CDPATH=/x cd /tmp && printf x > a.txt', 'pass'],
