@@ -12,7 +12,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { PlannedWrite, ToolCall } from '../hooks/contract.js';
-import { FILE_WRITERS, PACKAGE_JSON_REVIEW_KEYS, RULES, ruleOf, type PathPattern, type RuleId, type Strength } from './policy.js';
+import { FILE_WRITERS, INTERPRETERS, PACKAGE_JSON_REVIEW_KEYS, RULES, ruleOf, type PathPattern, type RuleId, type Strength } from './policy.js';
 import type { ShellReading, SimpleCommand, Word } from './shell.js';
 
 /** Where the call happens. */
@@ -51,7 +51,7 @@ export function mayMatter(command: string): boolean {
   // symbolic link (`c/settings.json` where c is `.claude`), which no text shows. Plain words are
   // still read without the parser (readPlainShell); a redirection loads it.
   if (/>/.test(command) || WRITER_WORD.test(command)) return true;
-  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|unset|claudecode|codex_|gemini_cli|copilot_cli|cursor_agent|ai_agent|make\s.*(-f|--(make)?file|--eval|-E)|parallel|\bat\b|batch|crontab|hash|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|\/etc\//i.test(
+  return /[$`\\'"?*[{]|git|kizu|hook|husky|lefthook|commit|pre-commit|\.claude|\.codex|\.gemini|\.cursor|\.config|package\.json|sh\b|eval|source|exec|xargs|sudo|doas|env\b|python|node|perl|ruby|php|awk|deno|bun|osascript|find|busybox|watch|flock|script|su\b|runuser|patch|ssh|alias|trap|coproc|unset|claudecode|codex_|gemini_cli|copilot_cli|cursor_agent|ai_agent|make\s.*(-f|--(make)?file|--eval|-E)|parallel|\bat\b|batch|crontab|hash|tmux|screen|expect|unbuffer|socat|irb|pry|vi|nano|emacs|less|more|most|gdb|lldb|sqlite|duckdb|mysql|mariadb|psql|julia|wish|gnuplot|octave|\/etc\//i.test(
     command,
   );
 }
@@ -95,13 +95,22 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
   // The directories a command may run in, in the order of the line: after `cd D`, D (and the
   // one before, when D does not exist and the cd would fail); null for one the gate cannot know.
   let dirs: (string | null)[] = [ctx.cwd];
+  // `shopt -s cdable_vars` (cd X goes to $X), `nocaseglob`/`nocasematch` (a glob may match .CLAUDE as .claude) set earlier in the line.
+  const shopts = new Set<string>();
   for (const c of reading.commands) {
     const n = baseName(c.argv[0]?.value ?? null);
-    if (n === 'cd' || n === 'pushd') {
+    if (n === 'shopt' && c.argv.some((w) => w.value === '-s')) for (const w of c.argv.slice(1)) shopts.add(w.value ?? '*');
+    if (n === 'cd' || n === 'pushd' || n === 'popd') {
       const t = c.argv.slice(1).find((w) => !(w.value ?? '').startsWith('-') || w.value === '-');
-      const v = t ? (t.value ?? substitute(t.raw, vars)) : ctx.home;
+      const v = t ? (t.value ?? substitute(t.raw, vars)) : n === 'pushd' ? null : ctx.home;
       const from = dirs.find((d): d is string => d !== null) ?? ctx.cwd;
-      const to = v === null ? null : path.resolve(from, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
+      // Where the gate cannot know: `cd -` (OLDPWD), popd and pushd's stack (`+1`, no argument), a
+      // name looked up in CDPATH (set in the line or the environment), a variable's name under cdable_vars.
+      const bareName = v !== null && !path.isAbsolute(v) && !/^\.\.?(\/|$)/.test(v) && !v.startsWith('~');
+      const otherTilde = v !== null && v.startsWith('~') && v !== '~' && !v.startsWith('~/'); // `~-` is OLDPWD, `~+N` the stack
+      const cdpath = vars.has('CDPATH') || c.assignments.some((a) => a.name === 'CDPATH') || !!process.env.CDPATH;
+      const unknown = n === 'popd' || v === null || v === '-' || otherTilde || /^[+-]\d+$/.test(v) || (bareName && (cdpath || shopts.has('cdable_vars') || shopts.has('*')));
+      const to = unknown ? null : path.resolve(from, v === '~' || v.startsWith('~/') ? ctx.home + v.slice(1) : v);
       dirs = to === null ? [null] : existsSync(to) ? [to] : [to, ...dirs];
     }
     const name = baseName(c.argv[0]?.value ?? null);
@@ -112,6 +121,10 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
       if (r.match.test({ ...c, argv: name ? [{ value: name, raw: c.argv[0].raw }, ...c.argv.slice(1)] : c.argv })) out.push({ strength: r.strength, rule: r.id, subject: shown });
     }
     for (const target of [...writtenPaths(c, name), ...patchedPaths(c, name, dirs.find((d): d is string => d !== null) ?? ctx.cwd)]) {
+      if (target.value === null && /[*?[]/.test(target.raw) && (shopts.has('nocaseglob') || shopts.has('nocasematch') || shopts.has('*'))) {
+        // After `shopt -s nocaseglob`, `.CLAUD[E]` matches `.claude`: a glob written to is computed (and still judged as written).
+        out.push({ strength: ruleOf('computed-path').strength as Verdict['strength'], rule: 'computed-path', subject: shown });
+      }
       for (const dir of dirs) {
         if (dir === null) {
           // A directory the gate cannot know (`cd "$(git rev-parse --git-dir)"`) and a relative path written there.
@@ -123,7 +136,7 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
         if (v) out.push(v);
       }
     }
-    if (((c.openArgs && c.via.includes('xargs')) || c.via.includes('parallel')) && name !== null && (name === 'git' || name === 'git-kizu' || FILE_WRITERS.has(name))) {
+    if (((c.openArgs && c.via.includes('xargs')) || c.via.includes('parallel')) && name !== null && (name === 'git' || name === 'git-kizu' || FILE_WRITERS.has(name) || openCode(c, name))) {
       out.push({ strength: ruleOf('open-arguments').strength as Verdict['strength'], rule: 'open-arguments', subject: shown });
     }
   }
@@ -136,6 +149,19 @@ export function judgeReading(reading: ShellReading, text: string, ctx: GateConte
 
 function strongest(vs: Verdict[]): Verdict | null {
   return vs.find((v) => v.strength === 'deny') ?? vs.find((v) => v.strength === 'ask') ?? null;
+}
+
+/**
+ * True for an interpreter whose code may come from the open arguments xargs adds: one given no
+ * program or `-c`/`-e` code (`xargs -0 python3 < f`, the input holding `-c` and the code),
+ * and a database shell (`xargs sqlite3 db`: each argument is SQL or a dot-command).
+ */
+function openCode(c: SimpleCommand, name: string): boolean {
+  if (!INTERPRETERS.test(name)) return false;
+  if (/^(sqlite3?|duckdb|mysql|mariadb|psql)$/i.test(name)) return true;
+  const args = c.argv.slice(1);
+  // A program argument (awk's program, python's script) or a -c/-e code option: the open arguments are its data.
+  return !args.some((w) => !(w.value ?? '').startsWith('-') || /^-(c|e|E|r|-eval|-exec|-command)$|^-[a-zA-Z]*[ce]$/.test(w.value ?? ''));
 }
 
 function baseName(v: string | null): string | null {
@@ -197,6 +223,22 @@ function writtenPaths(c: SimpleCommand, name: string | null): Word[] {
     const i = args.findIndex((w) => w.value === null || !w.value.startsWith('-'));
     const sub = i >= 0 ? args[i].value : null;
     const rest = i >= 0 ? args.slice(i + 1) : [];
+    // A folder every written file goes under: `checkout-index --prefix=.git/refs/`, `apply|am --directory=.claude`, `read-tree --prefix=`.
+    if (sub === 'checkout-index' || sub === 'apply' || sub === 'am' || sub === 'read-tree') {
+      const under: Word[] = [];
+      rest.forEach((w, k) => {
+        const m = /^--(prefix|directory)(=?)([\s\S]*)$/.exec(w.value ?? '');
+        if (w.value === null && /^--(prefix|directory)=/.test(w.raw)) under.push({ value: null, raw: w.raw });
+        else if (m && m[2]) under.push({ value: m[3], raw: w.raw });
+        else if (m && !m[3] && rest[k + 1]) under.push(rest[k + 1]);
+      });
+      out.push(...under);
+    }
+    // The folder a new repository or working tree is written into (`git clone . .husky`: the repository's own hooks land there).
+    if (sub === 'clone' || sub === 'init' || (sub === 'submodule' && rest[0]?.value === 'add') || (sub === 'worktree' && rest[0]?.value === 'add')) {
+      const words = (sub === 'clone' || sub === 'init' ? rest : rest.slice(1)).filter((w) => !(w.value ?? '').startsWith('-'));
+      out.push(...(sub === 'init' || sub === 'worktree' ? words.slice(0, 1) : words.slice(1)));
+    }
     if (sub === 'rm' || sub === 'mv') return [...out, ...rest.filter((w) => !(w.value ?? '').startsWith('-'))];
     if (sub === 'checkout' || sub === 'restore') {
       const dd = rest.findIndex((w) => w.value === '--');

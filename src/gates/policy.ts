@@ -349,6 +349,14 @@ function refspecOutsideBranches(c: SimpleCommand, from: number): boolean {
   return false;
 }
 
+/** True for one refspec (`+refs/*:refs/*`; no colon: the same name) whose destination is outside branches, tags and remote-tracking refs. */
+function refspecWritesOutside(spec: string): boolean {
+  const v = spec.trim().replace(/^\+/, '');
+  const dst = v.includes(':') ? v.slice(v.lastIndexOf(':') + 1) : v;
+  if (!dst) return false;
+  return !(/^refs\/(heads|tags|remotes)\//.test(dst) || (!dst.startsWith('refs/') && !dst.includes('*')));
+}
+
 /** The short options of `git commit` that take a value (the rest of a cluster is that value). */
 const COMMIT_SHORT_WITH_VALUE = new Set(['m', 'F', 'c', 'C', 't', 'S', 'u']);
 
@@ -456,8 +464,13 @@ export function reviewerAct(words: (string | null)[]): 'act' | 'hook' | null {
   }
 }
 
-/** Interpreters whose one-liners (`-c`, `-e`, a program argument) are read as text. */
-export const INTERPRETERS = /^(python[\d.]*|pypy[\d.]*|node(js)?|perl[\d.]*|ruby[\d.]*|php[\d.]*|deno|bun|osascript|rscript|lua[\d.]*|luajit|tclsh[\d.]*|[gmn]?awk|busybox|jshell|groovy|pwsh|powershell)$/i;
+/**
+ * Interpreters whose one-liners (`-c`, `-e`, a program argument) are read as text; with them the
+ * database shells and others whose argument runs a shell command (`sqlite3 db '.shell cmd'`,
+ * `.system`, duckdb's too, `mysql -e 'system cmd'`, `psql -c '\! cmd'`, `julia -e 'run(...)'`,
+ * `gnuplot -e 'system(...)'`, `octave --eval 'system(...)'`, `wish`).
+ */
+export const INTERPRETERS = /^(sqlite3?|duckdb|mysql|mariadb|psql|julia|wish[\d.]*|gnuplot|octave(-cli)?|python[\d.]*|pypy[\d.]*|node(js)?|perl[\d.]*|ruby[\d.]*|php[\d.]*|deno|bun|osascript|rscript|lua[\d.]*|luajit|tclsh[\d.]*|[gmn]?awk|busybox|jshell|groovy|pwsh|powershell)$/i;
 
 /** What an interpreter's code may not mention: git's dir as a path component, git-kizu's refs, its skip switch, the hooks path, hook skipping, the index flags that hide changes, ref plumbing. */
 export const INTERPRETER_MENTIONS = /(^|[\s/\\'"`=(,:;])\.git([\\/'"`\s),;]|$)|refs\/kizu|kizu_skip|hooks_?path|no-verify|assume-unchanged|skip-worktree|update-ref|git-kizu|\.kizurc|kizu\.config|\.husky|lefthook|\.claude[\\/]settings/i;
@@ -494,6 +507,12 @@ export const INTERPRETER_REVIEW_WORDS = new RegExp(
 /** True for an interpreter given code computed when it runs (`python3 -c "$CODE"`, `node -e "$(cat x)"`). */
 function interpreterCodeComputed(c: SimpleCommand): boolean {
   if (!INTERPRETERS.test(c.argv[0]?.value ?? '')) return false;
+  // sqlite3/duckdb: every argument after the database is SQL or a dot-command (`sqlite3 db "$Q"`).
+  if (/^(sqlite3?|duckdb)$/i.test(c.argv[0]?.value ?? '')) {
+    const k = c.argv.findIndex((w, i) => i > 0 && !(w.value ?? 'x').startsWith('-') && !/^-(cmd|init|separator|newline|nullvalue)$/.test(c.argv[i - 1]?.value ?? ''));
+    if (k > 0 && c.argv.slice(k + 1).some((w) => w.value === null)) return true;
+    if (c.argv.some((w, i) => w.value === null && /^-(cmd|init)$/.test(c.argv[i - 1]?.value ?? ''))) return true;
+  }
   return c.argv.some((w, k) => k > 0 && w.value === null && /^-(c|e|E|r|p|-eval|-print)$/.test(c.argv[k - 1]?.value ?? ''));
 }
 
@@ -703,7 +722,13 @@ export const RULES: readonly Rule[] = [
   gitRule('refspec-outside-branches', 'review-refs', 'deny', (c) => {
     const s = gitSubcommand(c);
     const sub = c.argv[s.at]?.value;
-    return (sub === 'fetch' || sub === 'pull' || sub === 'push') && refspecOutsideBranches(c, s.at + 1);
+    if ((sub === 'fetch' || sub === 'pull' || sub === 'push') && refspecOutsideBranches(c, s.at + 1)) return true;
+    // The same refspec kept in config for a later fetch or push (`git config remote.o.fetch '+refs/*:refs/*'`, `git -c remote.o.push=refs/*`).
+    if (s.config.some((k) => { const m = /^\s*remote\..+\.(fetch|push)=([\s\S]*)$/i.exec(k); return m !== null && refspecWritesOutside(m[2]); })) return true;
+    if (sub !== 'config' || !configWrites(opts(c, s.at + 1))) return false;
+    const args = c.argv.slice(s.at + 1);
+    const k = args.findIndex((w) => /^remote\..+\.(fetch|push)$/i.test(w.value ?? ''));
+    return k >= 0 && args.slice(k + 1).some((w) => w.value !== null && !w.value.startsWith('-') && refspecWritesOutside(w.value));
   }),
 
   // The reviewer's acts.

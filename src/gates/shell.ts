@@ -661,6 +661,19 @@ function command(st: State, n: TsNode, depth: number, via: string[], redirects: 
   } else if (name === 'mapfile' || name === 'readarray' || name === 'getopts' || name === 'let') {
     for (const w of words) setVar(st, w.replace(/[=+\-*/].*$/, ''), null);
   }
+  if (name === 'mapfile' || name === 'readarray') {
+    // `mapfile -C CALLBACK`: bash runs the callback's text as a command for every -c lines read.
+    const ws = alts.slice(1).map((a) => a[0]);
+    for (let i = 0; i < ws.length; i++) {
+      const v = ws[i].value;
+      if (v === null || !/^-[a-zA-Z]*C/.test(v)) continue;
+      const rest = v.slice(v.indexOf('C') + 1);
+      const cb = rest ? { value: rest, raw: rest } : ws[i + 1];
+      if (!cb) continue;
+      if (cb.value === null) st.out.dynamicNames.push({ ...bare(via, []), argv: [cb] });
+      else readText(st, cb.value, depth + 1, [...via, name]);
+    }
+  }
 }
 
 /** Basename of a static command word (`/usr/bin/git` → `git`). */
@@ -950,8 +963,8 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
       i += takes && !eq ? 2 : 1;
       continue;
     }
-    if (v.startsWith('-') && v.length > 1 && !/^-\d/.test(v)) {
-      // A short-option cluster; a value option takes the rest, or the next word.
+    if (v.startsWith('-') && v.length > 1 && (!/^-\d/.test(v) || name === 'xargs')) {
+      // A short-option cluster (xargs -0/-0r is an option, not a command named -0); a value option takes the rest, or the next word.
       let consumedNext = false;
       for (let k = 1; k < v.length; k++) {
         const ch = v[k];
@@ -1008,7 +1021,11 @@ function resolve(st: State, c: SimpleCommand, depth: number): void {
     readText(st, rest.map((w) => w.value).join(' '), depth + 1, via);
     return;
   }
-  if (!rest.length) return;
+  if (!rest.length) {
+    // `xargs -0 nice < f`, `xargs env`: the command these run is the first word xargs reads.
+    if (c.openArgs && name !== 'xargs') st.out.dynamicNames.push({ ...c, via });
+    return;
+  }
   resolve(
     st,
     {

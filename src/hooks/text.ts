@@ -665,7 +665,7 @@ export const GATE_REASONS: Readonly<Record<RuleId, string>> = {
   'git-config-view':
     "this changes a git setting that decides what git shows of the working tree (a clean filter or textconv, the file mode or bare switch, another attributes or exclude file, hidden submodules or untracked files), and with it what review sees. Leave it; if it is needed, ask the human.",
   'refspec-outside-branches':
-    "this fetch or push writes refs outside branches, tags and remote-tracking refs, which may overwrite or delete git-kizu's review refs. Fetch into refs/remotes/ or name the branches.",
+    "this fetch or push (or a remote's fetch/push refspec kept in git config for later) writes refs outside branches, tags and remote-tracking refs, which may overwrite or delete git-kizu's review refs. Fetch into refs/remotes/ or name the branches.",
   'dynamic-command':
     'the command to run is computed when it runs (a variable, a command substitution or eval of one as the command), so the gate cannot tell what it is. Write the command out literally.',
   'open-arguments':
