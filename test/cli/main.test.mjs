@@ -15,7 +15,13 @@ test('the prompt, edit, stop and pre-commit hooks load no CLI framework (command
   const hooks = path.join(sb.base, 'hooks.mjs');
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); const m = /\\/node_modules\\/([^/]+)\\//.exec(r.url); if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n'); return r; }\n`);
   const register = path.join(sb.base, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  // Synchronous hooks where Node has them (module.registerHooks): Node 26 deprecates module.register with a warning on stderr.
+  writeFileSync(
+    register,
+    `import * as mod from 'node:module';\nimport { appendFileSync } from 'node:fs';\n` +
+      `if (mod.registerHooks) mod.registerHooks({ resolve(s, c, next) { const r = next(s, c); const m = /\\/node_modules\\/([^/]+)\\//.exec(r.url); if (m) appendFileSync(${JSON.stringify(log)}, m[1] + '\\n'); return r; } });\n` +
+      `else mod.register(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
   const env = { NODE_OPTIONS: `--import=${register}` };
   const commanderLoaded = () => {
     const l = existsSync(log) ? readFileSync(log, 'utf8').split('\n') : [];
