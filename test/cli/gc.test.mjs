@@ -8,7 +8,7 @@ import { readdirSync, statSync, utimesSync, writeFileSync, readFileSync, existsS
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { sandbox, EMAIL } from '../helpers/sandbox.mjs';
-import { ok, exits, err } from '../helpers/expect.mjs';
+import { ok, exits, err, jsonError } from '../helpers/expect.mjs';
 import { agentEdit, entries } from '../helpers/journal.mjs';
 import { hunksJson } from '../helpers/hunks.mjs';
 import { commitConfig } from '../helpers/config.mjs';
@@ -58,16 +58,6 @@ const gcJson = (sb, args = []) => JSON.parse(ok(sb.kizu(['gc', '--json', ...args
 const byKind = (j, f) => Object.fromEntries(j.kinds.map((k) => [k.kind, f(k)]));
 const undoRecords = (sb) => JSON.parse(readFileSync(sb.path('.git/kizu/rollbacks.json'), 'utf8')).records;
 
-
-/** The message JSON.parse gives for `text` on this Node (V8's words differ between Node lines). */
-function jsonError(text) {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return e.message;
-  }
-  throw new Error(`${text} parsed`);
-}
 
 test('a simulated week: gc holds every budget, keeps what undo needs, every undo and printed id still works, git drops the objects', () => {
   const config = {

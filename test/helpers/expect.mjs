@@ -37,3 +37,17 @@ export function expectRun(sb, args, { status, stdout = '', stderr = '', cwd, inp
 
 /** The stderr of a git-kizu error: `git-kizu: error: <msg>` and, when given, `hint: <hint>`. */
 export const err = (msg, hint) => `git-kizu: error: ${msg}\n` + (hint ? `hint: ${hint}\n` : '');
+
+/**
+ * The message JSON.parse gives for `text` on the running Node (V8's words differ between Node
+ * lines: Node 26 adds the line and column), so a test pins the product's wrapping of it exactly.
+ * @throws when `text` parses.
+ */
+export function jsonError(text) {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return e.message;
+  }
+  throw new Error(`${text} parsed`);
+}

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sandbox, src } from '../helpers/sandbox.mjs';
+import { jsonError } from '../helpers/expect.mjs';
 import { installContext, installerOf, runnerText, writePlan } from '../helpers/agents.mjs';
 
 const { parseHookInput } = await import(src('agents/copilot/payload.ts'));
@@ -47,16 +48,6 @@ test('PascalCase payloads (snake_case fields): PostToolUse Edit, Stop, UserPromp
   assert.equal(parse('journal', { ...POST_P, tool_result: { result_type: 'rejected' } }).input.edit, null);
   assert.deepEqual(parse('journal', POST_P).input.edit.paths, ['app.js']);
 });
-
-/** The message JSON.parse gives for `text` on this Node. */
-function jsonError(text) {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return e.message;
-  }
-  throw new Error(`${text} parsed`);
-}
 
 test('garbage and other agents\' payloads: PayloadError with one line', () => {
   const claude = { session_id: 's', transcript_path: '/t', cwd: '/r', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: '/r/a', old_string: 'a', new_string: 'b' } };
